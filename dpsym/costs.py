@@ -1,0 +1,89 @@
+r"""Cost functions on the noise: :math:`L(x) = |x|^p`.
+
+The CLI names them ``amplitude`` (:math:`p = 1`, the expected noise magnitude),
+``power`` (:math:`p = 2`, the noise power) and ``moment:P`` (any :math:`p > 0`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from .errors import DomainError
+from .params import POSITIVE, Domain, parse_number
+
+#: The exponents accepted for ``moment:P`` (p > 0, at most 1000).
+EXPONENT_DOMAIN = Domain(lower=POSITIVE.lower, upper=parse_number("1000", "p"),
+                         upper_open=False)
+
+
+@dataclass(frozen=True)
+class Cost:
+    r"""The cost :math:`L(x) = |x|^p` with an exact positive exponent.
+
+    Parameters
+    ----------
+    exponent : sympy.Rational
+        The exponent :math:`p > 0`.
+    """
+
+    exponent: sp.Rational
+
+    @property
+    def name(self) -> str:
+        """``amplitude``, ``power`` or ``moment:P``."""
+        if self.exponent == 1:
+            return "amplitude"
+        if self.exponent == 2:
+            return "power"
+        e = self.exponent
+        return f"moment:{e.p}" if e.q == 1 else f"moment:{e.p}/{e.q}"
+
+    @property
+    def is_integer(self) -> bool:
+        """Whether :math:`p` is an integer (then every closed form is elementary)."""
+        return bool(self.exponent.is_integer)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+AMPLITUDE = Cost(sp.Integer(1))
+POWER = Cost(sp.Integer(2))
+
+
+def parse_cost(text: str | Cost | int) -> Cost:
+    """Read a cost name: ``amplitude``, ``power``, ``moment:P`` (``P`` a decimal or ``a/b``).
+
+    Raises
+    ------
+    DomainError
+        For an unknown name or an exponent outside ``(0, 1000]``.
+    """
+    if isinstance(text, Cost):
+        return text
+    if isinstance(text, int) and not isinstance(text, bool):
+        text = f"moment:{text}"
+    if not isinstance(text, str):
+        raise DomainError("cost", "expected amplitude, power or moment:P")
+    s = text.strip()
+    if s == "amplitude":
+        return AMPLITUDE
+    if s == "power":
+        return POWER
+    if s.startswith("moment:"):
+        body = s[len("moment:"):]
+        num, slash, den = body.partition("/")
+        value = parse_number(num, "cost")
+        if slash:
+            d = parse_number(den, "cost")
+            if d == 0:
+                raise DomainError("cost", "moment:P needs a nonzero denominator")
+            value /= d
+        if value not in EXPONENT_DOMAIN:
+            raise DomainError("cost", f"moment:P needs P in {EXPONENT_DOMAIN.describe()}")
+        return Cost(sp.Rational(value.numerator, value.denominator))
+    raise DomainError(
+        "cost", f"unknown cost {s[:40]!r}; valid: amplitude, power, moment:P with P > 0"
+    )

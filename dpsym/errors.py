@@ -1,0 +1,39 @@
+"""Exceptions raised by dpsym.
+
+Every error caused by a caller's input derives from :class:`DomainError`, itself a
+:class:`ValueError`, and its message names the offending parameter and its valid range.
+"""
+
+from __future__ import annotations
+
+
+class DpsymError(Exception):
+    """Base class of every dpsym exception."""
+
+
+class DomainError(DpsymError, ValueError):
+    """A parameter lies outside its domain, or cannot be read as a number.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name as the user wrote it (``eps``, ``delta``, ``--digits``...).
+    message : str
+        What is wrong, including the valid range.
+    """
+
+    def __init__(self, name: str, message: str) -> None:
+        self.name = name
+        super().__init__(f"{name}: {message}")
+
+
+class UnsupportedError(DpsymError, ValueError):
+    """A request that is well formed but that the mechanism does not support.
+
+    Examples are a regime that involves a parameter the mechanism does not have, or a
+    quantity that the mechanism does not define.
+    """
+
+
+class CertificationError(DpsymError, ArithmeticError):
+    """A numerical value could not be certified to the requested number of digits."""

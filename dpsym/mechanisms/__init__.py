@@ -1,0 +1,30 @@
+"""The mechanisms dpsym knows, one module per family, and their registry by CLI name."""
+
+from __future__ import annotations
+
+from ..errors import DomainError
+from .base import FreeParameter, Mechanism, Value
+from .discrete_laplace import DiscreteLaplace
+from .discrete_staircase import DiscreteStaircase
+from .laplace import Laplace
+from .staircase import Staircase
+
+#: Every mechanism by its CLI name, in listing order.
+MECHANISMS: dict[str, type[Mechanism]] = {
+    cls.name: cls for cls in (Laplace, DiscreteLaplace, Staircase, DiscreteStaircase)
+}
+
+
+def get_mechanism(name: str) -> type[Mechanism]:
+    """The mechanism class called ``name``; a :class:`DomainError` lists the valid names."""
+    try:
+        return MECHANISMS[name]
+    except (KeyError, TypeError):
+        shown = str(name)[:40]
+        raise DomainError(
+            "mechanism", f"unknown mechanism {shown!r}; valid: {', '.join(MECHANISMS)}"
+        ) from None
+
+
+__all__ = ["MECHANISMS", "get_mechanism", "Mechanism", "FreeParameter", "Value",
+           "Laplace", "DiscreteLaplace", "Staircase", "DiscreteStaircase"]

@@ -1,0 +1,380 @@
+r"""The Mechanism contract.
+
+A mechanism is a small declarative class: its parameters with their domains, its free
+parameter (if any), and its noise density or mass function (:meth:`Mechanism.noise_shape`),
+possibly with an unknown normalising constant :data:`NORM`. Everything else is derived
+here from that definition:
+
+* the normalisation (solve total mass = 1 for :data:`NORM`);
+* the expected cost :math:`\mathbb{E}|X|^p` for every :math:`p > 0`, as a function of
+  the free parameter;
+* the optimal free parameter (closed form where one is found, otherwise a certified
+  numeric minimiser) and the optimal cost;
+* asymptotic series in every regime, values at any number of digits, samples, and the
+  privacy profile.
+
+Instances carry numeric parameter values (validated against the declared domains); the
+symbolic derivations are shared by all instances of a class and cached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import ClassVar
+
+import mpmath
+import sympy as sp
+
+from ..costs import Cost, parse_cost
+from ..errors import DomainError, UnsupportedError
+from ..noise import SymmetricNoise
+from ..numerics import certified, evaluate
+from ..optimize import AlgebraicRoot, closed_form_minimiser, numeric_minimiser
+from ..params import Domain, Param
+from ..regimes import get_regime
+from ..symbols import Delta, b, eps
+
+#: Largest number of integer values of a free parameter scanned for the optimum.
+MAX_INTEGER_SCAN = 4096
+
+#: The unknown normalising constant a mechanism may leave in its density.
+NORM = sp.Symbol("a_norm", positive=True)
+
+#: Rational test points (b = e^{-eps}) at which a closed-form minimiser is checked.
+_TEST_B = (sp.Rational(1, 10), sp.Rational(1, 2), sp.Rational(9, 10), sp.Rational(1, 1000))
+
+
+@dataclass(frozen=True)
+class FreeParameter:
+    r"""The parameter a mechanism family is optimised over (the staircase's :math:`\gamma`).
+
+    Parameters
+    ----------
+    name : str
+        Its name, also the quantity name of its optimal value.
+    symbol : sympy.Symbol
+        The shared symbol.
+    lower, upper : sympy.Expr
+        Its range, possibly depending on the mechanism's parameters.
+    integer : bool
+        Whether it takes integer values only.
+    """
+
+    name: str
+    symbol: sp.Symbol
+    lower: sp.Expr
+    upper: sp.Expr
+    integer: bool = False
+
+
+@dataclass(frozen=True)
+class Value:
+    """A certified value: the number, its decimal string and the digits asked for."""
+
+    number: mpmath.mpf
+    text: str
+    digits: int
+
+
+class Mechanism:
+    r"""Base class of every noise-adding mechanism.
+
+    Subclasses set the class attributes and implement :meth:`noise_shape`. Instances are
+    created with numeric parameter values, e.g. ``Staircase(eps="0.5", Delta=2)``;
+    missing values take their declared default or stay symbolic.
+
+    Attributes
+    ----------
+    name : str
+        The CLI name.
+    title : str
+        A human-readable title.
+    source : str
+        Where the mechanism is defined among the source texts.
+    lattice : bool
+        ``True`` for an integer-valued query (a mass function on :math:`\mathbb{Z}`).
+    params : tuple of Param
+        The declared parameters.
+    free : FreeParameter or None
+        The parameter the family is optimised over.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    source: ClassVar[str] = ""
+    lattice: ClassVar[bool] = False
+    params: ClassVar[tuple[Param, ...]]
+    free: ClassVar[FreeParameter | None] = None
+
+    # ------------------------------------------------------------------ definition
+    @classmethod
+    def noise_shape(cls) -> SymmetricNoise:
+        """The noise density (or mass function), possibly with the unknown :data:`NORM`."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ instances
+    def __init__(self, **values: object) -> None:
+        known = {prm.name: prm for prm in self.params}
+        unknown = set(values) - set(known)
+        if unknown:
+            name = sorted(unknown)[0]
+            raise DomainError(name, f"is not a parameter of {self.name}; valid: "
+                              + ", ".join(known))
+        self.values: dict[str, Fraction] = {}
+        for prm in self.params:
+            if values.get(prm.name) is not None:
+                self.values[prm.name] = self.validate(prm, values[prm.name])
+            elif prm.default is not None:
+                self.values[prm.name] = prm.validate(prm.default)
+        self.check_joint(self.values)
+
+    def validate(self, prm: Param, value: object) -> Fraction:
+        """Validate one parameter value; subclasses refine (e.g. integer sensitivity)."""
+        return prm.validate(value)
+
+    @classmethod
+    def check_joint(cls, values: Mapping[str, Fraction]) -> None:
+        """Constraints that involve several parameters at once (none by default)."""
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={str(v)!r}" for k, v in self.values.items())
+        return f"{type(self).__name__}({args})"
+
+    @property
+    def substitution(self) -> dict[sp.Symbol, sp.Rational]:
+        """The instance's values as a sympy substitution (exact rationals)."""
+        symbol = {prm.name: prm.symbol for prm in self.params}
+        return {symbol[n]: sp.Rational(v.numerator, v.denominator)
+                for n, v in self.values.items()}
+
+    def require(self, *names: str) -> None:
+        """Raise a :class:`DomainError` if a parameter needed numerically is missing."""
+        for n in names:
+            if n not in self.values:
+                prm = next(q for q in self.params if q.name == n)
+                raise DomainError(n, f"a value is required, in {prm.domain.describe()}")
+
+    # ------------------------------------------------------------------ derived (symbolic)
+    @classmethod
+    @cache
+    def normalisation(cls) -> sp.Expr | None:
+        """The normalising constant solved from total mass = 1 (None if none is needed)."""
+        shape = cls.noise_shape()
+        if NORM not in shape.free_symbols():
+            return None
+        mass = sp.together(shape.total_mass())
+        (solution,) = sp.solve(sp.Eq(mass, 1), NORM)
+        return sp.factor(solution)
+
+    @classmethod
+    @cache
+    def noise(cls) -> SymmetricNoise:
+        """The normalised noise distribution."""
+        shape = cls.noise_shape()
+        a = cls.normalisation()
+        return shape if a is None else shape.subs({NORM: a})
+
+    @classmethod
+    @cache
+    def moment(cls, power: sp.Expr) -> sp.Expr:
+        r"""The expected cost :math:`\mathbb{E}|X|^p` as a function of the free parameter."""
+        power = sp.sympify(power)
+        expr = cls.noise().moment(power)
+        if power.is_Integer:
+            return sp.factor(sp.cancel(sp.together(expr)))
+        return expr
+
+    @classmethod
+    def cost_function(cls, cost: Cost | str) -> sp.Expr:
+        """The expected ``cost`` as a function of the free parameter (if any)."""
+        return cls.moment(parse_cost(cost).exponent)
+
+    @classmethod
+    def test_points(cls) -> list[dict[sp.Symbol, sp.Rational]]:
+        """Exact parameter points at which closed forms are checked against numerics."""
+        out = []
+        for bb in _TEST_B:
+            point = {b: bb, eps: None}
+            point.pop(eps)
+            for prm in cls.params:
+                if prm.symbol is Delta:
+                    point[Delta] = sp.Integer(1) if cls.lattice else sp.Rational(3, 2)
+                elif prm.symbol is not eps:
+                    lo, hi = (sp.Rational(str(v)) for v in prm.typical)
+                    point[prm.symbol] = (lo + hi) / 2
+            out.append(point)
+        return out
+
+    @classmethod
+    @cache
+    def optimal_parameter(cls, cost: Cost | str) -> sp.Expr | None:
+        """The optimal free parameter in closed form, or None if none was found."""
+        if cls.free is None:
+            return None
+        root = cls._optimal_root(cost)
+        return None if root is None else root.expr
+
+    @classmethod
+    @cache
+    def _optimal_root(cls, cost: Cost | str) -> AlgebraicRoot | None:
+        if cls.free is None or cls.free.integer:
+            return None
+        fp = cls.free
+        return closed_form_minimiser(cls.cost_function(cost), fp.symbol, fp.lower, fp.upper,
+                                     cls.test_points())
+
+    @classmethod
+    @cache
+    def optimal_cost(cls, cost: Cost | str) -> sp.Expr | None:
+        """The optimal expected cost in closed form, or None if no closed form was found."""
+        value = cls.cost_function(cost)
+        if cls.free is None:
+            return value
+        root = cls._optimal_root(cost)
+        if root is None:
+            return None
+        return root.reduce(value, cls.free.symbol)
+
+    # ------------------------------------------------------------------ quantities
+    @classmethod
+    def quantities(cls) -> tuple[str, ...]:
+        """The quantity names: ``cost`` and the free parameter's name."""
+        return ("cost",) + (() if cls.free is None else (cls.free.name,))
+
+    @classmethod
+    def check_quantity(cls, quantity: str) -> str:
+        """Validate a quantity name."""
+        if quantity not in cls.quantities():
+            raise DomainError(
+                "quantity", f"unknown quantity {str(quantity)[:40]!r} for {cls.name}; "
+                f"valid: {', '.join(cls.quantities())}"
+            )
+        return quantity
+
+    @classmethod
+    def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
+        """The closed form of ``quantity`` for ``cost``, in the symbols of :mod:`dpsym.symbols`.
+
+        Raises
+        ------
+        UnsupportedError
+            If no closed form is known (the value is then computed numerically).
+        """
+        cls.check_quantity(quantity)
+        cost = parse_cost(cost)
+        expr = cls.optimal_cost(cost) if quantity == "cost" else cls.optimal_parameter(cost)
+        if expr is None:
+            raise UnsupportedError(
+                f"{cls.name}: no closed form for {quantity} with cost {cost.name}; "
+                "values are computed numerically"
+            )
+        return expr
+
+    @classmethod
+    def series(cls, quantity: str = "cost", cost: Cost | str = "amplitude",
+               regime: str = "eps->0", order: int = 3) -> sp.Expr:
+        """The asymptotic expansion of ``quantity`` in ``regime`` to ``order``."""
+        reg = get_regime(regime)
+        return reg.expand(cls.formula(quantity, cost), order)
+
+    # ------------------------------------------------------------------ numeric
+    def _numeric_point(self) -> dict[sp.Symbol, object]:
+        self.require(*(prm.name for prm in self.params))
+        return dict(self.substitution)
+
+    def _free_range(self, point: Mapping) -> tuple[mpmath.mpf, mpmath.mpf]:
+        assert self.free is not None
+        return evaluate(self.free.lower, point), evaluate(self.free.upper, point)
+
+    def _cost_at(self, cost: Cost, point: Mapping) -> Callable[[object], mpmath.mpf]:
+        """The expected cost as a numeric function of the free parameter at ``point``.
+
+        Uses the class's symbolic cost function; where none exists in closed form (a
+        non-integer moment of a lattice tail) the description is made numeric first.
+        """
+        sym = None if self.free is None else self.free.symbol
+        try:
+            expr = self.cost_function(cost)
+        except NotImplementedError:
+            def direct(t):
+                values = dict(point) if sym is None else {**point, sym: sp.Integer(int(t))}
+                return evaluate(self.noise().subs(values).moment(cost.exponent), {})
+            return direct
+        return lambda t: evaluate(expr, point if sym is None else {**point, sym: t})
+
+    def _numeric_optimum(self, cost: Cost) -> tuple[mpmath.mpf | None, mpmath.mpf]:
+        """(optimal free parameter, optimal cost) at the working precision."""
+        point = self._numeric_point()
+        cost_at = self._cost_at(cost, point)
+        if self.free is None:
+            return None, cost_at(None)
+        fp = self.free
+        lo, hi = self._free_range(point)
+        if fp.integer:
+            lo_i, hi_i = int(mpmath.ceil(lo)), int(mpmath.floor(hi))
+            if hi_i - lo_i > MAX_INTEGER_SCAN:
+                raise UnsupportedError(
+                    f"{self.name}: more than {MAX_INTEGER_SCAN} values of {fp.name} to scan"
+                )
+            best = min(range(lo_i, hi_i + 1), key=cost_at)
+            return mpmath.mpf(best), cost_at(best)
+        closed = self.optimal_parameter(cost)
+        if closed is not None:
+            t = evaluate(closed, point)
+            closed_cost = self.optimal_cost(cost)
+            return t, evaluate(closed_cost, point)
+        slope_expr = sp.diff(self.cost_function(cost), fp.symbol)
+        t = numeric_minimiser(cost_at, lambda s: evaluate(slope_expr, {**point, fp.symbol: s}),
+                              lo, hi)
+        return t, cost_at(t)
+
+    def value(self, quantity: str = "cost", cost: Cost | str = "amplitude",
+              digits: int = 30) -> Value:
+        """``quantity`` at this instance's parameters, certified to ``digits`` digits.
+
+        Raises
+        ------
+        DomainError
+            For a missing parameter, an unknown quantity or an invalid ``digits``.
+        CertificationError
+            If the value cannot be certified.
+        """
+        self.check_quantity(quantity)
+        cost = parse_cost(cost)
+
+        def compute() -> mpmath.mpf:
+            t, v = self._numeric_optimum(cost)
+            return v if quantity == "cost" else t
+
+        number, text = certified(compute, digits)
+        if quantity != "cost" and self.free is not None and self.free.integer:
+            text = str(int(number))
+        return Value(number, text, digits)
+
+    # ------------------------------------------------------------------ helpers
+    @classmethod
+    def describe_params(cls) -> list[dict[str, str]]:
+        """The declared parameters as plain dictionaries (for listings and docs)."""
+        return [{"name": prm.name, "domain": prm.domain.describe(),
+                 "description": prm.description, "default": prm.default or ""}
+                for prm in cls.params]
+
+
+def eps_param(description: str = "privacy parameter") -> Param:
+    """The declaration of :math:`\\varepsilon > 0` shared by the mechanisms."""
+    return Param("eps", eps, Domain(lower=Fraction(0)), description, ("0.01", "10"))
+
+
+def sensitivity_param(integer: bool = False) -> Param:
+    """The declaration of the sensitivity :math:`\\Delta` (default 1)."""
+    domain = Domain(lower=Fraction(1), lower_open=False, integer=True) if integer \
+        else Domain(lower=Fraction(0))
+    text = "query sensitivity (an integer)" if integer else "query sensitivity"
+    return Param("Delta", Delta, domain, text, ("1", "4") if integer else ("0.5", "4"),
+                 default="1")
+
+
+__all__ = ["Mechanism", "FreeParameter", "Value", "NORM", "eps_param", "sensitivity_param"]

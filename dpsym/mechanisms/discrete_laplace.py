@@ -1,0 +1,38 @@
+r"""The discrete Laplace (geometric) mechanism for integer-valued queries.
+
+Source: thesis slides (000), Part Three. The mass function is
+
+.. math:: P(i) = \frac{1 - \lambda}{1 + \lambda} \lambda^{|i|}, \qquad
+          \lambda = e^{-\varepsilon/\Delta}, \quad i \in \mathbb{Z},
+
+written here as a geometric tail of period 1 and ratio :math:`\lambda`; the engine
+derives the normalising constant :math:`(1-\lambda)/(1+\lambda)`.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..noise import GeometricTail, Piece, SymmetricNoise
+from ..symbols import Delta, eps
+from .base import NORM, Mechanism, eps_param, sensitivity_param
+
+
+class DiscreteLaplace(Mechanism):
+    r"""Two-sided geometric noise with ratio :math:`e^{-\varepsilon/\Delta}`, integer :math:`\Delta`."""
+
+    name = "discrete-laplace"
+    title = "Discrete Laplace (geometric) mechanism"
+    source = "000 Part Three (discrete Laplacian mechanism)"
+    lattice = True
+    params = (eps_param(), sensitivity_param(integer=True))
+
+    @classmethod
+    def ratio(cls) -> sp.Expr:
+        r""":math:`\lambda = e^{-\varepsilon/\Delta}`."""
+        return sp.exp(-eps / Delta)
+
+    @classmethod
+    def noise_shape(cls) -> SymmetricNoise:
+        tail = GeometricTail(start=0, period=1, ratio=cls.ratio(), pieces=(Piece(0, 1, NORM),))
+        return SymmetricNoise(lattice=True, tail=tail)

@@ -1,0 +1,38 @@
+r"""The discrete staircase mechanism for integer-valued queries with integer sensitivity.
+
+Source: thesis slides (000), Part One ("Extension to discrete setting"). With
+:math:`b = e^{-\varepsilon}` and an integer step length :math:`r \in \{1, \dots, \Delta\}`,
+the mass function is symmetric and, for :math:`i \ge 0` written as
+:math:`i = k\Delta + j` with :math:`0 \le j < \Delta`,
+
+.. math::
+
+   P_r(i) = \begin{cases} a(r)\, b^k & 0 \le j < r \\
+                          a(r)\, b^{k+1} & r \le j < \Delta. \end{cases}
+
+The normalising constant :math:`a(r)`, the cost as a function of :math:`r` and the
+optimal :math:`r^*` (an integer minimisation) are derived by the engine.
+"""
+
+from __future__ import annotations
+
+from ..noise import GeometricTail, Piece, SymmetricNoise
+from ..symbols import Delta, b, r
+from .base import NORM, FreeParameter, Mechanism, eps_param, sensitivity_param
+
+
+class DiscreteStaircase(Mechanism):
+    r"""The discrete staircase with integer step :math:`r^*` optimised per cost."""
+
+    name = "discrete-staircase"
+    title = "Discrete staircase mechanism"
+    source = "000 Part One (extension to discrete setting)"
+    lattice = True
+    params = (eps_param(), sensitivity_param(integer=True))
+    free = FreeParameter("r", r, 1, Delta, integer=True)
+
+    @classmethod
+    def noise_shape(cls) -> SymmetricNoise:
+        period = (Piece(0, r, NORM), Piece(r, Delta, NORM * b))
+        return SymmetricNoise(lattice=True,
+                              tail=GeometricTail(start=0, period=Delta, ratio=b, pieces=period))

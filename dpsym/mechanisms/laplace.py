@@ -1,0 +1,36 @@
+r"""The Laplace mechanism.
+
+Source: thesis slides (000), Part One; lecture notes (004). The noise density is
+
+.. math:: f(x) = \frac{1}{2\lambda} e^{-|x|/\lambda}, \qquad \lambda = \Delta/\varepsilon,
+
+and the engine derives its costs, e.g. :math:`\mathbb{E}|X| = \Delta/\varepsilon` and
+:math:`\mathbb{E}X^2 = 2\Delta^2/\varepsilon^2`.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..noise import Piece, SymmetricNoise
+from ..symbols import Delta, eps, x
+from .base import NORM, Mechanism, eps_param, sensitivity_param
+
+
+class Laplace(Mechanism):
+    r"""Laplace noise of scale :math:`\lambda = \Delta/\varepsilon` (an :math:`\varepsilon`-DP mechanism)."""
+
+    name = "laplace"
+    title = "Laplace mechanism"
+    source = "000 Part One (Laplace mechanism); 004 (counting and histogram queries)"
+    params = (eps_param(), sensitivity_param())
+
+    @classmethod
+    def scale(cls) -> sp.Expr:
+        r""":math:`\lambda = \Delta/\varepsilon`."""
+        return Delta / eps
+
+    @classmethod
+    def noise_shape(cls) -> SymmetricNoise:
+        return SymmetricNoise(lattice=False,
+                              head=(Piece(0, sp.oo, NORM * sp.exp(-x / cls.scale())),))

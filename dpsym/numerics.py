@@ -1,0 +1,135 @@
+r"""From sympy expressions to certified mpmath values.
+
+Precision is only ever scoped (``mpmath.workdps``); nothing here assigns ``mp.dps``.
+
+The precision contract: :func:`certified` evaluates a quantity at two working precisions,
+each with guard digits beyond the requested ``digits``; it returns the value only when
+the two results agree once rounded to ``digits`` significant digits, and raises
+:class:`~dpsym.errors.CertificationError` when no agreement is reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from functools import lru_cache
+
+import mpmath
+import sympy as sp
+
+from .errors import CertificationError, DomainError
+from .symbols import b, eps
+
+#: Largest number of significant digits a value may be asked for.
+MAX_DIGITS = 10_000
+#: Guard digits of the first evaluation; doubled on each retry.
+GUARD = 15
+
+
+def check_digits(digits: object) -> int:
+    """Validate a requested number of significant digits (an integer in [1, 10000])."""
+    if isinstance(digits, bool) or not isinstance(digits, int):
+        try:
+            if isinstance(digits, str) and digits.strip().lstrip("+").isdigit():
+                digits = int(digits)
+            else:
+                raise ValueError
+        except ValueError:
+            raise DomainError("digits", f"must be an integer in [1, {MAX_DIGITS}]") from None
+    if not 1 <= digits <= MAX_DIGITS:
+        raise DomainError("digits", f"must be an integer in [1, {MAX_DIGITS}], got {digits}")
+    return digits
+
+
+def to_mpf(value: Fraction | int | sp.Rational) -> mpmath.mpf:
+    """An exact rational as an mpf at the current working precision."""
+    if isinstance(value, sp.Rational):
+        value = Fraction(int(value.p), int(value.q))
+    value = Fraction(value)
+    return mpmath.mpf(value.numerator) / value.denominator
+
+
+@lru_cache(maxsize=512)
+def _lambdified(expr: sp.Expr, symbols: tuple[sp.Symbol, ...]) -> Callable:
+    return sp.lambdify(symbols, expr, modules="mpmath")
+
+
+def evaluate(expr: sp.Expr, values: Mapping[sp.Symbol, object]) -> mpmath.mpf:
+    r"""Evaluate ``expr`` with mpmath at the current working precision.
+
+    ``values`` maps symbols to exact rationals (or mpf); when :math:`\varepsilon` is given
+    and :math:`b` is not, :math:`b = e^{-\varepsilon}` is supplied.
+    """
+    expr = sp.sympify(expr)
+    vals = {s: (v if isinstance(v, mpmath.mpf) else to_mpf(v)) for s, v in values.items()}
+    if eps in vals and b not in vals:
+        vals[b] = mpmath.exp(-vals[eps])
+    symbols = tuple(sorted(expr.free_symbols, key=str))
+    missing = [s for s in symbols if s not in vals]
+    if missing:
+        raise ValueError(f"no value for {', '.join(map(str, missing))}")
+    result = _lambdified(expr, symbols)(*(vals[s] for s in symbols))
+    return _real(result)
+
+
+def _real(value: object) -> mpmath.mpf:
+    if isinstance(value, mpmath.mpc):
+        if abs(value.imag) > abs(value.real) * mpmath.mpf(2) ** (-mpmath.mp.prec + 20) + \
+                mpmath.mpf(2) ** (-mpmath.mp.prec * 2):
+            raise CertificationError(f"expected a real value, got {value}")
+        value = value.real
+    return mpmath.mpf(value)
+
+
+def format_digits(value: mpmath.mpf, digits: int) -> str:
+    """``value`` rounded to ``digits`` significant digits as a decimal string."""
+    if value == 0:
+        return "0"
+    text = mpmath.nstr(value, digits, strip_zeros=False, min_fixed=-6, max_fixed=max(digits, 15))
+    return text
+
+
+def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
+              attempts: int = 6) -> tuple[mpmath.mpf, str]:
+    """Evaluate ``compute`` until two working precisions agree to ``digits`` digits.
+
+    Parameters
+    ----------
+    compute : callable
+        Computes the value at the current mpmath working precision.
+    digits : int
+        Significant digits wanted.
+    attempts : int
+        How many times the guard is doubled before giving up.
+
+    Returns
+    -------
+    (mpmath.mpf, str)
+        The more precise of the two evaluations, and its rounding to ``digits`` digits.
+
+    Raises
+    ------
+    CertificationError
+        If the evaluations never agree, or one of them is not finite.
+    """
+    digits = check_digits(digits)
+    guard = GUARD
+    with mpmath.workdps(digits + guard):
+        previous = compute()
+        _finite(previous)
+        prev_text = format_digits(previous, digits)
+    for _ in range(attempts):
+        guard *= 2
+        with mpmath.workdps(digits + guard):
+            current = compute()
+            _finite(current)
+            text = format_digits(current, digits)
+        if text == prev_text:
+            return current, text
+        prev_text = text
+    raise CertificationError(f"value could not be certified to {digits} digits")
+
+
+def _finite(value: mpmath.mpf) -> None:
+    if not mpmath.isfinite(value):
+        raise CertificationError(f"the computation produced {value}")

@@ -1,0 +1,234 @@
+r"""Minimising a cost over a mechanism's free parameter.
+
+Two paths, and a test shows they agree:
+
+* :func:`closed_form_minimiser` looks for the minimiser as a closed form: the stationary
+  points are the roots of the numerator of :math:`dV/d\theta`, a polynomial in
+  :math:`\theta` for integer cost exponents. Roots of degree at most two come from the
+  quadratic formula, cubics without a linear term after the Tschirnhaus shift from a
+  real cube root. A candidate is accepted only if, at several parameter points, it is
+  real, lies in the parameter's domain and equals the numeric global minimiser.
+* :func:`numeric_minimiser` finds the global minimiser at the working precision: sign
+  changes of :math:`dV/d\theta` on a grid, each refined by a bracketing root finder, and
+  the end points; the smallest cost wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import mpmath
+import sympy as sp
+
+from .errors import CertificationError
+from .numerics import evaluate
+
+GRID = 64
+
+
+def numeric_minimiser(value: Callable[[mpmath.mpf], mpmath.mpf],
+                      slope: Callable[[mpmath.mpf], mpmath.mpf],
+                      lo: mpmath.mpf, hi: mpmath.mpf) -> mpmath.mpf:
+    """Global minimiser of ``value`` on ``[lo, hi]`` at the working precision.
+
+    Raises
+    ------
+    CertificationError
+        If a bracketed root of the slope cannot be refined.
+    """
+    grid = [lo + (hi - lo) * j / GRID for j in range(GRID + 1)]
+    slopes = [slope(t) for t in grid]
+    candidates = [lo, hi]
+    for (t0, s0), (t1, s1) in zip(zip(grid, slopes), zip(grid[1:], slopes[1:])):
+        if s0 == 0:
+            candidates.append(t0)
+        elif s0 < 0 < s1:  # a minimum of the cost lies in (t0, t1)
+            candidates.append(_bisect_root(slope, t0, t1, s0, s1))
+    return min(candidates, key=value)
+
+
+def _bisect_root(f, a, b, fa, fb):
+    """Root of ``f`` in ``[a, b]`` (``fa < 0 < fb``) to the working precision.
+
+    Sixty bisection steps isolate the root; a bracketing Anderson-Bjorck iteration then
+    converges superlinearly. A result that leaves the bracket falls back to bisection.
+    """
+    for _ in range(60):
+        mid = (a + b) / 2
+        fm = f(mid)
+        if fm == 0:
+            return mid
+        if fm < 0:
+            a, fa = mid, fm
+        else:
+            b, fb = mid, fm
+    try:
+        root = mpmath.findroot(f, (a, b), solver="anderson", verify=False,
+                               maxsteps=4 * mpmath.mp.prec)
+        if a <= root <= b:
+            return mpmath.mpf(root)
+    except (ZeroDivisionError, ValueError):
+        pass
+    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 4)
+    for _ in range(2 * mpmath.mp.prec + 100):
+        if b - a <= tol * max(abs(a), abs(b)):
+            return (a + b) / 2
+        mid = (a + b) / 2
+        fm = f(mid)
+        if fm == 0:
+            return mid
+        if fm < 0:
+            a = mid
+        else:
+            b = mid
+    raise CertificationError("root finder did not converge")
+
+
+@dataclass(frozen=True)
+class AlgebraicRoot:
+    r"""A root :math:`\theta = s + \sigma R` with :math:`R^n = Q`, :math:`R > 0` real.
+
+    ``s`` and ``Q`` are rational functions of the other symbols, :math:`\sigma = \pm 1`
+    and :math:`n \in \{1, 2, 3\}`. Keeping the radical's defining equation lets the cost
+    at the root be reduced modulo :math:`R^n - Q` to its simplest form.
+    """
+
+    shift: sp.Expr
+    sign: int
+    degree: int
+    radicand: sp.Expr
+    radical: sp.Expr
+
+    @property
+    def expr(self) -> sp.Expr:
+        """The root as one expression."""
+        return sp.factor(self.shift) + self.sign * self.radical
+
+    def reduce(self, value: sp.Expr, var: sp.Symbol) -> sp.Expr:
+        """``value`` at :math:`\theta` = this root, reduced modulo :math:`R^n - Q`."""
+        if self.degree == 1:
+            return sp.factor(sp.cancel(value.subs(var, self.expr)))
+        big_r = sp.Dummy("R", positive=True)
+        num, den = sp.fraction(sp.cancel(value.subs(var, self.shift + self.sign * big_r)))
+        num_q, den_q = sp.fraction(sp.cancel(self.radicand))
+        modulus = sp.Poly(den_q * big_r**self.degree - num_q, big_r)
+        inverse = sp.invert(sp.Poly(den, big_r), modulus)
+        reduced = sp.Poly(num, big_r).mul(inverse).rem(modulus)
+        return sp.factor(reduced.as_expr()).subs(big_r, self.radical)
+
+
+def real_root(expr: sp.Expr, n: int, point: Mapping[sp.Symbol, object]) -> sp.Expr:
+    """The positive real ``n``-th root of ``|expr|``, split over its factors.
+
+    Each factor is replaced by its absolute value (its sign read at ``point``), so that the
+    root of a product becomes a product of roots of positive bases. The caller verifies
+    the result numerically at several points.
+    """
+    parts = []
+    for factor in sp.Mul.make_args(sp.factor(expr)):
+        base, exponent = factor.as_base_exp()
+        value = sp.sign(sp.N(base.subs(point)))
+        if value < 0:
+            base = -base
+        parts.append(sp.Pow(base, exponent / n))
+    return sp.Mul(*parts)
+
+
+def _sign_at(expr: sp.Expr, point: Mapping[sp.Symbol, object]) -> int:
+    return int(sp.sign(sp.N(sp.sympify(expr).subs(point))))
+
+
+def polynomial_roots(coeffs: Sequence[sp.Expr], point: Mapping[sp.Symbol, object]
+                     ) -> list[AlgebraicRoot]:
+    """Real roots, in radicals, of a polynomial of degree 1, 2, or 3 without linear term
+    after the Tschirnhaus shift; signs of radicands are read at ``point``."""
+    deg = len(coeffs) - 1
+    if deg == 1:
+        a1, a0 = coeffs
+        root = sp.factor(-a0 / a1)
+        return [AlgebraicRoot(root, 1, 1, sp.Integer(0), sp.Integer(0))]
+    if deg == 2:
+        a2, a1, a0 = coeffs
+        shift = sp.factor(-a1 / (2 * a2))
+        disc = sp.factor((a1**2 - 4 * a2 * a0) / (4 * a2**2))
+        if _sign_at(disc, point) < 0:
+            return []
+        rad = real_root(disc, 2, point)
+        return [AlgebraicRoot(shift, s, 2, disc, rad) for s in (1, -1)]
+    if deg == 3:
+        a3, a2, a1, a0 = coeffs
+        shift = sp.factor(-a2 / (3 * a3))
+        y = sp.Dummy("y")
+        var = sp.Dummy("t")
+        poly = sp.Poly(coeffs, var).as_expr().subs(var, y + shift)
+        c = sp.Poly(sp.expand(poly / a3), y).all_coeffs()
+        if sp.simplify(c[2]) != 0:
+            return []
+        q = sp.factor(-c[3])
+        sign = 1 if _sign_at(q, point) >= 0 else -1
+        return [AlgebraicRoot(shift, sign, 3, sign * q, real_root(q, 3, point))]
+    return []
+
+
+def stationary_candidates(cost: sp.Expr, var: sp.Symbol,
+                          point: Mapping[sp.Symbol, object]) -> list[AlgebraicRoot]:
+    """Closed-form roots of the numerator of ``d cost / d var`` (factors of degree <= 3)."""
+    numerator = sp.numer(sp.together(sp.diff(cost, var)))
+    try:
+        _, factors = sp.factor_list(numerator, var)
+    except sp.PolynomialError:
+        return []
+    out: list[AlgebraicRoot] = []
+    for factor, _mult in factors:
+        if var not in factor.free_symbols:
+            continue
+        try:
+            poly = sp.Poly(factor, var)
+        except sp.PolynomialError:
+            continue
+        out.extend(polynomial_roots(poly.all_coeffs(), point))
+    return out
+
+
+def closed_form_minimiser(cost: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
+                          test_points: Sequence[Mapping[sp.Symbol, object]]
+                          ) -> AlgebraicRoot | None:
+    """The minimiser of ``cost`` over ``var`` in ``[lo, hi]`` as a closed form, or None.
+
+    Each candidate is checked at every point of ``test_points`` (exact rationals for the
+    other symbols) against :func:`numeric_minimiser` at 40 digits.
+    """
+    if not cost.is_rational_function(var):
+        return None
+    candidates = stationary_candidates(cost, var, test_points[0])
+    if not candidates:
+        return None
+    slope_expr = sp.diff(cost, var)
+    accepted = []
+    with mpmath.workdps(40):
+        for cand in candidates:
+            ok = True
+            for point in test_points:
+                try:
+                    val = evaluate(cand.expr, point)
+                except (CertificationError, ZeroDivisionError, ValueError, TypeError):
+                    ok = False
+                    break
+                low, high = evaluate(lo, point), evaluate(hi, point)
+
+                def f(t, point=point):
+                    return evaluate(cost, {**point, var: t})
+
+                def g(t, point=point):
+                    return evaluate(slope_expr, {**point, var: t})
+
+                best = numeric_minimiser(f, g, low, high)
+                if abs(val - best) > mpmath.mpf(10) ** -25 * (1 + abs(best)):
+                    ok = False
+                    break
+            if ok:
+                accepted.append(cand)
+    if not accepted:
+        return None
+    return min(accepted, key=lambda root: sp.count_ops(root.expr))

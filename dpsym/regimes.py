@@ -1,0 +1,99 @@
+r"""Asymptotic regimes as small value objects.
+
+==================  ==============================  ===========================
+name                limit                           expansion variable
+==================  ==============================  ===========================
+``eps->0``          :math:`\varepsilon \to 0^+`     :math:`\varepsilon`
+``eps->oo``         :math:`\varepsilon \to \infty`  :math:`b = e^{-\varepsilon} \to 0^+`
+``delta->0``        :math:`\delta \to 0^+`          :math:`\delta`
+``eps=delta->0``    :math:`\delta = c\varepsilon`,  :math:`\varepsilon`
+                    :math:`\varepsilon \to 0^+`
+==================  ==============================  ===========================
+
+``expand(expr, order)`` returns the series with its order term
+:math:`O(t^{\mathrm{order}})` in the expansion variable :math:`t`: every term of lower
+order is kept, fractional powers (Puiseux series) included. ``sympy.series`` in
+:math:`\varepsilon` at :math:`\infty` silently drops every exponentially small term,
+which is why the regime :math:`\varepsilon \to \infty` expands in :math:`b` instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from .errors import DomainError, UnsupportedError
+from .symbols import b, c, delta, eps, in_b, in_eps
+
+MAX_ORDER = 30
+
+
+@dataclass(frozen=True)
+class Regime:
+    """An asymptotic regime: its name, the expansion variable, the parameters it moves."""
+
+    name: str
+    variable: sp.Symbol
+    moves: tuple[sp.Symbol, ...]
+    description: str
+
+    def prepare(self, expr: sp.Expr) -> sp.Expr:
+        """``expr`` written in the expansion variable of the regime."""
+        expr = sp.sympify(expr)
+        if self.name == "eps->oo":
+            return in_b(expr)
+        expr = in_eps(expr)
+        if self.name == "eps=delta->0":
+            return expr.subs(delta, c * eps)
+        return expr
+
+    def expand(self, expr: sp.Expr, order: int) -> sp.Expr:
+        r"""The expansion of ``expr`` with order term :math:`O(t^{\mathrm{order}})`.
+
+        Raises
+        ------
+        UnsupportedError
+            If ``expr`` does not depend on the parameters this regime moves.
+        DomainError
+            If ``order`` is not an integer in ``[-MAX_ORDER, MAX_ORDER]``.
+        """
+        if isinstance(order, bool) or not isinstance(order, int) or abs(order) > MAX_ORDER:
+            raise DomainError("order", f"must be an integer in [-{MAX_ORDER}, {MAX_ORDER}]")
+        free = sp.sympify(expr).free_symbols
+        if not any(s in free for s in self.moves) and not (
+            self.name in ("eps->0", "eps->oo") and b in free
+        ):
+            raise UnsupportedError(
+                f"regime {self.name} moves {', '.join(map(str, self.moves))}, "
+                "which this quantity does not depend on"
+            )
+        prepared = self.prepare(expr)
+        t = self.variable
+        result = sp.series(prepared, t, 0, order)
+        if not result.has(sp.Order):
+            result = result + sp.Order(t**order, t)
+        return result
+
+    def truncate(self, series: sp.Expr) -> sp.Expr:
+        """The series without its order term."""
+        return series.removeO()
+
+
+REGIMES: dict[str, Regime] = {
+    "eps->0": Regime("eps->0", eps, (eps,), "high privacy: eps -> 0+"),
+    "eps->oo": Regime("eps->oo", b, (eps,), "low privacy: eps -> oo, expanded in b = exp(-eps)"),
+    "delta->0": Regime("delta->0", delta, (delta,), "delta -> 0+ at fixed eps"),
+    "eps=delta->0": Regime("eps=delta->0", eps, (eps, delta),
+                           "delta = c*eps with c > 0 fixed, eps -> 0+"),
+}
+
+
+def get_regime(name: str) -> Regime:
+    """The regime called ``name``; a :class:`DomainError` lists the valid names."""
+    try:
+        return REGIMES[name]
+    except (KeyError, TypeError):
+        valid = ", ".join(REGIMES)
+        shown = str(name)[:40]
+        raise DomainError("regime", f"unknown regime {shown!r}; valid: {valid}") from None

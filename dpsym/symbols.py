@@ -1,0 +1,60 @@
+r"""The symbols of dpsym, created once with their assumptions.
+
+Every module takes its symbols from here, so that expressions built in different places
+combine (sympy treats two symbols with the same name but different assumptions as
+different objects).
+
+========  ===========================================================
+symbol    meaning
+========  ===========================================================
+``eps``   privacy parameter :math:`\varepsilon > 0`
+``delta`` privacy parameter :math:`\delta \in (0, 1)`
+``Delta`` query sensitivity :math:`\Delta > 0`
+``b``     :math:`b = e^{-\varepsilon} \in (0, 1)`, the natural variable of
+          geometric sums and of the regime :math:`\varepsilon \to \infty`
+``gamma`` the staircase's step fraction :math:`\gamma \in [0, 1]`
+``r``     the discrete staircase's step length, an integer in
+          :math:`\{1, \dots, \Delta\}`
+``p``     the exponent of the cost :math:`|x|^p`, :math:`p > 0`
+``c``     the ratio :math:`c = \delta / \varepsilon` in the joint regime
+``x``     the noise value (real)
+``u``     a local coordinate inside one period of a periodic density
+``i``     an integer noise value
+``k``     a period index, an integer :math:`\ge 0`
+========  ===========================================================
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+eps = sp.Symbol("eps", positive=True)
+delta = sp.Symbol("delta", positive=True)
+Delta = sp.Symbol("Delta", positive=True)
+b = sp.Symbol("b", positive=True)
+gamma = sp.Symbol("gamma", nonnegative=True)
+r = sp.Symbol("r", positive=True, integer=True)
+p = sp.Symbol("p", positive=True)
+c = sp.Symbol("c", positive=True)
+x = sp.Symbol("x", real=True)
+u = sp.Symbol("u", nonnegative=True)
+i = sp.Symbol("i", integer=True, nonnegative=True)
+k = sp.Symbol("k", integer=True, nonnegative=True)
+
+#: Substitution that writes an expression in ``b`` in terms of ``eps``.
+B_OF_EPS = {b: sp.exp(-eps)}
+
+#: The names that a printed expression may use; ``sympy.parse_expr`` reads expressions
+#: back with this table so that the symbols keep their assumptions.
+PUBLIC_SYMBOLS = {"eps": eps, "delta": delta, "Delta": Delta, "b": b, "gamma": gamma,
+                  "p": p, "c": c, "r": r}
+
+
+def in_eps(expr: sp.Expr) -> sp.Expr:
+    """Rewrite ``expr`` with :math:`b = e^{-\\varepsilon}` substituted."""
+    return sp.sympify(expr).subs(B_OF_EPS)
+
+
+def in_b(expr: sp.Expr) -> sp.Expr:
+    """Rewrite ``expr`` in :math:`b`: :math:`\\varepsilon = -\\log b`."""
+    return sp.sympify(expr).subs(eps, -sp.log(b))
