@@ -1,0 +1,713 @@
+r"""Samplers and exact distribution functions derived from a :class:`SymmetricNoise`.
+
+Nothing here is written per mechanism: every function reads the structure of a fully
+numeric :class:`~dpsym.noise.SymmetricNoise` (the point at 0, the head pieces and the
+geometric tail) and derives from it, symbolically and once,
+
+* the exact mass of every piece (sympy integration or summation) and of the whole tail,
+  :math:`M_{\text{tail}} = \sum_k q^k M_{\text{period}} = M_{\text{period}}/(1 - q)`;
+* the upper partial mass :math:`U_j(t) = \int_t^{h_j} f_j` (lattice:
+  :math:`\sum_{i=t}^{h_j - 1} f_j(i)`) of every piece as an expression in :math:`t`;
+* for a piece whose density is not constant, the inverse of :math:`U_j`, solved once with
+  sympy and compiled to numpy.
+
+**Sampling** (:func:`sampler`) is a composition of exact choices, vectorised over the
+sample: the value 0 is drawn with its exact probability (the atom, or the lattice point
+0, which is split off the first piece so that it is never counted twice); otherwise a
+head piece or the tail is chosen by mass (``numpy.searchsorted`` over the cumulative
+masses); in the tail the period index is geometric, :math:`P(k) = (1 - q) q^k`, and the
+piece within the period is chosen by mass; the position inside a piece is uniform
+(continuous or on the integers) for a constant density and is the inverse of
+:math:`U_j` at a uniform variate otherwise; finally a fair sign is attached.
+
+**Distribution functions** (:func:`cdf` in numpy float64, :func:`cdf_mp` in mpmath at the
+working precision) use the same structure. With :math:`S(y)` the mass of
+:math:`[y, \infty)` on the positive half line, :math:`F(x) = 1 - S(x)` for
+:math:`x \ge 0` and :math:`F(x) = S(-x)` for :math:`x < 0` (lattice:
+:math:`P(X \le n) = 1 - S(n + 1)` for :math:`n \ge 0` and :math:`S(-n)` for
+:math:`n < 0`). In the tail, at :math:`y = s + kT + u`,
+
+.. math::
+
+   S(y) = q^k \Bigl( U_j(u) + \sum_{j' > j} M_{j'} + \frac{q\, M_{\text{period}}}{1 - q} \Bigr),
+
+a sum of non-negative terms, so that far tails keep their relative precision.
+
+.. warning::
+
+   The float samplers are **not hardened against floating-point attacks** (Mironov,
+   "On significance of the least significant bits for differential privacy", CCS 2012):
+   their outputs are IEEE doubles whose low-order bits can leak the true query value.
+   They are meant for simulation and testing. Exact samplers (integer arithmetic,
+   snapping) are a separate issue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import prod
+from typing import TYPE_CHECKING
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from .costs import Cost, parse_cost
+from .noise import GeometricTail, Piece, SymmetricNoise
+from .numerics import to_mpf
+from .symbols import b, eps, u, x
+
+if TYPE_CHECKING:
+    from .mechanisms.base import Mechanism
+
+#: A sampler: ``draw(rng, size)`` returns an array of shape ``size`` (int64 on a lattice).
+SamplerFunction = Callable[[np.random.Generator, "int | tuple[int, ...]"], np.ndarray]
+
+#: Decimal digits used to round exact constants to float64.
+_FLOAT_DIGITS = 30
+#: Largest deviation of the total mass from 1 that a description may have (in float64).
+_MASS_TOLERANCE = 1e-12
+
+_t = sp.Symbol("t", real=True)
+_v = sp.Symbol("v", positive=True)
+
+
+# ---------------------------------------------------------------------- exact pieces
+def _mp_const(expr: sp.Expr) -> mpmath.mpf:
+    """An exact numeric sympy expression as an mpf at the working precision."""
+    expr = sp.sympify(expr)
+    if expr == sp.oo:
+        return mpmath.inf
+    return mpmath.mpf(sp.lambdify([], expr, "mpmath")())
+
+
+def _float_const(expr: sp.Expr) -> float:
+    """An exact numeric sympy expression correctly rounded (from 30 digits) to float64."""
+    expr = sp.sympify(expr)
+    if expr == sp.oo:
+        return float("inf")
+    with mpmath.workdps(_FLOAT_DIGITS):
+        return float(_mp_const(expr))
+
+
+def _numpy_function(expr: sp.Expr, var: sp.Symbol) -> Callable[[np.ndarray], np.ndarray]:
+    """``expr`` in ``var`` compiled to numpy, its constants rounded from 30 digits."""
+    body = sp.N(expr, _FLOAT_DIGITS)
+    f = sp.lambdify(var, body, "numpy")
+
+    def call(y: np.ndarray) -> np.ndarray:
+        y = np.asarray(y, dtype=float)
+        return np.asarray(f(y), dtype=float) + np.zeros_like(y)
+
+    return call
+
+
+def _is_zero(expr: sp.Expr) -> bool:
+    expr = sp.sympify(expr)
+    if expr.is_zero is not None:
+        return bool(expr.is_zero)
+    return sp.simplify(expr) == 0
+
+
+class _Part:
+    r"""One piece :math:`[lo, hi)` of the positive half with its derived quantities.
+
+    ``var`` is the piece's variable (:data:`~dpsym.symbols.x` in the head,
+    :data:`~dpsym.symbols.u` in the tail's period).
+    """
+
+    def __init__(self, lo: sp.Expr, hi: sp.Expr, expr: sp.Expr, var: sp.Symbol,
+                 lattice: bool) -> None:
+        self.lo, self.hi, self.expr = sp.sympify(lo), sp.sympify(hi), sp.sympify(expr)
+        self.lattice = lattice
+        self.constant = var not in self.expr.free_symbols
+        density = self.expr.subs(var, _t)
+        if self.constant:
+            width = self.hi - self.lo
+            self.mass = sp.sympify(self.expr * width)
+            self.upper = self.expr * (self.hi - _t)
+        elif lattice:
+            self.mass = sp.summation(density, (_t, self.lo, self.hi - 1))
+            s = sp.Dummy("s", integer=True)
+            self.upper = sp.summation(density.subs(_t, s), (s, _t, self.hi - 1))
+        else:
+            self.mass = sp.integrate(density, (_t, self.lo, self.hi), conds="none")
+            s = sp.Dummy("s", real=True)
+            self.upper = sp.integrate(density.subs(_t, s), (s, _t, self.hi), conds="none")
+        if self.mass.has(sp.Sum, sp.Integral) or self.upper.has(sp.Sum, sp.Integral):
+            raise NotImplementedError(f"no closed-form mass for the piece {self.expr}")
+        if self.lattice and not (self.lo.is_Integer and (self.hi.is_Integer or self.hi == sp.oo)):
+            raise ValueError(f"lattice piece bounds must be integers, got [{lo}, {hi})")
+        # float64 forms
+        self.lo_f, self.hi_f = _float_const(self.lo), _float_const(self.hi)
+        self.mass_f = _float_const(self.mass)
+        if not self.mass_f >= 0:
+            raise ValueError(f"negative or undefined mass {self.mass} of a piece")
+        self.upper_np = _numpy_function(self.upper, _t)
+        self.upper_mp = sp.lambdify(_t, self.upper, "mpmath")
+        self._inverse: Callable[[np.ndarray], np.ndarray] | None = None
+
+    # ------------------------------------------------------------------ positions
+    def draw(self, rng: np.random.Generator, m: int) -> np.ndarray:
+        """``m`` positions in the piece, distributed as its (normalised) density."""
+        if self.constant:
+            if self.lattice:
+                width = int(self.hi - self.lo)
+                return int(self.lo) + rng.integers(0, width, size=m)
+            return self.lo_f + (self.hi_f - self.lo_f) * rng.random(m)
+        v = 1.0 - rng.random(m)  # uniform on (0, 1]
+        return self.inverse(v)
+
+    def inverse(self, v: np.ndarray) -> np.ndarray:
+        r"""The position :math:`t` with :math:`U(t) = v M` (lattice: the largest such integer)."""
+        if self._inverse is None:
+            self._inverse = self._build_inverse()
+        t = self._inverse(v)
+        if not self.lattice:
+            return np.clip(t, self.lo_f, self.hi_f)
+        return self._lattice_fix(t, v)
+
+    def _lattice_fix(self, t: np.ndarray, v: np.ndarray) -> np.ndarray:
+        r"""The largest integer :math:`n \in [lo, hi)` with :math:`U(n) \ge v M`."""
+        lo, top = self.lo_f, self.hi_f - 1
+        n = np.clip(np.floor(np.nan_to_num(t, nan=lo, posinf=top)), lo, top)
+        target = v * self.mass_f
+        for _ in range(2):  # the closed form is exact up to rounding: fix off-by-one
+            up = (n + 1 <= top) & (self.upper_np(n + 1) >= target)
+            n = np.where(up, n + 1, n)
+            down = (n - 1 >= lo) & (self.upper_np(n) < target)
+            n = np.where(down, n - 1, n)
+        return n.astype(np.int64)
+
+    def _build_inverse(self) -> Callable[[np.ndarray], np.ndarray]:
+        """Solve :math:`U(t) = v M` for :math:`t` symbolically, else invert numerically."""
+        try:
+            roots = sp.solve(sp.Eq(self.upper, _v * self.mass), _t)
+        except (NotImplementedError, ValueError):
+            roots = []
+        for root in roots:
+            if self._valid_root(root):
+                return _numpy_function(root, _v)
+        return self._bisection
+
+    def _valid_root(self, root: sp.Expr) -> bool:
+        lo = self.lo_f - (1 if self.lattice else 0)
+        for probe in (sp.Rational(3, 10), sp.Rational(4, 5)):
+            with mpmath.workdps(_FLOAT_DIGITS):
+                value = sp.N(root.subs(_v, probe), _FLOAT_DIGITS)
+                if not value.is_real:
+                    return False
+                t = mpmath.mpf(value)
+                if not lo - 1e-9 <= t <= self.hi_f + 1e-9:
+                    return False
+                residual = self.upper_mp(t) - _mp_const(probe * self.mass)
+                if abs(residual) > 1e-20 * max(1, abs(_mp_const(self.mass))):
+                    return False
+        return True
+
+    def _bisection(self, v: np.ndarray) -> np.ndarray:
+        """Vectorised bisection of the decreasing :math:`U` (used if sympy finds no root)."""
+        target = v * self.mass_f
+        lo = np.full_like(v, self.lo_f)
+        if np.isfinite(self.hi_f):
+            hi = np.full_like(v, self.hi_f)
+        else:
+            hi = lo + 1.0
+            for _ in range(2000):
+                short = self.upper_np(hi) > target
+                if not short.any():
+                    break
+                hi = np.where(short, lo + 2 * (hi - lo), hi)
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            if np.all((mid == lo) | (mid == hi)):
+                break
+            right = self.upper_np(mid) >= target
+            lo, hi = np.where(right, mid, lo), np.where(right, hi, mid)
+        return lo
+
+
+@dataclass
+class _TailParts:
+    start: sp.Expr
+    period: sp.Expr
+    ratio: sp.Expr
+    parts: list[_Part]
+
+
+class _Compiled:
+    """Everything the samplers and distribution functions need, derived once per noise."""
+
+    def __init__(self, noise: SymmetricNoise) -> None:
+        remaining = noise.free_symbols()
+        if remaining:
+            names = ", ".join(sorted(map(str, remaining)))
+            raise ValueError(f"the noise description is not numeric: no value for {names}")
+        self.lattice = noise.lattice
+        head = [pc for pc in noise.head if not _is_zero(pc.hi - pc.lo)]
+        tail = noise.tail
+        if tail is not None:
+            tail = GeometricTail(tail.start, tail.period, tail.ratio,
+                                 tuple(pc for pc in tail.pieces if not _is_zero(pc.hi - pc.lo)))
+        if self.lattice:
+            self.zero = sp.sympify(noise.mass_at_zero())
+            head, tail = _split_zero(head, tail)
+        else:
+            self.zero = sp.sympify(noise.atom)
+        self.head = [_Part(pc.lo, pc.hi, pc.expr, x, self.lattice) for pc in head]
+        self.tail = None if tail is None else _TailParts(
+            sp.sympify(tail.start), sp.sympify(tail.period), sp.sympify(tail.ratio),
+            [_Part(pc.lo, pc.hi, pc.expr, u, self.lattice) for pc in tail.pieces])
+        self._check_layout()
+        self._floats()
+        self._mp_cache: dict[int, dict[str, object]] = {}
+
+    # ------------------------------------------------------------------ structure
+    def _check_layout(self) -> None:
+        first = sp.Integer(1 if self.lattice else 0)
+        edge = first
+        for part in self.head:
+            if not _is_zero(part.lo - edge):
+                raise ValueError(f"head pieces must be contiguous from {first}; gap at {edge}")
+            edge = part.hi
+        if self.tail is None:
+            return
+        t = self.tail
+        if self.head and not _is_zero(t.start - edge):
+            raise ValueError(f"the tail must start where the head ends ({edge}), not {t.start}")
+        q = _float_const(t.ratio)
+        if not 0 < q < 1:
+            raise ValueError(f"the tail ratio must lie in (0, 1), got {t.ratio}")
+        edge = sp.Integer(0)
+        for part in t.parts:
+            if not _is_zero(part.lo - edge):
+                raise ValueError(f"tail pieces must be contiguous from 0; gap at {edge}")
+            edge = part.hi
+        if not _is_zero(edge - t.period):
+            raise ValueError("tail pieces must cover one period")
+
+    def _floats(self) -> None:
+        """Masses, cumulative choice tables and the constants of the float64 paths."""
+        with mpmath.workdps(_FLOAT_DIGITS):
+            zero = _mp_const(self.zero)
+            head = [_mp_const(pt.mass) for pt in self.head]
+            tail_total = mpmath.mpf(0)
+            period: list[mpmath.mpf] = []
+            if self.tail is not None:
+                q = _mp_const(self.tail.ratio)
+                period = [_mp_const(pt.mass) for pt in self.tail.parts]
+                tail_total = mpmath.fsum(period) / (1 - q)
+            total = zero + 2 * (mpmath.fsum(head) + tail_total)
+            if abs(total - 1) > _MASS_TOLERANCE:
+                raise ValueError(f"the noise description has total mass {mpmath.nstr(total, 15)}")
+            # categories: 0, head pieces..., tail
+            weights = [zero] + [2 * m for m in head] + ([2 * tail_total] if self.tail else [])
+            cum = [mpmath.fsum(weights[: i + 1]) / total for i in range(len(weights))]
+            self.category_cum = np.array([float(c) for c in cum])
+            self.category_cum[-1] = 1.0
+            self.zero_f = float(zero)
+            self.head_hi = np.array([pt.hi_f for pt in self.head])
+            self.head_after = [float(mpmath.fsum(head[j + 1:]) + tail_total)
+                               for j in range(len(head))]
+            self.head_end_f = (self.head[-1].hi_f if self.head else 0.0) if self.tail is None \
+                else _float_const(self.tail.start)
+            if self.tail is not None:
+                t = self.tail
+                mp_period = mpmath.fsum(period)
+                self.q_f = float(q)
+                self.start_f, self.period_f = _float_const(t.start), _float_const(t.period)
+                self.period_hi = np.array([pt.hi_f for pt in t.parts])
+                self.period_cum = np.array([float(mpmath.fsum(period[: i + 1]) / mp_period)
+                                            for i in range(len(period))])
+                self.period_cum[-1] = 1.0
+                beyond = q * mp_period / (1 - q)
+                self.period_after = [float(mpmath.fsum(period[j + 1:]) + beyond)
+                                     for j in range(len(period))]
+
+    def _mp(self) -> dict[str, object]:
+        """The exact constants at the current working precision (cached per precision)."""
+        prec = mpmath.mp.prec
+        if prec not in self._mp_cache:
+            head = [_mp_const(pt.mass) for pt in self.head]
+            c: dict[str, object] = {"head_hi": [_mp_const(pt.hi) for pt in self.head]}
+            tail_total = mpmath.mpf(0)
+            if self.tail is not None:
+                t = self.tail
+                q = _mp_const(t.ratio)
+                period = [_mp_const(pt.mass) for pt in t.parts]
+                mp_period = mpmath.fsum(period)
+                tail_total = mp_period / (1 - q)
+                c.update(q=q, start=_mp_const(t.start), period=_mp_const(t.period),
+                         period_hi=[_mp_const(pt.hi) for pt in t.parts],
+                         period_after=[mpmath.fsum(period[j + 1:]) + q * mp_period / (1 - q)
+                                       for j in range(len(period))])
+                c["head_end"] = c["start"]
+            else:
+                c["head_end"] = c["head_hi"][-1] if self.head else mpmath.mpf(0)
+            c["head_after"] = [mpmath.fsum(head[j + 1:]) + tail_total for j in range(len(head))]
+            self._mp_cache[prec] = c
+        return self._mp_cache[prec]
+
+    # ------------------------------------------------------------------ sampling
+    def draw(self, rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarray:
+        """Draw samples of shape ``size`` (see the module docstring for the algorithm)."""
+        shape = (int(size),) if np.ndim(size) == 0 else tuple(int(n) for n in size)
+        n = prod(shape)
+        dtype = np.int64 if self.lattice else np.float64
+        out = np.zeros(n, dtype=dtype)
+        category = np.searchsorted(self.category_cum, rng.random(n), side="right")
+        category = np.minimum(category, len(self.category_cum) - 1)
+        for j, part in enumerate(self.head):
+            chosen = category == j + 1
+            m = int(np.count_nonzero(chosen))
+            if m:
+                out[chosen] = part.draw(rng, m)
+        if self.tail is not None:
+            chosen = category == len(self.head) + 1
+            m = int(np.count_nonzero(chosen))
+            if m:
+                out[chosen] = self._draw_tail(rng, m)
+        sign = 1 - 2 * rng.integers(0, 2, size=n, dtype=np.int64)
+        return (out * sign).astype(dtype, copy=False).reshape(shape)
+
+    def _draw_tail(self, rng: np.random.Generator, m: int) -> np.ndarray:
+        assert self.tail is not None
+        period_index = rng.geometric(1.0 - self.q_f, size=m) - 1  # P(k) = (1 - q) q^k
+        which = np.searchsorted(self.period_cum, rng.random(m), side="right")
+        which = np.minimum(which, len(self.period_cum) - 1)
+        if self.lattice:
+            start, period = int(self.tail.start), int(self.tail.period)
+            pos = start + period_index.astype(np.int64) * period
+        else:
+            pos = self.start_f + period_index * self.period_f
+        local = np.zeros(m, dtype=pos.dtype)
+        for j, part in enumerate(self.tail.parts):
+            chosen = which == j
+            count = int(np.count_nonzero(chosen))
+            if count:
+                local[chosen] = part.draw(rng, count)
+        return pos + local
+
+    # ------------------------------------------------------------------ float64 S(y)
+    def upper_np(self, y: np.ndarray) -> np.ndarray:
+        r""":math:`S(y)`, the mass of :math:`[y, \infty)` on the positive half (y >= 0)."""
+        out = np.zeros_like(y)
+        in_head = y < self.head_end_f
+        if self.head and in_head.any():
+            yh = y[in_head]
+            idx = np.minimum(np.searchsorted(self.head_hi, yh, side="right"),
+                             len(self.head) - 1)
+            res = np.zeros_like(yh)
+            for j, part in enumerate(self.head):
+                sel = idx == j
+                if sel.any():
+                    res[sel] = part.upper_np(yh[sel]) + self.head_after[j]
+            out[in_head] = res
+        if self.tail is None:
+            return out
+        in_tail = ~in_head & np.isfinite(y)
+        if in_tail.any():
+            z = y[in_tail] - self.start_f
+            kk = np.floor(z / self.period_f)
+            local = z - kk * self.period_f
+            low, high = local < 0, local >= self.period_f  # rounding at period edges
+            kk, local = np.where(low, kk - 1, kk), np.where(low, local + self.period_f, local)
+            kk, local = np.where(high, kk + 1, kk), np.where(high, local - self.period_f, local)
+            local = np.clip(local, 0.0, self.period_f)
+            idx = np.minimum(np.searchsorted(self.period_hi, local, side="right"),
+                             len(self.tail.parts) - 1)
+            res = np.zeros_like(z)
+            for j, part in enumerate(self.tail.parts):
+                sel = idx == j
+                if sel.any():
+                    res[sel] = part.upper_np(local[sel]) + self.period_after[j]
+            out[in_tail] = np.power(self.q_f, kk) * res
+        return out
+
+    # ------------------------------------------------------------------ mpmath S(y)
+    def upper_mp(self, y: mpmath.mpf) -> mpmath.mpf:
+        """:math:`S(y)` at the working precision (``y >= 0``)."""
+        c = self._mp()
+        if y < c["head_end"]:
+            for j, part in enumerate(self.head):
+                if y < c["head_hi"][j] or j == len(self.head) - 1:
+                    return mpmath.mpf(part.upper_mp(y)) + c["head_after"][j]
+        if self.tail is None or mpmath.isinf(y):
+            return mpmath.mpf(0)
+        z = y - c["start"]
+        kk = int(mpmath.floor(z / c["period"]))
+        local = z - kk * c["period"]
+        if local < 0:
+            kk, local = kk - 1, local + c["period"]
+        elif local >= c["period"]:
+            kk, local = kk + 1, local - c["period"]
+        parts = self.tail.parts
+        for j, part in enumerate(parts):
+            if local < c["period_hi"][j] or j == len(parts) - 1:
+                return c["q"] ** kk * (mpmath.mpf(part.upper_mp(local)) + c["period_after"][j])
+        raise AssertionError("unreachable")
+
+
+def _split_zero(head: list[Piece], tail: GeometricTail | None
+                ) -> tuple[list[Piece], GeometricTail | None]:
+    """Remove the lattice point 0 from the pieces (its mass is handled separately).
+
+    Without a head, the tail's first period is unrolled into head pieces first.
+    """
+    if not head:
+        if tail is None:
+            raise ValueError("an empty noise description")
+        s, T, q = tail.start, tail.period, tail.ratio
+        if not _is_zero(s):
+            raise ValueError("a lattice description without head must start its tail at 0")
+        head = [Piece(s + pc.lo, s + pc.hi, pc.expr.subs(u, x - s)) for pc in tail.pieces]
+        tail = GeometricTail(s + T, T, q, tuple(Piece(pc.lo, pc.hi, q * pc.expr)
+                                                for pc in tail.pieces))
+    first = head[0]
+    if not _is_zero(first.lo):
+        raise ValueError("a lattice description must start at 0")
+    rest = [] if _is_zero(first.hi - 1) else [Piece(sp.Integer(1), first.hi, first.expr)]
+    return rest + list(head[1:]), tail
+
+
+@lru_cache(maxsize=128)
+def _compile(noise: SymmetricNoise) -> _Compiled:
+    return _Compiled(noise)
+
+
+# ---------------------------------------------------------------------- public API
+class Sampler:
+    """A reusable vectorised sampler of a numeric noise distribution.
+
+    Calling ``draw(rng, size)`` returns an array of shape ``size``: float64 for a
+    density, int64 for a mass function on the integers.
+
+    Parameters
+    ----------
+    noise : SymmetricNoise
+        A fully numeric description.
+    """
+
+    def __init__(self, noise: SymmetricNoise) -> None:
+        self.noise = noise
+        self._compiled = _compile(noise)
+
+    @property
+    def lattice(self) -> bool:
+        """Whether the samples are integers."""
+        return self.noise.lattice
+
+    def __call__(self, rng: np.random.Generator | None,
+                 size: int | tuple[int, ...]) -> np.ndarray:
+        """Draw an array of shape ``size`` (``rng=None``: a fresh unseeded generator)."""
+        if rng is None:
+            rng = np.random.default_rng()
+        return self._compiled.draw(rng, size)
+
+    def __repr__(self) -> str:
+        kind = "lattice" if self.lattice else "continuous"
+        return f"Sampler({kind}, P(0)={self._compiled.zero_f:.6g})"
+
+
+def sampler(noise_numeric: SymmetricNoise) -> Sampler:
+    r"""A vectorised sampler of the distribution described by ``noise_numeric``.
+
+    Parameters
+    ----------
+    noise_numeric : SymmetricNoise
+        A description with every symbol substituted (see :func:`numeric_noise`).
+
+    Returns
+    -------
+    Sampler
+        ``draw(rng, size) -> numpy.ndarray``.
+
+    Raises
+    ------
+    ValueError
+        If the description still has free symbols, is not laid out contiguously, or
+        its total mass differs from 1 by more than :math:`10^{-12}`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpsym import Staircase
+    >>> draw = sampler(numeric_noise(Staircase(eps="1", Delta=1)))
+    >>> draw(np.random.default_rng(0), 3).shape
+    (3,)
+    """
+    return Sampler(noise_numeric)
+
+
+def numeric_noise(mechanism: Mechanism, cost: Cost | str = "amplitude") -> SymmetricNoise:
+    r"""The noise of ``mechanism`` at its parameters, with the optimal free parameter for ``cost``.
+
+    The substitution is exact: the instance's rational parameters,
+    :math:`b = e^{-\varepsilon}` as the sympy number ``exp(-eps)``, and the optimal free
+    parameter certified to 17 digits (its decimal string read as an exact rational; an
+    integer for an integer parameter).
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+        An instance with every parameter given.
+    cost : Cost or str
+        The cost whose optimal free parameter is used (ignored without a free parameter).
+
+    Returns
+    -------
+    SymmetricNoise
+        A fully numeric description.
+    """
+    cost = parse_cost(cost)
+    mechanism.require(*(prm.name for prm in mechanism.params))
+    values: dict[sp.Symbol, sp.Expr] = dict(mechanism.substitution)
+    if eps in values:
+        values[b] = sp.exp(-values[eps])
+    free = mechanism.free
+    if free is not None:
+        optimum = mechanism.value(free.name, cost, digits=17)
+        if free.integer:
+            values[free.symbol] = sp.Integer(int(mpmath.nint(optimum.number)))
+        else:
+            exact = Fraction(optimum.text)
+            values[free.symbol] = sp.Rational(exact.numerator, exact.denominator)
+    return type(mechanism).noise().subs(values)
+
+
+@lru_cache(maxsize=128)
+def _cached_sampler(cls: type, values: tuple[tuple[str, Fraction], ...],
+                    cost: Cost | None) -> Sampler:
+    mechanism = cls(**dict(values))
+    return sampler(numeric_noise(mechanism, cost if cost is not None else "amplitude"))
+
+
+def make_sampler(mechanism: Mechanism, cost: Cost | str = "amplitude") -> Sampler:
+    """A reusable sampler of ``mechanism``'s noise (cached per parameters and cost).
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+        An instance with every parameter given.
+    cost : Cost or str
+        Picks the optimal free parameter of a staircase-type mechanism.
+
+    Returns
+    -------
+    Sampler
+        ``draw(rng, size) -> numpy.ndarray``.
+    """
+    cost = parse_cost(cost)
+    key = tuple(sorted(mechanism.values.items()))
+    return _cached_sampler(type(mechanism), key, cost if mechanism.free is not None else None)
+
+
+def sample(mechanism: Mechanism, rng: np.random.Generator | None,
+           size: int | tuple[int, ...], cost: Cost | str = "amplitude") -> np.ndarray:
+    """Draw ``size`` noise values of ``mechanism`` (with the optimal parameter for ``cost``).
+
+    ``Mechanism.sample(self, rng, size, cost)`` delegates here unchanged.
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+        An instance with every parameter given.
+    rng : numpy.random.Generator or None
+        The source of randomness (``None``: a fresh unseeded generator).
+    size : int or tuple of int
+        The output shape.
+    cost : Cost or str
+        Picks the optimal free parameter of a staircase-type mechanism.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 samples, or int64 for an integer-valued mechanism.
+    """
+    return make_sampler(mechanism, cost)(rng, size)
+
+
+def cdf(noise_numeric: SymmetricNoise, x: float | Sequence[float] | np.ndarray) -> np.ndarray:
+    r"""The distribution function :math:`F(x) = P(X \le x)` in float64, vectorised.
+
+    On a lattice, :math:`F(x) = P(X \le \lfloor x \rfloor)`.
+
+    Parameters
+    ----------
+    noise_numeric : SymmetricNoise
+        A fully numeric description.
+    x : array_like
+        Points.
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`F(x)`, of the shape of ``x``.
+    """
+    compiled = _compile(noise_numeric)
+    xs = np.asarray(x, dtype=float)
+    flat = xs.reshape(-1)
+    out = np.full_like(flat, np.nan)
+    finite = np.isfinite(flat)
+    out[flat == np.inf] = 1.0
+    out[flat == -np.inf] = 0.0
+    xf = flat[finite]
+    if compiled.lattice:
+        n = np.floor(xf)
+        y = np.where(n >= 0, n + 1, -n)
+        s = compiled.upper_np(y)
+        out[finite] = np.where(n >= 0, 1.0 - s, s)
+    else:
+        s = compiled.upper_np(np.abs(xf))
+        out[finite] = np.where(xf >= 0, 1.0 - s, s)
+    return out.reshape(xs.shape)
+
+
+def cdf_mp(noise_numeric: SymmetricNoise, x: object) -> mpmath.mpf:
+    r"""The distribution function :math:`F(x) = P(X \le x)` at the mpmath working precision.
+
+    Use ``mpmath.workdps`` to choose the precision; every constant is evaluated from its
+    exact sympy form at that precision.
+
+    Parameters
+    ----------
+    noise_numeric : SymmetricNoise
+        A fully numeric description.
+    x : mpmath.mpf, int, str, Fraction or sympy.Rational
+        The point.
+
+    Returns
+    -------
+    mpmath.mpf
+        :math:`F(x)`.
+    """
+    compiled = _compile(noise_numeric)
+    if isinstance(x, (Fraction, sp.Rational)):
+        xm = to_mpf(x)
+    else:
+        xm = mpmath.mpf(x)
+    if mpmath.isnan(xm):
+        return xm
+    if compiled.lattice:
+        n = mpmath.floor(xm)
+        if n >= 0:
+            return 1 - compiled.upper_mp(n + 1)
+        return compiled.upper_mp(-n)
+    if xm >= 0:
+        return 1 - compiled.upper_mp(xm)
+    return compiled.upper_mp(-xm)
+
+
+__all__ = [
+    "Sampler",
+    "SamplerFunction",
+    "cdf",
+    "cdf_mp",
+    "make_sampler",
+    "numeric_noise",
+    "sample",
+    "sampler",
+]

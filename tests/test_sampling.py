@@ -1,0 +1,389 @@
+r"""Tests of :mod:`dpsym.sampling`: samplers, and the exact distribution functions.
+
+Statistical checks
+------------------
+Every statistical assertion is a test at level :data:`ALPHA` :math:`= 10^{-8}`:
+
+* z-tests of an empirical mean against the exact symbolic moment, with the exact variance
+  :math:`\operatorname{Var}|X|^k = m_{2k} - m_k^2`, pass when :math:`|z| <` :data:`Z_CRIT`
+  :math:`\approx 5.73` (the two-sided normal tail at 5.73 is :math:`10^{-8}`). The usual
+  threshold 5.5 has a tail of :math:`3.8 \cdot 10^{-8}` per test, which over the
+  :data:`N_Z_CHECKS` :math:`= 45` z-tests here would add up to :math:`1.7 \cdot 10^{-6}`;
+  5.73 keeps the union bound over the whole file below :math:`10^{-6}`. (The level is the normal
+  approximation; at :math:`n = 10^6` the skewness of :math:`|X|^4` changes it by a small
+  factor only.)
+* Kolmogorov-Smirnov tests use the exact finite-:math:`n` Kolmogorov distribution
+  (``scipy.stats.kstwo``): the sample passes when :math:`D_n <` ``kstwo.isf(ALPHA, n)``,
+  which is the same as :math:`p \ge 10^{-8}` (the critical value is computed once:
+  ``kstwo.sf`` itself takes seconds at :math:`n = 10^6`).
+* chi-square tests (lattice samplers) lump the tails so that every expected count is at
+  least 50 and pass when :math:`p \ge 10^{-8}` (asymptotic chi-square p-value).
+
+With :data:`N_CHECKS` :math:`= 60` statistical checks in all, the probability that a
+correct sampler fails any of them is at most ``N_CHECKS * ALPHA`` :math:`= 6 \cdot 10^{-7}
+< 10^{-6}` (union bound; asserted below when the module is imported). The seeds are
+fixed (see the ``rng`` fixture), so the outcome is deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from scipy import stats
+
+from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Mechanism, Staircase
+from dpsym.noise import GeometricTail, Piece, SymmetricNoise
+from dpsym.numerics import evaluate
+from dpsym.sampling import Sampler, cdf, cdf_mp, make_sampler, numeric_noise, sample, sampler
+from dpsym.symbols import u, x
+
+#: Samples per statistical check.
+N = 10**6
+#: Level of each statistical check.
+ALPHA = 1e-8
+#: Two-sided z threshold at level ALPHA.
+Z_CRIT = float(stats.norm.isf(ALPHA / 2))
+#: Smallest expected count of a chi-square bin.
+MIN_EXPECTED = 50
+#: Moments tested with z-tests.
+POWERS = (1, 2, 4)
+
+
+@dataclass(frozen=True)
+class Case:
+    """A mechanism at one parameter point, with the cost that picks its free parameter."""
+
+    cls: type[Mechanism]
+    eps: str
+    Delta: int
+    cost: str = "amplitude"
+
+    def __str__(self) -> str:
+        return f"{self.cls.name}-eps{self.eps}-D{self.Delta}-{self.cost}"
+
+    def instance(self) -> Mechanism:
+        return self.cls(eps=self.eps, Delta=self.Delta)
+
+
+CASES = [
+    Case(Laplace, "0.5", 1),
+    Case(Laplace, "3", 2),
+    Case(DiscreteLaplace, "0.5", 1),
+    Case(DiscreteLaplace, "3", 3),
+    Case(Staircase, "0.5", 2, "amplitude"),
+    Case(Staircase, "0.5", 2, "power"),
+    Case(Staircase, "3", 1, "amplitude"),
+    Case(Staircase, "3", 1, "power"),
+    Case(DiscreteStaircase, "0.5", 3, "amplitude"),  # r* = 2 (also for power)
+    Case(DiscreteStaircase, "3", 4, "amplitude"),  # r* = 1
+    Case(DiscreteStaircase, "3", 4, "power"),  # r* = 2
+]
+IDS = [str(c) for c in CASES]
+
+# Statistical checks: per case the mean, three moments and one goodness-of-fit test, plus
+# the structural cases below (two chi-square, one KS, one zero-fraction z-test and one KS).
+N_Z_CHECKS = len(CASES) * (1 + len(POWERS)) + 1
+N_CHECKS = N_Z_CHECKS + len(CASES) + 4
+assert N_CHECKS * ALPHA < 1e-6
+
+
+# ---------------------------------------------------------------------- helpers
+def free_value(m: Mechanism, cost: str) -> sp.Rational | None:
+    """The optimal free parameter as :func:`numeric_noise` substitutes it."""
+    if m.free is None:
+        return None
+    optimum = m.value(m.free.name, cost, digits=17)
+    if m.free.integer:
+        return sp.Integer(int(mpmath.nint(optimum.number)))
+    exact = Fraction(optimum.text)
+    return sp.Rational(exact.numerator, exact.denominator)
+
+
+@cache
+def noise_of(case: Case) -> SymmetricNoise:
+    return numeric_noise(case.instance(), case.cost)
+
+
+@cache
+def exact_moments(case: Case) -> dict[int, float]:
+    r""":math:`m_k = \mathbb{E}|X|^k` from the class's symbolic moments, for the needed k."""
+    m = case.instance()
+    point = dict(m.substitution)
+    if m.free is not None:
+        point[m.free.symbol] = free_value(m, case.cost)
+    needed = sorted({k for p in POWERS for k in (p, 2 * p)})
+    with mpmath.workdps(30):
+        return {k: float(evaluate(case.cls.moment(k), point)) for k in needed}
+
+
+def draw(case: Case, rng: np.random.Generator) -> np.ndarray:
+    return make_sampler(case.instance(), case.cost)(rng, N)
+
+
+def z_score(values: np.ndarray, mean: float, variance: float) -> float:
+    return float((np.mean(values) - mean) / math.sqrt(variance / values.size))
+
+
+def assert_ks(samples: np.ndarray, noise: SymmetricNoise) -> None:
+    """Kolmogorov-Smirnov test of continuous ``samples`` against the exact ``cdf``."""
+    n = samples.size
+    statistic = stats.kstest(samples, lambda v: cdf(noise, v)).statistic
+    critical = ks_critical(n)
+    assert statistic < critical, f"KS D={statistic}, p={stats.kstwo.sf(statistic, n)}"
+
+
+@cache
+def ks_critical(n: int) -> float:
+    return float(stats.kstwo.isf(ALPHA, n))
+
+
+def assert_chi_square(samples: np.ndarray, noise: SymmetricNoise) -> None:
+    """Chi-square test of integer ``samples``; bins -L..L, the end bins lumping the tails."""
+    n = samples.size
+
+    def big_enough(mass: float) -> bool:
+        return n * mass >= MIN_EXPECTED
+
+    def upper(i: int) -> float:  # P(X >= i)
+        return float(1 - cdf(noise, i - 1))
+
+    def point(i: int) -> float:
+        return float(cdf(noise, i) - cdf(noise, i - 1))
+
+    assert big_enough(point(0)) and big_enough(upper(1))
+    lim = 1
+    while big_enough(point(lim)) and big_enough(upper(lim + 1)):
+        lim += 1
+    values = np.arange(-lim, lim + 1)
+    probs = np.array([point(i) for i in values])
+    probs[0], probs[-1] = float(cdf(noise, -lim)), upper(lim)
+    observed = np.bincount(np.clip(samples, -lim, lim) + lim, minlength=2 * lim + 1)
+    expected = n * probs / probs.sum()
+    assert expected.min() >= MIN_EXPECTED
+    result = stats.chisquare(observed, expected)
+    assert result.pvalue >= ALPHA, f"chi-square {result.statistic} on {len(values) - 1} dof"
+
+
+def goodness_of_fit(samples: np.ndarray, noise: SymmetricNoise) -> None:
+    if noise.lattice:
+        assert_chi_square(samples, noise)
+    else:
+        assert_ks(samples, noise)
+
+
+def reference_cdf(noise: SymmetricNoise, point: mpmath.mpf) -> mpmath.mpf:
+    r"""P(X <= point) by mpmath quadrature (summation) of the density, period by period.
+
+    Independent of :mod:`dpsym.sampling`: no geometric sum in closed form, only the
+    density of :meth:`SymmetricNoise.numeric_pieces` on :math:`[0, |x|]` and the fact
+    that the description is normalised.
+    """
+    zero = mpmath.mpf(sp.N(noise.mass_at_zero(), mpmath.mp.dps + 10))
+    period = noise.tail.period if noise.tail is not None else 1
+    periods = int(abs(point) / mpmath.mpf(sp.N(period, 20))) + 3
+    if noise.lattice:
+        n = int(mpmath.floor(point))
+        top = n if n >= 0 else -n - 1
+        total = mpmath.mpf(0)
+        for lo, hi, f in noise.numeric_pieces(periods):
+            first = max(int(lo), 1)
+            last = min(int(hi) - 1 if mpmath.isfinite(hi) else top, top)
+            total += mpmath.fsum(f(mpmath.mpf(j)) for j in range(first, last + 1))
+        return (1 + zero) / 2 + total if n >= 0 else (1 - zero) / 2 - total
+    y = abs(point)
+    total = mpmath.mpf(0)
+    for lo, hi, f in noise.numeric_pieces(periods):
+        if lo < y and hi > lo:
+            total += mpmath.quad(f, [lo, min(hi, y)])
+    return (1 + zero) / 2 + total if point >= 0 else (1 - zero) / 2 - total
+
+
+def cdf_points(noise: SymmetricNoise, scale: float) -> list[float]:
+    """Exactly representable test points, piece edges included."""
+    if noise.lattice:
+        return [-30.0, -9.0, -4.0, -3.0, -2.0, -1.5, -1.0, -0.5, 0.0, 1.0, 2.0, 2.5, 3.0,
+                4.0, 7.0, 9.0, 25.0]
+    return [scale * t for t in (-7.25, -2.5, -1.0, -0.5, -0.375, 0.0, 0.125, 0.5, 1.0, 1.375,
+                                2.0, 2.75, 6.125, 17.0)]
+
+
+# ---------------------------------------------------------------------- moments
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+@pytest.mark.parametrize("power", POWERS)
+def test_absolute_moment(case: Case, power: int, rng: np.random.Generator) -> None:
+    m = exact_moments(case)
+    samples = np.abs(draw(case, rng).astype(float)) ** power
+    z = z_score(samples, m[power], m[2 * power] - m[power] ** 2)
+    assert abs(z) < Z_CRIT, f"E|X|^{power}: z = {z}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_mean_is_zero(case: Case, rng: np.random.Generator) -> None:
+    m = exact_moments(case)
+    z = z_score(draw(case, rng).astype(float), 0.0, m[2])
+    assert abs(z) < Z_CRIT, f"E X: z = {z}"
+
+
+# ---------------------------------------------------------------------- goodness of fit
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_goodness_of_fit(case: Case, rng: np.random.Generator) -> None:
+    goodness_of_fit(draw(case, rng), noise_of(case))
+
+
+# ---------------------------------------------------------------------- the CDF
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_cdf_against_quadrature(case: Case) -> None:
+    noise = noise_of(case)
+    points = cdf_points(noise, float(case.Delta))
+    floats = cdf(noise, np.array(points))
+    for value, point in zip(floats, points, strict=True):
+        with mpmath.workdps(60):
+            expected = reference_cdf(noise, mpmath.mpf(point))
+        with mpmath.workdps(40):
+            exact = cdf_mp(noise, mpmath.mpf(point))
+            assert abs(exact - expected) <= mpmath.mpf("1e-30") * expected, point
+        assert abs(value - float(expected)) <= 1e-13 * float(expected), point
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_cdf_float_matches_mp_on_a_grid(case: Case) -> None:
+    noise = noise_of(case)
+    grid = np.linspace(-12.0 * case.Delta, 12.0 * case.Delta, 193)
+    floats = cdf(noise, grid)
+    with mpmath.workdps(30):
+        exact = np.array([float(cdf_mp(noise, mpmath.mpf(g))) for g in grid])
+    np.testing.assert_allclose(floats, exact, rtol=1e-13, atol=0)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_cdf_shape_symmetry_and_limits(case: Case) -> None:
+    noise = noise_of(case)
+    grid = np.linspace(-40.0, 40.0, 4001)
+    values = cdf(noise, grid)
+    assert np.all(np.diff(values) >= 0)
+    assert cdf(noise, np.array([[-np.inf, np.inf]])).tolist() == [[0.0, 1.0]]
+    assert np.isnan(cdf(noise, np.nan))
+    if noise.lattice:
+        n = np.arange(-20, 21)
+        np.testing.assert_allclose(cdf(noise, -n - 1) + cdf(noise, n), 1.0, rtol=0, atol=1e-15)
+        np.testing.assert_array_equal(cdf(noise, n + 0.5), cdf(noise, n))
+    else:
+        np.testing.assert_allclose(cdf(noise, -grid) + values, 1.0, rtol=0, atol=1e-15)
+    with mpmath.workdps(30):
+        assert cdf_mp(noise, mpmath.inf) == 1 and cdf_mp(noise, -mpmath.inf) == 0
+        assert cdf_mp(noise, Fraction(1, 3)) == cdf_mp(noise, mpmath.mpf(1) / 3)
+
+
+# ---------------------------------------------------------------------- structures
+LAMBDA = sp.exp(-sp.Rational(1, 2))
+C_DISCRETE = (1 - LAMBDA) / (1 + LAMBDA)
+
+#: The discrete Laplace mass (eps = 1/2, Delta = 1) as one non-constant head piece.
+DL_AS_HEAD = SymmetricNoise(lattice=True, head=(Piece(0, sp.oo, C_DISCRETE * LAMBDA**x),))
+#: The same as a head on 0..2 followed by a period-1 tail.
+DL_HEAD_AND_TAIL = SymmetricNoise(
+    lattice=True, head=(Piece(0, 3, C_DISCRETE * LAMBDA**x),),
+    tail=GeometricTail(3, 1, LAMBDA, (Piece(0, 1, C_DISCRETE * LAMBDA**3),)))
+#: The Laplace density of scale 2 as a tail of period 1 with a non-constant shape.
+LAPLACE_AS_TAIL = SymmetricNoise(
+    lattice=False, tail=GeometricTail(0, 1, LAMBDA, (Piece(0, 1, sp.exp(-u / 2) / 4),)))
+#: An atom 1/4 at 0 plus 3/4 of the Laplace density of scale 1.
+WITH_ATOM = SymmetricNoise(lattice=False, head=(Piece(0, sp.oo, sp.Rational(3, 8) * sp.exp(-x)),),
+                           atom=sp.Rational(1, 4))
+
+
+def discrete_laplace() -> SymmetricNoise:
+    return numeric_noise(DiscreteLaplace(eps="0.5", Delta=1))
+
+
+def laplace(eps: str) -> SymmetricNoise:
+    return numeric_noise(Laplace(eps=eps, Delta=1))
+
+
+@pytest.mark.parametrize(("noise", "reference"), [
+    (lambda: DL_AS_HEAD, discrete_laplace),
+    (lambda: DL_HEAD_AND_TAIL, discrete_laplace),
+    # r* = Delta = 1: the second piece of the period is empty
+    (lambda: numeric_noise(DiscreteStaircase(eps="0.5", Delta=1)), discrete_laplace),
+    (lambda: LAPLACE_AS_TAIL, lambda: laplace("0.5")),
+], ids=["dl-head", "dl-head-tail", "ds-delta1", "laplace-tail"])
+def test_equivalent_descriptions_have_equal_cdfs(noise, reference) -> None:
+    noise, ref = noise(), reference()
+    points = np.linspace(-15.0, 15.0, 121)
+    np.testing.assert_allclose(cdf(noise, points), cdf(ref, points), rtol=1e-13)
+    with mpmath.workdps(40):
+        for point in (-13, -2, -1, 0, 1, 2, 7, "0.3", "-4.7"):
+            a, c = cdf_mp(noise, mpmath.mpf(point)), cdf_mp(ref, mpmath.mpf(point))
+            assert abs(a - c) <= mpmath.mpf("1e-35") * c, point
+
+
+@pytest.mark.parametrize(("noise", "reference"), [
+    (DL_AS_HEAD, discrete_laplace),
+    (DL_HEAD_AND_TAIL, discrete_laplace),
+    (LAPLACE_AS_TAIL, lambda: laplace("0.5")),
+], ids=["dl-head", "dl-head-tail", "laplace-tail"])
+def test_structural_samplers_fit(noise, reference, rng: np.random.Generator) -> None:
+    """Non-constant lattice pieces (inverse by closed form + correction), tails in u."""
+    samples = sampler(noise)(rng, N)
+    assert samples.dtype == (np.int64 if noise.lattice else np.float64)
+    goodness_of_fit(samples, reference())
+
+
+def test_atom_is_drawn_with_its_probability(rng: np.random.Generator) -> None:
+    samples = sampler(WITH_ATOM)(rng, N)
+    zeros = samples == 0
+    z = z_score(zeros.astype(float), 0.25, 0.25 * 0.75)
+    assert abs(z) < Z_CRIT
+    assert_ks(samples[~zeros], laplace("1"))
+
+
+def test_atom_cdf() -> None:
+    points = np.array([-3.0, -0.5, 0.0, 0.25, 4.0])
+    expected = 0.25 * (points >= 0) + 0.75 * cdf(laplace("1"), points)
+    np.testing.assert_allclose(cdf(WITH_ATOM, points), expected, rtol=1e-14)
+    with mpmath.workdps(40):
+        assert cdf_mp(WITH_ATOM, 0) == mpmath.mpf(5) / 8
+        assert abs(cdf_mp(WITH_ATOM, -1) - mpmath.mpf(3) / 8 * mpmath.exp(-1)) < 1e-39
+
+
+# ---------------------------------------------------------------------- API
+def test_shapes_dtypes_and_reproducibility() -> None:
+    for m, dtype in ((Staircase(eps="1", Delta=2), np.float64),
+                     (DiscreteStaircase(eps="1", Delta=3), np.int64)):
+        a = sample(m, np.random.default_rng(7), (3, 4), cost="power")
+        b = make_sampler(m, "power")(np.random.default_rng(7), (3, 4))
+        assert a.shape == (3, 4) and a.dtype == dtype
+        np.testing.assert_array_equal(a, b)
+        assert sample(m, np.random.default_rng(7), 0).shape == (0,)
+
+
+def test_make_sampler_is_cached_per_parameters_and_cost() -> None:
+    s1 = make_sampler(Staircase(eps="0.5", Delta=2), "amplitude")
+    assert make_sampler(Staircase(eps=Fraction(1, 2), Delta="2"), "amplitude") is s1
+    assert make_sampler(Staircase(eps="0.5", Delta=2), "power") is not s1
+    assert make_sampler(Laplace(eps="1"), "amplitude") is make_sampler(Laplace(eps="1"), "power")
+    assert isinstance(s1, Sampler) and "continuous" in repr(s1)
+
+
+def test_numeric_noise_substitutes_the_optimum() -> None:
+    noise = numeric_noise(Staircase(eps="3", Delta=1), "power")
+    assert not noise.free_symbols()
+    gamma_hi = noise.tail.pieces[0].hi
+    assert abs(float(gamma_hi) - 0.25990646441581841) < 1e-16
+    assert noise.tail.pieces[1].expr == noise.tail.pieces[0].expr * sp.exp(-3)
+
+
+def test_rejects_symbolic_and_unnormalised_descriptions() -> None:
+    with pytest.raises(ValueError, match="not numeric"):
+        sampler(Staircase.noise())
+    with pytest.raises(ValueError, match="total mass"):
+        sampler(SymmetricNoise(lattice=False, head=(Piece(0, sp.oo, sp.exp(-x)),)))
+    with pytest.raises(ValueError, match="contiguous"):
+        cdf(SymmetricNoise(lattice=False, head=(Piece(1, 2, sp.Rational(1, 2)),)), 0.0)
