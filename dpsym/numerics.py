@@ -18,6 +18,7 @@ import mpmath
 import sympy as sp
 
 from .errors import CertificationError, DomainError
+from .sums import NUMERIC_FUNCTIONS
 from .symbols import b, eps
 
 #: Largest number of significant digits a value may be asked for.
@@ -51,7 +52,7 @@ def to_mpf(value: Fraction | int | sp.Rational) -> mpmath.mpf:
 
 @lru_cache(maxsize=512)
 def _lambdified(expr: sp.Expr, symbols: tuple[sp.Symbol, ...]) -> Callable:
-    return sp.lambdify(symbols, expr, modules="mpmath")
+    return sp.lambdify(symbols, expr, modules=[NUMERIC_FUNCTIONS, "mpmath"])
 
 
 def evaluate(expr: sp.Expr, values: Mapping[sp.Symbol, object]) -> mpmath.mpf:

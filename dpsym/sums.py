@@ -59,13 +59,84 @@ def polynomial_geometric_sum(poly_in_k: sp.Expr, ratio: sp.Expr) -> sp.Expr:
                     for m, c in zip(poly.monoms(), poly.coeffs())])
 
 
-def lerch_sum(ratio: sp.Expr, s: sp.Expr, a: sp.Expr) -> sp.Expr:
-    r"""Return :math:`\sum_{k \ge 0} r^k (k + a)^{s}` for :math:`s > 0`, :math:`a \ge 0`.
+class LerchSum(sp.Function):
+    r"""The sum :math:`L(r, s, a) = \sum_{k \ge 0} r^k (k + a)^s`, :math:`0 < r < 1`, :math:`a \ge 0`.
 
-    This is the Lerch transcendent :math:`\Phi(r, -s, a)`, written as
-    :math:`a^s + r\,\Phi(r, -s, a + 1)` so that it stays finite and differentiable at
-    :math:`a = 0` (where mpmath's :math:`\Phi` has a pole for :math:`s < 0`).
+    This is the Lerch transcendent :math:`\Phi(r, -s, a)` (with :math:`0^s = 0`). Its
+    derivatives are again such sums,
+
+    .. math:: \partial_a L = s\,L(r, s - 1, a), \qquad
+              \partial_r L = \bigl(L(r, s + 1, a) - a\,L(r, s, a)\bigr) / r,
+
+    so that optimality conditions stay in closed form; numerically it is evaluated by
+    :func:`mp_lerch_sum`.
     """
+
+    nargs = 3
+
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
+        z, s, a = self.args
+        if argindex == 3:
+            return s * LerchSum(z, s - 1, a)
+        if argindex == 1:
+            return (LerchSum(z, s + 1, a) - a * LerchSum(z, s, a)) / z
+        raise sp.ArgumentIndexError(self, argindex)
+
+    def _eval_evalf(self, prec: int) -> sp.Float:
+        import mpmath
+
+        with mpmath.workprec(prec + 20):
+            z, s, a = (mpmath.mpf(sp.N(v, mpmath.mp.dps)) for v in self.args)
+            return sp.Float(mp_lerch_sum(z, s, a), precision=prec)
+
+
+def mp_lerch_sum(z, s, a):
+    r"""Evaluate :math:`\sum_{k \ge 0} z^k (k + a)^s` with mpmath at the working precision.
+
+    For :math:`t = -\log z \ge 1/2` the terms decay fast enough to be summed directly.
+    Closer to :math:`z = 1` the expansion in Hurwitz zeta functions
+
+    .. math:: \sum_{k \ge 0} e^{-kt} (k + a)^s = e^{at} \Bigl[\Gamma(1 + s)\, t^{-1-s}
+              + \sum_{n \ge 0} \zeta(-s - n, a) \frac{(-t)^n}{n!}\Bigr],
+              \qquad 0 < t < 2\pi,
+
+    converges geometrically like :math:`(t / 2\pi)^n`.
+    """
+    import mpmath
+
+    z, s, a = mpmath.mpf(z), mpmath.mpf(s), mpmath.mpf(a)
     if a == 0:
-        return sp.polylog(-s, ratio)
-    return a**s + ratio * sp.lerchphi(ratio, -s, a + 1)
+        return z * mp_lerch_sum(z, s, 1) if s > 0 else mpmath.lerchphi(z, -s, a)
+    t = -mpmath.log(z)
+    tiny = mpmath.mpf(2) ** (-mpmath.mp.prec - 10)
+    if t >= mpmath.mpf(1) / 4 or mpmath.isint(s) and s <= 0:
+        total = mpmath.mpf(0)
+        kk = 0
+        zk = mpmath.mpf(1)
+        while True:
+            term = zk * (kk + a) ** s
+            total += term
+            if kk * t > s and abs(term) <= tiny * abs(total):
+                return total
+            kk += 1
+            zk *= z
+    with mpmath.extraprec(30):
+        total = mpmath.gamma(1 + s) * t ** (-1 - s)
+        n = 0
+        factor = mpmath.mpf(1)
+        while True:
+            term = mpmath.zeta(-s - n, a) * factor
+            total += term
+            if n > s + 2 and abs(term) <= tiny * abs(total):
+                return mpmath.exp(a * t) * total
+            n += 1
+            factor *= -t / n
+
+
+def lerch_sum(ratio: sp.Expr, s: sp.Expr, a: sp.Expr) -> sp.Expr:
+    r"""Return :math:`\sum_{k \ge 0} r^k (k + a)^{s}` for :math:`s > 0`, :math:`a \ge 0`."""
+    return LerchSum(ratio, s, a)
+
+
+#: Extra names for ``sympy.lambdify(..., modules=[NUMERIC_FUNCTIONS, "mpmath"])``.
+NUMERIC_FUNCTIONS = {"LerchSum": mp_lerch_sum}

@@ -301,7 +301,7 @@ class Mechanism:
         except NotImplementedError:
             def direct(t):
                 values = dict(point) if sym is None else {**point, sym: sp.Integer(int(t))}
-                return evaluate(self.noise().subs(values).moment(cost.exponent), {})
+                return evaluate(self.noise().subs(values).moment(cost.exponent), point)
             return direct
         return lambda t: evaluate(expr, point if sym is None else {**point, sym: t})
 
