@@ -115,19 +115,24 @@ def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
     """
     digits = check_digits(digits)
     guard = GUARD
-    with mpmath.workdps(digits + guard):
-        previous = compute()
-        _finite(previous)
-        prev_text = format_digits(previous, digits)
-    for _ in range(attempts):
-        guard *= 2
+    prev_text: str | None = None
+    failure: CertificationError | None = None
+    for _ in range(attempts + 1):
         with mpmath.workdps(digits + guard):
-            current = compute()
-            _finite(current)
+            try:
+                current = compute()
+                _finite(current)
+            except CertificationError as exc:  # not enough precision yet: add guard digits
+                failure, prev_text = exc, None
+                guard *= 2
+                continue
             text = format_digits(current, digits)
         if text == prev_text:
             return current, text
         prev_text = text
+        guard *= 2
+    if failure is not None and prev_text is None:
+        raise CertificationError(f"{failure} (at {digits + guard // 2} digits)")
     raise CertificationError(f"value could not be certified to {digits} digits")
 
 

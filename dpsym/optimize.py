@@ -24,19 +24,37 @@ import sympy as sp
 from .errors import CertificationError
 from .numerics import evaluate
 
-GRID = 64
+GRID = 32
 
 
 def numeric_minimiser(value: Callable[[mpmath.mpf], mpmath.mpf],
                       slope: Callable[[mpmath.mpf], mpmath.mpf],
-                      lo: mpmath.mpf, hi: mpmath.mpf) -> mpmath.mpf:
+                      lo: mpmath.mpf, hi: mpmath.mpf,
+                      hint: mpmath.mpf | None = None) -> mpmath.mpf:
     """Global minimiser of ``value`` on ``[lo, hi]`` at the working precision.
+
+    Parameters
+    ----------
+    value, slope : callable
+        The cost and its derivative.
+    lo, hi : mpmath.mpf
+        The interval.
+    hint : mpmath.mpf, optional
+        The minimiser found at a lower precision. If the slope changes sign in a small
+        bracket around it, only that bracket is refined (the global comparison was made
+        at the lower precision); otherwise the full search runs.
 
     Raises
     ------
     CertificationError
         If a bracketed root of the slope cannot be refined.
     """
+    if hint is not None and lo < hint < hi:
+        width = mpmath.mpf(2) ** (-mpmath.mp.prec // 3) * max(abs(hint), mpmath.mpf(2) ** -40)
+        a, b = max(lo, hint - width), min(hi, hint + width)
+        sa, sb = slope(a), slope(b)
+        if sa < 0 < sb:
+            return _bisect_root(slope, a, b, sa, sb, steps=8)
     grid = [lo + (hi - lo) * j / GRID for j in range(GRID + 1)]
     slopes = [slope(t) for t in grid]
     candidates = [lo, hi]
@@ -48,13 +66,45 @@ def numeric_minimiser(value: Callable[[mpmath.mpf], mpmath.mpf],
     return min(candidates, key=value)
 
 
-def _bisect_root(f, a, b, fa, fb):
-    """Root of ``f`` in ``[a, b]`` (``fa < 0 < fb``) to the working precision.
+def _bisect_root(f, a, b, fa, fb, steps: int = 24):
+    """Root of ``f`` in ``[a, b]`` (``fa < 0 < fb``), certified at the working precision.
 
-    Sixty bisection steps isolate the root; a bracketing Anderson-Bjorck iteration then
-    converges superlinearly. A result that leaves the bracket falls back to bisection.
+    A bracket ``[0, b]`` is first narrowed geometrically (roots near zero may be as small
+    as :math:`e^{-700}`), wide positive brackets are bisected geometrically, then
+    ``steps`` arithmetic bisections isolate the root and a bracketing Anderson-Bjorck
+    iteration converges superlinearly (bisection takes over if it leaves the bracket).
+    The result is accepted only if ``f`` changes sign across a relative neighbourhood of
+    :math:`2^{-p/2}` (``p`` the working precision in bits).
+
+    Raises
+    ------
+    CertificationError
+        If no certified root is found.
     """
-    for _ in range(60):
+    if a == 0:
+        j = 1
+        while True:
+            t = b * mpmath.mpf(2) ** (-(2**j))
+            ft = f(t)
+            if ft < 0:
+                a, fa = t, ft
+                break
+            if ft == 0:
+                return t
+            b, fb = t, ft
+            j += 1
+            if j > 40:
+                return mpmath.mpf(0)
+    while b > 4 * a:
+        mid = mpmath.sqrt(a * b)
+        fm = f(mid)
+        if fm == 0:
+            return mid
+        if fm < 0:
+            a, fa = mid, fm
+        else:
+            b, fb = mid, fm
+    for _ in range(steps):
         mid = (a + b) / 2
         fm = f(mid)
         if fm == 0:
@@ -63,26 +113,49 @@ def _bisect_root(f, a, b, fa, fb):
             a, fa = mid, fm
         else:
             b, fb = mid, fm
-    try:
-        root = mpmath.findroot(f, (a, b), solver="anderson", verify=False,
-                               maxsteps=4 * mpmath.mp.prec)
-        if a <= root <= b:
-            return mpmath.mpf(root)
-    except (ZeroDivisionError, ValueError):
-        pass
-    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 4)
-    for _ in range(2 * mpmath.mp.prec + 100):
+    root = _illinois(f, a, b, fa, fb)
+    h = mpmath.mpf(2) ** (-(mpmath.mp.prec // 2))
+    if not f(root * (1 - h)) <= 0 <= f(root * (1 + h)):
+        raise CertificationError("root of the optimality condition could not be certified")
+    return root
+
+
+def _illinois(f, a, b, fa, fb):
+    """Illinois regula falsi on a bracket, stopped on the bracket's relative width.
+
+    The bracket always contains the root; a bisection step is forced whenever three
+    secant steps fail to halve it, so the width goes to zero at least linearly.
+    """
+    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 3)
+    side = 0
+    stale = 0
+    width = b - a
+    for _ in range(4 * mpmath.mp.prec + 100):
         if b - a <= tol * max(abs(a), abs(b)):
-            return (a + b) / 2
-        mid = (a + b) / 2
-        fm = f(mid)
-        if fm == 0:
-            return mid
-        if fm < 0:
-            a = mid
+            break
+        if stale >= 3:
+            m = (a + b) / 2
+            stale = 0
         else:
-            b = mid
-    raise CertificationError("root finder did not converge")
+            m = (a * fb - b * fa) / (fb - fa)
+            if not a < m < b:
+                m = (a + b) / 2
+        fm = f(m)
+        if fm == 0:
+            return m
+        if fm < 0:
+            a, fa = m, fm
+            if side == -1:
+                fb /= 2
+            side = -1
+        else:
+            b, fb = m, fm
+            if side == 1:
+                fa /= 2
+            side = 1
+        stale = 0 if b - a <= width / 2 else stale + 1
+        width = min(width, b - a) if stale == 0 else width
+    return (a + b) / 2
 
 
 @dataclass(frozen=True)

@@ -193,6 +193,24 @@ class Mechanism:
         return cls.moment(parse_cost(cost).exponent)
 
     @classmethod
+    @cache
+    def slope_function(cls, cost: Cost | str) -> sp.Expr:
+        r"""The derivative of the cost in the free parameter, in a cancellation-safe form.
+
+        For a rational cost the derivative is written as one fraction with an expanded
+        numerator: differentiating the quotient term by term would cancel catastrophically
+        near a minimiser close to 0 (at :math:`\varepsilon = 700`, :math:`\gamma^*` is
+        about :math:`10^{-76}`).
+        """
+        assert cls.free is not None
+        value = cls.cost_function(cost)
+        slope = sp.diff(value, cls.free.symbol)
+        if value.is_rational_function(cls.free.symbol):
+            num, den = sp.fraction(sp.together(slope))
+            return sp.expand(num) / sp.factor(den)
+        return slope
+
+    @classmethod
     def test_points(cls) -> list[dict[sp.Symbol, sp.Rational]]:
         """Exact parameter points at which closed forms are checked against numerics."""
         out = []
@@ -305,8 +323,12 @@ class Mechanism:
             return direct
         return lambda t: evaluate(expr, point if sym is None else {**point, sym: t})
 
-    def _numeric_optimum(self, cost: Cost) -> tuple[mpmath.mpf | None, mpmath.mpf]:
-        """(optimal free parameter, optimal cost) at the working precision."""
+    def _numeric_optimum(self, cost: Cost, hint: mpmath.mpf | None = None
+                         ) -> tuple[mpmath.mpf | None, mpmath.mpf]:
+        """(optimal free parameter, optimal cost) at the working precision.
+
+        ``hint`` is the optimal parameter found at a lower precision, if any.
+        """
         point = self._numeric_point()
         cost_at = self._cost_at(cost, point)
         if self.free is None:
@@ -326,9 +348,9 @@ class Mechanism:
             t = evaluate(closed, point)
             closed_cost = self.optimal_cost(cost)
             return t, evaluate(closed_cost, point)
-        slope_expr = sp.diff(self.cost_function(cost), fp.symbol)
+        slope_expr = self.slope_function(cost)
         t = numeric_minimiser(cost_at, lambda s: evaluate(slope_expr, {**point, fp.symbol: s}),
-                              lo, hi)
+                              lo, hi, hint)
         return t, cost_at(t)
 
     def value(self, quantity: str = "cost", cost: Cost | str = "amplitude",
@@ -345,8 +367,11 @@ class Mechanism:
         self.check_quantity(quantity)
         cost = parse_cost(cost)
 
+        found: list[mpmath.mpf | None] = [None]
+
         def compute() -> mpmath.mpf:
-            t, v = self._numeric_optimum(cost)
+            t, v = self._numeric_optimum(cost, found[0])
+            found[0] = t
             return v if quantity == "cost" else t
 
         number, text = certified(compute, digits)
