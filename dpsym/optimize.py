@@ -15,6 +15,7 @@ Two paths, and a test shows they agree:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -58,7 +59,7 @@ def numeric_minimiser(value: Callable[[mpmath.mpf], mpmath.mpf],
     grid = [lo + (hi - lo) * j / GRID for j in range(GRID + 1)]
     slopes = [slope(t) for t in grid]
     candidates = [lo, hi]
-    for (t0, s0), (t1, s1) in zip(zip(grid, slopes), zip(grid[1:], slopes[1:])):
+    for (t0, s0), (t1, s1) in itertools.pairwise(zip(grid, slopes, strict=True)):
         if s0 == 0:
             candidates.append(t0)
         elif s0 < 0 < s1:  # a minimum of the cost lies in (t0, t1)

@@ -81,7 +81,7 @@ from .errors import CertificationError, DomainError, UnsupportedError
 from .noise import SymmetricNoise
 from .numerics import certified, check_digits, evaluate, to_mpf
 from .params import parse_number
-from .symbols import b, eps, u, x
+from .symbols import u, x
 
 if TYPE_CHECKING:  # imported lazily at run time: the mechanisms may import this module
     from .mechanisms.base import Mechanism, Value
@@ -754,27 +754,9 @@ def numeric_noise(mechanism_instance: Mechanism, cost: object = "amplitude", dig
     (SymmetricNoise, Fraction)
         The numeric description and the sensitivity :math:`\Delta`.
     """
-    inst = mechanism_instance
-    inst.require(*(prm.name for prm in inst.params))
-    subs: dict = dict(inst.substitution)
-    if eps in subs:
-        subs[b] = sp.exp(-subs[eps])
-    free = inst.free
-    if free is not None:
-        if free_value is None:
-            value = _exact(inst.value(free.name, cost, digits + 10).number, free.name)
-        else:
-            value = parse_number(free_value, free.name)
-            lo, hi = (sp.sympify(e).subs(subs) for e in (free.lower, free.upper))
-            rational = sp.Rational(value.numerator, value.denominator)
-            if not bool(lo <= rational <= hi):
-                raise DomainError(free.name, f"must lie in [{lo}, {hi}], got {value}")
-            if free.integer and value.denominator != 1:
-                raise DomainError(free.name, f"must be an integer, got {value}")
-        subs[free.symbol] = sp.Rational(value.numerator, value.denominator)
-    noise = type(inst).noise().subs(subs)
+    noise = mechanism_instance.numeric_noise(cost, free_value, digits + 10)
     _check_numeric(noise)
-    return noise, inst.values["Delta"]
+    return noise, mechanism_instance.values["Delta"]
 
 
 def _target(target: Mechanism | SymmetricNoise, cost, digits, free_value, sensitivity):

@@ -58,7 +58,7 @@ import sympy as sp
 from .costs import Cost, parse_cost
 from .noise import GeometricTail, Piece, SymmetricNoise
 from .numerics import to_mpf
-from .symbols import b, eps, u, x
+from .symbols import u, x
 
 if TYPE_CHECKING:
     from .mechanisms.base import Mechanism
@@ -562,20 +562,7 @@ def numeric_noise(mechanism: Mechanism, cost: Cost | str = "amplitude") -> Symme
     SymmetricNoise
         A fully numeric description.
     """
-    cost = parse_cost(cost)
-    mechanism.require(*(prm.name for prm in mechanism.params))
-    values: dict[sp.Symbol, sp.Expr] = dict(mechanism.substitution)
-    if eps in values:
-        values[b] = sp.exp(-values[eps])
-    free = mechanism.free
-    if free is not None:
-        optimum = mechanism.value(free.name, cost, digits=17)
-        if free.integer:
-            values[free.symbol] = sp.Integer(int(mpmath.nint(optimum.number)))
-        else:
-            exact = Fraction(optimum.text)
-            values[free.symbol] = sp.Rational(exact.numerator, exact.denominator)
-    return type(mechanism).noise().subs(values)
+    return mechanism.numeric_noise(cost, digits=17)
 
 
 @lru_cache(maxsize=128)

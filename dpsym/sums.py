@@ -14,7 +14,7 @@ and otherwise (non-integer moments) it is a Lerch transcendent
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import sympy as sp
 
@@ -23,7 +23,7 @@ from .symbols import k
 _R = sp.Symbol("R", positive=True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _eulerian(j: int) -> sp.Expr:
     expr = 1 / (1 - _R)
     for _ in range(j):
@@ -56,11 +56,11 @@ def polynomial_geometric_sum(poly_in_k: sp.Expr, ratio: sp.Expr) -> sp.Expr:
     """
     poly = sp.Poly(sp.expand(poly_in_k), k)
     return sp.Add(*[c * geometric_moment(m[0], ratio)
-                    for m, c in zip(poly.monoms(), poly.coeffs())])
+                    for m, c in zip(poly.monoms(), poly.coeffs(), strict=True)])
 
 
 class LerchSum(sp.Function):
-    r"""The sum :math:`L(r, s, a) = \sum_{k \ge 0} r^k (k + a)^s`, :math:`0 < r < 1`, :math:`a \ge 0`.
+    r"""The Lerch sum :math:`L(r, s, a) = \sum_{k \ge 0} r^k (k + a)^s`, :math:`0 < r < 1`.
 
     This is the Lerch transcendent :math:`\Phi(r, -s, a)` (with :math:`0^s = 0`). Its
     derivatives are again such sums,
@@ -109,7 +109,7 @@ def mp_lerch_sum(z, s, a):
         return z * mp_lerch_sum(z, s, 1) if s > 0 else mpmath.lerchphi(z, -s, a)
     t = -mpmath.log(z)
     tiny = mpmath.mpf(2) ** (-mpmath.mp.prec - 10)
-    if t >= mpmath.mpf(1) / 4 or mpmath.isint(s) and s <= 0:
+    if t >= mpmath.mpf(1) / 4 or (mpmath.isint(s) and s <= 0):
         total = mpmath.mpf(0)
         kk = 0
         zk = mpmath.mpf(1)

@@ -33,7 +33,7 @@ from ..errors import DomainError, UnsupportedError
 from ..noise import SymmetricNoise
 from ..numerics import certified, evaluate
 from ..optimize import AlgebraicRoot, closed_form_minimiser, numeric_minimiser
-from ..params import Domain, Param
+from ..params import Domain, Param, parse_number
 from ..regimes import get_regime
 from ..symbols import Delta, b, eps
 
@@ -379,6 +379,65 @@ class Mechanism:
             text = str(int(number))
         return Value(number, text, digits)
 
+    # ------------------------------------------------------------------ numeric noise
+    def free_value(self, cost: Cost | str = "amplitude", digits: int = 30) -> sp.Rational:
+        """The optimal free parameter for ``cost`` as an exact rational.
+
+        The certified ``digits``-digit value is read back exactly (an integer for an
+        integer parameter), so that downstream exact computations are reproducible.
+        """
+        assert self.free is not None
+        optimum = self.value(self.free.name, cost, digits)
+        if self.free.integer:
+            return sp.Integer(int(mpmath.nint(optimum.number)))
+        exact = parse_number(optimum.text, self.free.name)
+        return sp.Rational(exact.numerator, exact.denominator)
+
+    def numeric_noise(self, cost: Cost | str = "amplitude", free_value: object = None,
+                      digits: int = 30) -> SymmetricNoise:
+        r"""The noise at this instance's parameters with every symbol substituted exactly.
+
+        :math:`b = e^{-\varepsilon}` becomes the sympy number ``exp(-eps)``; the free
+        parameter is ``free_value`` (validated against its range) or the optimum for
+        ``cost`` certified to ``digits`` digits.
+
+        Raises
+        ------
+        DomainError
+            If a parameter is missing or ``free_value`` lies outside its range.
+        """
+        self.require(*(prm.name for prm in self.params))
+        subs: dict[sp.Symbol, sp.Expr] = dict(self.substitution)
+        if eps in subs:
+            subs[b] = sp.exp(-subs[eps])
+        fp = self.free
+        if fp is not None:
+            if free_value is None:
+                subs[fp.symbol] = self.free_value(cost, digits)
+            else:
+                value = parse_number(free_value, fp.name)
+                rational = sp.Rational(value.numerator, value.denominator)
+                lo, hi = (sp.sympify(e).subs(subs) for e in (fp.lower, fp.upper))
+                if not bool(lo <= rational <= hi) or (fp.integer and value.denominator != 1):
+                    kind = "an integer" if fp.integer else "a number"
+                    raise DomainError(fp.name, f"must be {kind} in [{lo}, {hi}], got {value}")
+                subs[fp.symbol] = rational
+        return self.noise().subs(subs)
+
+    def sample(self, rng: object, size: int | tuple[int, ...],
+               cost: Cost | str = "amplitude") -> object:
+        """Draw noise values (``numpy.ndarray``); see :func:`dpsym.sampling.sample`."""
+        from ..sampling import sample
+
+        return sample(self, rng, size, cost)
+
+    def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
+                        digits: int = 30) -> Value:
+        r"""The certified privacy profile :math:`\delta(\varepsilon')`; see :mod:`dpsym.privacy`."""
+        from ..privacy import privacy_profile
+
+        return privacy_profile(self, eps_prime, cost, digits)
+
     # ------------------------------------------------------------------ helpers
     @classmethod
     def describe_params(cls) -> list[dict[str, str]]:
@@ -402,4 +461,4 @@ def sensitivity_param(integer: bool = False) -> Param:
                  default="1")
 
 
-__all__ = ["Mechanism", "FreeParameter", "Value", "NORM", "eps_param", "sensitivity_param"]
+__all__ = ["NORM", "FreeParameter", "Mechanism", "Value", "eps_param", "sensitivity_param"]

@@ -19,7 +19,7 @@ from .base import NORM, Mechanism, eps_param, sensitivity_param
 
 
 class DiscreteLaplace(Mechanism):
-    r"""Two-sided geometric noise with ratio :math:`e^{-\varepsilon/\Delta}`, integer :math:`\Delta`."""
+    r"""Two-sided geometric noise, ratio :math:`e^{-\varepsilon/\Delta}`, integer :math:`\Delta`."""
 
     name = "discrete-laplace"
     title = "Discrete Laplace (geometric) mechanism"

@@ -18,7 +18,7 @@ from .base import NORM, Mechanism, eps_param, sensitivity_param
 
 
 class Laplace(Mechanism):
-    r"""Laplace noise of scale :math:`\lambda = \Delta/\varepsilon` (an :math:`\varepsilon`-DP mechanism)."""
+    r"""Laplace noise of scale :math:`\lambda = \Delta/\varepsilon` (:math:`\varepsilon`-DP)."""
 
     name = "laplace"
     title = "Laplace mechanism"
