@@ -166,7 +166,8 @@ def derive_values() -> list[dict[str, Any]]:
     """The reference values at :data:`DIGITS` digits, one record per point."""
     rows = []
     for name, cls in MECHANISMS.items():
-        deltas = LATTICE_DELTAS if cls.lattice else DELTAS
+        declared = {prm.name for prm in cls.params}
+        deltas = (LATTICE_DELTAS if cls.lattice else DELTAS) if "Delta" in declared else ("",)
         for cost in COSTS:
             for quantity in cls.quantities():
                 for eps_text in EPS_VALUES:
@@ -175,9 +176,12 @@ def derive_values() -> list[dict[str, Any]]:
                             "mechanism": name, "quantity": quantity, "cost": cost,
                             "eps": eps_text, "Delta": delta_text, "digits": DIGITS,
                         }
+                        kwargs = {"eps": eps_text}
+                        if delta_text:
+                            kwargs["Delta"] = delta_text
                         value, exc = _attempt(
-                            lambda cls=cls, e=eps_text, d=delta_text, q=quantity, c=cost:
-                            cls(eps=e, Delta=d).value(q, c, DIGITS))
+                            lambda cls=cls, kw=kwargs, q=quantity, c=cost:
+                            cls(**kw).value(q, c, DIGITS))
                         if exc is not None:
                             row["value"] = None
                             row["error"] = _failure(exc)["reason"]

@@ -1,0 +1,115 @@
+"""Tests of the derivation job (:mod:`dpsym.derive`, ``dpsym derive``)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import sympy as sp
+
+from dpsym import __version__
+from dpsym.cli import main
+from dpsym.derive import CSV_COLUMNS, DIGITS, EPS_VALUES, FILES, STAMP
+from dpsym.mechanisms import MECHANISMS
+from dpsym.symbols import PUBLIC_SYMBOLS, in_eps
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    """The job run twice: in process through the CLI, and as ``python -m dpsym.derive``
+    in a fresh interpreter with another hash seed. Returns the directories and stdouts."""
+    first = tmp_path_factory.mktemp("first")
+    second = tmp_path_factory.mktemp("second")
+    from io import StringIO
+    from unittest import mock
+
+    buffer = StringIO()
+    with mock.patch("sys.stdout", buffer):
+        code = main(["derive", "--out", str(first)])
+    assert code == 0
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    proc = subprocess.run([sys.executable, "-m", "dpsym.derive", "--out", str(second)],
+                          capture_output=True, text=True, env=env, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return first, second, buffer.getvalue(), proc.stdout
+
+
+def test_outputs_are_byte_identical(two_runs):
+    first, second, out1, out2 = two_runs
+    for name in FILES:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    assert out1 == out2
+    # Only the five files: no temporary file is left behind.
+    assert sorted(p.name for p in first.iterdir()) == sorted(FILES)
+
+
+def test_stdout_is_a_table(two_runs):
+    _, _, out, _ = two_runs
+    assert out.splitlines()[0] == STAMP
+    for name in MECHANISMS:
+        assert name in out
+
+
+def test_stamp_and_sorted_keys(two_runs):
+    first, _, _, _ = two_runs
+    assert f"dpsym {__version__}" in STAMP
+    for name in ("formulas.json", "series.json", "reference_values.json"):
+        text = (first / name).read_text(encoding="utf-8")
+        data = json.loads(text)
+        assert data["stamp"] == STAMP
+        assert text == json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    assert (first / "formulas.tex").read_text(encoding="utf-8").startswith(f"% {STAMP}\n")
+
+
+def test_reference_values_match_the_engine(two_runs):
+    first, _, _, _ = two_runs
+    rows = json.loads((first / "reference_values.json").read_text())["values"]
+    expected = sum(
+        len(cls.quantities()) * 2 * len(EPS_VALUES) * (2 if cls.lattice else 1)
+        for cls in MECHANISMS.values())
+    assert len(rows) == expected
+    assert all(r["value"] is not None for r in rows)
+    with open(first / "reference_values.csv", newline="") as fh:
+        reader = csv.reader(fh)
+        assert tuple(next(reader)) == CSV_COLUMNS
+        csv_rows = list(reader)
+    assert csv_rows == [[str(r[c]) for c in CSV_COLUMNS] for r in rows]
+    picks = [r for r in rows if (r["mechanism"], r["quantity"], r["eps"], r["Delta"]) in {
+        ("staircase", "gamma", "2", "1"), ("discrete-staircase", "cost", "1", "3"),
+        ("discrete-staircase", "r", "0.1", "3"), ("discrete-laplace", "cost", "10", "3"),
+        ("laplace", "cost", "0.1", "1")}]
+    assert len(picks) == 10
+    for r in picks:
+        cls = MECHANISMS[r["mechanism"]]
+        assert r["digits"] == DIGITS
+        value = cls(eps=r["eps"], Delta=r["Delta"]).value(r["quantity"], r["cost"], DIGITS)
+        assert r["value"] == value.text
+
+
+def test_formulas_and_series_parse_back(two_runs):
+    first, _, _, _ = two_runs
+    formulas = json.loads((first / "formulas.json").read_text())["mechanisms"]
+    assert set(formulas) == set(MECHANISMS)
+    staircase = formulas["staircase"]["costs"]["amplitude"]
+    expr = sp.parse_expr(staircase["formulas"]["cost"]["str"], local_dict=PUBLIC_SYMBOLS)
+    assert expr == MECHANISMS["staircase"].formula("cost", "amplitude")
+    expr = sp.parse_expr(staircase["formulas"]["gamma"]["str_eps"], local_dict=PUBLIC_SYMBOLS)
+    assert expr == in_eps(MECHANISMS["staircase"].formula("gamma", "amplitude"))
+    disc = formulas["discrete-staircase"]["costs"]["power"]
+    assert disc["formulas"]["cost"]["status"] == "numeric only"
+    expr = sp.parse_expr(disc["cost_function"]["str"], local_dict=PUBLIC_SYMBOLS)
+    assert sp.simplify(expr - MECHANISMS["discrete-staircase"].cost_function("power")) == 0
+    series = json.loads((first / "series.json").read_text())["mechanisms"]
+    rec = series["staircase"]["power"]["cost"]["eps->oo"]
+    assert rec["variable"] == "b = exp(-eps)"
+    expr = sp.parse_expr(rec["str"], local_dict=PUBLIC_SYMBOLS)
+    assert expr == MECHANISMS["staircase"].series("cost", "power", "eps->oo", 3)
+    for name in MECHANISMS:
+        for cost in ("amplitude", "power"):
+            for regimes in series[name][cost].values():
+                for rec in regimes.values():
+                    assert ("str" in rec) != ("status" in rec)
