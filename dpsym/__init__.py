@@ -16,7 +16,21 @@ from .mechanisms import (
 
 __version__ = "0.1.0"
 
-__all__ = ["AMPLITUDE", "POWER", "Cost", "parse_cost", "CertificationError", "DomainError",
-           "DpsymError", "UnsupportedError", "MECHANISMS", "Mechanism", "Laplace",
-           "DiscreteLaplace", "Staircase", "DiscreteStaircase", "get_mechanism",
-           "__version__"]
+__all__ = [
+    "AMPLITUDE",
+    "MECHANISMS",
+    "POWER",
+    "CertificationError",
+    "Cost",
+    "DiscreteLaplace",
+    "DiscreteStaircase",
+    "DomainError",
+    "DpsymError",
+    "Laplace",
+    "Mechanism",
+    "Staircase",
+    "UnsupportedError",
+    "__version__",
+    "get_mechanism",
+    "parse_cost",
+]

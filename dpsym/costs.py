@@ -13,8 +13,8 @@ import sympy as sp
 from .errors import DomainError
 from .params import POSITIVE, Domain, parse_number
 
-#: The exponents accepted for ``moment:P`` (p > 0, at most 1000).
-EXPONENT_DOMAIN = Domain(lower=POSITIVE.lower, upper=parse_number("1000", "p"),
+#: The exponents accepted for ``moment:P`` (p > 0, at most 100).
+EXPONENT_DOMAIN = Domain(lower=POSITIVE.lower, upper=parse_number("100", "p"),
                          upper_open=False)
 
 
@@ -66,7 +66,7 @@ def parse_cost(text: str | Cost | int) -> Cost:
     if isinstance(text, int) and not isinstance(text, bool):
         text = f"moment:{text}"
     if not isinstance(text, str):
-        raise DomainError("cost", "expected amplitude, power or moment:P")
+        raise DomainError("cost", "expected amplitude, power or moment:P with P in (0, 100]")
     s = text.strip()
     if s == "amplitude":
         return AMPLITUDE

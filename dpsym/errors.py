@@ -35,5 +35,9 @@ class UnsupportedError(DpsymError, ValueError):
     """
 
 
+class NoClosedFormError(UnsupportedError, NotImplementedError):
+    """The engine has no closed form for this quantity; a numeric path may still exist."""
+
+
 class CertificationError(DpsymError, ArithmeticError):
     """A numerical value could not be certified to the requested number of digits."""

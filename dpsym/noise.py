@@ -26,8 +26,13 @@ from dataclasses import dataclass, field, replace
 import mpmath
 import sympy as sp
 
+from .errors import NoClosedFormError
 from .sums import lerch_sum, polynomial_geometric_sum
 from .symbols import k, u, x
+
+#: Integer moments up to this order are expanded into closed rational forms; higher ones
+#: use Lerch sums (their polynomial expansions grow too large to be useful).
+MAX_POLYNOMIAL_DEGREE = 12
 
 
 @dataclass(frozen=True)
@@ -186,7 +191,7 @@ class SymmetricNoise:
         s, T, q = tail.start, tail.period, tail.ratio
         total = sp.Integer(0)
         for pc in tail.pieces:
-            if power.is_integer and power >= 0:
+            if power.is_integer and 0 <= power <= MAX_POLYNOMIAL_DEGREE:
                 weight = sp.expand((s + k * T + u) ** power)
                 if self.lattice:
                     f_of_k = sp.summation(weight * pc.expr, (u, pc.lo, pc.hi - 1))
@@ -195,13 +200,13 @@ class SymmetricNoise:
                 total += polynomial_geometric_sum(f_of_k, q)
                 continue
             if u in pc.expr.free_symbols:
-                raise NotImplementedError(
+                raise NoClosedFormError(
                     "non-integer moments of a non-constant periodic shape have no closed form"
                 )
             if self.lattice:
                 span = sp.simplify(pc.hi - pc.lo)
                 if not span.is_Integer:
-                    raise NotImplementedError(
+                    raise NoClosedFormError(
                         "non-integer moments of a lattice tail need a numeric period"
                     )
                 total += sp.Add(*[pc.expr * T**power * lerch_sum(q, power, (s + pc.lo + j) / T)

@@ -42,10 +42,15 @@ def check_digits(digits: object) -> int:
     return digits
 
 
-def to_mpf(value: Fraction | int | sp.Rational) -> mpmath.mpf:
-    """An exact rational as an mpf at the current working precision."""
+def to_mpf(value: Fraction | int | sp.Expr) -> mpmath.mpf:
+    """An exact number (rational, or a constant sympy expression) as an mpf at the
+    current working precision."""
     if isinstance(value, sp.Rational):
         value = Fraction(int(value.p), int(value.q))
+    elif isinstance(value, sp.Expr):
+        if not value.is_number:
+            raise ValueError(f"not a number: {value}")
+        return _real(mpmath.mpmathify(value.evalf(mpmath.mp.dps + 10)))
     value = Fraction(value)
     return mpmath.mpf(value.numerator) / value.denominator
 
@@ -91,7 +96,8 @@ def format_digits(value: mpmath.mpf, digits: int) -> str:
 
 
 def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
-              attempts: int = 6) -> tuple[mpmath.mpf, str]:
+              attempts: int = 6, allow_zero: bool = False,
+              guard: int | None = None) -> tuple[mpmath.mpf, str]:
     """Evaluate ``compute`` until two working precisions agree to ``digits`` digits.
 
     Parameters
@@ -102,6 +108,11 @@ def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
         Significant digits wanted.
     attempts : int
         How many times the guard is doubled before giving up.
+    allow_zero : bool
+        Whether an exact zero is a possible value. When it is not (a cost, a scale), a
+        computed zero is cancellation, and the guard is increased.
+    guard : int, optional
+        Guard digits of the first evaluation (default :data:`GUARD`).
 
     Returns
     -------
@@ -114,7 +125,7 @@ def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
         If the evaluations never agree, or one of them is not finite.
     """
     digits = check_digits(digits)
-    guard = GUARD
+    guard = GUARD if guard is None else max(GUARD, int(guard))
     prev_text: str | None = None
     failure: CertificationError | None = None
     for _ in range(attempts + 1):
@@ -122,6 +133,12 @@ def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
             try:
                 current = compute()
                 _finite(current)
+                if current == 0 and not allow_zero:
+                    raise CertificationError("the computation cancelled to zero")
+            except ZeroDivisionError:  # 1 - e^{-eps} rounded to 0: add guard digits
+                failure, prev_text = CertificationError("division by zero"), None
+                guard *= 2
+                continue
             except CertificationError as exc:  # not enough precision yet: add guard digits
                 failure, prev_text = exc, None
                 guard *= 2

@@ -183,13 +183,20 @@ class AlgebraicRoot:
         """``value`` at :math:`\theta` = this root, reduced modulo :math:`R^n - Q`."""
         if self.degree == 1:
             return sp.factor(sp.cancel(value.subs(var, self.expr)))
-        big_r = sp.Dummy("R", positive=True)
-        num, den = sp.fraction(sp.cancel(value.subs(var, self.shift + self.sign * big_r)))
-        num_q, den_q = sp.fraction(sp.cancel(self.radicand))
+        # R = c * S with c rational and S a product of pure radicals, S**n a polynomial:
+        # reducing modulo S**n - S_n keeps the rational part out of the radicals.
+        radicals = [f for f in self.radical.atoms(sp.Pow) if not f.exp.is_integer]
+        coeff, pure = self.radical.as_independent(*radicals, as_Add=False)
+        power = sp.expand(sp.powsimp(sp.expand_power_base(pure**self.degree, force=True),
+                                     force=True))
+        big_r = sp.Dummy("S", positive=True)
+        num, den = sp.fraction(sp.cancel(value.subs(var, self.shift
+                                                    + self.sign * coeff * big_r)))
+        num_q, den_q = sp.fraction(sp.cancel(power))
         modulus = sp.Poly(den_q * big_r**self.degree - num_q, big_r)
         inverse = sp.invert(sp.Poly(den, big_r), modulus)
         reduced = sp.Poly(num, big_r).mul(inverse).rem(modulus)
-        return sp.factor(reduced.as_expr()).subs(big_r, self.radical)
+        return sp.factor(reduced.as_expr()).subs(big_r, pure)
 
 
 def real_root(expr: sp.Expr, n: int, point: Mapping[sp.Symbol, object]) -> sp.Expr:

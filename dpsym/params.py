@@ -84,6 +84,11 @@ def parse_number(text: object, name: str) -> Fraction:
 def _fmt(v: Fraction | None) -> str:
     if v is None:
         return "inf"
+    if max(abs(v.numerator), v.denominator).bit_length() > 128:
+        import mpmath
+
+        with mpmath.workdps(8):
+            return mpmath.nstr(mpmath.mpf(v.numerator) / v.denominator, 6)
     if v.denominator == 1:
         return str(v.numerator)
     return str(float(v)) if float(v) == v else f"{v.numerator}/{v.denominator}"
@@ -189,6 +194,5 @@ class Param:
         if v not in self.domain:
             where = self.domain.describe()
             where = where if self.domain.integer else f"in {where}"
-            shown = _fmt(v) if len(str(v)) < 40 else "a value outside it"
-            raise DomainError(self.name, f"must be {where}, got {shown}")
+            raise DomainError(self.name, f"must be {where}, got {_fmt(v)}")
         return v

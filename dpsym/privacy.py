@@ -788,7 +788,7 @@ def _certified_profile(target, eps_prime, cost, digits, free_value, sensitivity)
         where[0] = shift
         return value
 
-    number, text = certified(compute, digits)
+    number, text = certified(compute, digits, allow_zero=True)
     return Value(number, text, digits), where[0]
 
 

@@ -56,21 +56,24 @@ class Regime:
         UnsupportedError
             If ``expr`` does not depend on the parameters this regime moves.
         DomainError
-            If ``order`` is not an integer in ``[-MAX_ORDER, MAX_ORDER]``.
+            If ``order`` is not an integer in ``[0, MAX_ORDER]``.
         """
-        if isinstance(order, bool) or not isinstance(order, int) or abs(order) > MAX_ORDER:
-            raise DomainError("order", f"must be an integer in [-{MAX_ORDER}, {MAX_ORDER}]")
-        free = sp.sympify(expr).free_symbols
-        if not any(s in free for s in self.moves) and not (
-            self.name in ("eps->0", "eps->oo") and b in free
-        ):
+        if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order <= MAX_ORDER:
+            raise DomainError("order", f"must be an integer in [0, {MAX_ORDER}]")
+        free = in_eps(expr).free_symbols
+        if not any(s in free for s in self.moves):
             raise UnsupportedError(
                 f"regime {self.name} moves {', '.join(map(str, self.moves))}, "
                 "which this quantity does not depend on"
             )
         prepared = self.prepare(expr)
         t = self.variable
-        result = sp.series(prepared, t, 0, order)
+        try:
+            result = sp.series(prepared, t, 0, order)
+        except (sp.PoleError, NotImplementedError, ValueError) as exc:
+            raise UnsupportedError(
+                f"regime {self.name}: sympy cannot expand this expression in {t} ({exc})"
+            ) from None
         if not result.has(sp.Order):
             result = result + sp.Order(t**order, t)
         return result

@@ -14,7 +14,7 @@ and otherwise (non-integer moments) it is a Lerch transcendent
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 import sympy as sp
 
@@ -91,9 +91,29 @@ class LerchSum(sp.Function):
 
 
 def mp_lerch_sum(z, s, a):
+    """Cached front end of :func:`_mp_lerch_sum` (the same sums recur in a minimisation)."""
+    import mpmath
+
+    return _mp_lerch_cached(mpmath.mpf(z), mpmath.mpf(s), mpmath.mpf(a), mpmath.mp.prec)
+
+
+@lru_cache(maxsize=4096)
+def _mp_lerch_cached(z, s, a, prec):
+    import mpmath
+
+    with mpmath.workprec(prec):
+        return _mp_lerch_sum(z, s, a)
+
+
+#: Largest number of terms summed directly before the Hurwitz-zeta expansion is used.
+DIRECT_TERMS = 8_000
+
+
+def _mp_lerch_sum(z, s, a):
     r"""Evaluate :math:`\sum_{k \ge 0} z^k (k + a)^s` with mpmath at the working precision.
 
-    For :math:`t = -\log z \ge 1/2` the terms decay fast enough to be summed directly.
+    When at most :data:`DIRECT_TERMS` terms reach the working precision
+    (:math:`t = -\log z` not too small) the terms are summed directly.
     Closer to :math:`z = 1` the expansion in Hurwitz zeta functions
 
     .. math:: \sum_{k \ge 0} e^{-kt} (k + a)^s = e^{at} \Bigl[\Gamma(1 + s)\, t^{-1-s}
@@ -106,10 +126,11 @@ def mp_lerch_sum(z, s, a):
 
     z, s, a = mpmath.mpf(z), mpmath.mpf(s), mpmath.mpf(a)
     if a == 0:
-        return z * mp_lerch_sum(z, s, 1) if s > 0 else mpmath.lerchphi(z, -s, a)
+        return z * _mp_lerch_sum(z, s, 1) if s > 0 else mpmath.lerchphi(z, -s, a)
     t = -mpmath.log(z)
     tiny = mpmath.mpf(2) ** (-mpmath.mp.prec - 10)
-    if t >= mpmath.mpf(1) / 4 or (mpmath.isint(s) and s <= 0):
+    terms = ((mpmath.mp.prec + 10) * mpmath.ln2 + s * mpmath.log(1 + s / t)) / t + s / t
+    if terms <= DIRECT_TERMS or (mpmath.isint(s) and s <= 0):
         total = mpmath.mpf(0)
         kk = 0
         zk = mpmath.mpf(1)

@@ -397,7 +397,7 @@ BAD = [
     (("formula", "nosuch"), "mechanism"),
     (("formula", "laplace", "r"), "quantity"),
     (("formula", "laplace", "--cost", "bad"), "cost"),
-    (("formula", "discrete-staircase", "--cost", "moment:1/2"), "not supported"),
+    (("formula", "discrete-staircase", "--cost", "moment:1/2"), "numeric period"),
     (("list", "--bogus"), "--bogus"),
     (("list", "extra"), "unrecognized"),
     (("derive", "--out", "/dev/null/impossible"), "--out"),

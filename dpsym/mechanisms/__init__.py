@@ -26,5 +26,14 @@ def get_mechanism(name: str) -> type[Mechanism]:
         ) from None
 
 
-__all__ = ["MECHANISMS", "get_mechanism", "Mechanism", "FreeParameter", "Value",
-           "Laplace", "DiscreteLaplace", "Staircase", "DiscreteStaircase"]
+__all__ = [
+    "MECHANISMS",
+    "DiscreteLaplace",
+    "DiscreteStaircase",
+    "FreeParameter",
+    "Laplace",
+    "Mechanism",
+    "Staircase",
+    "Value",
+    "get_mechanism",
+]

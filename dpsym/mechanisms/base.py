@@ -29,13 +29,16 @@ import mpmath
 import sympy as sp
 
 from ..costs import Cost, parse_cost
-from ..errors import DomainError, UnsupportedError
+from ..errors import DomainError, NoClosedFormError, UnsupportedError
 from ..noise import SymmetricNoise
 from ..numerics import certified, evaluate
 from ..optimize import AlgebraicRoot, closed_form_minimiser, numeric_minimiser
 from ..params import Domain, Param, parse_number
 from ..regimes import get_regime
 from ..symbols import Delta, b, eps
+
+#: Largest privacy parameter accepted (e^{-eps} stays an ordinary mpmath number).
+EPS_MAX = Fraction(10) ** 100
 
 #: Largest number of integer values of a free parameter scanned for the optimum.
 MAX_INTEGER_SCAN = 4096
@@ -167,7 +170,8 @@ class Mechanism:
             return None
         mass = sp.together(shape.total_mass())
         (solution,) = sp.solve(sp.Eq(mass, 1), NORM)
-        return sp.factor(solution)
+        # keep exponentials (sympy's solve may return tanh); factor in the exponentials
+        return sp.factor(sp.powsimp(sp.cancel(solution.rewrite(sp.exp))))
 
     @classmethod
     @cache
@@ -316,7 +320,7 @@ class Mechanism:
         sym = None if self.free is None else self.free.symbol
         try:
             expr = self.cost_function(cost)
-        except NotImplementedError:
+        except NoClosedFormError:
             def direct(t):
                 values = dict(point) if sym is None else {**point, sym: sp.Integer(int(t))}
                 return evaluate(self.noise().subs(values).moment(cost.exponent), point)
@@ -374,10 +378,23 @@ class Mechanism:
             found[0] = t
             return v if quantity == "cost" else t
 
-        number, text = certified(compute, digits)
+        number, text = certified(compute, digits, guard=self._guard_digits(cost))
         if quantity != "cost" and self.free is not None and self.free.integer:
             text = str(int(number))
         return Value(number, text, digits)
+
+    def _guard_digits(self, cost: Cost) -> int:
+        r"""Guard digits for the first evaluation.
+
+        Expressions in :math:`b = e^{-\varepsilon}` lose about
+        :math:`\log_{10}(1/\varepsilon)` digits in every factor :math:`1 - b` as
+        :math:`\varepsilon \to 0`; start with enough guard digits for that.
+        """
+        e = self.values.get("eps")
+        if e is None or e >= 1:
+            return 0
+        lost = max(0, len(str(e.denominator)) - len(str(e.numerator)))
+        return 15 + lost * (int(mpmath.ceil(cost.exponent)) + 2)
 
     # ------------------------------------------------------------------ numeric noise
     def free_value(self, cost: Cost | str = "amplitude", digits: int = 30) -> sp.Rational:
@@ -449,7 +466,8 @@ class Mechanism:
 
 def eps_param(description: str = "privacy parameter") -> Param:
     """The declaration of :math:`\\varepsilon > 0` shared by the mechanisms."""
-    return Param("eps", eps, Domain(lower=Fraction(0)), description, ("0.01", "10"))
+    return Param("eps", eps, Domain(lower=Fraction(0), upper=EPS_MAX, upper_open=False),
+                 description, ("0.01", "10"))
 
 
 def sensitivity_param(integer: bool = False) -> Param:

@@ -1,0 +1,241 @@
+"""The engine against independent computations from the definitions (tests/reference.py).
+
+Every closed form the engine derives is compared with mpmath quadrature or summation of
+the density written directly from the source definition, at 30 or more digits.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import reference as ref
+import sympy as sp
+from reference import staircase_cost_by_sympy_sum
+
+from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
+from dpsym.mechanisms import MECHANISMS
+from dpsym.mechanisms.base import NORM
+from dpsym.noise import GeometricTail, Piece, SymmetricNoise
+from dpsym.numerics import evaluate, format_digits
+from dpsym.symbols import Delta, b, eps, gamma, in_eps, r
+
+DIGITS = 30
+
+
+def close(a, b_, digits: int = DIGITS) -> bool:
+    return abs(a - b_) <= mpmath.mpf(10) ** (-digits) * max(abs(a), abs(b_), 1e-300)
+
+
+@pytest.mark.parametrize("name", list(MECHANISMS))
+def test_normalised_noise_has_total_mass_one(name):
+    mech = MECHANISMS[name]
+    mass = mech.noise().total_mass()
+    assert sp.simplify(sp.together(mass.rewrite(sp.exp)) - 1) == 0
+
+
+@pytest.mark.parametrize(("e", "D", "g"), [("0.5", "1", "0.3"), ("2", "1.5", "0.8"),
+                                           ("7", "3", "0.05")])
+@pytest.mark.parametrize("p", [1, 2, 3, sp.Rational(3, 2), sp.Rational(1, 3)])
+def test_staircase_moment_matches_summation(e, D, g, p):
+    expr = Staircase.moment(p)
+    with mpmath.workdps(DIGITS + 15):
+        point = {eps: sp.Rational(e), Delta: sp.Rational(D), gamma: sp.Rational(g)}
+        got = evaluate(expr, point)
+        want = ref.staircase_cost(mpmath.mpf(sp.Rational(e)), mpmath.mpf(sp.Rational(D)),
+                                  mpmath.mpf(sp.Rational(g)), mpmath.mpf(p))
+    assert close(got, want)
+
+
+def test_staircase_moment_matches_quadrature():
+    with mpmath.workdps(40):
+        got = evaluate(Staircase.moment(2), {eps: 1, Delta: 2, gamma: sp.Rational(1, 4)})
+        want = ref.staircase_cost(1, 2, mpmath.mpf(1) / 4, 2, quad=True)
+    assert close(got, want)
+
+
+@pytest.mark.parametrize(("e", "D"), [("0.3", 1), ("1", 2), ("4", 3)])
+@pytest.mark.parametrize("p", [1, 2, sp.Rational(5, 2)])
+def test_laplace_moment_matches_quadrature(e, D, p):
+    with mpmath.workdps(DIGITS + 10):
+        got = evaluate(Laplace.moment(p), {eps: sp.Rational(e), Delta: D})
+        want = ref.laplace_cost(mpmath.mpf(sp.Rational(e)), D, mpmath.mpf(p))
+    assert close(got, want)
+
+
+@pytest.mark.parametrize(("e", "D", "rr"), [("0.4", 1, 1), ("1", 3, 2), ("2.5", 4, 1),
+                                            ("0.7", 5, 5)])
+@pytest.mark.parametrize("p", [1, 2, 3])
+def test_discrete_staircase_moment_matches_summation(e, D, rr, p):
+    with mpmath.workdps(DIGITS + 10):
+        got = evaluate(DiscreteStaircase.moment(p), {eps: sp.Rational(e), Delta: D, r: rr})
+        want = ref.lattice_cost(ref.discrete_staircase_mass(mpmath.mpf(sp.Rational(e)), D, rr),
+                                p, sp.Rational(e), D)
+    assert close(got, want)
+
+
+@pytest.mark.parametrize(("e", "D"), [("0.4", 1), ("1", 3), ("3", 2)])
+@pytest.mark.parametrize("p", [1, 2, 4])
+def test_discrete_laplace_moment_matches_summation(e, D, p):
+    with mpmath.workdps(DIGITS + 10):
+        got = evaluate(DiscreteLaplace.moment(p), {eps: sp.Rational(e), Delta: D})
+        e_mp = mpmath.mpf(sp.Rational(e))
+        want = ref.lattice_cost(ref.discrete_laplace_mass(e_mp, D), p, e_mp / D, 1)
+    assert close(got, want)
+
+
+@pytest.mark.parametrize("cost", ["amplitude", "power", "moment:3/2", "moment:3"])
+@pytest.mark.parametrize("e", ["0.2", "2", "9"])
+def test_staircase_optimum_matches_independent_minimisation(cost, e):
+    from dpsym.costs import parse_cost
+
+    power = parse_cost(cost).exponent
+    mech = Staircase(eps=e, Delta="1.5")
+    got_cost = mech.value("cost", cost, 40)
+    got_gamma = mech.value("gamma", cost, 40)
+    with mpmath.workdps(60):
+        e_mp, p_mp = mpmath.mpf(sp.Rational(e)), mpmath.mpf(power)
+        best = ref.minimise(lambda g: ref.staircase_cost(e_mp, 1.5, g, p_mp), 0, 1)
+        want = ref.staircase_cost(e_mp, 1.5, best, p_mp)
+        assert format_digits(want, 40) == got_cost.text
+        # the minimiser is known to half the working precision
+        assert abs(best - got_gamma.number) < mpmath.mpf(10) ** -25
+
+
+@pytest.mark.parametrize(("e", "D"), [("0.3", 3), ("1", 5), ("3", 4), ("0.05", 6)])
+@pytest.mark.parametrize("cost", ["amplitude", "power", "moment:1/2"])
+def test_discrete_staircase_optimum_is_the_best_integer(e, D, cost):
+    from dpsym.costs import parse_cost
+
+    power = parse_cost(cost).exponent
+    mech = DiscreteStaircase(eps=e, Delta=D)
+    got = mech.value("cost", cost, 30)
+    rstar = int(mech.value("r", cost, 30).text)
+    with mpmath.workdps(45):
+        e_mp = mpmath.mpf(sp.Rational(e))
+        costs = {rr: ref.lattice_cost(ref.discrete_staircase_mass(e_mp, D, rr),
+                                      mpmath.mpf(power), e_mp, D) for rr in range(1, D + 1)}
+    best = min(costs, key=costs.__getitem__)
+    assert rstar == best
+    assert format_digits(costs[best], 30) == got.text
+
+
+def test_discrete_staircase_with_unit_sensitivity_is_discrete_laplace():
+    for cost in ("amplitude", "power"):
+        ds = DiscreteStaircase.cost_function(cost).subs({Delta: 1, r: 1})
+        dl = DiscreteLaplace.cost_function(cost).subs(Delta, 1)
+        assert sp.simplify(in_eps(ds) - dl.rewrite(sp.exp)) == 0
+
+
+def test_changing_the_density_changes_the_derived_cost():
+    """A three-step variant of the staircase: the engine derives its own cost."""
+
+    class ThreeStep(Staircase):
+        name = "three-step"
+
+        @classmethod
+        def noise_shape(cls) -> SymmetricNoise:
+            half = (1 + gamma) / 2
+            period = (Piece(0, gamma * Delta, NORM),
+                      Piece(gamma * Delta, half * Delta, NORM * sp.sqrt(b)),
+                      Piece(half * Delta, Delta, NORM * b))
+            return SymmetricNoise(lattice=False,
+                                  tail=GeometricTail(0, Delta, b, period))
+
+    assert sp.simplify(ThreeStep.cost_function("amplitude")
+                       - Staircase.cost_function("amplitude")) != 0
+    point = {eps: sp.Rational(3, 2), Delta: 1, gamma: sp.Rational(2, 5)}
+    with mpmath.workdps(40):
+        got = evaluate(ThreeStep.cost_function("power"), point)
+        bb = mpmath.exp(-mpmath.mpf(3) / 2)
+        g = mpmath.mpf(2) / 5
+        mass = moment = mpmath.mpf(0)
+        for k in range(400):
+            for lo, hi, level in ((0, g, 1), (g, (1 + g) / 2, mpmath.sqrt(bb)),
+                                  ((1 + g) / 2, 1, bb)):
+                mass += bb**k * level * (hi - lo)
+                moment += bb**k * level * mpmath.quad(lambda x: x**2, [k + lo, k + hi])
+        assert close(got, moment / mass)
+        assert not close(got, evaluate(Staircase.cost_function("power"), point), 3)
+
+
+def test_closed_forms_are_derived_for_amplitude_and_power():
+    for cost in ("amplitude", "power"):
+        assert Staircase.optimal_parameter(cost) is not None
+        assert Staircase.optimal_cost(cost) is not None
+
+
+def test_slide_statements_part_one():
+    """000 Part One: the printed optimal costs, confirmed from the engine's derivation."""
+    v1 = in_eps(Staircase.optimal_cost("amplitude"))
+    assert sp.simplify(v1 - Delta * sp.exp(eps / 2) / (sp.exp(eps) - 1)) == 0
+    v2 = Staircase.optimal_cost("power")
+    slide = Delta**2 * (2 ** sp.Rational(-2, 3) * b ** sp.Rational(2, 3)
+                        * (1 + b) ** sp.Rational(2, 3) + b) / (1 - b) ** 2
+    with mpmath.workdps(50):
+        for bb in ("0.001", "0.3", "0.77", "0.999"):
+            pt = {b: sp.Rational(bb), Delta: sp.Rational(3, 2)}
+            assert close(evaluate(v2, pt), evaluate(slide, pt), 45)
+    assert Laplace.optimal_cost("amplitude") == Delta / eps
+    assert Laplace.optimal_cost("power") == 2 * Delta**2 / eps**2
+    lam = sp.exp(-eps / Delta)
+    assert sp.simplify(DiscreteLaplace.normalisation() - (1 - lam) / (1 + lam)) == 0
+
+
+@pytest.mark.parametrize("cost", ["amplitude", "power"])
+def test_gamma_limits(cost):
+    g = in_eps(Staircase.optimal_parameter(cost))
+    assert sp.limit(g, eps, 0, "+") == sp.Rational(1, 2)
+    assert sp.limit(g, eps, sp.oo) == 0
+
+
+@pytest.mark.parametrize(("cost", "tol"), [("moment:3", 1e-3), ("moment:1/2", 1e-2)])
+def test_gamma_limits_numerically(cost, tol):
+    near_zero = Staircase(eps="1e-3").value("gamma", cost, 20).number
+    assert abs(near_zero - mpmath.mpf(1) / 2) < tol
+    far = [Staircase(eps=e).value("gamma", cost, 20).number for e in ("20", "40")]
+    assert far[1] < far[0] < 1e-2
+
+
+def test_additive_gaps_to_laplace():
+    gap1 = in_eps(Laplace.optimal_cost("amplitude") - Staircase.optimal_cost("amplitude"))
+    gap2 = in_eps(Laplace.optimal_cost("power") - Staircase.optimal_cost("power"))
+    assert sp.limit(gap1, eps, 0, "+") == 0
+    limit2 = sp.simplify(sp.limit(gap2, eps, 0, "+"))
+    small = sp.Rational(1, 10**6)
+    gstar = sp.Rational(Staircase(eps=small).value("gamma", "power", 30).text)
+    numeric = 2 / mpmath.mpf(small) ** 2 - staircase_cost_by_sympy_sum(small, 1, gstar, 2, 60)
+    assert abs(numeric - sp.N(limit2.subs(Delta, 1), 30)) < 1e-6
+    assert limit2 == Delta**2 / 12
+
+
+@pytest.mark.parametrize(("name", "params", "cost"), [
+    ("staircase", {"eps": "0.75"}, "power"),
+    ("staircase", {"eps": "30"}, "moment:5/2"),
+    ("laplace", {"eps": "0.1", "Delta": "2"}, "amplitude"),
+    ("discrete-laplace", {"eps": "1.3", "Delta": 2}, "power"),
+    ("discrete-staircase", {"eps": "0.9", "Delta": 4}, "amplitude"),
+])
+def test_values_identical_at_every_precision(name, params, cost):
+    mech = MECHANISMS[name](**params)
+    fine = mech.value("cost", cost, 60)
+    for digits in (5, 17, 33):
+        assert mech.value("cost", cost, digits).text == format_digits(fine.number, digits)
+
+
+@pytest.mark.parametrize("e", ["1e-6", "0.001", "50"])
+@pytest.mark.parametrize("power", [1, 2])
+def test_staircase_values_across_the_eps_range(e, power):
+    cost = "amplitude" if power == 1 else "power"
+    mech = Staircase(eps=e)
+    got = mech.value("cost", cost, 40)
+    gstar = mech.value("gamma", cost, 40)
+
+    def at(g):
+        return staircase_cost_by_sympy_sum(sp.Rational(e), 1, g, power, 90)
+
+    want = at(sp.Rational(gstar.text))
+    assert format_digits(want, 40) == got.text
+    # optimality: moving gamma either way costs more
+    g = sp.Rational(gstar.text)
+    h = max(g, sp.Rational(1, 10**12)) / 10**6
+    assert at(g - h) > want < at(g + h)
