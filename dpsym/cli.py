@@ -322,10 +322,10 @@ def cmd_value(args: argparse.Namespace, out: TextIO) -> int:
 
 def _expression_record(expr: Any, *, in_b: bool = False) -> dict[str, str]:
     """The ``expression`` and ``latex`` keys for ``expr`` (written in eps unless ``in_b``)."""
-    from .symbols import in_eps
+    from .symbols import display_eps
 
     if not in_b:
-        expr = in_eps(expr)
+        expr = display_eps(expr)
     return {"expression": expression_text(expr), "latex": latex_text(expr)}
 
 

@@ -42,7 +42,7 @@ from . import __version__
 from .cli import expression_text, format_table, latex_text
 from .errors import DpsymError, UnsupportedError
 from .mechanisms import MECHANISMS
-from .symbols import in_eps
+from .symbols import display_eps
 
 #: The costs derived for every mechanism.
 COSTS: tuple[str, ...] = ("amplitude", "power")
@@ -73,7 +73,7 @@ def _expr_record(expr: sp.Expr, *, in_b: bool = False) -> dict[str, str]:
     """
     record = {"str": expression_text(expr), "latex": latex_text(expr)}
     if not in_b:
-        record["str_eps"] = expression_text(in_eps(expr))
+        record["str_eps"] = expression_text(display_eps(expr))
     return record
 
 

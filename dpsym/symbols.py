@@ -55,6 +55,21 @@ def in_eps(expr: sp.Expr) -> sp.Expr:
     return sp.sympify(expr).subs(B_OF_EPS)
 
 
+def display_eps(expr: sp.Expr) -> sp.Expr:
+    """``expr`` in :math:`\varepsilon`, in the shortest of a few equivalent forms.
+
+    The candidates are the plain substitution and its factored form over exponentials;
+    both are equal to ``expr`` identically, so the choice only affects how it reads.
+    """
+    plain = in_eps(expr)
+    if plain.has(sp.Function) and not plain.has(sp.exp):
+        return plain
+    candidates = [plain]
+    if sp.count_ops(plain) < 400:
+        candidates.append(sp.factor(sp.powsimp(sp.expand(plain))))
+    return min(candidates, key=sp.count_ops)
+
+
 def in_b(expr: sp.Expr) -> sp.Expr:
     """Rewrite ``expr`` in :math:`b`: :math:`\\varepsilon = -\\log b`."""
     return sp.sympify(expr).subs(eps, -sp.log(b))
