@@ -506,7 +506,7 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
         end = problem.lo if index == -1 else problem.hi
         try:
             return _Branch(_Field(F), F.from_sympy(end))
-        except Exception:  # sympy raises several types
+        except (sp.polys.polyerrors.CoercionFailed, TypeError, ValueError):
             raise UnsupportedError(f"the end point {end} is not rational") from None
     f = problem.factors[index]
     if f.degree(t) <= 0 and f.degree(problem.w) <= 0:
