@@ -72,8 +72,8 @@ def _bisect_root(f, a, b, fa, fb, steps: int = 24):
 
     A bracket ``[0, b]`` is first narrowed geometrically (roots near zero may be as small
     as :math:`e^{-700}`), wide positive brackets are bisected geometrically, then
-    ``steps`` arithmetic bisections isolate the root and a bracketing Anderson-Bjorck
-    iteration converges superlinearly (bisection takes over if it leaves the bracket).
+    ``steps`` arithmetic bisections isolate the root and the Illinois variant of regula
+    falsi converges superlinearly.
     The result is accepted only if ``f`` changes sign across a relative neighbourhood of
     :math:`2^{-p/2}` (``p`` the working precision in bits).
 
@@ -96,17 +96,12 @@ def _bisect_root(f, a, b, fa, fb, steps: int = 24):
             j += 1
             if j > 40:
                 return mpmath.mpf(0)
-    while b > 4 * a:
-        mid = mpmath.sqrt(a * b)
-        fm = f(mid)
-        if fm == 0:
-            return mid
-        if fm < 0:
-            a, fa = mid, fm
-        else:
-            b, fb = mid, fm
-    for _ in range(steps):
-        mid = (a + b) / 2
+    bisections = 0
+    while b > 4 * a or bisections < steps:
+        # geometric bisection while the bracket spans orders of magnitude, then arithmetic
+        wide = b > 4 * a
+        mid = mpmath.sqrt(a * b) if wide else (a + b) / 2
+        bisections += 0 if wide else 1
         fm = f(mid)
         if fm == 0:
             return mid
