@@ -133,3 +133,18 @@ def test_eps_to_infinity_needs_b():
     assert sp.simplify(s1 - Delta * sp.sqrt(b)) == 0
     s2 = Staircase.series("cost", "power", "eps->oo", 1).removeO()
     assert sp.simplify(s2 - 2 ** sp.Rational(-2, 3) * Delta**2 * b ** sp.Rational(2, 3)) == 0
+
+
+@pytest.mark.parametrize("regime", ["eps->0", "eps->oo"])
+def test_series_without_closed_form_goes_through_the_optimality_condition(regime):
+    """moment:3 has no radical minimiser; the series comes from dV/dgamma = 0."""
+    series = Staircase.series("cost", "moment:3", regime, 2)
+    t = REGIMES[regime].variable
+    value = sp.Rational(1, 50) if regime == "eps->0" else sp.exp(-30)
+    e = value if regime == "eps->0" else sp.Integer(30)
+    with mpmath.workdps(40):
+        approx = evaluate(series.removeO(), {t: value, Delta: 1})
+        exact = Staircase(eps=e).value("cost", "moment:3", 30).number
+        scale = abs(exact) * (mpmath.mpf(sp.N(value, 40)) ** sp.Rational(1, 4) if
+                              regime == "eps->oo" else mpmath.mpf(1) / 50 ** 5)
+    assert abs(approx - exact) <= 10 * scale

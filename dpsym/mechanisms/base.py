@@ -298,9 +298,27 @@ class Mechanism:
     @classmethod
     def series(cls, quantity: str = "cost", cost: Cost | str = "amplitude",
                regime: str = "eps->0", order: int = 3) -> sp.Expr:
-        """The asymptotic expansion of ``quantity`` in ``regime`` to ``order``."""
+        """The asymptotic expansion of ``quantity`` in ``regime`` to ``order``.
+
+        From the closed form where one exists; otherwise, for a continuous free
+        parameter, the minimiser is expanded from its optimality condition
+        (:func:`dpsym.asymptotics.minimiser_series`) and the cost along it.
+        """
         reg = get_regime(regime)
-        return reg.expand(cls.formula(quantity, cost), order)
+        cls.check_quantity(quantity)
+        cost = parse_cost(cost)
+        try:
+            expr = cls.formula(quantity, cost)
+        except UnsupportedError:
+            if cls.free is None or cls.free.integer:
+                raise
+            from ..asymptotics import minimiser_series
+
+            fp = cls.free
+            gamma_series, cost_series = minimiser_series(
+                cls.cost_function(cost), fp.symbol, fp.lower, fp.upper, reg, order)
+            return cost_series if quantity == "cost" else gamma_series
+        return reg.expand(expr, order)
 
     # ------------------------------------------------------------------ numeric
     def _numeric_point(self) -> dict[sp.Symbol, object]:
