@@ -215,12 +215,11 @@ class Mechanism:
         return slope
 
     @classmethod
-    def test_points(cls) -> list[dict[sp.Symbol, sp.Rational]]:
+    def test_points(cls) -> list[dict[sp.Symbol, sp.Expr]]:
         """Exact parameter points at which closed forms are checked against numerics."""
         out = []
         for bb in _TEST_B:
-            point = {b: bb, eps: None}
-            point.pop(eps)
+            point: dict[sp.Symbol, sp.Expr] = {b: bb, eps: -sp.log(bb)}
             for prm in cls.params:
                 if prm.symbol is Delta:
                     point[Delta] = sp.Integer(1) if cls.lattice else sp.Rational(3, 2)
