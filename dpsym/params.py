@@ -23,7 +23,7 @@ from .errors import DomainError
 
 #: Largest decimal exponent accepted in a number (``1e999999`` is refused, not expanded).
 MAX_EXPONENT = 10_000
-_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_DECIMAL = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 
 
 def parse_number(text: object, name: str) -> Fraction:

@@ -76,7 +76,9 @@ class Regime:
             ) from None
         if not result.has(sp.Order):
             result = result + sp.Order(t**order, t)
-        return result
+        # write it as a sum of terms followed by the order term
+        main = result.removeO()
+        return sp.expand(main) + sp.expand(result - main)
 
     def truncate(self, series: sp.Expr) -> sp.Expr:
         """The series without its order term."""

@@ -62,7 +62,7 @@ def display_eps(expr: sp.Expr) -> sp.Expr:
     both are equal to ``expr`` identically, so the choice only affects how it reads.
     """
     plain = in_eps(expr)
-    if plain.has(sp.Function) and not plain.has(sp.exp):
+    if plain.has(sp.Order) or (plain.has(sp.Function) and not plain.has(sp.exp)):
         return plain
     candidates = [plain]
     if sp.count_ops(plain) < 400:

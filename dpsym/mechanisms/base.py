@@ -487,10 +487,12 @@ def eps_param(description: str = "privacy parameter") -> Param:
                  description, ("0.01", "10"))
 
 
-def sensitivity_param(integer: bool = False) -> Param:
-    """The declaration of the sensitivity :math:`\\Delta` (default 1)."""
-    domain = Domain(lower=Fraction(1), lower_open=False, integer=True) if integer \
-        else Domain(lower=Fraction(0))
+def sensitivity_param(integer: bool = False, upper: int | None = None) -> Param:
+    """The declaration of the sensitivity :math:`\\Delta` (default 1), optionally bounded."""
+    top = None if upper is None else Fraction(upper)
+    domain = Domain(lower=Fraction(1), lower_open=False, integer=True, upper=top,
+                    upper_open=False) if integer \
+        else Domain(lower=Fraction(0), upper=top, upper_open=False)
     text = "query sensitivity (an integer)" if integer else "query sensitivity"
     return Param("Delta", Delta, domain, text, ("1", "4") if integer else ("0.5", "4"),
                  default="1")

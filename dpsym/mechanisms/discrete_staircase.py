@@ -18,7 +18,14 @@ from __future__ import annotations
 
 from ..noise import GeometricTail, Piece, SymmetricNoise
 from ..symbols import Delta, b, r
-from .base import NORM, FreeParameter, Mechanism, eps_param, sensitivity_param
+from .base import (
+    MAX_INTEGER_SCAN,
+    NORM,
+    FreeParameter,
+    Mechanism,
+    eps_param,
+    sensitivity_param,
+)
 
 
 class DiscreteStaircase(Mechanism):
@@ -28,7 +35,7 @@ class DiscreteStaircase(Mechanism):
     title = "Discrete staircase mechanism"
     source = "000 Part One (extension to discrete setting)"
     lattice = True
-    params = (eps_param(), sensitivity_param(integer=True))
+    params = (eps_param(), sensitivity_param(integer=True, upper=MAX_INTEGER_SCAN))
     free = FreeParameter("r", r, 1, Delta, integer=True)
 
     @classmethod
