@@ -1,0 +1,186 @@
+r"""What the lower-bound objects share: directed rounding and the CLI-facing base class.
+
+A lower bound printed to ``digits`` significant digits must not exceed the number it
+stands for: :func:`round_down` rounds a certified value toward :math:`-\infty` (and steps
+one unit further down when the certified value lies too close to a decimal boundary for
+the direction to be decided). :class:`BoundObject` adapts the
+:class:`~dpsym.mechanisms.base.Mechanism` contract (declared parameters, ``quantities``,
+``formula``, ``series``, ``value``) to objects that are bounds, not noise distributions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import ClassVar
+
+import mpmath
+import sympy as sp
+
+from ..costs import Cost, parse_cost
+from ..errors import DomainError, UnsupportedError
+from ..mechanisms.base import Mechanism, Value
+from ..numerics import certified, check_digits, format_digits
+
+#: Extra digits certified beyond those printed, before rounding down.
+ROUNDING_GUARD = 12
+
+
+def round_down(value: mpmath.mpf, digits: int, uncertainty_digits: int = ROUNDING_GUARD
+               ) -> tuple[mpmath.mpf, str]:
+    r"""Round a positive ``value`` toward :math:`-\infty` to ``digits`` significant digits.
+
+    ``value`` is known to a relative error below :math:`10^{-(\mathrm{digits} +
+    \mathrm{uncertainty\_digits})}`. Write :math:`v = (m + r)\,10^{e}` with :math:`m` an
+    integer of ``digits`` digits and :math:`0 \le r < 1`. If :math:`r` exceeds the
+    uncertainty, :math:`m\,10^{e} \le v_{\mathrm{true}}`; otherwise the true value may lie
+    just below :math:`m\,10^{e}` and :math:`(m - 1)\,10^{e}` is returned.
+
+    Returns
+    -------
+    (mpmath.mpf, str)
+        The rounded-down number and its decimal text (``digits`` significant digits).
+    """
+    if value <= 0:
+        if value == 0:
+            return mpmath.mpf(0), "0"
+        neg, text = round_up(-value, digits, uncertainty_digits)
+        return -neg, "-" + text
+    with mpmath.workdps(digits + uncertainty_digits + 20):
+        v = mpmath.mpf(value)
+        e = int(mpmath.floor(mpmath.log10(v))) - digits + 1
+        scaled = v / mpmath.power(10, e)
+        m = int(mpmath.floor(scaled))
+        if m >= 10**digits:  # log10 rounded below a power of ten
+            e += 1
+            scaled = v / mpmath.power(10, e)
+            m = int(mpmath.floor(scaled))
+        margin = scaled * mpmath.power(10, -(digits + uncertainty_digits) + 2)
+        if scaled - m <= margin:
+            m -= 1
+        return _decimal(m, e, digits)
+
+
+def round_up(value: mpmath.mpf, digits: int, uncertainty_digits: int = ROUNDING_GUARD
+             ) -> tuple[mpmath.mpf, str]:
+    r"""Round a positive ``value`` toward :math:`+\infty` (the mirror of :func:`round_down`)."""
+    if value <= 0:
+        if value == 0:
+            return mpmath.mpf(0), "0"
+        neg, text = round_down(-value, digits, uncertainty_digits)
+        return -neg, "-" + text
+    with mpmath.workdps(digits + uncertainty_digits + 20):
+        v = mpmath.mpf(value)
+        e = int(mpmath.floor(mpmath.log10(v))) - digits + 1
+        scaled = v / mpmath.power(10, e)
+        m = int(mpmath.ceil(scaled))
+        margin = scaled * mpmath.power(10, -(digits + uncertainty_digits) + 2)
+        if m - scaled <= margin:
+            m += 1
+        return _decimal(m, e, digits)
+
+
+def _decimal(m: int, e: int, digits: int) -> tuple[mpmath.mpf, str]:
+    if m == 0:
+        return mpmath.mpf(0), "0"
+    number = mpmath.mpf(m) * mpmath.power(10, e)
+    # m * 10**e has at most ``digits`` significant digits (m may have lost one at a power
+    # of ten), so the nearest-rounding formatter prints it exactly
+    return number, format_digits(number, digits)
+
+
+def round_exact(value: Fraction, digits: int, down: bool = True) -> tuple[mpmath.mpf, str]:
+    r"""Round an exact rational toward :math:`-\infty` (``down``) or :math:`+\infty` to
+    ``digits`` significant digits, exactly (no uncertainty)."""
+    digits = check_digits(digits)
+    if value == 0:
+        return mpmath.mpf(0), "0"
+    if value < 0:
+        number, text = round_exact(-value, digits, not down)
+        return -number, "-" + text
+    e = len(str(value.numerator // value.denominator)) if value >= 1 else \
+        -len(str(value.denominator // value.numerator)) + 1
+    e -= digits  # value = (scaled) * 10**e with scaled near 10**digits
+    scaled = value / (Fraction(10) ** e)
+    while scaled >= 10**digits:
+        e += 1
+        scaled /= 10
+    while scaled < 10 ** (digits - 1):
+        e -= 1
+        scaled *= 10
+    q, r = divmod(scaled.numerator, scaled.denominator)
+    if not down and r:
+        q += 1
+    with mpmath.workdps(digits + 20):
+        return _decimal(q, e, digits)
+
+
+def certified_lower(compute: Callable[[], mpmath.mpf], digits: int,
+                    guard: int | None = None) -> Value:
+    r"""Certify ``compute`` with :data:`ROUNDING_GUARD` extra digits, then round down."""
+    digits = check_digits(digits)
+    number, _ = certified(compute, digits + ROUNDING_GUARD, guard=guard, allow_zero=True)
+    low, text = round_down(number, digits)
+    return Value(low, text, digits)
+
+
+class BoundObject(Mechanism):
+    r"""Base class of the lower-bound objects (CLI names ``lower-bound``, ...).
+
+    They declare parameters like a mechanism and answer ``quantities``, ``formula``,
+    ``series`` and ``value`` like one; they have no noise distribution, so the methods
+    of :class:`~dpsym.mechanisms.base.Mechanism` that sample or compute privacy profiles
+    raise :class:`~dpsym.errors.UnsupportedError`. ``value`` is always rounded *down*.
+    """
+
+    #: The cost names this object accepts (integer moments are checked separately).
+    integer_moments: ClassVar[bool] = True
+    max_moment: ClassVar[int] = 8
+
+    @classmethod
+    def noise_shape(cls):  # pragma: no cover - a bound has no noise
+        raise UnsupportedError(f"{cls.name} is a bound, not a noise distribution")
+
+    @classmethod
+    def parse_bound_cost(cls, cost: Cost | str) -> Cost:
+        """Accept ``amplitude``, ``power`` and ``moment:P`` with integer ``P`` up to
+        :attr:`max_moment`."""
+        c = parse_cost(cost)
+        p = c.exponent
+        if not (p.is_integer and 1 <= p <= cls.max_moment):
+            raise DomainError("cost", f"{cls.name} takes amplitude, power or moment:P with "
+                              f"P an integer in [1, {cls.max_moment}]")
+        return c
+
+    @classmethod
+    def cost_function(cls, cost):
+        raise UnsupportedError(f"{cls.name} is a bound; it has no cost function")
+
+    def sample(self, rng, size, cost="amplitude"):
+        raise UnsupportedError(f"{self.name} is a bound, not a mechanism: nothing to sample")
+
+    def privacy_profile(self, eps_prime, cost="amplitude", digits=30):
+        raise UnsupportedError(f"{self.name} is a bound, not a mechanism: no privacy profile")
+
+    def numeric_noise(self, cost="amplitude", free_value=None, digits=30):
+        raise UnsupportedError(f"{self.name} is a bound, not a noise distribution")
+
+    @classmethod
+    def series(cls, quantity: str = "cost", cost: Cost | str = "amplitude",
+               regime: str = "eps->0", order: int = 3) -> sp.Expr:
+        """The expansion of :meth:`regime_formula` in ``regime`` (see the subclass)."""
+        from ..regimes import get_regime
+
+        reg = get_regime(regime)
+        cls.check_quantity(quantity)
+        cost = cls.parse_bound_cost(cost)
+        return reg.expand(cls.regime_formula(cost, regime), order)
+
+    @classmethod
+    def regime_formula(cls, cost: Cost, regime: str) -> sp.Expr:
+        """The closed form valid throughout ``regime`` (subclasses)."""
+        raise UnsupportedError(f"{cls.name}: no series in regime {regime}")
+
+
+__all__ = ["ROUNDING_GUARD", "BoundObject", "certified_lower", "round_down", "round_exact",
+           "round_up"]

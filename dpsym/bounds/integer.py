@@ -1,0 +1,146 @@
+r"""Lower bounds for an *integer-valued* query (slides 000, Part Three).
+
+The problem: minimise :math:`\sum_i L(i) P(i)` over mass functions on :math:`\mathbb{Z}`
+with :math:`P(S) \le e^\varepsilon P(S + d) + \delta` for :math:`|d| \le \Delta`
+(:math:`\Delta` an integer; :math:`\varepsilon = 0` is :math:`(0, \delta)`-DP).
+
+* :class:`DiscreteLowerBound` (CLI ``discrete-lower-bound``) is the optimum of the slides'
+  linear programme (the threshold sets :math:`S_k = \{l \ge k\}`, symmetric noise),
+  certified exactly by LP duality (:func:`dpsym.bounds.lp.certified_lp_lower_bound` with
+  ``lattice=True``); every digit is exact and the print is rounded down.
+* Closed forms for :math:`(0, \delta)` with :math:`u = 1/(2\delta)`:
+
+  - :func:`pair_bound_amplitude` — for :math:`L = |i|` the constraints at the sets
+    :math:`\{l > s\}`, :math:`-\Delta \le s < 0`, give :math:`u_j + u_{\Delta-1-j} \ge 1 -
+    \delta` for the tails :math:`u_j = P(X > j)`, and the windows give :math:`u_{j + k\Delta}
+    \ge u_j - k\delta`; with the convex :math:`g(\alpha) = \sum_{k \ge 0} (\alpha -
+    k\delta)_+` the cost :math:`2\sum_j u_j` is at least :math:`2\Delta\, g((1-\delta)/2)`,
+    which is :math:`\Delta/(4\delta)` at integer :math:`u`: the uniform mechanism is optimal
+    for every :math:`\Delta`, not only :math:`\Delta = 1`;
+  - :func:`chain_bound` — for any nondecreasing :math:`L` with :math:`L(0) = 0`, the tail
+    recursion :math:`U(s + \Delta) \ge U(s) - \delta`, :math:`U(-1) \ge 1/2` gives
+    :math:`2\delta\sum_{k=1}^{u-1} L(k\Delta)` (integer :math:`u`), whose ratio to the uniform
+    mechanism's cost tends to 1 for :math:`L = |i|^m`;
+  - :func:`uniform_cost` (the upper bound) and :func:`slides_formula` (the slides' stated
+    :math:`2\delta\sum_{i=0}^{u-1} L(1 + i\Delta)`, which is *not* a lower bound at
+    :math:`\Delta = 1`: see ``docs/errata_bounds.md``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+
+from ..errors import DomainError, UnsupportedError
+from ..mechanisms.base import EPS_MAX, Value
+from ..params import Domain, Param
+from ..symbols import Delta, delta, eps
+from .common import BoundObject, round_exact
+from .lp import MAX_SUPPORT, auto_support, certified_lp_lower_bound
+from .real import delta_param_half
+
+#: :math:`u = 1/(2\delta)` (a positive integer in the closed forms) and a summation index.
+u = sp.Symbol("u", integer=True, positive=True)
+j = sp.Symbol("j", integer=True, nonnegative=True)
+#: The exponent of :math:`L(i) = |i|^m`.
+m = sp.Symbol("m", integer=True, positive=True)
+
+#: Largest integer sensitivity accepted by the LP.
+MAX_DELTA = 64
+
+
+def _poly_sum(expr: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+    return sp.expand(sp.summation(sp.expand(expr), (j, lo, hi)))
+
+
+def uniform_cost(power: int) -> sp.Expr:
+    r"""Cost of the uniform mechanism :math:`P(i) = \delta/\Delta` on
+    :math:`\{-\Delta u + 1, \dots, \Delta u\}` for :math:`L = |i|^{\mathrm{power}}`, in
+    :math:`u, \Delta`."""
+    mass = 1 / (2 * u * Delta)
+    return sp.expand(mass * (2 * _poly_sum(j**power, 1, Delta * u - 1) + (Delta * u) ** power))
+
+
+def chain_bound(power: int) -> sp.Expr:
+    r""":math:`2\delta\sum_{k=1}^{u-1} (k\Delta)^{\mathrm{power}}` with :math:`\delta =
+    1/(2u)`: the tail-recursion lower bound at :math:`\varepsilon = 0`."""
+    return sp.expand(_poly_sum((j * Delta) ** power, 1, u - 1) / u)
+
+
+def slides_formula(power: int) -> sp.Expr:
+    r"""The slides' :math:`V_{LB} = 2\delta\sum_{i=0}^{u-1} L(1 + i\Delta)` (as stated)."""
+    return sp.expand(_poly_sum((1 + j * Delta) ** power, 0, u - 1) / u)
+
+
+def pair_bound_amplitude() -> sp.Expr:
+    r""":math:`2\Delta\,g((1-\delta)/2)` with :math:`g(\alpha) = \sum_{k=0}^{r-1}(\alpha -
+    k\delta)`, :math:`r = \lceil \alpha/\delta \rceil`, in :math:`\delta, \Delta`
+    (valid for every :math:`\delta \in (0, 1/2)`)."""
+    alpha = (1 - delta) / 2
+    r = sp.ceiling(alpha / delta)
+    return 2 * Delta * (r * alpha - delta * r * (r - 1) / 2)
+
+
+def eps_zero_param() -> Param:
+    r""":math:`\varepsilon \ge 0` (0 means :math:`(0, \delta)`-DP)."""
+    return Param("eps", eps, Domain(lower=Fraction(0), lower_open=False, upper=EPS_MAX,
+                                    upper_open=False),
+                 "privacy parameter (0 allowed: (0, delta)-DP)", ("0", "2"))
+
+
+def integer_sensitivity_param() -> Param:
+    r"""The integer sensitivity :math:`\Delta \in \{1, \dots, 64\}`."""
+    return Param("Delta", Delta, Domain(lower=Fraction(1), lower_open=False, integer=True,
+                                        upper=Fraction(MAX_DELTA), upper_open=False),
+                 "query sensitivity (an integer)", ("1", "4"), default="1")
+
+
+class DiscreteLowerBound(BoundObject):
+    r"""Certified lower bound on the minimum cost of :math:`(\varepsilon, \delta)`-DP noise
+    for an integer-valued query: the exact optimum of the slides' threshold LP.
+
+    ``value`` is exact (an LP optimum certified by an exact rational dual solution) and
+    printed rounded down. There is no closed form for general :math:`(\varepsilon,
+    \delta)`; the :math:`(0, \delta)` closed forms are the module functions.
+    """
+
+    name = "discrete-lower-bound"
+    title = "Lower bound on the (eps, delta)-DP noise cost, integer-valued query"
+    source = "000 Part Three: LP duality with threshold sets; (0, delta) closed forms"
+    guarantee = "eps,delta"
+    lattice = True
+    max_moment = 4
+    params = (eps_zero_param(), delta_param_half(), integer_sensitivity_param())
+
+    @classmethod
+    def formula(cls, quantity: str = "cost", cost="amplitude") -> sp.Expr:
+        cls.check_quantity(quantity)
+        cls.parse_bound_cost(cost)
+        raise UnsupportedError(
+            f"{cls.name}: the value is an exact LP optimum with no closed form in "
+            "(eps, delta); the (0, delta) closed forms are in dpsym.bounds.integer")
+
+    @classmethod
+    def series(cls, quantity="cost", cost="amplitude", regime="eps->0", order=3):
+        cls.check_quantity(quantity)
+        raise UnsupportedError(f"{cls.name}: an LP optimum has no series")
+
+    def certificate(self, cost="amplitude"):
+        """The exact dual certificate behind :meth:`value`."""
+        c = self.parse_bound_cost(cost)
+        self.require("eps", "delta", "Delta")
+        e, d, D = self.values["eps"], self.values["delta"], int(self.values["Delta"])
+        if auto_support(e, d, D) > MAX_SUPPORT:
+            raise DomainError("delta", f"the LP support would exceed {MAX_SUPPORT} points; "
+                              "take a larger delta, eps or a smaller Delta")
+        return certified_lp_lower_bound(e, d, D, D, int(c.exponent), lattice=True)
+
+    def value(self, quantity: str = "cost", cost="amplitude", digits: int = 30) -> Value:
+        self.check_quantity(quantity)
+        number, text = round_exact(self.certificate(cost).bound, digits, down=True)
+        return Value(number, text, digits)
+
+
+__all__ = ["DiscreteLowerBound", "chain_bound", "pair_bound_amplitude", "slides_formula",
+           "u", "uniform_cost"]

@@ -1,0 +1,200 @@
+r"""Lower bounds on the minimum cost of :math:`(\varepsilon, \delta)`-DP noise for a
+real-valued query (paper 003, Lemma 2 and Theorems 4, 5), for *every* admissible
+:math:`(\varepsilon, \delta)`.
+
+Derivation (checked in ``notebooks/lower_bounds.py``). Let :math:`X` be noise satisfying
+:math:`P(S) \le e^\varepsilon P(S + d) + \delta` for all Borel :math:`S` and
+:math:`|d| \le \Delta`. Averaging :math:`X` and :math:`-X` keeps the constraint (it is
+convex in :math:`P` and reflection-invariant) and the symmetric cost, so :math:`X` may be
+taken symmetric. For the tail :math:`U(t) = P(X > t)` the sets :math:`S = (s, \infty)`,
+:math:`d = \Delta` give the recursion
+
+.. math:: U(s + \Delta) \ge b\,\bigl(U(s) - \delta\bigr), \qquad b = e^{-\varepsilon},
+
+and symmetry gives :math:`U(s) \ge P(X \ge 0) \ge 1/2` for :math:`s < 0`. By induction
+:math:`U(t) \ge x_k` for :math:`t < k\Delta`, where :math:`x_0 = 1/2`,
+:math:`x_{k+1} = b(x_k - \delta)`, i.e.
+
+.. math::
+
+   x_k = \frac{\delta\,\bigl(e^{\varepsilon(\nu - k)} - 1\bigr)}{e^\varepsilon - 1},
+   \qquad e^{\varepsilon\nu} = 1 + \frac{e^\varepsilon - 1}{2\delta},
+
+so :math:`\nu = A/\Delta` with :math:`A` the truncated Laplacian's truncation point. With
+:math:`\mathbb{E}|X|^p = 2\int_0^\infty p t^{p-1} U(t)\,dt` and :math:`U \ge 0`,
+
+.. math::
+
+   V_p^* \;\ge\; V_p^{\mathrm{low}} := 2\Delta^p \sum_{k=1}^{n-1} x_k \bigl(k^p - (k-1)^p\bigr),
+   \qquad n = \lceil \nu \rceil,
+
+the sum running over the :math:`k` with :math:`x_k > 0`. Summation by parts writes it as
+:math:`2\sum_{k=0}^{n-2} a b^k (k\Delta)^p + 2 x_{n-1} ((n-1)\Delta)^p` with
+:math:`a = x_k - x_{k+1} = (\delta + (e^\varepsilon-1)/2)/e^\varepsilon` the paper's
+:math:`a`: masses :math:`a b^k` at :math:`k\Delta` and a *fractional* last mass
+:math:`x_{n-1} \in (0, a b^{n-1}]`. The paper's assumption :math:`\sum_{k<n} a b^k = 1/2`
+is exactly :math:`x_n = 0`, i.e. :math:`\nu` an integer, and then :math:`V_p^{\mathrm{low}}`
+is Theorem 4 (:math:`p = 1`) and Theorem 5 (:math:`p = 2`). For other
+:math:`(\varepsilon, \delta)` the fractional last mass is the rigorous interpolation;
+keeping the paper's formula with a real :math:`n` or with :math:`n` rounded up is not a
+proven bound (see ``docs/errata_bounds.md``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+import mpmath
+import sympy as sp
+
+from ..costs import Cost
+from ..errors import DomainError, UnsupportedError
+from ..mechanisms.base import Value, eps_param, sensitivity_param
+from ..numerics import evaluate
+from ..params import Domain, Param
+from ..symbols import Delta, b, delta, eps, k
+from .common import BoundObject, certified_lower
+
+#: The number of positive terms :math:`n = \lceil A/\Delta \rceil` (an integer symbol).
+n = sp.Symbol("n", integer=True, positive=True)
+#: The rounding gap :math:`\theta = n - \nu \in [0, 1)`; :math:`\theta = 0` is the paper's
+#: integer assumption.
+theta = sp.Symbol("theta", nonnegative=True)
+
+#: :math:`e^{\varepsilon\nu} = 1 + (e^\varepsilon - 1)/(2\delta)`, written in :math:`b`.
+W_OF_B = 1 + (1 - b) / (2 * delta * b)
+
+
+def delta_param_half(description: str = "privacy parameter") -> Param:
+    r"""The declaration of :math:`\delta \in (0, 1/2)` (the paper's domain)."""
+    return Param("delta", delta, Domain(lower=Fraction(0), upper=Fraction(1, 2)),
+                 description, ("1e-6", "0.1"))
+
+
+def convergent_branch(expr: sp.Expr) -> sp.Expr:
+    """The generic branch (:math:`b \\ne 1`) of a sympy sum returned as a Piecewise."""
+    def pick(pw: sp.Piecewise) -> sp.Expr:
+        for branch, cond in pw.args:
+            if cond.subs(b, sp.Rational(1, 2)) is sp.true:
+                return branch
+        raise UnsupportedError(f"no generic branch in {pw}")
+
+    return sp.sympify(expr).replace(lambda e: isinstance(e, sp.Piecewise), pick)
+
+
+@cache
+def finite_sum(weight: sp.Expr, upper: sp.Expr = n - 1) -> sp.Expr:
+    r""":math:`\sum_{k=1}^{\mathrm{upper}} w(k)` for ``weight`` a polynomial in :math:`k`
+    times :math:`b^k` or a polynomial, by ``sympy.summation`` term by term."""
+    total = sp.Integer(0)
+    for term in sp.Add.make_args(sp.expand(weight)):
+        total += convergent_branch(sp.summation(term, (k, 1, upper)))
+    return total
+
+
+@cache
+def tail_bound(p: int) -> sp.Expr:
+    r""":math:`V_p^{\mathrm{low}}` in :math:`b, \delta, \Delta, n`, valid for every integer
+    :math:`n \ge 1` equal to :math:`\lceil\nu\rceil`, by symbolic summation of
+    :math:`2\Delta^p\sum_{k=1}^{n-1} x_k (k^p - (k-1)^p)`."""
+    w = sp.expand(k**p - (k - 1) ** p)
+    scale = delta * b / (1 - b)  # x_k = scale * (W b^k - 1)
+    expr = 2 * Delta**p * scale * (W_OF_B * finite_sum(b**k * w) - finite_sum(w))
+    return sp.factor(sp.together(expr))
+
+
+def nu_of(eps_value: mpmath.mpf, delta_value: mpmath.mpf) -> mpmath.mpf:
+    r""":math:`\nu = A/\Delta = \log(1 + (e^\varepsilon - 1)/(2\delta))/\varepsilon`
+    at the working precision."""
+    return mpmath.log1p(mpmath.expm1(eps_value) / (2 * delta_value)) / eps_value
+
+
+def nu_expr() -> sp.Expr:
+    r""":math:`\nu` as a sympy expression in :math:`\varepsilon, \delta`."""
+    return sp.log(1 + (sp.exp(eps) - 1) / (2 * delta)) / eps
+
+
+class LowerBound(BoundObject):
+    r"""Certified lower bound :math:`V_p^{\mathrm{low}}(\varepsilon, \delta, \Delta)` on the
+    minimum expected cost of :math:`(\varepsilon, \delta)`-DP noise, real-valued query.
+
+    ``value`` is rounded toward :math:`-\infty`. ``formula`` is the closed form with
+    :math:`n = \lceil \log(1 + (e^\varepsilon-1)/(2\delta))/\varepsilon \rceil`.
+    ``series`` expands the closed form with :math:`n` at its eventual value in the regime:
+    :math:`n = \lceil 1/(2\delta) \rceil` as :math:`\varepsilon \to 0` (fixed
+    :math:`\delta`), :math:`n = 2` as :math:`\varepsilon \to \infty`, and
+    :math:`n = \nu + \theta` with the rounding gap :math:`\theta \in [0, 1)` as a symbol
+    in the regimes ``delta->0`` and ``eps=delta->0`` (where :math:`n \to \infty`).
+    """
+
+    name = "lower-bound"
+    title = "Lower bound on the (eps, delta)-DP noise cost, real-valued query"
+    source = "003 Lemma 2, Theorems 4-5 (general (eps, delta): fractional last mass)"
+    guarantee = "eps,delta"
+    max_moment = 4
+    params = (eps_param(), delta_param_half(), sensitivity_param())
+
+    @classmethod
+    def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
+        cls.check_quantity(quantity)
+        c = cls.parse_bound_cost(cost)
+        expr = tail_bound(int(c.exponent)).subs(b, sp.exp(-eps))
+        return expr.subs(n, sp.ceiling(nu_expr()))
+
+    @classmethod
+    def regime_formula(cls, cost: Cost, regime: str) -> sp.Expr:
+        expr = tail_bound(int(cost.exponent))
+        if regime == "eps->0":
+            return expr.subs(n, sp.ceiling(1 / (2 * delta)))
+        if regime == "eps->oo":
+            return expr.subs(n, 2)
+        if regime in ("delta->0", "eps=delta->0"):
+            # b**n = b**theta * b**nu = b**theta / W
+            expr = sp.expand_power_exp(sp.expand(expr))
+            expr = expr.subs(b**n, b**theta / W_OF_B)
+            return expr.subs(n, nu_expr().subs(eps, -sp.log(b)) + theta)
+        raise UnsupportedError(f"{cls.name}: no series in regime {regime}")
+
+    def bound_at_working_precision(self, cost: Cost) -> mpmath.mpf:
+        """:math:`V_p^{\\mathrm{low}}` at the current precision (not rounded)."""
+        self.require("eps", "delta", "Delta")
+        point = dict(self.substitution)
+        e = evaluate(eps, point)
+        d = evaluate(delta, point)
+        count = max(1, int(mpmath.ceil(nu_of(e, d))))
+        point[n] = sp.Integer(count)
+        return evaluate(tail_bound(int(cost.exponent)), point)
+
+    def value(self, quantity: str = "cost", cost: Cost | str = "amplitude",
+              digits: int = 30) -> Value:
+        """The lower bound certified and rounded *down* to ``digits`` digits."""
+        self.check_quantity(quantity)
+        c = self.parse_bound_cost(cost)
+        return certified_lower(lambda: self.bound_at_working_precision(c), digits,
+                               guard=self._guard_digits(c))
+
+    def _guard_digits(self, cost: Cost) -> int:
+        # the closed form divides by (1 - b)**(p + 1): about (p + 1) log10(1/eps) digits
+        e = self.values.get("eps")
+        base = 10
+        if e is not None and e < 1:
+            lost = max(0, len(str(e.denominator)) - len(str(e.numerator)) + 1)
+            base += lost * (int(cost.exponent) + 2)
+        d = self.values.get("delta")
+        if d is not None and d < Fraction(1, 10**6):
+            base += 10
+        return base
+
+
+def paper_n(eps_value: object, n_value: int) -> Fraction | mpmath.mpf:
+    r"""The :math:`\delta` at which the paper's integer assumption holds with ``n``:
+    :math:`\delta_n = (e^\varepsilon - 1)/(2(e^{n\varepsilon} - 1))` (working precision)."""
+    if n_value < 2:
+        raise DomainError("n", "must be an integer >= 2")
+    e = mpmath.mpf(eps_value) if not isinstance(eps_value, Fraction) else \
+        mpmath.mpf(eps_value.numerator) / eps_value.denominator
+    return mpmath.expm1(e) / (2 * mpmath.expm1(n_value * e))
+
+
+__all__ = ["W_OF_B", "LowerBound", "n", "nu_expr", "nu_of", "paper_n", "tail_bound", "theta"]
