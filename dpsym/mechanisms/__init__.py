@@ -6,12 +6,16 @@ from ..errors import DomainError
 from .base import FreeParameter, Mechanism, Value
 from .discrete_laplace import DiscreteLaplace
 from .discrete_staircase import DiscreteStaircase
+from .independent_staircase import IndependentStaircase
 from .laplace import Laplace
+from .laplace_md import LaplaceMD
 from .staircase import Staircase
+from .staircase_md import StaircaseMD
 
 #: Every mechanism by its CLI name, in listing order.
 MECHANISMS: dict[str, type[Mechanism]] = {
-    cls.name: cls for cls in (Laplace, DiscreteLaplace, Staircase, DiscreteStaircase)
+    cls.name: cls for cls in (Laplace, DiscreteLaplace, Staircase, DiscreteStaircase,
+                              StaircaseMD, IndependentStaircase, LaplaceMD)
 }
 
 

@@ -1,0 +1,96 @@
+r"""The :math:`\ell^1` geometry of :math:`\mathbb{R}^d` and radial (staircase) sums.
+
+A density on :math:`\mathbb{R}^d` that depends on :math:`x` only through
+:math:`r = \|x\|_1` is described by its radial profile :math:`g(r)`; the law of the radius
+:math:`R = \|X\|_1` then has density :math:`g(r)\, s_d(r)`, with :math:`s_d(r)` the
+surface measure of the :math:`\ell^1` sphere of radius :math:`r`,
+
+.. math:: V_d(r) = \frac{(2r)^d}{d!}, \qquad s_d(r) = V_d'(r) = \frac{2^d r^{d-1}}{(d-1)!},
+
+and given :math:`R` the direction :math:`X/R` is uniform on the unit :math:`\ell^1` sphere:
+:math:`X/R = (\sigma_1 D_1, \dots, \sigma_d D_d)` with independent uniform signs
+:math:`\sigma_i` and :math:`D \sim \mathrm{Dirichlet}(1, \dots, 1)`, so that
+
+.. math:: \mathbb{E}|X_1| = \frac{\mathbb{E}R}{d}, \qquad
+          \mathbb{E}X_1^2 = \frac{2\,\mathbb{E}R^2}{d(d+1)}, \qquad
+          \mathbb{E}\|X\|_2^2 = \frac{2\,\mathbb{E}R^2}{d+1}.
+
+For staircase-shaped profiles every moment is a combination of the sums
+:math:`S_m(\gamma) = \sum_{k \ge 0} b^k (k + \gamma)^m` (:func:`shifted_power_sum`), written
+with the Eulerian polynomials :math:`\sum_{k \ge 0} k^j b^k = b A_j(b) / (1 - b)^{j+1}`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import sympy as sp
+
+from .symbols import b, gamma
+
+
+def l1_ball_volume(d: int, r: sp.Expr) -> sp.Expr:
+    r"""Volume :math:`(2r)^d / d!` of the :math:`\ell^1` ball of radius ``r`` in
+    :math:`\mathbb{R}^d`."""
+    return (2 * r) ** d / sp.factorial(d)
+
+
+def l1_sphere_measure(d: int, r: sp.Expr) -> sp.Expr:
+    r"""Surface measure :math:`2^d r^{d-1} / (d - 1)!` of the :math:`\ell^1` sphere of radius
+    ``r`` (the derivative of :func:`l1_ball_volume` in ``r``)."""
+    return 2**d * r ** (d - 1) / sp.factorial(d - 1)
+
+
+@cache
+def eulerian_numbers(j: int) -> tuple[int, ...]:
+    r"""The Eulerian numbers :math:`A(j, 0), \dots, A(j, j - 1)` (``(1,)`` for ``j = 0``).
+
+    By the recurrence :math:`A(j, m) = (m + 1) A(j - 1, m) + (j - m) A(j - 1, m - 1)`.
+    """
+    if j < 0:
+        raise ValueError("j must be a nonnegative integer")
+    row = [1]
+    for n in range(2, j + 1):
+        row = [(m + 1) * (row[m] if m < len(row) else 0)
+               + (n - m) * (row[m - 1] if m >= 1 else 0) for m in range(n)]
+    return tuple(row)
+
+
+@cache
+def power_geometric_sum(j: int) -> sp.Expr:
+    r"""Return :math:`\sum_{k \ge 0} k^j b^k` (:math:`0^0 = 1`), :math:`0 < b < 1`.
+
+    :math:`1/(1-b)` for :math:`j = 0`, else :math:`b A_j(b) / (1 - b)^{j + 1}` with the
+    Eulerian polynomial :math:`A_j(b) = \sum_m A(j, m) b^m`.
+    """
+    if j == 0:
+        return 1 / (1 - b)
+    poly = sp.Add(*[c * b**m for m, c in enumerate(eulerian_numbers(j))])
+    return b * poly / (1 - b) ** (j + 1)
+
+
+@cache
+def shifted_power_sum(m: int) -> sp.Expr:
+    r"""Return :math:`S_m(\gamma) = \sum_{k \ge 0} b^k (k + \gamma)^m`, a polynomial in
+    :math:`\gamma` whose coefficients are rational in :math:`b`, all positive.
+
+    .. math:: S_m(\gamma) = \sum_{j=0}^{m} \binom{m}{j} \gamma^{m-j} \sum_{k \ge 0} k^j b^k .
+    """
+    return sp.Add(*[sp.binomial(m, j) * gamma ** (m - j) * power_geometric_sum(j)
+                    for j in range(m + 1)])
+
+
+def uniform_l1_directions(rng: np.random.Generator, size: int, d: int) -> np.ndarray:
+    r"""``size`` points uniform on the unit :math:`\ell^1` sphere of :math:`\mathbb{R}^d`.
+
+    Independent uniform signs times a :math:`\mathrm{Dirichlet}(1, \dots, 1)` vector
+    (normalised standard exponentials).
+    """
+    e = rng.standard_exponential((size, d))
+    signs = rng.choice(np.array([-1.0, 1.0]), size=(size, d))
+    return signs * e / e.sum(axis=1, keepdims=True)
+
+
+__all__ = ["eulerian_numbers", "l1_ball_volume", "l1_sphere_measure", "power_geometric_sum",
+           "shifted_power_sum", "uniform_l1_directions"]

@@ -1,0 +1,61 @@
+r"""Laplace noise on each coordinate of a query with :math:`\ell^1` sensitivity :math:`\Delta`.
+
+Source: the baseline of thesis slides (000), Part Two ("Laplacian Mechanism:
+:math:`V = 2\Delta/\varepsilon`" for :math:`d = 2`). Each coordinate receives independent
+Laplace noise of scale :math:`\lambda = \Delta/\varepsilon`; the density
+:math:`\prod_i e^{-|x_i|/\lambda}/(2\lambda) \propto e^{-\|x\|_1 \varepsilon/\Delta}` changes by
+at most :math:`e^{\varepsilon}` under a shift with :math:`\|t\|_1 \le \Delta`, so the
+mechanism is :math:`\varepsilon`-DP. Its costs are :math:`d` times the one-dimensional ones:
+:math:`\mathbb{E}\|X\|_1 = d\Delta/\varepsilon` and
+:math:`\mathbb{E}\|X\|_2^2 = 2d\Delta^2/\varepsilon^2`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+from ..costs import Cost, parse_cost
+from ..errors import DomainError
+from ..noise import SymmetricNoise
+from .base import eps_param, sensitivity_param
+from .laplace import Laplace
+from .staircase_md import DimensionalMechanism, dim_param
+
+
+class LaplaceMD(DimensionalMechanism):
+    r"""Independent Laplace noise of scale :math:`\Delta/\varepsilon` on each of :math:`d`
+    coordinates."""
+
+    name = "laplace-md"
+    title = "Laplace noise on each coordinate (l1 sensitivity)"
+    source = "000 Part Two (baseline: Laplacian mechanism, V = 2 Delta / eps for d = 2)"
+    params = (eps_param(), sensitivity_param(), dim_param())
+
+    @classmethod
+    def noise_shape(cls) -> SymmetricNoise:
+        """The law of one coordinate (the 1-D Laplace noise)."""
+        return Laplace.noise_shape()
+
+    @classmethod
+    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:
+        """The 1-D Laplace normalisation."""
+        return Laplace.calibration()
+
+    @classmethod
+    def cost_function(cls, cost: Cost | str) -> sp.Expr:
+        r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`."""
+        cost = parse_cost(cost)
+        cls._specific(cost)
+        return cls.DIM * Laplace.moment(cost.exponent)
+
+    def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
+        """Noise vectors, shape ``(size, d)``."""
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise DomainError("size", "must be a nonnegative integer")
+        self.require("eps", "Delta")
+        scale = float(self.values["Delta"] / self.values["eps"])
+        return rng.laplace(0.0, scale, (size, self.DIM))
+
+
+__all__ = ["LaplaceMD"]
