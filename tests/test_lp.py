@@ -206,3 +206,20 @@ def test_lp_bound_object():
         LPBound(eps=1, delta="0.05", grid=0)
     with pytest.raises(DomainError, match="grid"):
         LPBound(eps="0.001", delta="1e-9", grid=64).value()
+
+
+def test_comparison_table_is_written_and_ordered(tmp_path):
+    from dpsym.bounds.table import COLUMNS, write_comparison
+
+    files = write_comparison(tmp_path / "a", points=(("1", "0.05"),), grid=4, digits=10)
+    assert [f.name for f in files] == ["bounds_comparison.csv", "bounds_comparison.md",
+                                       "bounds_lp_noise.png"]
+    lines = files[0].read_text().splitlines()
+    assert lines[0].split(",") == list(COLUMNS) and len(lines) == 3
+    for line in lines[1:]:
+        row = dict(zip(COLUMNS, line.split(","), strict=True))
+        assert float(row["lp_lower_certified"]) <= float(row["lp_mechanism"]) \
+            <= float(row["truncated_laplace"]) <= float(row["laplace"])
+        assert float(row["closed_form_lower"]) <= float(row["lp_mechanism"])
+    again = write_comparison(tmp_path / "b", points=(("1", "0.05"),), grid=4, digits=10)
+    assert all(x.read_bytes() == y.read_bytes() for x, y in zip(files, again, strict=True))

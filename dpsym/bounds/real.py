@@ -162,7 +162,11 @@ class LowerBound(BoundObject):
         point = dict(self.substitution)
         e = evaluate(eps, point)
         d = evaluate(delta, point)
-        count = max(1, int(mpmath.ceil(nu_of(e, d))))
+        # nu = 1 + log((1 - b)/(2 delta) + b)/eps > 1 for delta < 1/2 (this form keeps the
+        # fractional part at large eps, where nu_of rounds to 1)
+        bb = mpmath.exp(-e)
+        frac = mpmath.log1p(-mpmath.expm1(-e) / (2 * d) - (1 - bb)) / e
+        count = max(2, 1 + int(mpmath.ceil(frac)))
         point[n] = sp.Integer(count)
         return evaluate(tail_bound(int(cost.exponent)), point)
 
