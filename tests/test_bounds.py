@@ -307,3 +307,23 @@ def test_discrete_lower_bound_value_is_exact_and_rounded_down():
     w = DiscreteLowerBound(eps="0.2", delta="0.05", Delta=2).value("cost", "power", 25)
     cert = DiscreteLowerBound(eps="0.2", delta="0.05", Delta=2).certificate("power")
     assert Fraction(w.text) <= cert.check()
+
+
+def test_formula_with_ceiling_evaluates_to_the_value():
+    for cost in ("amplitude", "power"):
+        expr = LowerBound.formula("cost", cost).subs({eps: sp.Rational(3, 10),
+                                                       delta: sp.Rational(1, 50), Delta: 2})
+        with mpmath.workdps(40):
+            want = mpmath.mpf(sp.N(expr, 40))
+        got = LowerBound(eps="0.3", delta="0.02", Delta=2).value("cost", cost, 30).number
+        assert got <= want and want - got < mpmath.mpf(10) ** -28 * want
+
+
+@pytest.mark.parametrize(("e", "d", "D"), [("0.5", "0.05", 1), ("1", "0.01", 3), ("2", "0.2", 2)])
+def test_integer_lp_bound_is_below_integer_mechanisms(e, d, D):
+    from dpsym import DiscreteLaplace, DiscreteStaircase
+
+    for cost in ("amplitude", "power"):
+        low = DiscreteLowerBound(eps=e, delta=d, Delta=D).value("cost", cost, 30).number
+        for mech in (DiscreteLaplace(eps=e, Delta=D), DiscreteStaircase(eps=e, Delta=D)):
+            assert low <= mech.value("cost", cost, 30).number
