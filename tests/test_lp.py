@@ -221,5 +221,8 @@ def test_comparison_table_is_written_and_ordered(tmp_path):
         assert float(row["lp_lower_certified"]) <= float(row["lp_mechanism"]) \
             <= float(row["truncated_laplace"]) <= float(row["laplace"])
         assert float(row["closed_form_lower"]) <= float(row["lp_mechanism"])
+        for other in ("uniform", "analytic_gaussian"):
+            if row[other]:
+                assert float(row["lp_mechanism"]) <= float(row[other])
     again = write_comparison(tmp_path / "b", points=(("1", "0.05"),), grid=4, digits=10)
     assert all(x.read_bytes() == y.read_bytes() for x, y in zip(files, again, strict=True))

@@ -6,7 +6,8 @@ r"""The finite-parameter comparison: what the papers only show in the limit.
   \delta)` and for amplitude and power, the certified LP lower bound, the closed-form
   lower bound (:class:`~dpsym.bounds.real.LowerBound`), the LP-optimal mechanism's exact
   cost, and the costs of the truncated Laplacian, uniform, Laplace and analytic Gaussian
-  mechanisms (a mechanism whose module is not installed is left blank);
+  mechanisms (a mechanism whose module is not installed is left blank; the analytic
+  Gaussian falls back to :mod:`dpsym.gaussian_calibration`'s certified :math:`\sigma`);
 * ``bounds_lp_noise.png``: the LP-optimal noise density next to the truncated Laplacian
   density (matplotlib, Agg).
 
@@ -55,6 +56,8 @@ def mechanism_cost(column: str, eps: str, delta: str, cost: str, digits: int = D
                    ) -> str:
     """A mechanism's certified cost as text ('' when the mechanism is unavailable)."""
     cls = mechanism_class(column)
+    if cls is None and column == "analytic_gaussian":
+        return _gaussian_fallback(eps, delta, cost, digits)
     if cls is None:
         return ""
     names = {prm.name for prm in cls.params}
@@ -62,6 +65,24 @@ def mechanism_cost(column: str, eps: str, delta: str, cost: str, digits: int = D
     if "delta" in names:
         kwargs["delta"] = delta
     return cls(**kwargs).value("cost", cost, digits).text
+
+
+def _gaussian_fallback(eps: str, delta: str, cost: str, digits: int) -> str:
+    r"""The analytic Gaussian's cost from :func:`dpsym.gaussian_calibration.calibrate_sigma_mp`
+    while the mechanism class is not there: :math:`\sigma\sqrt{2/\pi}` or
+    :math:`\sigma^2`."""
+    import mpmath
+
+    from ..numerics import format_digits
+
+    try:
+        from ..gaussian_calibration import calibrate_sigma_mp
+    except ImportError:
+        return ""
+    sigma, _ = calibrate_sigma_mp(eps, delta, 1, digits + 10)
+    with mpmath.workdps(digits + 10):
+        value = sigma * mpmath.sqrt(2 / mpmath.pi) if cost == "amplitude" else sigma**2
+        return format_digits(value, digits)
 
 
 def comparison_rows(points=POINTS, grid: int = GRID, digits: int = DIGITS) -> list[dict]:
