@@ -1,0 +1,782 @@
+r"""Exact samplers for the integer-valued mechanisms: integers and rationals only.
+
+The float samplers of :mod:`dpsym.sampling` are **not hardened against floating-point
+attacks** (Mironov, CCS 2012): they compute with IEEE doubles, whose rounding and low-order
+bits can leak the true query value. The samplers here are the exact alternative for the
+integer-valued mechanisms. On the whole path from random bits to the output only Python
+integers and :class:`fractions.Fraction` are used: no ``float`` is ever created (a test
+traces every frame of this module and checks it). Each sampler draws *exactly* from the
+mechanism's mass function, given ideal random bits.
+
+Mechanisms
+----------
+* ``discrete-laplace``: :math:`P(i) \propto e^{-\varepsilon |i| / \Delta}` on
+  :math:`\mathbb{Z}` (Canonne, Kamath and Steinke 2020, Algorithm 2).
+* ``discrete-staircase``: for :math:`i = k\Delta + j \ge 0`, :math:`0 \le j < \Delta`,
+  :math:`P(i) = a(r) b^k` if :math:`j < r` and :math:`a(r) b^{k+1}` otherwise,
+  :math:`b = e^{-\varepsilon}`, and :math:`P(-i) = P(i)`; see
+  :mod:`dpsym.mechanisms.discrete_staircase`.
+* ``discrete-uniform``: the :math:`(0, \delta)` uniform noise mechanism, uniform on the
+  symmetric range :math:`\{-m, \dots, m\}` with :math:`m` the smallest integer such that
+  :math:`2m + 1 \ge \Delta / \delta` (see :class:`DiscreteUniformExact`).
+
+The random source
+-----------------
+Every public function takes ``rng``, one of
+
+* a :class:`numpy.random.Generator` (or a :class:`numpy.random.BitGenerator`): only its raw
+  64-bit integer output ``bit_generator.random_raw`` is used, never a float method, so a
+  seeded generator makes the samples reproducible;
+* a :class:`random.Random`-like object with ``getrandbits`` (e.g.
+  :class:`random.SystemRandom`, the operating system's entropy, for deployment);
+* ``None``: a fresh :class:`random.SystemRandom`.
+
+The bits are read in blocks (1024 words from numpy, 4096 bits from ``getrandbits``) and
+consumed from a buffer, so a generator advances by more than the bits actually used;
+leftover bits are discarded at the end of each call.
+
+Primitives
+----------
+* :meth:`RandomBits.below`: a uniform integer in :math:`\{0, \dots, n - 1\}` by rejection
+  from :math:`\lceil \log_2 n \rceil` fresh bits (acceptance probability above 1/2).
+* :func:`bernoulli_exp_neg`: :math:`\mathrm{Bernoulli}(e^{-\gamma})` for rational
+  :math:`\gamma \ge 0` (CKS Algorithm 1).
+* :func:`geometric_exp_neg`: :math:`P(K = k) = (1 - e^{-\gamma}) e^{-\gamma k}`,
+  :math:`k \ge 0`, for rational :math:`\gamma > 0` (the core of CKS Algorithm 2).
+* :func:`bernoulli_real`: :math:`\mathrm{Bernoulli}(p)` for a real :math:`p` given by
+  certified rational enclosures of increasing precision (lazy comparison of a uniform
+  with :math:`p`), used for the staircase's choice between the two parts of a period.
+
+Limits: the running time is random (it is exact sampling, not constant-time code), so
+these samplers do not protect against timing side channels.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from numbers import Integral
+
+import numpy as np
+import sympy as sp
+
+from .errors import DomainError
+from .mechanisms.base import EPS_MAX
+from .params import parse_number
+
+#: Words requested from a numpy bit generator at a time.
+_NUMPY_BLOCK = 1024
+#: Bits requested from a ``getrandbits`` source at a time.
+_GETRANDBITS_BLOCK = 4096
+#: First precision (bits) of the certified enclosures used by :func:`bernoulli_real`.
+_FIRST_PRECISION = 64
+_WORD = (1 << 64) - 1
+_RATIO = re.compile(r"^\s*([+-]?[0-9]+)\s*/\s*([0-9]+)\s*$")
+
+#: The mechanisms with an exact sampler, by CLI name.
+EXACT_MECHANISMS = ("discrete-laplace", "discrete-staircase", "discrete-uniform")
+
+
+# ---------------------------------------------------------------------- random bits
+class RandomBits:
+    r"""A buffered source of independent fair bits, read from integer output only.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator, numpy.random.BitGenerator, random.Random or None
+        The source (see the module docstring). ``None`` uses :class:`random.SystemRandom`.
+
+    Notes
+    -----
+    The source's output is cut into 64-bit words (numpy's ``random_raw`` words as they
+    are; ``getrandbits`` blocks split into words). :meth:`bits` takes the ``k`` lowest bits
+    of a small integer accumulator, topped up one word at a time.
+    """
+
+    __slots__ = ("_acc", "_nbits", "_pos", "_refill", "_words")
+
+    def __init__(self, rng: object = None) -> None:
+        if rng is None:
+            rng = random.SystemRandom()
+        self._acc = 0
+        self._nbits = 0
+        self._words: list[int] = []
+        self._pos = 0
+        raw = None
+        if hasattr(rng, "bit_generator"):
+            raw = rng.bit_generator.random_raw
+        elif hasattr(rng, "random_raw"):
+            raw = rng.random_raw
+        if raw is not None:
+            def refill() -> list[int]:
+                return raw(_NUMPY_BLOCK).tolist()
+        elif hasattr(rng, "getrandbits"):
+            getrandbits = rng.getrandbits
+
+            def refill() -> list[int]:
+                block = getrandbits(_GETRANDBITS_BLOCK)
+                return [(block >> (64 * i)) & _WORD for i in range(_GETRANDBITS_BLOCK // 64)]
+        else:
+            raise DomainError(
+                "rng", "expected a numpy Generator or BitGenerator, an object with "
+                f"getrandbits (random.SystemRandom), or None; got {type(rng).__name__}")
+        self._refill = refill
+
+    def bits(self, k: int) -> int:
+        """``k`` fresh fair bits as an integer in :math:`[0, 2^k)`."""
+        nbits = self._nbits
+        if nbits < k:
+            acc, words, pos = self._acc, self._words, self._pos
+            while nbits < k:
+                if pos == len(words):
+                    words, pos = self._refill(), 0
+                    self._words = words
+                acc |= words[pos] << nbits
+                pos += 1
+                nbits += 64
+            self._acc, self._pos = acc, pos
+        out = self._acc & ((1 << k) - 1)
+        self._acc >>= k
+        self._nbits = nbits - k
+        return out
+
+    def below(self, n: int) -> int:
+        r"""A uniform integer in :math:`\{0, \dots, n - 1\}`, ``n >= 1``.
+
+        Rejection sampling: draw :math:`\ell = \lceil \log_2 n \rceil` bits, a uniform
+        integer in :math:`[0, 2^\ell)`, and accept it if it is below :math:`n`. Every
+        accepted value has probability :math:`2^{-\ell}` per round, so the output is
+        exactly uniform; a round succeeds with probability :math:`n / 2^\ell > 1/2`.
+        """
+        if n == 1:
+            return 0
+        ell = (n - 1).bit_length()
+        bits = self.bits
+        while True:
+            v = bits(ell)
+            if v < n:
+                return v
+
+
+#: What the primitives need from a source: ``below(n)`` (and ``bits(k)`` for
+#: :func:`bernoulli_real`).
+Bits = RandomBits
+
+
+def bernoulli_rational(source: Bits, num: int, den: int) -> bool:
+    r""":math:`\mathrm{Bernoulli}(\mathrm{num}/\mathrm{den})`, :math:`0 \le \mathrm{num} \le
+    \mathrm{den}`: a uniform integer below ``den`` compared with ``num``."""
+    return source.below(den) < num
+
+
+def _bernoulli_exp_neg_unit(source: Bits, num: int, den: int) -> bool:
+    r""":math:`\mathrm{Bernoulli}(e^{-\gamma})` for :math:`\gamma = \mathrm{num}/\mathrm{den}
+    \in [0, 1]` (CKS Algorithm 1, first part)."""
+    k = 1
+    while source.below(den * k) < num:  # A ~ Bernoulli(gamma / k)
+        k += 1
+    return k & 1 == 1
+
+
+def bernoulli_exp_neg(source: Bits, gamma: Fraction) -> bool:
+    r"""Draw :math:`\mathrm{Bernoulli}(e^{-\gamma})` exactly, for rational :math:`\gamma \ge 0`.
+
+    Canonne, Kamath and Steinke (2020), Algorithm 1. For :math:`\gamma \in [0, 1]`: set
+    :math:`K = 1` and, while a :math:`\mathrm{Bernoulli}(\gamma / K)` draw is 1, increase
+    :math:`K`; return 1 iff :math:`K` is odd. Since
+    :math:`P(K > k) = \gamma^k / k!`,
+
+    .. math::
+
+       P(K \text{ odd}) = \sum_{k \text{ odd}} \Bigl(\frac{\gamma^{k-1}}{(k-1)!}
+       - \frac{\gamma^k}{k!}\Bigr) = \sum_{j \ge 0} \frac{(-\gamma)^j}{j!} = e^{-\gamma}.
+
+    For :math:`\gamma > 1`, :math:`e^{-\gamma} = (e^{-1})^{\lfloor \gamma \rfloor}
+    e^{-(\gamma - \lfloor \gamma \rfloor)}`: the product of independent draws, stopped at
+    the first 0 (expected number of draws below :math:`1/(1 - e^{-1}) \approx 1.6`).
+
+    Parameters
+    ----------
+    source : RandomBits
+        The bit source.
+    gamma : Fraction
+        :math:`\gamma \ge 0`.
+
+    Returns
+    -------
+    bool
+        ``True`` with probability :math:`e^{-\gamma}`.
+    """
+    num, den = gamma.numerator, gamma.denominator
+    whole, rest = divmod(num, den)
+    i = 0
+    while i < whole:
+        if not _bernoulli_exp_neg_unit(source, 1, 1):
+            return False
+        i += 1
+    return _bernoulli_exp_neg_unit(source, rest, den)
+
+
+def _geometric(source: Bits, s: int, t: int) -> int:
+    r"""``geometric_exp_neg`` for :math:`\gamma = s / t` given as integers."""
+    while True:
+        u = source.below(t)
+        if not _bernoulli_exp_neg_unit(source, u, t):
+            continue
+        v = 0
+        while _bernoulli_exp_neg_unit(source, 1, 1):
+            v += 1
+        return (u + t * v) // s
+
+
+def geometric_exp_neg(source: Bits, gamma: Fraction) -> int:
+    r"""Draw :math:`K \ge 0` with :math:`P(K = k) = (1 - e^{-\gamma}) e^{-\gamma k}` exactly.
+
+    The core of Canonne, Kamath and Steinke (2020), Algorithm 2, with
+    :math:`\gamma = s / t` in lowest terms: draw :math:`U` uniform on
+    :math:`\{0, \dots, t - 1\}` and keep it with probability :math:`e^{-U/t}` (else start
+    again); draw :math:`V \ge 0` geometric with ratio :math:`e^{-1}` (count the 1s of
+    :math:`\mathrm{Bernoulli}(e^{-1})` draws before the first 0); return
+    :math:`\lfloor (U + tV)/s \rfloor`.
+
+    *Proof.* Every :math:`x \ge 0` is :math:`U + tV` for exactly one pair, so
+    :math:`P(U + tV = x) \propto e^{-U/t} e^{-V} = e^{-x/t}`: a geometric law of ratio
+    :math:`e^{-1/t}`. Grouping :math:`x` into blocks :math:`\{ks, \dots, ks + s - 1\}`
+    gives :math:`P(K = k) \propto e^{-ks/t} \sum_{j < s} e^{-j/t} \propto e^{-\gamma k}`.
+    :math:`\square`
+
+    Parameters
+    ----------
+    source : RandomBits
+        The bit source.
+    gamma : Fraction
+        :math:`\gamma > 0`.
+
+    Returns
+    -------
+    int
+        :math:`K`.
+    """
+    return _geometric(source, gamma.numerator, gamma.denominator)
+
+
+def bernoulli_real(source: Bits, enclosure: Callable[[int], tuple[Fraction, Fraction]]
+                   ) -> bool:
+    r"""Draw :math:`\mathrm{Bernoulli}(p)` for a real :math:`p \in [0, 1]` known by enclosures.
+
+    ``enclosure(n)`` returns rationals :math:`\ell_n \le p \le h_n` with
+    :math:`h_n - \ell_n \to 0` as the precision :math:`n` (bits) grows. A uniform
+    :math:`U \in [0, 1)` is revealed bit by bit, :math:`n` bits at a time
+    (:math:`n = 64, 128, 256, \dots`): with the first :math:`n` bits forming :math:`u`,
+    :math:`U \in [u 2^{-n}, (u + 1) 2^{-n})`. The draw returns 1 as soon as
+    :math:`(u + 1) 2^{-n} \le \ell_n` (then :math:`U < p`) and 0 as soon as
+    :math:`u 2^{-n} \ge h_n` (then :math:`U \ge p`). Hence the result is the indicator of
+    :math:`U < p` whenever the procedure stops, which it does with probability 1 (the
+    undecided event shrinks to :math:`U = p`, of probability 0); so :math:`P(1) = p`
+    exactly. It continues past :math:`n` bits with probability at most
+    :math:`h_n - \ell_n + 2^{-n + 1}`, so the expected number of bits is about 64.
+
+    Parameters
+    ----------
+    source : RandomBits
+        The bit source.
+    enclosure : callable
+        ``enclosure(n) -> (lower, upper)``, certified rational bounds on :math:`p`.
+
+    Returns
+    -------
+    bool
+        ``True`` with probability :math:`p`.
+    """
+    n = _FIRST_PRECISION
+    u = source.bits(n)
+    while True:
+        lo, hi = enclosure(n)
+        if (u + 1) * lo.denominator <= lo.numerator << n:
+            return True
+        if u * hi.denominator >= hi.numerator << n:
+            return False
+        u = (u << n) | source.bits(n)
+        n *= 2
+
+
+# ---------------------------------------------------------------------- e^{-x}, certified
+@lru_cache(maxsize=256)
+def exp_neg_enclosure(x: Fraction, bits: int) -> tuple[Fraction, Fraction]:
+    r"""Rationals :math:`\ell \le e^{-x} \le h` with :math:`h - \ell \le 2^{-\mathrm{bits}}`.
+
+    Integer arithmetic only. For :math:`x \ge \mathrm{bits}`,
+    :math:`0 < e^{-x} \le e^{-\mathrm{bits}} < 2^{-\mathrm{bits}}`. Otherwise
+    :math:`e^{x}` is enclosed from its Taylor series in fixed point with :math:`W` bits:
+    the terms :math:`t_j = t_{j-1} x / j` are rounded down for the lower sum and up for
+    the upper sum; summation stops at a term :math:`t_N \le 1` (one unit) with
+    :math:`N + 1 \ge 2x`, where the remaining tail is at most :math:`t_N` (ratio of
+    consecutive terms at most 1/2), which is added to the upper sum. Inverting gives the
+    enclosure of :math:`e^{-x}`; :math:`W` carries enough guard bits that its width is
+    below :math:`2^{-\mathrm{bits}}`.
+
+    Parameters
+    ----------
+    x : Fraction
+        :math:`x \ge 0`.
+    bits : int
+        The absolute precision wanted.
+
+    Returns
+    -------
+    tuple of Fraction
+        :math:`(\ell, h)`.
+    """
+    if x >= bits:
+        return Fraction(0), Fraction(1, 1 << bits)
+    p, q = x.numerator, x.denominator
+    guard = 16 + 2 * (int(x) + 2).bit_length()
+    while True:
+        width = bits + guard + 2 * int(x) + 8
+        one = 1 << width
+        lo_term = hi_term = one
+        lo_sum = hi_sum = one
+        j = 0
+        while hi_term > 1 or j + 1 < 2 * x:
+            j += 1
+            lo_term = lo_term * p // (q * j)
+            hi_term = -(-hi_term * p // (q * j))
+            lo_sum += lo_term
+            hi_sum += hi_term
+        hi_sum += hi_term
+        lower = Fraction(one, hi_sum)  # e^{-x} >= 2^W / upper(2^W e^x)
+        upper = Fraction(one, lo_sum)
+        if (upper - lower) * (1 << bits) <= 1:
+            return lower, upper
+        guard *= 2
+
+
+# ---------------------------------------------------------------------- parameters
+def _reject_float(value: object, name: str) -> None:
+    if isinstance(value, (float, np.floating)) or isinstance(value, sp.Float):
+        raise DomainError(name, "must be given exactly (an int, a Fraction or a decimal or "
+                          f"'p/q' string), not as a float: got {value!r}")
+
+
+def _rational(value: object, name: str) -> Fraction:
+    _reject_float(value, name)
+    if isinstance(value, str):
+        match = _RATIO.match(value)
+        if match:
+            if int(match.group(2)) == 0:
+                raise DomainError(name, f"zero denominator in {value!r}")
+            return Fraction(int(match.group(1)), int(match.group(2)))
+    return parse_number(value, name)
+
+
+def check_eps(value: object) -> Fraction:
+    r""":math:`\varepsilon` as an exact rational in :math:`(0, 10^{100}]`."""
+    eps = _rational(value, "eps")
+    if not 0 < eps <= EPS_MAX:
+        raise DomainError("eps", f"must be a rational number in (0, 1e100], got {eps}")
+    return eps
+
+
+def check_delta(value: object) -> Fraction:
+    r""":math:`\delta` as an exact rational in :math:`(0, 1)`."""
+    delta = _rational(value, "delta")
+    if not 0 < delta < 1:
+        raise DomainError("delta", f"must be a rational number in (0, 1), got {delta}")
+    return delta
+
+
+def check_integer(value: object, name: str, lower: int, upper: int | None = None) -> int:
+    """An integer in ``[lower, upper]`` (a :class:`DomainError` naming ``name`` otherwise)."""
+    where = f"an integer >= {lower}" if upper is None else \
+        f"an integer in [{lower}, {upper}]"
+    if isinstance(value, bool):
+        raise DomainError(name, f"must be {where}, got {value!r}")
+    _reject_float(value, name)
+    number = parse_number(value, name) if not isinstance(value, Integral) \
+        else Fraction(int(value))
+    if number.denominator != 1 or number < lower or (upper is not None and number > upper):
+        raise DomainError(name, f"must be {where}, got {number}")
+    return int(number)
+
+
+def _check_size(size: object) -> tuple[int, ...]:
+    shape = size if isinstance(size, tuple) else (size,)
+    out = []
+    for n in shape:
+        if isinstance(n, bool) or not isinstance(n, Integral) or n < 0:
+            raise DomainError("size", "must be a non-negative integer or a tuple of "
+                              f"non-negative integers, got {size!r}")
+        out.append(int(n))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------- samplers
+class ExactSampler:
+    """Base class: ``draw(source)`` gives one exact sample as a Python ``int``."""
+
+    name: str = ""
+
+    def draw(self, source: Bits) -> int:
+        """One sample, drawn from ``source``."""
+        raise NotImplementedError
+
+    def sample(self, rng: object, size: int | tuple[int, ...] = 1) -> np.ndarray:
+        """An ``int64`` array of shape ``size`` of independent exact samples.
+
+        Raises
+        ------
+        DomainError
+            For a negative or non-integer ``size``.
+        OverflowError
+            If a sample does not fit in int64 (only for noise of scale near
+            :math:`2^{63}`; :meth:`draw` returns Python integers of any size).
+        """
+        shape = _check_size(size)
+        count = 1
+        for n in shape:
+            count *= n
+        source = RandomBits(rng)
+        draw = self.draw
+        values = [draw(source) for _ in range(count)]
+        try:
+            out = np.array(values, dtype=np.int64)
+        except OverflowError:
+            raise OverflowError(f"{self.name}: a sample does not fit in int64; use draw() "
+                                "for Python integers") from None
+        return out.reshape(shape)
+
+    def __call__(self, rng: object, size: int | tuple[int, ...] = 1) -> np.ndarray:
+        return self.sample(rng, size)
+
+
+@dataclass(frozen=True)
+class DiscreteLaplaceExact(ExactSampler):
+    r"""Exact discrete Laplace noise: :math:`P(i) = \frac{1 - \lambda}{1 + \lambda}
+    \lambda^{|i|}`, :math:`\lambda = e^{-\varepsilon/\Delta}`, :math:`i \in \mathbb{Z}`.
+
+    Canonne, Kamath and Steinke (2020), Algorithm 2 with scale :math:`t/s = \Delta /
+    \varepsilon`: draw :math:`Y \ge 0` with :math:`P(Y = y) \propto \lambda^y`
+    (:func:`geometric_exp_neg` with :math:`\gamma = \varepsilon/\Delta`) and a fair sign;
+    if :math:`Y = 0` with the negative sign, start again. Each :math:`i \ne 0` is then
+    reached by one (value, sign) pair of weight :math:`\lambda^{|i|}/2` and 0 by one pair
+    of weight :math:`1/2`, so :math:`P(i) \propto \lambda^{|i|}` and the origin is not
+    counted twice.
+
+    Parameters
+    ----------
+    eps : Fraction
+        :math:`\varepsilon > 0`, exact.
+    Delta : int
+        The integer sensitivity :math:`\Delta \ge 1`.
+    """
+
+    eps: Fraction
+    Delta: int
+    name = "discrete-laplace"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "eps", check_eps(self.eps))
+        object.__setattr__(self, "Delta", check_integer(self.Delta, "Delta", 1))
+
+    def draw(self, source: Bits) -> int:
+        gamma = self.eps / self.Delta
+        s, t = gamma.numerator, gamma.denominator
+        while True:
+            y = _geometric(source, s, t)
+            negative = source.below(2) == 1
+            if negative and y == 0:
+                continue
+            return -y if negative else y
+
+
+@dataclass(frozen=True)
+class DiscreteStaircaseExact(ExactSampler):
+    r"""Exact discrete staircase noise with step :math:`r \in \{1, \dots, \Delta\}`.
+
+    With :math:`b = e^{-\varepsilon}`, :math:`m = \Delta - r` and :math:`i = k\Delta + j`
+    (:math:`k \ge 0`, :math:`0 \le j < \Delta`), the weight of :math:`i \ge 0` is
+    :math:`w(i) = b^k` for :math:`j < r` and :math:`b^{k+1}` for :math:`j \ge r`, and
+    :math:`P(\pm i) = a(r) w(i)`.
+
+    Algorithm (one attempt; start again when the last step rejects):
+
+    1. :math:`K` geometric, :math:`P(K = k) = (1 - b) b^k` (:func:`geometric_exp_neg`
+       with :math:`\gamma = \varepsilon`);
+    2. the part: the first (:math:`j < r`) with probability
+       :math:`p = r / (r + m b)`, else the second (:func:`bernoulli_real` on certified
+       enclosures of :math:`p` from :func:`exp_neg_enclosure`);
+    3. :math:`J` uniform on the chosen part, :math:`\{0, \dots, r-1\}` or
+       :math:`\{r, \dots, \Delta - 1\}`;
+    4. a fair sign; :math:`Y = K\Delta + J`; if :math:`Y = 0` with the negative sign,
+       reject.
+
+    *Proof.* Steps 1–3 give :math:`Y = y \ge 0` with probability
+    :math:`(1 - b) b^k \cdot \frac{r}{r + mb} \cdot \frac1r = \frac{(1-b)}{r + mb} b^k`
+    for :math:`j < r` and :math:`(1 - b) b^k \cdot \frac{mb}{r + mb} \cdot \frac1m =
+    \frac{(1-b)}{r + mb} b^{k+1}` for :math:`j \ge r`: that is
+    :math:`\frac{1 - b}{r + mb} w(y)`. The pair (:math:`Y`, sign) reaches :math:`i \ne 0`
+    in exactly one way, with probability :math:`\frac{1-b}{2(r + mb)} w(|i|)`, and
+    :math:`0` in exactly one way (positive sign), with probability
+    :math:`\frac{1-b}{2(r+mb)} w(0)`. Conditioning on acceptance,
+    :math:`P(i) \propto w(|i|)` for every :math:`i \in \mathbb{Z}`, which is the
+    definition; in particular :math:`P(0) = a(r) = \bigl(2\frac{r + mb}{1 - b} -
+    1\bigr)^{-1}`, not twice that. The acceptance probability is
+    :math:`1 - \frac{1-b}{2(r+mb)} \ge 1/2`. :math:`\square`
+
+    Why step 2 is not a composition of :math:`\mathrm{Bernoulli}(b)` draws: the obvious
+    one (draw :math:`J` uniform on :math:`\{0, \dots, \Delta - 1\}`, keep it if
+    :math:`J < r`, else keep it with probability :math:`b`) is exact but needs
+    :math:`\Delta / (r + mb)` rounds on average, about :math:`\Delta` when :math:`r^* = 1`
+    and :math:`\varepsilon` is large. The lazy comparison costs about 64 bits whatever
+    the parameters. The enclosure of :math:`p` follows from the one of :math:`b`, since
+    :math:`p` decreases in :math:`b`: :math:`r/(r + m h) \le p \le r/(r + m \ell)`.
+
+    Parameters
+    ----------
+    eps : Fraction
+        :math:`\varepsilon > 0`, exact.
+    Delta : int
+        The integer sensitivity :math:`\Delta \ge 1`.
+    r : int
+        The step length, :math:`1 \le r \le \Delta`.
+    """
+
+    eps: Fraction
+    Delta: int
+    r: int
+    name = "discrete-staircase"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "eps", check_eps(self.eps))
+        delta_ = check_integer(self.Delta, "Delta", 1)
+        object.__setattr__(self, "Delta", delta_)
+        object.__setattr__(self, "r", check_integer(self.r, "r", 1, delta_))
+
+    def first_part_enclosure(self, bits: int) -> tuple[Fraction, Fraction]:
+        r"""Certified bounds on :math:`p = r / (r + (\Delta - r) e^{-\varepsilon})`,
+        of width at most :math:`2^{-\mathrm{bits}}`."""
+        return _part_enclosure(self.eps, self.r, self.Delta - self.r, bits)
+
+    def draw(self, source: Bits) -> int:
+        s, t = self.eps.numerator, self.eps.denominator
+        r, m, period = self.r, self.Delta - self.r, self.Delta
+        enclosure = self.first_part_enclosure
+        while True:
+            k = _geometric(source, s, t)
+            if m == 0 or bernoulli_real(source, enclosure):
+                j = source.below(r)
+            else:
+                j = r + source.below(m)
+            y = k * period + j
+            negative = source.below(2) == 1
+            if negative and y == 0:
+                continue
+            return -y if negative else y
+
+
+@lru_cache(maxsize=512)
+def _part_enclosure(eps: Fraction, r: int, m: int, bits: int) -> tuple[Fraction, Fraction]:
+    r"""Bounds on :math:`p = r/(r + m e^{-\varepsilon})`. Since :math:`|dp/db| \le m/r \le
+    \Delta`, an enclosure of :math:`b` of width :math:`2^{-\mathrm{bits} - 2\ell - 2}`,
+    :math:`\ell` the bit length of :math:`\Delta = r + m`, gives one of :math:`p` of width
+    below :math:`2^{-\mathrm{bits}}`."""
+    lo_b, hi_b = exp_neg_enclosure(eps, bits + 2 * (r + m).bit_length() + 2)
+    return Fraction(r) / (r + m * hi_b), Fraction(r) / (r + m * lo_b)
+
+
+def uniform_half_width(delta: Fraction, Delta: int) -> int:
+    r"""The half-width :math:`m` of the discrete uniform :math:`(0, \delta)` mechanism.
+
+    :math:`m = \max\bigl(0, \lceil (\Delta/\delta - 1)/2 \rceil\bigr)`, the smallest
+    :math:`m \ge 0` with :math:`2m + 1 \ge \Delta / \delta`.
+    """
+    x = Fraction(Delta) / delta
+    return max(0, -((1 - x) // 2))
+
+
+@dataclass(frozen=True)
+class DiscreteUniformExact(ExactSampler):
+    r"""Exact discrete uniform noise for :math:`(0, \delta)`-DP with integer sensitivity.
+
+    Definition (thesis slides 000, Part Three, uniform noise mechanism, made symmetric):
+    :math:`P(i) = 1/(2m + 1)` for :math:`|i| \le m`, where :math:`m` is the smallest
+    integer with :math:`2m + 1 \ge \Delta/\delta` (:func:`uniform_half_width`).
+
+    It satisfies :math:`P(S) \le P(S + d) + \delta` for every :math:`S \subset
+    \mathbb{Z}` and :math:`|d| \le \Delta`: :math:`\max_S P(S) - P(S + d)` is the total
+    variation between :math:`P` and its shift, :math:`\min(|d|, 2m+1)/(2m+1) \le
+    \Delta/(2m+1) \le \delta`. With :math:`m - 1` it would fail at :math:`d = \Delta`
+    (for :math:`m \ge 1`), so the range is the narrowest symmetric one. (The slides write
+    the range :math:`-\Delta/(2\delta) \le i \le \Delta/(2\delta) - 1`, :math:`\Delta/\delta`
+    points, for :math:`\Delta/(2\delta)` an integer; that range is not symmetric.)
+
+    Sampling: one uniform integer below :math:`2m + 1` (:meth:`RandomBits.below`), minus
+    :math:`m`.
+
+    Parameters
+    ----------
+    delta : Fraction
+        :math:`\delta \in (0, 1)`, exact.
+    Delta : int
+        The integer sensitivity :math:`\Delta \ge 1`.
+    """
+
+    delta: Fraction
+    Delta: int
+    name = "discrete-uniform"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "delta", check_delta(self.delta))
+        object.__setattr__(self, "Delta", check_integer(self.Delta, "Delta", 1))
+
+    @property
+    def half_width(self) -> int:
+        """:math:`m`."""
+        return uniform_half_width(self.delta, self.Delta)
+
+    def draw(self, source: Bits) -> int:
+        m = self.half_width
+        return source.below(2 * m + 1) - m
+
+
+# ---------------------------------------------------------------------- front door
+@lru_cache(maxsize=128)
+def _optimal_r(eps: Fraction, Delta: int, cost: str) -> int:
+    from .mechanisms.discrete_staircase import DiscreteStaircase
+
+    return int(DiscreteStaircase(eps=eps, Delta=Delta).free_value(cost))
+
+
+def exact_sampler(mechanism: object, *, eps: object = None, delta: object = None,
+                  Delta: object = None, r: object = None,
+                  cost: str = "amplitude") -> ExactSampler:
+    r"""The exact sampler of an integer-valued mechanism.
+
+    Parameters
+    ----------
+    mechanism : str or Mechanism
+        A name in :data:`EXACT_MECHANISMS`, or an instance of such a mechanism (its
+        ``values`` are read; ``type(instance).name`` picks the sampler).
+    eps : Fraction, int or str, optional
+        :math:`\varepsilon`, exact (``"0.5"``, ``"1/3"``, ``Fraction(1, 3)``).
+    delta : Fraction, int or str, optional
+        :math:`\delta` (discrete uniform).
+    Delta : int, optional
+        The integer sensitivity (default 1).
+    r : int, optional
+        The discrete staircase's step; by default the optimal :math:`r^*` for ``cost``
+        (``instance.free_value(cost)``, a certified integer minimisation).
+    cost : str
+        The cost that picks :math:`r^*`.
+
+    Returns
+    -------
+    ExactSampler
+        ``draw(RandomBits(rng)) -> int``, ``sample(rng, size) -> numpy.ndarray``.
+
+    Raises
+    ------
+    DomainError
+        For an unknown mechanism or a parameter outside its domain (the message names
+        the parameter and its valid range).
+    """
+    if isinstance(mechanism, str):
+        name = mechanism
+        values: Mapping[str, object] = {"eps": eps, "delta": delta, "Delta": Delta}
+        instance = None
+    else:
+        name = getattr(type(mechanism), "name", None)
+        values = getattr(mechanism, "values", None)
+        if not isinstance(name, str) or not isinstance(values, Mapping):
+            raise DomainError("mechanism", "expected a mechanism name or instance, got "
+                              f"{type(mechanism).__name__}")
+        for key, given in (("eps", eps), ("delta", delta), ("Delta", Delta)):
+            if given is not None:
+                raise DomainError(key, "is read from the mechanism instance; pass it to "
+                                  "the instance instead")
+        instance = mechanism
+    if name not in EXACT_MECHANISMS:
+        raise DomainError("mechanism", f"no exact sampler for {str(name)[:40]!r}; valid: "
+                          + ", ".join(EXACT_MECHANISMS))
+
+    def need(key: str) -> object:
+        value = values.get(key)
+        if value is None:
+            if key == "Delta":
+                return 1
+            raise DomainError(key, f"a value is required for {name}")
+        return value
+
+    if name != "discrete-staircase" and r is not None:
+        raise DomainError("r", f"is a parameter of discrete-staircase only, not {name}")
+    if name == "discrete-laplace":
+        return DiscreteLaplaceExact(need("eps"), need("Delta"))
+    if name == "discrete-uniform":
+        return DiscreteUniformExact(need("delta"), need("Delta"))
+    e, big = check_eps(need("eps")), check_integer(need("Delta"), "Delta", 1)
+    if r is None:
+        if instance is not None and hasattr(instance, "free_value"):
+            r = int(instance.free_value(cost))
+        else:
+            r = _optimal_r(e, big, str(cost))
+    return DiscreteStaircaseExact(e, big, r)
+
+
+def sample_exact(mechanism: object, rng: object = None, size: int | tuple[int, ...] = 1,
+                 **params: object) -> np.ndarray:
+    r"""Exact noise samples of an integer-valued mechanism, as an ``int64`` array.
+
+    ``sample_exact("discrete-laplace", numpy.random.default_rng(0), 1000, eps="1/2",
+    Delta=2)`` or ``sample_exact(DiscreteStaircase(eps="1", Delta=4), rng, 1000,
+    cost="power")``. Only integer random bits are used (see the module docstring); the
+    result is exact, unlike :func:`dpsym.sampling.sample`, whose float samplers are not
+    hardened against floating-point attacks.
+
+    Parameters
+    ----------
+    mechanism : str or Mechanism
+        See :func:`exact_sampler`.
+    rng : numpy.random.Generator, random.Random-like or None
+        The random source; only its integer bits are used.
+    size : int or tuple of int
+        The output shape.
+    **params
+        ``eps``, ``delta``, ``Delta``, ``r``, ``cost`` as in :func:`exact_sampler`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64`` samples of shape ``size``.
+    """
+    return exact_sampler(mechanism, **params).sample(rng, size)
+
+
+def draw_exact(mechanism: object, rng: object = None, **params: object) -> int:
+    """One exact sample as a Python ``int`` (scalar form of :func:`sample_exact`)."""
+    return exact_sampler(mechanism, **params).draw(RandomBits(rng))
+
+
+__all__ = [
+    "EXACT_MECHANISMS",
+    "DiscreteLaplaceExact",
+    "DiscreteStaircaseExact",
+    "DiscreteUniformExact",
+    "ExactSampler",
+    "RandomBits",
+    "bernoulli_exp_neg",
+    "bernoulli_rational",
+    "bernoulli_real",
+    "check_delta",
+    "check_eps",
+    "check_integer",
+    "draw_exact",
+    "exact_sampler",
+    "exp_neg_enclosure",
+    "geometric_exp_neg",
+    "sample_exact",
+    "uniform_half_width",
+]
