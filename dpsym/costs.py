@@ -39,6 +39,8 @@ class Cost:
         if self.exponent == 2:
             return "power"
         e = self.exponent
+        if not e.is_Rational:  # a symbolic exponent (API only)
+            return f"moment:{e}"
         return f"moment:{e.p}" if e.q == 1 else f"moment:{e.p}/{e.q}"
 
     @property

@@ -32,7 +32,7 @@ def numeric_minimiser(value: Callable[[mpmath.mpf], mpmath.mpf],
                       slope: Callable[[mpmath.mpf], mpmath.mpf],
                       lo: mpmath.mpf, hi: mpmath.mpf,
                       hint: mpmath.mpf | None = None) -> mpmath.mpf:
-    """Global minimiser of ``value`` on ``[lo, hi]`` at the working precision.
+    r"""Global minimiser of ``value`` on ``[lo, hi]`` at the working precision.
 
     Parameters
     ----------
@@ -45,11 +45,16 @@ def numeric_minimiser(value: Callable[[mpmath.mpf], mpmath.mpf],
         bracket around it, only that bracket is refined (the global comparison was made
         at the lower precision); otherwise the full search runs.
 
+    A cost with a pole at an end of the range (evaluation raises ``ZeroDivisionError``)
+    counts as :math:`+\infty` there, its slope as :math:`\pm\infty` (pointing out of
+    the range).
+
     Raises
     ------
     CertificationError
         If a bracketed root of the slope cannot be refined.
     """
+    value, slope = _pole_safe(value, lo, hi, value=True), _pole_safe(slope, lo, hi)
     if hint is not None and lo < hint < hi:
         width = mpmath.mpf(2) ** (-mpmath.mp.prec // 3) * max(abs(hint), mpmath.mpf(2) ** -40)
         a, b = max(lo, hint - width), min(hi, hint + width)
@@ -65,6 +70,18 @@ def numeric_minimiser(value: Callable[[mpmath.mpf], mpmath.mpf],
         elif s0 < 0 < s1:  # a minimum of the cost lies in (t0, t1)
             candidates.append(_bisect_root(slope, t0, t1, s0, s1))
     return min(candidates, key=value)
+
+
+def _pole_safe(f: Callable[[mpmath.mpf], mpmath.mpf], lo: mpmath.mpf, hi: mpmath.mpf,
+               value: bool = False) -> Callable[[mpmath.mpf], mpmath.mpf]:
+    def safe(t: mpmath.mpf) -> mpmath.mpf:
+        try:
+            return f(t)
+        except ZeroDivisionError:
+            if t not in (lo, hi):
+                raise
+            return mpmath.inf if value or t == hi else -mpmath.inf
+    return safe
 
 
 def _bisect_root(f, a, b, fa, fb, steps: int = 24):
@@ -168,16 +185,45 @@ class AlgebraicRoot:
     degree: int
     radicand: sp.Expr
     radical: sp.Expr
+    #: End points of the parameter's range where the minimiser sticks when the root
+    #: leaves the range: ``(("lower", lo), ...)``; empty for an interior root.
+    clamps: tuple[tuple[str, sp.Expr], ...] = ()
+
+    @property
+    def root(self) -> sp.Expr:
+        """The stationary point as one expression."""
+        return sp.factor(self.shift) + self.sign * self.radical
 
     @property
     def expr(self) -> sp.Expr:
-        """The root as one expression."""
-        return sp.factor(self.shift) + self.sign * self.radical
+        """The minimiser: the root, clamped to the range where needed (``Piecewise``)."""
+        return self._clamped(self.root, lambda end: end)
+
+    def _clamped(self, inside: sp.Expr, at_end: Callable[[sp.Expr], sp.Expr]) -> sp.Expr:
+        if not self.clamps:
+            return inside
+        branches = []
+        for side, end in self.clamps:
+            cond = self.root <= end if side == "lower" else self.root >= end
+            branches.append((at_end(end), cond))
+        return sp.Piecewise(*branches, (inside, True))
+
+    def with_clamps(self, clamps: tuple[tuple[str, sp.Expr], ...]) -> AlgebraicRoot:
+        """The same root, clamped at ``clamps``."""
+        return AlgebraicRoot(self.shift, self.sign, self.degree, self.radicand, self.radical,
+                             clamps)
 
     def reduce(self, value: sp.Expr, var: sp.Symbol) -> sp.Expr:
-        """``value`` at :math:`\theta` = this root, reduced modulo :math:`R^n - Q`."""
+        """``value`` at the minimiser, the root's branch reduced modulo :math:`R^n - Q`."""
+        return self._clamped(self._reduce_at_root(value, var),
+                             lambda end: sp.factor(sp.cancel(value.subs(var, end))))
+
+    def _reduce_at_root(self, value: sp.Expr, var: sp.Symbol) -> sp.Expr:
         if self.degree == 1:
-            return sp.factor(sp.cancel(value.subs(var, self.expr)))
+            at_root = value.subs(var, self.root)
+            if value.is_rational_function(var):
+                return sp.factor(sp.cancel(at_root))
+            return sp.simplify(at_root)
         # R = c * S with c rational and S a product of pure radicals, S**n a polynomial:
         # reducing modulo S**n - S_n keeps the rational part out of the radicals.
         radicals = [f for f in self.radical.atoms(sp.Pow) if not f.exp.is_integer]
@@ -249,8 +295,16 @@ def polynomial_roots(coeffs: Sequence[sp.Expr], point: Mapping[sp.Symbol, object
 
 def stationary_candidates(cost: sp.Expr, var: sp.Symbol,
                           point: Mapping[sp.Symbol, object]) -> list[AlgebraicRoot]:
-    """Closed-form roots of the numerator of ``d cost / d var`` (factors of degree <= 3)."""
-    numerator = sp.numer(sp.together(sp.diff(cost, var)))
+    """Closed-form roots of the numerator of ``d cost / d var`` (factors of degree <= 3).
+
+    A cost that is not rational in ``var`` (a power with a symbolic exponent) is
+    differentiated through its logarithm, whose derivative may be rational.
+    """
+    if cost.is_rational_function(var):
+        slope = sp.diff(cost, var)
+    else:
+        slope = sp.diff(sp.expand_log(sp.log(cost), force=True), var)
+    numerator = sp.numer(sp.together(slope))
     try:
         _, factors = sp.factor_list(numerator, var)
     except sp.PolynomialError:
@@ -267,6 +321,20 @@ def stationary_candidates(cost: sp.Expr, var: sp.Symbol,
     return out
 
 
+#: Exponents at which a minimiser derived for a symbolic cost exponent :math:`p` is checked.
+_TEST_EXPONENTS = (sp.Rational(1, 2), sp.Integer(1), sp.Integer(2), sp.Integer(3))
+
+
+def _with_exponents(cost: sp.Expr, points: Sequence[Mapping[sp.Symbol, object]]
+                    ) -> list[Mapping[sp.Symbol, object]]:
+    """The test points, crossed with test exponents if ``cost`` has a symbolic exponent."""
+    from .symbols import p
+
+    if p not in cost.free_symbols or any(p in pt for pt in points):
+        return list(points)
+    return [{**pt, p: e} for pt in points for e in _TEST_EXPONENTS]
+
+
 def closed_form_minimiser(cost: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
                           test_points: Sequence[Mapping[sp.Symbol, object]]
                           ) -> AlgebraicRoot | None:
@@ -275,8 +343,7 @@ def closed_form_minimiser(cost: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Exp
     Each candidate is checked at every point of ``test_points`` (exact rationals for the
     other symbols) against :func:`numeric_minimiser` at 40 digits.
     """
-    if not cost.is_rational_function(var):
-        return None
+    test_points = _with_exponents(cost, test_points)
     candidates = stationary_candidates(cost, var, test_points[0])
     if not candidates:
         return None
@@ -285,13 +352,18 @@ def closed_form_minimiser(cost: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Exp
     with mpmath.workdps(40):
         for cand in candidates:
             ok = True
+            clamps: dict[str, sp.Expr] = {}
             for point in test_points:
                 try:
-                    val = evaluate(cand.expr, point)
+                    val = evaluate(cand.root, point)
                 except (CertificationError, ZeroDivisionError, ValueError, TypeError):
                     ok = False
                     break
                 low, high = evaluate(lo, point), evaluate(hi, point)
+                if val < low:
+                    val, clamps["lower"] = low, lo
+                elif val > high:
+                    val, clamps["upper"] = high, hi
 
                 def f(t, point=point):
                     return evaluate(cost, {**point, var: t})
@@ -304,7 +376,7 @@ def closed_form_minimiser(cost: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Exp
                     ok = False
                     break
             if ok:
-                accepted.append(cand)
+                accepted.append(cand.with_clamps(tuple(clamps.items())))
     if not accepted:
         return None
     return min(accepted, key=lambda root: sp.count_ops(root.expr))

@@ -25,6 +25,7 @@ import sympy as sp
 
 from .errors import DomainError, UnsupportedError
 from .symbols import b, c, delta, eps, in_b, in_eps
+from .tidy import factor
 
 MAX_ORDER = 30
 
@@ -69,6 +70,7 @@ class Regime:
         prepared = self.prepare(expr)
         t = self.variable
         try:
+            prepared, thaw = _expand_logs(prepared, t, order)
             result = sp.series(prepared, t, 0, order)
         except (sp.PoleError, NotImplementedError, ValueError) as exc:
             raise UnsupportedError(
@@ -76,13 +78,64 @@ class Regime:
             ) from None
         if not result.has(sp.Order):
             result = result + sp.Order(t**order, t)
-        # write it as a sum of terms followed by the order term
+        # write it as a sum of terms, one per power of t, followed by the order term
         main = result.removeO()
-        return sp.expand(main) + sp.expand(result - main)
+        main = sp.Add(*(factor(coeff.xreplace(thaw)) * t**power
+                        for power, coeff in sorted(_by_power(main, t).items(),
+                                                   key=lambda item: item[0])))
+        return main + sp.expand(result - result.removeO())
 
     def truncate(self, series: sp.Expr) -> sp.Expr:
         """The series without its order term."""
         return series.removeO()
+
+
+#: Extra orders kept in the expansion of a logarithm, for the cancellations of the
+#: expression around it (a division by a power of the variable).
+LOG_MARGIN = 6
+
+
+def _expand_logs(expr: sp.Expr, t: sp.Symbol, order: int
+                 ) -> tuple[sp.Expr, dict[sp.Symbol, sp.Expr]]:
+    r"""Replace each logarithm :math:`\log g(t)` by its expansion in :math:`t`.
+
+    With :math:`g = a_0 t^k (1 + w)`, :math:`w = O(t)`,
+    :math:`\log g = \log(a_0 t^k) + \log(1 + w)`, the last term a truncated power
+    series and the first an atom (a coefficient, as :math:`\log t` is in an asymptotic
+    series). Every atom is returned as a symbol with the map back to its logarithm.
+    ``sympy.series`` applied to the logarithms instead splits them into terms that do
+    not cancel visibly (spurious :math:`\log t` in denominators) and is slow.
+    """
+    depth = order + LOG_MARGIN
+    swap: dict[sp.Expr, sp.Expr] = {}
+    thaw: dict[sp.Symbol, sp.Expr] = {}
+    for lg in expr.atoms(sp.log):
+        inner = lg.args[0]
+        if t not in inner.free_symbols:
+            atom = sp.Dummy(real=True)
+            swap[lg], thaw[atom] = atom, lg
+            continue
+        series = sp.series(inner, t, 0, depth).removeO()
+        lead = sp.factor(series.as_leading_term(t))
+        ratio = sp.collect(sp.expand(series / lead), t, evaluate=False)
+        rest = sp.expand(sp.Add(*(sp.cancel(cf) * pw for pw, cf in ratio.items())) - 1)
+        log_rest = sp.series(sp.log(1 + rest), t, 0, depth).removeO() if rest != 0 else 0
+        atom = sp.Dummy(real=True)
+        thaw[atom] = sp.log(lead)
+        swap[lg] = atom + log_rest
+    return (expr.xreplace(swap) if swap else expr), thaw
+
+
+def _by_power(expr: sp.Expr, t: sp.Symbol) -> dict[sp.Expr, sp.Expr]:
+    """The terms of a finite sum of powers of ``t`` (times coefficients), by power."""
+    out: dict[sp.Expr, sp.Expr] = {}
+    for term in sp.Add.make_args(sp.expand(expr)):
+        term = sp.factor(term) if t in term.free_symbols else term
+        coeff, power = term.as_coeff_exponent(t)
+        if t in coeff.free_symbols:
+            coeff, power = term, sp.Integer(0)
+        out[power] = out.get(power, 0) + coeff
+    return out
 
 
 REGIMES: dict[str, Regime] = {

@@ -6,16 +6,22 @@ from ..errors import DomainError
 from .base import FreeParameter, Mechanism, Value
 from .discrete_laplace import DiscreteLaplace
 from .discrete_staircase import DiscreteStaircase
+from .discrete_uniform import DiscreteUniform
+from .gaussian import AnalyticGaussian, ClassicGaussian
 from .independent_staircase import IndependentStaircase
 from .laplace import Laplace
 from .laplace_md import LaplaceMD
 from .staircase import Staircase
 from .staircase_md import StaircaseMD
+from .truncated_laplace import TruncatedLaplace
+from .uniform_mass import UniformMass
 
 #: Every mechanism by its CLI name, in listing order.
 MECHANISMS: dict[str, type[Mechanism]] = {
     cls.name: cls for cls in (Laplace, DiscreteLaplace, Staircase, DiscreteStaircase,
-                              StaircaseMD, IndependentStaircase, LaplaceMD)
+                              StaircaseMD, IndependentStaircase, LaplaceMD,
+                              TruncatedLaplace, UniformMass, DiscreteUniform,
+                              ClassicGaussian, AnalyticGaussian)
 }
 
 
@@ -32,12 +38,17 @@ def get_mechanism(name: str) -> type[Mechanism]:
 
 __all__ = [
     "MECHANISMS",
+    "AnalyticGaussian",
+    "ClassicGaussian",
     "DiscreteLaplace",
     "DiscreteStaircase",
+    "DiscreteUniform",
     "FreeParameter",
     "Laplace",
     "Mechanism",
     "Staircase",
+    "TruncatedLaplace",
+    "UniformMass",
     "Value",
     "get_mechanism",
 ]

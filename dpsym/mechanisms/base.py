@@ -36,6 +36,8 @@ from ..optimize import AlgebraicRoot, closed_form_minimiser, numeric_minimiser
 from ..params import Domain, Param, parse_number
 from ..regimes import get_regime
 from ..symbols import Delta, b, eps
+from ..tidy import factor as tidy_factor
+from ..tidy import tidy
 
 #: Largest privacy parameter accepted (e^{-eps} stays an ordinary mpmath number).
 EPS_MAX = Fraction(10) ** 100
@@ -71,6 +73,34 @@ class FreeParameter:
     lower: sp.Expr
     upper: sp.Expr
     integer: bool = False
+
+
+@dataclass(frozen=True)
+class Derived:
+    r"""A parameter of the noise that the mechanism's definition determines.
+
+    The truncated Laplacian's :math:`A` and :math:`B`, a Gaussian's :math:`\sigma`, the
+    half-width of a uniform density: each is fixed by a condition of the definition
+    (:meth:`Mechanism.conditions`), solved symbolically by the engine where sympy can,
+    and otherwise computed numerically by :meth:`Mechanism.derived_numeric`.
+
+    Parameters
+    ----------
+    name : str
+        Its name, also the quantity name of its value.
+    symbol : sympy.Symbol
+        The symbol standing for it in :meth:`Mechanism.noise_shape` (may be :data:`NORM`).
+    description : str
+        What it is.
+    numeric : bool
+        ``True`` if it has no closed form and is computed by
+        :meth:`Mechanism.derived_numeric`.
+    """
+
+    name: str
+    symbol: sp.Symbol
+    description: str
+    numeric: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,6 +141,10 @@ class Mechanism:
     lattice: ClassVar[bool] = False
     params: ClassVar[tuple[Param, ...]]
     free: ClassVar[FreeParameter | None] = None
+    derived: ClassVar[tuple[Derived, ...]] = ()
+    #: The privacy guarantee the mechanism is built for: ``"eps"`` (pure
+    #: :math:`\varepsilon`-DP), ``"eps,delta"`` or ``"0,delta"``.
+    guarantee: ClassVar[str] = "eps"
 
     # ------------------------------------------------------------------ definition
     @classmethod
@@ -162,33 +196,60 @@ class Mechanism:
 
     # ------------------------------------------------------------------ derived (symbolic)
     @classmethod
+    def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
+        r"""The defining conditions ``(symbol, lhs, rhs)`` of the derived parameters.
+
+        Each condition :math:`\mathrm{lhs} = \mathrm{rhs}` is solved for ``symbol``, in
+        order, after total mass = 1 has been solved for :data:`NORM`; earlier solutions
+        are substituted into later conditions. None by default.
+        """
+        return ()
+
+    @classmethod
+    def derived_numeric(cls, symbol: sp.Symbol, point: Mapping[sp.Symbol, object]
+                        ) -> mpmath.mpf:
+        """The value of a derived parameter without closed form, at the working precision."""
+        raise NotImplementedError(f"{cls.name}: no numeric solver for {symbol}")
+
+    @classmethod
     @cache
+    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:
+        """Closed forms of :data:`NORM` and the derived parameters, solved from the
+        normalisation and :meth:`conditions` (numeric-only parameters are left out)."""
+        shape = cls.noise_shape()
+        solved: dict[sp.Symbol, sp.Expr] = {}
+        equations = [(NORM, shape.total_mass(), sp.Integer(1))] \
+            if NORM in shape.free_symbols() else []
+        equations += list(cls.conditions())
+        for symbol, lhs, rhs in equations:
+            equation = sp.together(sp.sympify(lhs).subs(solved) - rhs)
+            solution = _solve_for(equation, symbol)
+            solved = {s: tidy(e.subs(symbol, solution)) for s, e in solved.items()}
+            solved[symbol] = solution
+        return solved
+
+    @classmethod
     def normalisation(cls) -> sp.Expr | None:
         """The normalising constant solved from total mass = 1 (None if none is needed)."""
-        shape = cls.noise_shape()
-        if NORM not in shape.free_symbols():
-            return None
-        mass = sp.together(shape.total_mass())
-        (solution,) = sp.solve(sp.Eq(mass, 1), NORM)
-        # keep exponentials (sympy's solve may return tanh); factor in the exponentials
-        return sp.factor(sp.powsimp(sp.cancel(solution.rewrite(sp.exp))))
+        return cls.calibration().get(NORM)
 
     @classmethod
     @cache
     def noise(cls) -> SymmetricNoise:
-        """The normalised noise distribution."""
-        shape = cls.noise_shape()
-        a = cls.normalisation()
-        return shape if a is None else shape.subs({NORM: a})
+        """The normalised noise distribution, every derived parameter with a closed form
+        substituted."""
+        return cls.noise_shape().subs(cls.calibration())
 
     @classmethod
     @cache
     def moment(cls, power: sp.Expr) -> sp.Expr:
         r"""The expected cost :math:`\mathbb{E}|X|^p` as a function of the free parameter."""
         power = sp.sympify(power)
-        expr = cls.noise().moment(power)
+        # integrate with the derived parameters as symbols, substitute them afterwards:
+        # their closed forms (logarithms) then stay single atoms of the result
+        expr = cls.noise_shape().moment(power).subs(cls.calibration())
         if power.is_Integer:
-            return sp.factor(sp.cancel(sp.together(expr)))
+            return tidy_factor(expr)
         return expr
 
     @classmethod
@@ -263,7 +324,8 @@ class Mechanism:
     @classmethod
     def quantities(cls) -> tuple[str, ...]:
         """The quantity names: ``cost`` and the free parameter's name."""
-        return ("cost",) + (() if cls.free is None else (cls.free.name,))
+        return (("cost",) + (() if cls.free is None else (cls.free.name,))
+                + tuple(d.name for d in cls.derived))
 
     @classmethod
     def check_quantity(cls, quantity: str) -> str:
@@ -286,12 +348,35 @@ class Mechanism:
         """
         cls.check_quantity(quantity)
         cost = parse_cost(cost)
-        expr = cls.optimal_cost(cost) if quantity == "cost" else cls.optimal_parameter(cost)
+        if quantity == "cost":
+            expr = cls.optimal_cost(cost)
+        elif cls.free is not None and quantity == cls.free.name:
+            expr = cls.optimal_parameter(cost)
+        else:
+            expr = cls._derived_formula(quantity, cost)
         if expr is None:
             raise UnsupportedError(
                 f"{cls.name}: no closed form for {quantity} with cost {cost.name}; "
                 "values are computed numerically"
             )
+        return expr
+
+    @classmethod
+    def _derived(cls, quantity: str) -> Derived:
+        return next(d for d in cls.derived if d.name == quantity)
+
+    @classmethod
+    def _derived_formula(cls, quantity: str, cost: Cost) -> sp.Expr | None:
+        """A derived parameter's closed form, at the optimal free parameter for ``cost``."""
+        der = cls._derived(quantity)
+        expr = cls.calibration().get(der.symbol)
+        if expr is None or der.numeric:
+            return None
+        if cls.free is not None and cls.free.symbol in expr.free_symbols:
+            best = cls.optimal_parameter(cost)
+            if best is None:
+                return None
+            expr = tidy(expr.subs(cls.free.symbol, best))
         return expr
 
     @classmethod
@@ -321,8 +406,14 @@ class Mechanism:
 
     # ------------------------------------------------------------------ numeric
     def _numeric_point(self) -> dict[sp.Symbol, object]:
+        """The parameter values, and every numeric-only derived parameter at the working
+        precision."""
         self.require(*(prm.name for prm in self.params))
-        return dict(self.substitution)
+        point: dict[sp.Symbol, object] = dict(self.substitution)
+        for der in self.derived:
+            if der.numeric:
+                point[der.symbol] = self.derived_numeric(der.symbol, point)
+        return point
 
     def _free_range(self, point: Mapping) -> tuple[mpmath.mpf, mpmath.mpf]:
         assert self.free is not None
@@ -393,12 +484,27 @@ class Mechanism:
         def compute() -> mpmath.mpf:
             t, v = self._numeric_optimum(cost, found[0])
             found[0] = t
-            return v if quantity == "cost" else t
+            if quantity == "cost":
+                return v
+            if self.free is not None and quantity == self.free.name:
+                return t
+            return self._derived_value(quantity, t)
 
-        number, text = certified(compute, digits, guard=self._guard_digits(cost))
-        if quantity != "cost" and self.free is not None and self.free.integer:
+        number, text = certified(compute, digits, allow_zero=quantity != "cost",
+                                 guard=self._guard_digits(cost))
+        if self.free is not None and quantity == self.free.name and self.free.integer:
             text = str(int(number))
         return Value(number, text, digits)
+
+    def _derived_value(self, quantity: str, free_value: mpmath.mpf | None) -> mpmath.mpf:
+        """A derived parameter at the working precision (free parameter at ``free_value``)."""
+        der = self._derived(quantity)
+        point = self._numeric_point()
+        if der.numeric:
+            return point[der.symbol]
+        if self.free is not None:
+            point[self.free.symbol] = free_value
+        return evaluate(self.calibration()[der.symbol], point)
 
     def _guard_digits(self, cost: Cost) -> int:
         r"""Guard digits for the first evaluation.
@@ -456,6 +562,11 @@ class Mechanism:
                     kind = "an integer" if fp.integer else "a number"
                     raise DomainError(fp.name, f"must be {kind} in [{lo}, {hi}], got {value}")
                 subs[fp.symbol] = rational
+        for der in self.derived:
+            if der.numeric:
+                value = self.value(der.name, cost, digits)
+                exact = parse_number(value.text, der.name)
+                subs[der.symbol] = sp.Rational(exact.numerator, exact.denominator)
         return self.noise().subs(subs)
 
     def sample(self, rng: object, size: int | tuple[int, ...],
@@ -481,6 +592,21 @@ class Mechanism:
                 for prm in cls.params]
 
 
+def _solve_for(equation: sp.Expr, symbol: sp.Symbol) -> sp.Expr:
+    """The unique solution of ``equation = 0`` for ``symbol``, in the generic case.
+
+    Sympy returns conditional solutions as ``Piecewise``; the conditions exclude
+    degenerate parameter values (a zero denominator), so the first branch is taken.
+    """
+    solutions = sp.solve(equation, symbol, dict=False)
+    if len(solutions) != 1:
+        raise UnsupportedError(f"cannot solve the definition for {symbol}: {solutions}")
+    (solution,) = solutions
+    if isinstance(solution, sp.Piecewise):
+        solution = solution.args[0].expr
+    return tidy(solution)
+
+
 def eps_param(description: str = "privacy parameter") -> Param:
     """The declaration of :math:`\\varepsilon > 0` shared by the mechanisms."""
     return Param("eps", eps, Domain(lower=Fraction(0), upper=EPS_MAX, upper_open=False),
@@ -498,4 +624,5 @@ def sensitivity_param(integer: bool = False, upper: int | None = None) -> Param:
                  default="1")
 
 
-__all__ = ["NORM", "FreeParameter", "Mechanism", "Value", "eps_param", "sensitivity_param"]
+__all__ = ["NORM", "Derived", "FreeParameter", "Mechanism", "Value", "eps_param",
+           "sensitivity_param"]
