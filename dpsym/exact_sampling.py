@@ -16,9 +16,10 @@ Mechanisms
   :math:`P(i) = a(r) b^k` if :math:`j < r` and :math:`a(r) b^{k+1}` otherwise,
   :math:`b = e^{-\varepsilon}`, and :math:`P(-i) = P(i)`; see
   :mod:`dpsym.mechanisms.discrete_staircase`.
-* ``discrete-uniform``: the :math:`(0, \delta)` uniform noise mechanism, uniform on the
-  symmetric range :math:`\{-m, \dots, m\}` with :math:`m` the smallest integer such that
-  :math:`2m + 1 \ge \Delta / \delta` (see :class:`DiscreteUniformExact`).
+* ``discrete-uniform``: the :math:`(0, \delta)` uniform noise mechanism, uniform on
+  :math:`n = \lceil \Delta/\delta \rceil` consecutive integers and symmetrised:
+  :math:`P(i) = 1/n` for :math:`|i| < n/2`, :math:`1/(2n)` at :math:`|i| = n/2` (see
+  :class:`DiscreteUniformExact`).
 
 The random source
 -----------------
@@ -588,34 +589,25 @@ def _part_enclosure(eps: Fraction, r: int, m: int, bits: int) -> tuple[Fraction,
     return Fraction(r) / (r + m * hi_b), Fraction(r) / (r + m * lo_b)
 
 
-def uniform_half_width(delta: Fraction, Delta: int) -> int:
-    r"""The half-width :math:`m` of the discrete uniform :math:`(0, \delta)` mechanism.
-
-    :math:`m = \max\bigl(0, \lceil (\Delta/\delta - 1)/2 \rceil\bigr)`, the smallest
-    :math:`m \ge 0` with :math:`2m + 1 \ge \Delta / \delta`.
-    """
-    x = Fraction(Delta) / delta
-    return max(0, -((1 - x) // 2))
+def uniform_support_size(delta: Fraction, Delta: int) -> int:
+    r"""The support size :math:`n = \lceil \Delta/\delta \rceil` of the discrete uniform
+    :math:`(0, \delta)` mechanism (:class:`dpsym.mechanisms.DiscreteUniform`)."""
+    return -((-Fraction(Delta)) // delta)
 
 
 @dataclass(frozen=True)
 class DiscreteUniformExact(ExactSampler):
     r"""Exact discrete uniform noise for :math:`(0, \delta)`-DP with integer sensitivity.
 
-    Definition (thesis slides 000, Part Three, uniform noise mechanism, made symmetric):
-    :math:`P(i) = 1/(2m + 1)` for :math:`|i| \le m`, where :math:`m` is the smallest
-    integer with :math:`2m + 1 \ge \Delta/\delta` (:func:`uniform_half_width`).
+    The law of :class:`dpsym.mechanisms.DiscreteUniform`: the uniform distribution on the
+    :math:`n = \lceil \Delta/\delta \rceil` integers
+    :math:`-\lfloor n/2 \rfloor, \dots, n - 1 - \lfloor n/2 \rfloor`, symmetrised (averaged
+    with its mirror image): :math:`P(i) = 1/n` for :math:`|i| < n/2` and :math:`1/(2n)` at
+    :math:`|i| = n/2` (even :math:`n`).
 
-    It satisfies :math:`P(S) \le P(S + d) + \delta` for every :math:`S \subset
-    \mathbb{Z}` and :math:`|d| \le \Delta`: :math:`\max_S P(S) - P(S + d)` is the total
-    variation between :math:`P` and its shift, :math:`\min(|d|, 2m+1)/(2m+1) \le
-    \Delta/(2m+1) \le \delta`. With :math:`m - 1` it would fail at :math:`d = \Delta`
-    (for :math:`m \ge 1`), so the range is the narrowest symmetric one. (The slides write
-    the range :math:`-\Delta/(2\delta) \le i \le \Delta/(2\delta) - 1`, :math:`\Delta/\delta`
-    points, for :math:`\Delta/(2\delta)` an integer; that range is not symmetric.)
-
-    Sampling: one uniform integer below :math:`2m + 1` (:meth:`RandomBits.below`), minus
-    :math:`m`.
+    Sampling: a fair sign bit :math:`s` and a uniform integer :math:`j < n`
+    (:meth:`RandomBits.below`); the output is :math:`(-1)^s (j - \lfloor n/2 \rfloor)`,
+    exactly the mixture of the uniform law and its mirror.
 
     Parameters
     ----------
@@ -634,13 +626,14 @@ class DiscreteUniformExact(ExactSampler):
         object.__setattr__(self, "Delta", check_integer(self.Delta, "Delta", 1))
 
     @property
-    def half_width(self) -> int:
-        """:math:`m`."""
-        return uniform_half_width(self.delta, self.Delta)
+    def support_size(self) -> int:
+        """:math:`n`."""
+        return uniform_support_size(self.delta, self.Delta)
 
     def draw(self, source: Bits) -> int:
-        m = self.half_width
-        return source.below(2 * m + 1) - m
+        n = self.support_size
+        value = source.below(n) - n // 2
+        return -value if source.below(2) else value
 
 
 # ---------------------------------------------------------------------- front door
@@ -778,5 +771,5 @@ __all__ = [
     "exp_neg_enclosure",
     "geometric_exp_neg",
     "sample_exact",
-    "uniform_half_width",
+    "uniform_support_size",
 ]

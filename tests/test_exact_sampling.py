@@ -56,7 +56,7 @@ from dpsym.exact_sampling import (
     exp_neg_enclosure,
     geometric_exp_neg,
     sample_exact,
-    uniform_half_width,
+    uniform_support_size,
 )
 
 #: The seed of the explicit generators here (the same as the ``rng`` fixture's).
@@ -110,12 +110,16 @@ def mass_discrete_staircase(eps: Fraction, Delta: int, r: int) -> Callable[[int]
 
 
 def mass_discrete_uniform(delta: Fraction, Delta: int) -> dict[int, Fraction]:
-    r"""Uniform on :math:`\{-m..m\}`, :math:`m` the least integer with
-    :math:`2m+1 \ge \Delta/\delta`."""
-    m = 0
-    while 2 * m + 1 < Fraction(Delta) / delta:
-        m += 1
-    return {i: Fraction(1, 2 * m + 1) for i in range(-m, m + 1)}
+    r"""Uniform on the :math:`n` integers from :math:`-\lfloor n/2 \rfloor`, :math:`n` the
+    least integer with :math:`n \ge \Delta/\delta`, averaged with its mirror image."""
+    n = 1
+    while n < Fraction(Delta) / delta:
+        n += 1
+    mass: dict[int, Fraction] = {}
+    for i in range(-(n // 2), n - n // 2):
+        for j in (i, -i):
+            mass[j] = mass.get(j, Fraction(0)) + Fraction(1, 2 * n)
+    return mass
 
 
 # ---------------------------------------------------------------------- chi-square
@@ -236,27 +240,31 @@ def test_discrete_uniform_is_0_delta_private_and_narrowest(delta: str, Delta: in
     """
     d_ = Fraction(delta.split("/")[0]) / Fraction(delta.split("/")[1]) if "/" in delta \
         else Fraction(delta)
-    sampler = DiscreteUniformExact(d_, Delta)
-    m = sampler.half_width
+    n = DiscreteUniformExact(d_, Delta).support_size
 
-    def worst(half: int, d: int) -> Fraction:
-        p = {i: Fraction(1, 2 * half + 1) for i in range(-half, half + 1)}
+    def worst(size: int, d: int) -> Fraction:
+        p = {i: Fraction(1, size) for i in range(size)}  # a shift does not change TV
         return sum((max(Fraction(0), q - p.get(s + d, Fraction(0))) for s, q in p.items()),
                    Fraction(0))
 
-    assert m == max(mass_discrete_uniform(d_, Delta))
+    mass = mass_discrete_uniform(d_, Delta)
+    assert sum(mass.values()) == 1
     for d in range(-Delta, Delta + 1):
-        assert worst(m, d) <= d_, (m, d)
-    if m >= 1:  # one point narrower on each side breaks the constraint at d = Delta
-        assert worst(m - 1, Delta) > d_
+        assert worst(n, d) <= d_, (n, d)
+        # the symmetrised law too (a mixture of two private laws)
+        tv = sum((max(Fraction(0), q - mass.get(s + d, Fraction(0))) for s, q in mass.items()),
+                 Fraction(0))
+        assert tv <= d_
+    if n >= 2:  # one point fewer breaks the constraint at d = Delta
+        assert worst(n - 1, Delta) > d_
 
 
-def test_uniform_half_width_values() -> None:
-    assert uniform_half_width(Fraction(1, 10), 2) == 10  # 21 >= 20 points
-    assert uniform_half_width(Fraction(1, 4), 1) == 2  # 5 >= 4
-    assert uniform_half_width(Fraction(1, 5), 1) == 2  # 5 >= 5
-    assert uniform_half_width(Fraction(99, 100), 1) == 1  # 3 >= 100/99
-    assert uniform_half_width(Fraction(1, 2), 1) == 1
+def test_uniform_support_size_values() -> None:
+    assert uniform_support_size(Fraction(1, 10), 2) == 20
+    assert uniform_support_size(Fraction(1, 4), 1) == 4
+    assert uniform_support_size(Fraction(3, 10), 2) == 7
+    assert uniform_support_size(Fraction(99, 100), 1) == 2
+    assert uniform_support_size(Fraction(1, 2), 1) == 2
 
 
 # ---------------------------------------------------------------------- primitives, exactly
@@ -658,14 +666,14 @@ def test_discrete_uniform_instance() -> None:
             self.values = {k: Fraction(v) for k, v in values.items()}
 
     s = exact_sampler(DiscreteUniform(delta="1/10", Delta=2))
-    assert s == DiscreteUniformExact(Fraction(1, 10), 2) and s.half_width == 10
+    assert s == DiscreteUniformExact(Fraction(1, 10), 2) and s.support_size == 20
 
 
 def test_real_discrete_uniform_class_if_present() -> None:
     mod = pytest.importorskip("dpsym.mechanisms.discrete_uniform")
     m = mod.DiscreteUniform(delta="0.1", Delta=2)
     s = exact_sampler(m)
-    assert isinstance(s, DiscreteUniformExact) and s.half_width == 10
+    assert isinstance(s, DiscreteUniformExact) and s.support_size == 20
 
 
 # ---------------------------------------------------------------------- domain errors
