@@ -51,7 +51,7 @@ SAMPLER_CASES = [
     (ClassicGaussian, {"eps": "0.5", "delta": "1e-5", "Delta": "1"}),
     (AnalyticGaussian, {"eps": "2", "delta": "1e-6", "Delta": "3"}),
 ]
-N_CHECKS = 2 * len(SAMPLER_CASES) + 2
+N_CHECKS = 2 * len(SAMPLER_CASES) + 3
 assert N_CHECKS * 1e-8 < 1e-6
 
 
@@ -328,3 +328,39 @@ def test_discrete_uniform_sampler_chi_square(rng):
         assert observed.sum() == N_SAMPLES
         expected = np.array([float(pmf[i]) * N_SAMPLES for i in support])
         assert stats.chisquare(observed, expected).pvalue > 1e-8
+
+
+# ---------------------------------------------------------------------- Z^d
+@pytest.mark.parametrize("dim", [1, 2, 5])
+def test_lattice_md_costs(dim):
+    from dpsym.mechanisms import DiscreteLaplace
+    from dpsym.mechanisms.lattice_md import DiscreteLaplaceMD, DiscreteUniformMD
+
+    u = DiscreteUniformMD(delta="0.1", Delta=2, dim=dim)
+    # the slides' V_UB on Z^d for Delta/(2 delta) an integer: d Delta/(4 delta) and
+    # d Delta^2/(12 delta^2) + d/6, here from the exact pmf of one coordinate
+    pmf = discrete_uniform_pmf(Fraction("0.1"), 2)
+    for cost, power in (("amplitude", 1), ("power", 2)):
+        exact = dim * sum(abs(i) ** power * q for i, q in pmf.items())
+        assert Fraction(u.value("cost", cost, 30).text) == exact
+    lap = DiscreteLaplaceMD(eps="0.7", Delta=3, dim=dim)
+    one = DiscreteLaplace(eps="0.7", Delta=3)
+    with mpmath.workdps(40):
+        assert close(lap.value("cost", "power", 30).number,
+                     dim * one.value("cost", "power", 35).number, 29)
+    with pytest.raises(Exception, match="amplitude"):
+        lap.value("cost", "moment:3", 10)
+
+
+def test_lattice_md_sampler_shape_and_marginal(rng):
+    from dpsym.mechanisms.lattice_md import DiscreteUniformMD
+
+    draws = DiscreteUniformMD(delta="0.3", Delta=2, dim=3).sample(rng, N_SAMPLES // 4)
+    assert draws.shape == (N_SAMPLES // 4, 3) and draws.dtype.kind == "i"
+    pmf = discrete_uniform_pmf(Fraction("0.3"), 2)
+    column = draws[:, 1]
+    support = sorted(pmf)
+    observed = np.array([np.count_nonzero(column == i) for i in support])
+    assert observed.sum() == column.size
+    expected = np.array([float(pmf[i]) * column.size for i in support])
+    assert stats.chisquare(observed, expected).pvalue > 1e-8

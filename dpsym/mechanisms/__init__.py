@@ -11,6 +11,7 @@ from .gaussian import AnalyticGaussian, ClassicGaussian
 from .independent_staircase import IndependentStaircase
 from .laplace import Laplace
 from .laplace_md import LaplaceMD
+from .lattice_md import DiscreteLaplaceMD, DiscreteUniformMD
 from .staircase import Staircase
 from .staircase_md import StaircaseMD
 from .truncated_laplace import TruncatedLaplace
@@ -21,7 +22,8 @@ MECHANISMS: dict[str, type[Mechanism]] = {
     cls.name: cls for cls in (Laplace, DiscreteLaplace, Staircase, DiscreteStaircase,
                               StaircaseMD, IndependentStaircase, LaplaceMD,
                               TruncatedLaplace, UniformMass, DiscreteUniform,
-                              ClassicGaussian, AnalyticGaussian)
+                              ClassicGaussian, AnalyticGaussian, DiscreteUniformMD,
+                              DiscreteLaplaceMD)
 }
 
 

@@ -1,0 +1,98 @@
+r"""Integer-valued queries on :math:`\mathbb{Z}^d` with :math:`\ell^1` sensitivity
+:math:`\Delta`: the uniform and the discrete Laplacian noise of the thesis slides (000,
+Part Three, the :math:`d`-dimensional upper bounds).
+
+* ``discrete-uniform-md``: independent discrete uniform noise on each coordinate (the
+  one-dimensional law of :class:`~dpsym.mechanisms.DiscreteUniform` with the same
+  :math:`\delta` and :math:`\Delta`). For a shift :math:`t` with :math:`\|t\|_1 \le \Delta`
+  the total variation of a product is at most the sum of the coordinates' total
+  variations, :math:`\sum_m |t_m|/n \le \Delta/n \le \delta`, so the noise is
+  :math:`(0, \delta)`-DP. The slides' version (mass :math:`(\delta/\Delta)^d` on a cube,
+  :math:`\Delta/(2\delta)` an integer) is the unsymmetrised special case, with the same
+  costs.
+* ``discrete-laplace-md``: independent discrete Laplace noise of ratio
+  :math:`\lambda = e^{-\varepsilon/\Delta}` on each coordinate; its mass
+  :math:`\propto \lambda^{\|i\|_1}` changes by at most :math:`e^{\varepsilon}` under an
+  :math:`\ell^1` shift of size :math:`\Delta`, so it is :math:`\varepsilon`-DP.
+
+The costs :math:`\mathbb{E}\|X\|_1` (``amplitude``) and :math:`\mathbb{E}\|X\|_2^2`
+(``power``) are :math:`d` times the one-dimensional ones, derived by the engine.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import sympy as sp
+
+from ..costs import Cost, parse_cost
+from ..errors import DomainError
+from ..noise import SymmetricNoise
+from .base import Mechanism, eps_param, sensitivity_param
+from .discrete_laplace import DiscreteLaplace
+from .discrete_uniform import DiscreteUniform
+from .staircase_md import DimensionalMechanism, dim_param
+from .truncated_laplace import delta_param
+
+
+class _Product(DimensionalMechanism):
+    """Independent copies of a one-dimensional lattice mechanism on each coordinate."""
+
+    lattice = True
+    one_dimensional: type[Mechanism]
+
+    @classmethod
+    def noise_shape(cls) -> SymmetricNoise:
+        """The law of one coordinate."""
+        return cls.one_dimensional.noise_shape()
+
+    @classmethod
+    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:
+        """The one-dimensional calibration."""
+        return cls.one_dimensional.calibration()
+
+    @classmethod
+    def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
+        return cls.one_dimensional.conditions()
+
+    @classmethod
+    def cost_function(cls, cost: Cost | str) -> sp.Expr:
+        r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`."""
+        cost = parse_cost(cost)
+        cls._specific(cost)
+        return cls.DIM * cls.one_dimensional.moment(cost.exponent)
+
+    def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
+        """Noise vectors, an int64 array of shape ``(size, d)``."""
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise DomainError("size", "must be a nonnegative integer")
+        values = {k: v for k, v in self.values.items() if k != "dim"}
+        return self.one_dimensional(**values).sample(rng, (size, self.DIM))
+
+
+class DiscreteUniformMD(_Product):
+    r"""Discrete uniform noise on each coordinate, :math:`(0, \delta)`-DP on
+    :math:`\mathbb{Z}^d`."""
+
+    name = "discrete-uniform-md"
+    title = "Discrete uniform noise on each coordinate (l1 sensitivity)"
+    source = "000 Part Three (d-dimensional upper bound: uniform noise mechanism)"
+    guarantee = "0,delta"
+    one_dimensional = DiscreteUniform
+    params = (delta_param(Fraction(1)), sensitivity_param(integer=True, upper=10**6),
+              dim_param())
+    derived = DiscreteUniform.derived
+
+
+class DiscreteLaplaceMD(_Product):
+    r"""Discrete Laplace noise of ratio :math:`e^{-\varepsilon/\Delta}` on each coordinate."""
+
+    name = "discrete-laplace-md"
+    title = "Discrete Laplace noise on each coordinate (l1 sensitivity)"
+    source = "000 Part Three (d-dimensional upper bound: discrete Laplacian mechanism)"
+    one_dimensional = DiscreteLaplace
+    params = (eps_param(), sensitivity_param(integer=True), dim_param())
+
+
+__all__ = ["DiscreteLaplaceMD", "DiscreteUniformMD"]
