@@ -1,0 +1,191 @@
+r"""Audit a calibration made elsewhere: the :math:`\delta` a noise distribution with
+user-supplied parameters actually achieves at a given :math:`\varepsilon`.
+
+Another library calibrates a mechanism (a Gaussian's :math:`\sigma`, a Laplace scale, a
+truncation bound); :func:`audit` computes, at high precision and certified to the digits
+asked for, the privacy profile
+
+.. math:: \delta(\varepsilon) = \sup_{|d| \le \Delta} \int \bigl(f(x) - e^{\varepsilon} f(x + d)\bigr)_+\,dx
+
+of that exact noise, and, when a target :math:`\delta` is given, whether it is met. The
+profile is computed by :func:`dpsym.gaussian_calibration.profile_value` for Gaussians and
+by :func:`dpsym.privacy.privacy_profile` (piecewise exact integration) for the others.
+
+========================  ===================================  ========================
+mechanism                 noise parameters                     density
+========================  ===================================  ========================
+``analytic-gaussian``,    ``sigma``                            :math:`N(0, \sigma^2)`
+``gaussian``
+``laplace``               ``scale`` :math:`\lambda`            :math:`e^{-|x|/\lambda}/(2\lambda)`
+``truncated-laplace``     ``scale`` :math:`\lambda`,           :math:`\propto e^{-|x|/\lambda}`
+                          ``bound`` :math:`A`                  on :math:`[-A, A]`
+``staircase``             ``eps0`` :math:`\varepsilon_0`,      the staircase density
+                          ``gamma`` :math:`\gamma`             of :math:`(\varepsilon_0, \gamma)`
+========================  ===================================  ========================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from .errors import DomainError
+from .noise import Piece, SymmetricNoise
+from .numerics import check_digits
+from .params import POSITIVE, Domain, Param
+from .symbols import x
+
+#: What each audited mechanism needs, besides ``eps`` and ``Delta``.
+AUDITED: dict[str, tuple[str, ...]] = {
+    "analytic-gaussian": ("sigma",),
+    "gaussian": ("sigma",),
+    "laplace": ("scale",),
+    "truncated-laplace": ("scale", "bound"),
+    "staircase": ("eps0", "gamma"),
+}
+
+_LARGE = Fraction(10) ** 300
+_PARAMS = {
+    "sigma": Param("sigma", sp.Symbol("sigma", positive=True),
+                   Domain(lower=Fraction(0), upper=_LARGE, upper_open=False),
+                   "standard deviation of the Gaussian noise", ("0.1", "10")),
+    "scale": Param("scale", sp.Symbol("scale", positive=True),
+                   Domain(lower=Fraction(0), upper=_LARGE, upper_open=False),
+                   "Laplace scale (lambda)", ("0.1", "10")),
+    "bound": Param("bound", sp.Symbol("bound", positive=True),
+                   Domain(lower=Fraction(0), upper=_LARGE, upper_open=False),
+                   "truncation bound A", ("1", "100")),
+    "eps0": Param("eps0", sp.Symbol("eps0", positive=True),
+                  Domain(lower=Fraction(0), upper=Fraction(10**6), upper_open=False),
+                  "the staircase's design epsilon", ("0.1", "10")),
+    "gamma": Param("gamma", sp.Symbol("gamma_a", nonnegative=True),
+                   Domain(lower=Fraction(0), upper=Fraction(1), lower_open=False,
+                          upper_open=False), "the staircase's step fraction", ("0", "1")),
+    "eps": Param("eps", sp.Symbol("eps_a", nonnegative=True),
+                 Domain(lower=Fraction(0), upper=Fraction(10**6), lower_open=False,
+                        upper_open=False), "privacy parameter at which delta is audited",
+                 ("0.01", "10")),
+    "delta": Param("delta", sp.Symbol("delta_a", positive=True),
+                   Domain(lower=Fraction(0), upper=Fraction(1), lower_open=False),
+                   "target delta", ("1e-10", "0.1")),
+    "Delta": Param("Delta", sp.Symbol("Delta_a", positive=True), POSITIVE,
+                   "query sensitivity", ("0.5", "4")),
+}
+
+
+@dataclass(frozen=True)
+class Audit:
+    r"""The result of :func:`audit`.
+
+    Attributes
+    ----------
+    mechanism : str
+        The audited mechanism.
+    eps : Fraction
+        :math:`\varepsilon` at which :math:`\delta` was computed.
+    delta : mpmath.mpf
+        The achieved :math:`\delta(\varepsilon)`.
+    text : str
+        It, certified to ``digits`` significant digits.
+    target : Fraction or None
+        The target :math:`\delta`, if given.
+    met : bool or None
+        Whether the achieved :math:`\delta` is at most the target (decided at the working
+        precision of the certified value, with the exact target).
+    """
+
+    mechanism: str
+    eps: Fraction
+    delta: mpmath.mpf
+    text: str
+    digits: int
+    target: Fraction | None
+    met: bool | None
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values (numbers as decimal strings)."""
+        return {"mechanism": self.mechanism, "eps": str(self.eps), "delta": self.text,
+                "digits": self.digits,
+                "target": None if self.target is None else str(self.target),
+                "met": self.met}
+
+
+def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
+          digits: int = 30, **noise: object) -> Audit:
+    r"""The :math:`\delta` achieved at :math:`\varepsilon` by a noise with given parameters.
+
+    Parameters
+    ----------
+    mechanism : str
+        One of :data:`AUDITED`.
+    eps : number
+        :math:`\varepsilon \ge 0`.
+    delta : number, optional
+        A target :math:`\delta \in [0, 1)`; the result says whether it is met.
+    Delta : number
+        The sensitivity :math:`\Delta > 0`.
+    digits : int
+        Significant digits of the certified :math:`\delta`.
+    **noise
+        The noise parameters listed in :data:`AUDITED` for ``mechanism``.
+
+    Raises
+    ------
+    DomainError
+        For an unknown mechanism, a missing or unexpected noise parameter, or any value
+        outside its domain.
+    """
+    if mechanism not in AUDITED:
+        raise DomainError("mechanism", f"cannot audit {str(mechanism)[:40]!r}; valid: "
+                          + ", ".join(AUDITED))
+    needed = AUDITED[mechanism]
+    for name in needed:
+        if noise.get(name) is None:
+            raise DomainError(name, f"is required to audit {mechanism}")
+    extra = sorted(set(k for k, v in noise.items() if v is not None) - set(needed))
+    if extra:
+        raise DomainError(extra[0], f"is not a parameter of {mechanism}; valid: "
+                          + ", ".join(needed))
+    values = {name: _PARAMS[name].validate(noise[name]) for name in needed}
+    e = _PARAMS["eps"].validate(eps)
+    target = None if delta is None else _PARAMS["delta"].validate(delta)
+    sens = _PARAMS["Delta"].validate(Delta)
+    digits = check_digits(digits)
+    number, text = _profile(mechanism, e, sens, values, digits)
+    met = None
+    if target is not None:
+        with mpmath.workdps(digits + 20):
+            met = bool(number <= mpmath.mpf(target.numerator) / target.denominator)
+    return Audit(mechanism, e, number, text, digits, target, met)
+
+
+def _profile(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Fraction],
+             digits: int) -> tuple[mpmath.mpf, str]:
+    if mechanism in ("analytic-gaussian", "gaussian"):
+        from .gaussian_calibration import profile_value
+
+        return profile_value(e, values["sigma"], sens, digits)
+    from .privacy import privacy_profile
+
+    if mechanism == "staircase":
+        from .mechanisms import Staircase
+
+        result = privacy_profile(Staircase(eps=values["eps0"], Delta=sens), e, digits=digits,
+                                 free_value=values["gamma"])
+        return result.number, result.text
+    lam = _rational(values["scale"])
+    bound = _rational(values["bound"]) if mechanism == "truncated-laplace" else sp.oo
+    mass = 2 * lam * (1 - sp.exp(-bound / lam))
+    noise = SymmetricNoise(lattice=False, head=(Piece(0, bound, sp.exp(-x / lam) / mass),))
+    result = privacy_profile(noise, e, digits=digits, sensitivity=sens)
+    return result.number, result.text
+
+
+def _rational(value: Fraction) -> sp.Rational:
+    return sp.Rational(value.numerator, value.denominator)
+
+
+__all__ = ["AUDITED", "Audit", "audit"]

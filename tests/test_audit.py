@@ -1,0 +1,77 @@
+"""Tests of :mod:`dpsym.audit` against closed forms computed here from the densities."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from dpsym.audit import AUDITED, audit
+from dpsym.errors import DomainError
+from dpsym.gaussian_calibration import calibrate_sigma_mp
+
+
+def mp(text: str) -> mpmath.mpf:
+    return mpmath.mpf(text)
+
+
+def test_gaussian_round_trip():
+    """The certified analytic sigma achieves delta; rounding it down breaks the target."""
+    sigma, text = calibrate_sigma_mp("1", "1e-12", 1, 40)
+    result = audit("analytic-gaussian", eps="1", delta="1e-12", sigma=text, digits=25)
+    with mpmath.workdps(40):
+        assert abs(mp(result.text) - mp("1e-12")) < mp("1e-35")
+    low = audit("analytic-gaussian", eps="1", delta="1e-12", sigma="3.5", digits=10)
+    assert low.met is False and mp(low.text) > mp("1e-12")
+    assert result.as_dict()["delta"] == result.text
+
+
+@pytest.mark.parametrize("scale, e, sens", [("2", "0.4", "1"), ("0.5", "1", "0.75"),
+                                            ("3", "0.1", "2")])
+def test_laplace_closed_form(scale, e, sens):
+    """delta(eps) = max(0, 1 - exp((eps - Delta/scale)/2)) for Laplace noise."""
+    result = audit("laplace", eps=e, Delta=sens, scale=scale, digits=30)
+    with mpmath.workdps(50):
+        expected = max(mpmath.mpf(0),
+                       1 - mpmath.exp((mp(e) - mp(sens) / mp(scale)) / 2))
+        assert abs(mp(result.text) - expected) <= mp("1e-29") * max(expected, 1e-300)
+
+
+def test_truncated_laplace_last_interval():
+    """At eps = Delta/scale the profile is the mass of the last interval of length Delta."""
+    result = audit("truncated-laplace", eps="1", Delta="1", scale="1", bound="5",
+                   delta="0.01", digits=30)
+    with mpmath.workdps(50):
+        mass = (mpmath.exp(-4) - mpmath.exp(-5)) / (2 * (1 - mpmath.exp(-5)))
+        assert abs(mp(result.text) - mass) < mp("1e-29") * mass
+    assert result.met is True
+
+
+def test_staircase_is_exactly_private_at_its_eps():
+    assert audit("staircase", eps="1", eps0="1", gamma="0.3", digits=10).text == "0"
+    assert mp(audit("staircase", eps="0.9", eps0="1", gamma="0.3", digits=10).text) > 0
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"mechanism": "nope", "eps": "1"}, "mechanism"),
+    ({"mechanism": "laplace", "eps": "1"}, "scale"),
+    ({"mechanism": "laplace", "eps": "1", "scale": "-1"}, "scale"),
+    ({"mechanism": "laplace", "eps": "nan", "scale": "1"}, "eps"),
+    ({"mechanism": "laplace", "eps": "1", "scale": "1", "sigma": "2"}, "sigma"),
+    ({"mechanism": "gaussian", "eps": "1", "sigma": "1", "delta": "2"}, "delta"),
+    ({"mechanism": "gaussian", "eps": "1", "sigma": "1e999999"}, "sigma"),
+    ({"mechanism": "staircase", "eps": "1", "eps0": "1", "gamma": "1.5"}, "gamma"),
+    ({"mechanism": "laplace", "eps": "1", "scale": "1", "digits": 0}, "digits"),
+])
+def test_bad_input(kwargs, name):
+    mechanism = kwargs.pop("mechanism")
+    with pytest.raises(DomainError, match=name):
+        audit(mechanism, **kwargs)
+
+
+def test_every_audited_mechanism_answers():
+    noise = {"sigma": "2", "scale": "1", "bound": "4", "eps0": "1", "gamma": "0.5"}
+    for name, needed in AUDITED.items():
+        result = audit(name, eps="1", **{k: noise[k] for k in needed})
+        assert 0 <= mp(result.text) < 1 and result.eps == Fraction(1)
