@@ -5,7 +5,8 @@ Another library calibrates a mechanism (a Gaussian's :math:`\sigma`, a Laplace s
 truncation bound); :func:`audit` computes, at high precision and certified to the digits
 asked for, the privacy profile
 
-.. math:: \delta(\varepsilon) = \sup_{|d| \le \Delta} \int \bigl(f(x) - e^{\varepsilon} f(x + d)\bigr)_+\,dx
+.. math:: \delta(\varepsilon)
+   = \sup_{|d| \le \Delta} \int \bigl(f(x) - e^{\varepsilon} f(x + d)\bigr)_+\,dx
 
 of that exact noise, and, when a target :math:`\delta` is given, whether it is met. The
 profile is computed by :func:`dpsym.gaussian_calibration.profile_value` for Gaussians and
