@@ -2,22 +2,48 @@ r"""The ``dpsym`` command.
 
 .. code-block:: text
 
-   dpsym list [--json]
-   dpsym value   MECHANISM [QUANTITY] --eps E [--delta D] [--sensitivity S] [--cost C]
-                 [--digits N] [--json]
-   dpsym series  MECHANISM [QUANTITY] --cost C --regime R --order K [--json] [--latex]
-   dpsym formula MECHANISM [QUANTITY] --cost C [--json] [--latex]
+   dpsym list    [--json]
+   dpsym value   MECHANISM [QUANTITY] [--eps E] [--delta D] [--sensitivity S] [--NAME VALUE]
+                 [--cost C] [--digits N] [--json]
+   dpsym series  MECHANISM [QUANTITY] --cost C --regime R --order K [--dim D] [--json]
+                 [--latex]
+   dpsym formula MECHANISM [QUANTITY] --cost C [--dim D] [--json] [--latex]
+   dpsym compare --eps E [--delta D] [--cost C] [--sensitivity S] [--digits N]
+                 [--dim D] [--lp [--grid N]] [--json]
    dpsym derive  [--out DIR]
 
-``QUANTITY`` defaults to ``cost``; the optimal free parameter of a family is a quantity
-too (``gamma`` for the staircase, ``r`` for the discrete staircase). ``--cost`` is one of
-``amplitude``, ``power`` or ``moment:P`` and defaults to ``amplitude``.
+``MECHANISM`` is a mechanism or a lower bound from ``dpsym list`` (the registries
+:data:`dpsym.mechanisms.MECHANISMS` and :data:`dpsym.bounds.BOUNDS`, looked up by
+:func:`get_entry`). ``QUANTITY`` defaults to ``cost``; the optimal free parameter of a
+family and its derived parameters are quantities too (``gamma`` for the staircase, ``r``
+for the discrete staircase, ``A`` and ``B`` for the truncated Laplacian, ...). ``--cost``
+is one of ``amplitude``, ``power`` or ``moment:P`` and defaults to ``amplitude``.
 
-The options of ``value`` are built from the mechanisms' declared parameters
-(:attr:`dpsym.mechanisms.base.Mechanism.params`): ``--eps`` sets ``eps``, ``--delta`` sets
-``delta`` and ``--sensitivity`` sets ``Delta`` (default 1); any other parameter ``NAME``
-is set with ``--NAME VALUE``. Numbers are handed to the engine as the strings typed, and
-parsed there exactly (:func:`dpsym.params.parse_number`).
+The options of ``value``, ``series`` and ``formula`` are built from the declared
+parameters of the named entry (:attr:`dpsym.mechanisms.base.Mechanism.params`):
+
+* ``value`` takes every parameter: ``--eps`` sets ``eps``, ``--delta`` sets ``delta``
+  and ``--sensitivity`` sets ``Delta`` (default 1); any other parameter ``NAME`` (``dim``,
+  ``grid``) is set with ``--NAME VALUE``.
+* ``series`` and ``formula`` are symbolic in the continuous parameters and take only the
+  discrete parameters the expression depends on (integer parameters other than
+  ``Delta``): ``--dim D`` for ``staircase-md``, ``independent-staircase``, ``laplace-md``,
+  ..., (the class of that dimension) and ``--grid N`` for ``lp-bound``.
+
+A parameter the command does not use for that entry is refused with a one-line error.
+Numbers are handed to the engine as the strings typed and parsed there exactly
+(:func:`dpsym.params.parse_number`).
+
+``compare`` answers "which mechanism should I use?": every registered mechanism that is
+(eps, delta)-DP at the given parameters (decided from its ``guarantee``: ``eps``
+mechanisms for any delta >= 0 and eps > 0, ``eps,delta`` ones when eps and delta lie in
+their declared domains, ``0,delta`` ones for any eps >= 0 and delta > 0), with its
+certified optimal cost, sorted, and its ratio to the best, in two sections (real-valued and
+integer-valued queries); the section's lower bound (``lower-bound``,
+``discrete-lower-bound``; ``lp-bound`` with ``--lp``) on a separate line with the ratio
+best / bound. ``--delta`` defaults to 0 (pure eps-DP). Multi-dimensional mechanisms (a
+``dim`` parameter) are compared only, and alone, with ``--dim D``. An entry whose value
+fails is listed as skipped, with the reason.
 
 Exit status: 0 on success; 2 for every error caused by the input (a usage error, a value
 outside its domain, an unsupported request, a value that cannot be certified), reported
@@ -25,7 +51,8 @@ as one line ``dpsym: error: <message>`` on standard error; 1 for an internal err
 reported as one line ``dpsym: internal error: <message>``. No traceback is ever printed.
 
 Only :mod:`argparse` and :mod:`json` are imported up front; sympy and the engine are
-imported by the command handlers.
+imported by the command handlers (and by the parser of ``value``, ``series`` and
+``formula``, whose options come from the registries).
 """
 
 from __future__ import annotations
@@ -34,7 +61,7 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn, TextIO
 
@@ -95,6 +122,8 @@ def _domain_message(err: Exception) -> str:
     text = str(err)
     if isinstance(name, str) and text.startswith(f"{name}: "):
         option = _OPTION_OF_NAME.get(name)
+        if option is None and name in _param_names():
+            option = f"--{name}"
         body = text[len(name) + 2:]
         if option is not None and option != f"--{name}":
             return f"{name} ({option}): {body}"
@@ -123,6 +152,111 @@ def _engine(what: str) -> Iterator[None]:
             raise CliError(f"{what}: not supported by the engine "
                            f"({type(exc).__name__}: {detail})") from exc
         raise
+
+
+# ---------------------------------------------------------------------- registries
+def _registries() -> tuple[dict[str, Any], dict[str, Any]]:
+    """(``MECHANISMS``, ``BOUNDS``), imported on first use."""
+    from .bounds import BOUNDS
+    from .mechanisms import MECHANISMS
+
+    return MECHANISMS, BOUNDS
+
+
+def get_entry(name: str) -> Any:
+    """The mechanism or lower-bound class called ``name`` (mechanisms first).
+
+    Raises
+    ------
+    DomainError
+        If no entry has that name; the message lists every valid name.
+    """
+    from .errors import DomainError
+
+    mechanisms, bounds = _registries()
+    if isinstance(name, str):
+        for registry in (mechanisms, bounds):
+            if name in registry:
+                return registry[name]
+    shown = str(name)[:40]
+    raise DomainError("mechanism", f"unknown mechanism or bound {shown!r}; valid mechanisms: "
+                      f"{', '.join(mechanisms)}; lower bounds: {', '.join(bounds)}")
+
+
+def is_bound(cls: Any) -> bool:
+    """Whether ``cls`` is a lower-bound object (an entry of ``BOUNDS``)."""
+    _, bounds = _registries()
+    return bounds.get(getattr(cls, "name", None)) is cls
+
+
+def _param_names() -> dict[str, list[str]]:
+    """Every declared parameter name, with the entries that declare it (listing order)."""
+    names: dict[str, list[str]] = {}
+    for registry in _registries():
+        for cls in registry.values():
+            for prm in cls.params:
+                names.setdefault(prm.name, []).append(cls.name)
+    return names
+
+
+def _option(name: str) -> str:
+    """The command-line option of the parameter ``name``."""
+    return OPTION_OF_PARAM.get(name, f"--{name}")
+
+
+def _structural(cls: Any) -> list[Any]:
+    """The discrete parameters that closed forms and series depend on (``dim``, ``grid``):
+    the integer parameters other than those with a fixed option (``eps``, ``delta``,
+    ``Delta``)."""
+    return [prm for prm in cls.params
+            if prm.domain.integer and prm.name not in PARAM_ALIASES.values()]
+
+
+def _is_multidimensional(cls: Any) -> bool:
+    """Whether ``cls`` declares a dimension ``dim``."""
+    return any(prm.name == "dim" for prm in cls.params)
+
+
+def _check_symbolic_params(command: str, cls: Any, given: dict[str, str]) -> None:
+    """Refuse the parameters that ``series``/``formula`` do not use for ``cls``."""
+    from .errors import DomainError
+
+    used = [prm.name for prm in _structural(cls)]
+    accepted = ", ".join(_option(n) for n in used) or "none"
+    for name in given:
+        if name in used:
+            continue
+        opt = _option(name)
+        if name in {prm.name for prm in cls.params}:
+            why = f"not used by `dpsym {command}` (the expression is symbolic in {name})"
+        else:
+            why = f"{cls.name} has no parameter {name} ({opt})"
+        raise DomainError(name, f"{why}; parameter options of `dpsym {command}` for "
+                          f"{cls.name}: {accepted}")
+
+
+def _specialise(cls: Any, given: dict[str, str]) -> tuple[Any, dict[Any, Any], dict[str, str]]:
+    """The class, substitution and shown values for the discrete parameters of ``cls``.
+
+    ``dim`` selects the class of that dimension (``cls.for_dim``) where the class has one;
+    any other discrete parameter is substituted into the expression. Each value is
+    validated by the declared :class:`~dpsym.params.Param`.
+    """
+    import sympy as sp
+
+    subs: dict[Any, Any] = {}
+    shown: dict[str, str] = {}
+    for prm in _structural(cls):
+        text = given.get(prm.name, prm.default)
+        if text is None:
+            continue
+        value = prm.validate(text)
+        shown[prm.name] = str(value)
+        if prm.name == "dim" and hasattr(cls, "for_dim"):
+            cls = cls.for_dim(value)
+        else:
+            subs[prm.symbol] = sp.Integer(value.numerator) / value.denominator
+    return cls, subs, shown
 
 
 def _parse_order(text: str) -> int:
@@ -212,28 +346,36 @@ def _emit(obj: Any, out: TextIO) -> None:
 
 
 # ---------------------------------------------------------------------- commands
-def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
-    """``dpsym list``: the mechanisms, their parameters with domains and quantities."""
-    from .mechanisms import MECHANISMS
+#: How each guarantee is shown.
+GUARANTEE_LABELS: dict[str, str] = {"eps": "eps-DP", "eps,delta": "(eps,delta)-DP",
+                                    "0,delta": "(0,delta)-DP"}
 
+
+def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym list``: the mechanisms and the lower bounds, their guarantee, parameters with
+    domains and quantities."""
+    mechanisms, bounds = _registries()
     rows = []
-    for cls in MECHANISMS.values():
-        params = cls.describe_params()
-        for prm in params:
-            prm["option"] = OPTION_OF_PARAM.get(prm["name"], f"--{prm['name']}")
-        rows.append({
-            "name": cls.name,
-            "title": cls.title,
-            "lattice": bool(cls.lattice),
-            "params": params,
-            "quantities": list(cls.quantities()),
-            "free": _describe_free(cls),
-            "source": cls.source,
-        })
+    for kind, registry in (("mechanism", mechanisms), ("lower bound", bounds)):
+        for cls in registry.values():
+            params = cls.describe_params()
+            for prm in params:
+                prm["option"] = _option(prm["name"])
+            rows.append({
+                "name": cls.name,
+                "kind": kind,
+                "title": cls.title,
+                "guarantee": cls.guarantee,
+                "lattice": bool(cls.lattice),
+                "params": params,
+                "quantities": list(cls.quantities()),
+                "free": _describe_free(cls),
+                "source": cls.source,
+            })
     if args.json:
         _emit(rows, out)
         return 0
-    table = [("MECHANISM", "TITLE", "PARAMETERS", "QUANTITIES")]
+    table = [("NAME", "KIND", "GUARANTEE", "TITLE", "PARAMETERS", "QUANTITIES")]
     for row in rows:
         parts = []
         for prm in row["params"]:
@@ -241,11 +383,15 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             if prm["default"]:
                 text += f" [default {prm['default']}]"
             parts.append(text)
-        table.append((row["name"], row["title"], "; ".join(parts), ", ".join(row["quantities"])))
+        table.append((row["name"], row["kind"], GUARANTEE_LABELS.get(row["guarantee"],
+                                                                      row["guarantee"]),
+                      row["title"], "; ".join(parts), ", ".join(row["quantities"])))
     for line in format_table(table):
         out.write(line + "\n")
     options = ", ".join(f"{opt} sets {param}" for param, opt in OPTION_OF_PARAM.items())
     out.write(f"\noptions of `dpsym value`: {options}; any other parameter NAME: --NAME\n")
+    out.write("`dpsym series` and `dpsym formula` take the integer parameters other than "
+              "Delta (--dim, --grid)\n")
     return 0
 
 
@@ -265,7 +411,7 @@ def _instance(cls: Any, given: dict[str, str]) -> Any:
     names = [prm.name for prm in cls.params]
     for name in given:
         if name not in names:
-            valid = ", ".join(f"{n} ({OPTION_OF_PARAM.get(n, '--' + n)})" for n in names)
+            valid = ", ".join(f"{n} ({_option(n)})" for n in names)
             raise DomainError(name, f"{cls.name} has no parameter {name}; its parameters: "
                               f"{valid}")
     try:
@@ -293,12 +439,12 @@ def _instance(cls: Any, given: dict[str, str]) -> Any:
 
 
 def cmd_value(args: argparse.Namespace, out: TextIO) -> int:
-    """``dpsym value``: a quantity certified to ``--digits`` significant digits."""
+    """``dpsym value``: a quantity certified to ``--digits`` significant digits (a lower
+    bound's value is rounded down)."""
     from .costs import parse_cost
-    from .mechanisms import get_mechanism
     from .numerics import check_digits
 
-    cls = get_mechanism(args.mechanism)
+    cls = get_entry(args.mechanism)
     quantity = cls.check_quantity(args.quantity)
     cost = parse_cost(args.cost)
     digits = check_digits(args.digits)
@@ -313,8 +459,11 @@ def cmd_value(args: argparse.Namespace, out: TextIO) -> int:
                 params[prm.name] = given[prm.name].strip()
             elif prm.default is not None:
                 params[prm.name] = str(prm.default)
-        _emit({"mechanism": cls.name, "quantity": quantity, "cost": cost.name,
-               "params": params, "digits": digits, "value": value.text}, out)
+        record = {"mechanism": cls.name, "quantity": quantity, "cost": cost.name,
+                  "params": params, "digits": digits, "value": value.text}
+        if is_bound(cls):
+            record["kind"] = "lower bound"
+        _emit(record, out)
     else:
         out.write(value.text + "\n")
     return 0
@@ -329,17 +478,25 @@ def _expression_record(expr: Any, *, in_b: bool = False) -> dict[str, str]:
     return {"expression": expression_text(expr), "latex": latex_text(expr)}
 
 
+def _symbolic_entry(command: str, args: argparse.Namespace
+                    ) -> tuple[Any, dict[Any, Any], dict[str, str]]:
+    """The entry of ``series``/``formula`` specialised to the discrete parameters given."""
+    cls = get_entry(args.mechanism)
+    given = _given_params(args)
+    _check_symbolic_params(command, cls, given)
+    return _specialise(cls, given)
+
+
 def cmd_formula(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym formula``: the closed form of a quantity (or the cost to minimise)."""
     from .costs import parse_cost
     from .errors import UnsupportedError
-    from .mechanisms import get_mechanism
 
-    cls = get_mechanism(args.mechanism)
+    cls, subs, shown = _symbolic_entry("formula", args)
     quantity = cls.check_quantity(args.quantity)
     cost = parse_cost(args.cost)
     record: dict[str, Any] = {"mechanism": cls.name, "quantity": quantity, "cost": cost.name,
-                              "params": {}}
+                              "params": dict(shown)}
     minimise_over = None
     with _engine(f"formula of {quantity} for {cls.name}"):
         try:
@@ -352,6 +509,8 @@ def cmd_formula(args: argparse.Namespace, out: TextIO) -> int:
             # minimiser it is).
             expr = cls.cost_function(cost)
             minimise_over = _describe_free(cls)
+        if subs:
+            expr = expr.subs(subs)
     record.update(_expression_record(expr))
     if minimise_over is not None:
         record["minimise_over"] = minimise_over
@@ -370,19 +529,20 @@ def cmd_formula(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_series(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym series``: the asymptotic expansion of a quantity in a regime."""
     from .costs import parse_cost
-    from .mechanisms import get_mechanism
     from .regimes import get_regime
 
-    cls = get_mechanism(args.mechanism)
+    cls, subs, shown = _symbolic_entry("series", args)
     quantity = cls.check_quantity(args.quantity)
     cost = parse_cost(args.cost)
     regime = get_regime(args.regime)
     order = _parse_order(args.order)
     with _engine(f"series of {quantity} for {cls.name} in regime {regime.name}"):
         expr = cls.series(quantity, cost, regime.name, order)
+        if subs:
+            expr = expr.subs(subs)
     in_b = regime.name == "eps->oo"
     record: dict[str, Any] = {"mechanism": cls.name, "quantity": quantity, "cost": cost.name,
-                              "params": {"regime": regime.name, "order": order},
+                              "params": {**shown, "regime": regime.name, "order": order},
                               "regime": regime.name, "order": order}
     record.update(_expression_record(expr, in_b=in_b))
     if in_b:
@@ -391,6 +551,223 @@ def cmd_series(args: argparse.Namespace, out: TextIO) -> int:
         _emit(record, out)
     else:
         out.write((record["latex"] if args.latex else record["expression"]) + "\n")
+    return 0
+
+
+# ---------------------------------------------------------------------- compare
+#: Lower bounds left out of ``compare`` unless their flag is given.
+OPT_IN_BOUNDS: dict[str, str] = {"lp-bound": "lp"}
+#: Significant digits of the printed ratios.
+RATIO_DIGITS = 6
+
+
+def _compare_inputs(args: argparse.Namespace) -> dict[str, Any]:
+    """The validated inputs of ``compare``: exact values and the strings typed."""
+    from fractions import Fraction
+
+    from .bounds.integer import eps_zero_param
+    from .bounds.lp import grid_param
+    from .costs import parse_cost
+    from .errors import DomainError
+    from .mechanisms.base import sensitivity_param
+    from .mechanisms.staircase_md import dim_param
+    from .numerics import check_digits
+    from .params import Domain, Param
+    from .symbols import delta
+
+    delta_any = Param("delta", delta, Domain(lower=Fraction(0), lower_open=False,
+                                             upper=Fraction(1)), "privacy parameter", ("0", "0.1"))
+    inputs: dict[str, Any] = {
+        "cost": parse_cost(args.cost),
+        "digits": check_digits(args.digits),
+        "eps": eps_zero_param().validate(args.eps),
+        "delta": delta_any.validate(args.delta),
+        "Delta": sensitivity_param().validate(args.sensitivity),
+        "dim": None if args.dim is None else dim_param().validate(args.dim),
+        "grid": None,
+        "text": {"eps": args.eps.strip(), "delta": args.delta.strip(),
+                 "Delta": args.sensitivity.strip()},
+    }
+    if args.grid is not None:
+        if not args.lp:
+            raise DomainError("grid", "used only with --lp (the grid refinement of "
+                              "lp-bound)")
+        inputs["grid"] = grid_param().validate(args.grid)
+        inputs["text"]["grid"] = args.grid.strip()
+    if inputs["eps"] == 0 and inputs["delta"] == 0:
+        raise CliError("--eps, --delta: cannot both be 0 ((0, 0)-DP noise cannot depend on "
+                       "the data); give --eps > 0 or --delta in (0, 1)")
+    if inputs["dim"] is not None:
+        inputs["text"]["dim"] = str(inputs["dim"])
+    return inputs
+
+
+def _compare_kwargs(cls: Any, inputs: dict[str, Any]) -> dict[str, str]:
+    """The parameters ``compare`` gives ``cls``; a :class:`CliError` says why it does not
+    qualify at these (eps, delta)."""
+    guarantee = cls.guarantee
+    if guarantee not in GUARANTEE_LABELS:
+        raise CliError(f"unknown guarantee {guarantee!r}")
+    if guarantee == "eps" and inputs["eps"] == 0:
+        raise CliError("pure eps-DP: needs --eps > 0")
+    if guarantee != "eps" and inputs["delta"] == 0:
+        raise CliError(f"{GUARANTEE_LABELS[guarantee]}: needs --delta > 0")
+    text = inputs["text"]
+    kwargs: dict[str, str] = {}
+    for prm in cls.params:
+        unused = (prm.name == "eps" and guarantee == "0,delta") or \
+            (prm.name == "delta" and guarantee == "eps")
+        if prm.name in text and not unused:
+            kwargs[prm.name] = text[prm.name]
+        elif prm.default is None:
+            raise CliError(f"needs the parameter {prm.name}, which compare does not set")
+    return kwargs
+
+
+def _compare_value(cls: Any, inputs: dict[str, Any]) -> Any:
+    """The certified optimal cost of ``cls`` at the inputs, or the one-line reason it has
+    none (a string)."""
+    from .errors import DomainError, DpsymError
+
+    try:
+        kwargs = _compare_kwargs(cls, inputs)
+        inst = _instance(cls, kwargs)
+        with _engine(f"cost of {cls.name}"):
+            return inst.value("cost", inputs["cost"], inputs["digits"])
+    except DomainError as exc:
+        return _one_line(_domain_message(exc), 300)
+    except (DpsymError, CliError) as exc:
+        return _one_line(exc, 300)
+    except Exception as exc:  # one entry's bug must not hide the others
+        return f"internal error: {type(exc).__name__}: {_one_line(exc, 200)}"
+
+
+def _ratio_text(ratio: Any) -> str:
+    """A ratio to :data:`RATIO_DIGITS` significant digits (exactly ``1`` prints ``1``)."""
+    import mpmath
+
+    if ratio == 1:
+        return "1"
+    return mpmath.nstr(ratio, RATIO_DIGITS)
+
+
+def compare(inputs: dict[str, Any], lp: bool = False) -> dict[str, Any]:
+    """The comparison behind ``dpsym compare``, as the JSON-ready record.
+
+    Parameters
+    ----------
+    inputs : dict
+        From :func:`_compare_inputs`.
+    lp : bool
+        Include ``lp-bound`` among the lower bounds.
+
+    Returns
+    -------
+    dict
+        ``rows`` (mechanisms ranked within their query section, then the section's lower
+        bounds), ``skipped`` (name, query, reason) and ``excluded`` (multi-dimensional
+        mechanisms left out, or in ``--dim`` mode the one-dimensional ones).
+    """
+    import mpmath
+
+    mechanisms, bounds = _registries()
+    multi = inputs["dim"] is not None
+    rows: list[dict[str, Any]] = []
+    skipped: list[dict[str, str]] = []
+    excluded: list[str] = []
+
+    def entry(cls: Any, kind: str) -> dict[str, Any] | None:
+        query = "integer" if cls.lattice else "real"
+        value = _compare_value(cls, inputs)
+        if isinstance(value, str):
+            skipped.append({"name": cls.name, "kind": kind, "query": query, "reason": value})
+            return None
+        return {"name": cls.name, "title": cls.title, "kind": kind, "query": query,
+                "guarantee": cls.guarantee, "cost": value.text, "ratio": None,
+                "_number": value.number}
+
+    found = []
+    for cls in mechanisms.values():
+        if _is_multidimensional(cls) != multi:
+            excluded.append(cls.name)
+            continue
+        row = entry(cls, "mechanism")
+        if row is not None:
+            found.append(row)
+    lower = []
+    for cls in bounds.values():
+        flag = OPT_IN_BOUNDS.get(cls.name)
+        if flag == "lp" and not lp:
+            continue
+        if multi:
+            skipped.append({"name": cls.name, "kind": "lower bound",
+                            "query": "integer" if cls.lattice else "real",
+                            "reason": "a one-dimensional bound: not compared with --dim"})
+            continue
+        row = entry(cls, "lower bound")
+        if row is not None:
+            lower.append(row)
+    with mpmath.workdps(inputs["digits"] + 10):
+        for query in ("real", "integer"):
+            section = sorted((r for r in found if r["query"] == query),
+                             key=lambda r: r["_number"])
+            best = section[0]["_number"] if section else None
+            for rank, row in enumerate(section, 1):
+                row["rank"] = rank
+                row["ratio"] = _ratio_text(row["_number"] / best)
+            rows.extend(section)
+            for row in (r for r in lower if r["query"] == query):
+                if best is not None and row["_number"] > 0:
+                    row["ratio"] = _ratio_text(best / row["_number"])
+                rows.append(row)
+    for row in rows:
+        del row["_number"]
+    cost = inputs["cost"]
+    text = inputs["text"]
+    return {"eps": text["eps"], "delta": text["delta"], "sensitivity": text["Delta"],
+            "cost": cost.name, "digits": inputs["digits"],
+            "dim": None if inputs["dim"] is None else int(inputs["dim"]),
+            "rows": rows, "skipped": skipped, "excluded": excluded}
+
+
+def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym compare``: the mechanisms that are (eps, delta)-DP at the given parameters,
+    ranked by their optimal cost, with the lower bounds."""
+    inputs = _compare_inputs(args)
+    record = compare(inputs, lp=args.lp)
+    if args.json:
+        _emit(record, out)
+        return 0
+    head = (f"eps = {record['eps']}, delta = {record['delta']}, sensitivity = "
+            f"{record['sensitivity']}, cost {record['cost']}, {record['digits']} digits")
+    if record["dim"] is not None:
+        head += f", dimension {record['dim']}"
+    out.write(head + "\n")
+    for query in ("real", "integer"):
+        section = [r for r in record["rows"] if r["query"] == query]
+        out.write(f"\n{query}-valued query\n")
+        if not any(r["kind"] == "mechanism" for r in section):
+            out.write("  (no mechanism)\n")
+        table = [("RANK", "MECHANISM", "GUARANTEE", "COST", "RATIO")]
+        for r in section:
+            label = GUARANTEE_LABELS.get(r["guarantee"], r["guarantee"])
+            if r["kind"] == "mechanism":
+                table.append((str(r["rank"]), r["name"], label, r["cost"], r["ratio"]))
+            else:
+                ratio = "-" if r["ratio"] is None else f"{r['ratio']} (best / bound)"
+                table.append(("lower bound", r["name"], label, r["cost"], ratio))
+        if len(table) > 1:
+            for line in format_table(table):
+                out.write("  " + line + "\n")
+    if record["skipped"]:
+        out.write("\nskipped\n")
+        for s in record["skipped"]:
+            kind = " (lower bound)" if s["kind"] == "lower bound" else ""
+            out.write(f"  {s['name']}{kind}: {s['reason']}\n")
+    if record["excluded"]:
+        why = ("one-dimensional" if record["dim"] is not None
+               else "multi-dimensional; compare them with --dim D")
+        out.write(f"\nnot compared ({why}): {', '.join(record['excluded'])}\n")
     return 0
 
 
@@ -407,62 +784,124 @@ def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ---------------------------------------------------------------------- parser
-def build_parser(extra_params: Sequence[str] = ()) -> ArgumentParser:
-    """The argument parser; ``extra_params`` adds ``--NAME`` options to ``value``."""
+def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentParser:
+    """The argument parser.
+
+    Parameters
+    ----------
+    params : mapping of str to sequence of str, optional
+        Every declared parameter name with the entries that declare it
+        (:func:`_param_names`). ``value``, ``series`` and ``formula`` get an option for
+        each (``--eps``, ``--delta``, ``--sensitivity``, ``--NAME``); the handlers accept
+        those the named entry and the command use and refuse the others by name. Without
+        it only ``value``'s ``--eps``, ``--delta`` and ``--sensitivity`` exist.
+    """
     from . import __version__
 
+    params = dict(params or {})
     parser = ArgumentParser(
         prog=PROG,
         description="Optimal noise-adding mechanisms in differential privacy: closed forms, "
-                    "series and certified values.",
+                    "series, certified values and lower bounds.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 parser_class=ArgumentParser)
 
-    p = sub.add_parser("list", help="list the mechanisms")
+    p = sub.add_parser("list", help="list the mechanisms and the lower bounds")
     p.add_argument("--json", action="store_true", help="print a JSON array")
     p.set_defaults(handler=cmd_list)
 
     def common(p: ArgumentParser) -> None:
-        p.add_argument("mechanism", metavar="MECHANISM", help="a name from `dpsym list`")
+        p.add_argument("mechanism", metavar="MECHANISM",
+                       help="a mechanism or a lower bound from `dpsym list`")
         p.add_argument("quantity", metavar="QUANTITY", nargs="?", default="cost",
-                       help="cost (default) or the optimal free parameter (gamma, r)")
+                       help="cost (default), the optimal free parameter (gamma, r) or a "
+                            "derived parameter (see `dpsym list`)")
         p.add_argument("--cost", default="amplitude",
                        help="amplitude (default), power or moment:P")
         p.add_argument("--json", action="store_true", help="print one JSON object")
 
+    def declared(p: ArgumentParser, symbolic: bool) -> None:
+        """One option per declared parameter (hidden from ``--help`` where unused)."""
+        for name, owners in params.items():
+            if name in PARAM_ALIASES.values():
+                continue
+            integer = any(prm.name == name and prm.domain.integer
+                          for prm in _params_of(owners))
+            shown = not symbolic or integer
+            text = (f"the parameter {name} of {', '.join(owners)}" if shown
+                    else argparse.SUPPRESS)
+            p.add_argument(f"--{name}", dest=f"param:{name}",
+                           metavar="D" if name == "dim" else "VALUE", help=text)
+
     p = sub.add_parser(
-        "value", help="a certified value",
-        epilog="Parameters of a mechanism other than eps, delta and Delta (see `dpsym list`) "
-               "are given as --NAME VALUE.")
+        "value", help="a certified value (a lower bound's is rounded down)",
+        epilog="Parameters other than eps, delta and Delta (see `dpsym list`) are given as "
+               "--NAME VALUE; those the named entry does not declare are refused.")
     common(p)
     p.add_argument("--eps", dest="param:eps", metavar="E", help="privacy parameter eps > 0")
     p.add_argument("--delta", dest="param:delta", metavar="D",
-                   help="privacy parameter delta (mechanisms that declare it)")
+                   help="privacy parameter delta (entries that declare it)")
     p.add_argument("--sensitivity", dest="param:Delta", metavar="S",
                    help="query sensitivity Delta (default 1)")
-    for name in extra_params:
-        if name not in PARAM_ALIASES.values():
-            p.add_argument(f"--{name}", dest=f"param:{name}", metavar="VALUE",
-                           help=f"the parameter {name}")
+    declared(p, symbolic=False)
     p.add_argument("--digits", default="30", metavar="N",
                    help="significant digits, in [1, 10000] (default 30)")
     p.set_defaults(handler=cmd_value)
 
-    p = sub.add_parser("series", help="an asymptotic expansion")
+    def unused_aliases(p: ArgumentParser) -> None:
+        """``--eps``, ``--delta``, ``--sensitivity`` parsed only to be refused by name."""
+        if params:
+            for opt, name in PARAM_ALIASES.items():
+                p.add_argument(f"--{opt}", dest=f"param:{name}", help=argparse.SUPPRESS)
+
+    epilog = ("Symbolic in eps, delta and Delta; the discrete parameters the expression "
+              "depends on are options (--dim D for the multi-dimensional mechanisms).")
+    p = sub.add_parser("series", help="an asymptotic expansion", epilog=epilog)
     common(p)
     p.add_argument("--regime", required=True, metavar="R",
                    help="eps->0, eps->oo, delta->0 or eps=delta->0")
     p.add_argument("--order", required=True, metavar="K",
                    help="order of the remainder O(t^K), an integer")
     p.add_argument("--latex", action="store_true", help="print LaTeX")
+    declared(p, symbolic=True)
+    unused_aliases(p)
     p.set_defaults(handler=cmd_series)
 
-    p = sub.add_parser("formula", help="a closed form")
+    p = sub.add_parser("formula", help="a closed form", epilog=epilog)
     common(p)
     p.add_argument("--latex", action="store_true", help="print LaTeX")
+    declared(p, symbolic=True)
+    unused_aliases(p)
     p.set_defaults(handler=cmd_formula)
+
+    p = sub.add_parser(
+        "compare", help="which mechanism should I use? (ranked by optimal cost)",
+        epilog="Every registered mechanism that is (eps, delta)-DP at these parameters, with "
+               "its certified optimal cost and its ratio to the best, for real-valued and "
+               "integer-valued queries separately, and the lower bound of each section "
+               "with the ratio best / bound. Entries whose value fails are listed as "
+               "skipped, with the reason.")
+    p.add_argument("--eps", required=True, metavar="E",
+                   help="privacy parameter eps, in [0, 1e100] (0: (0, delta)-DP)")
+    p.add_argument("--delta", default="0", metavar="D",
+                   help="privacy parameter delta, in [0, 1) (default 0: pure eps-DP)")
+    p.add_argument("--cost", default="amplitude",
+                   help="amplitude (default), power or moment:P")
+    p.add_argument("--sensitivity", default="1", metavar="S",
+                   help="query sensitivity Delta > 0 (default 1; integer-valued queries "
+                        "need an integer)")
+    p.add_argument("--digits", default="15", metavar="N",
+                   help="significant digits of the costs, in [1, 10000] (default 15)")
+    p.add_argument("--dim", default=None, metavar="D",
+                   help="compare the multi-dimensional mechanisms in dimension D instead")
+    p.add_argument("--lp", action="store_true",
+                   help="add the certified LP bound lp-bound to the real-valued section")
+    p.add_argument("--grid", default=None, metavar="N",
+                   help="grid refinement of lp-bound (with --lp; default 8)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=cmd_compare)
 
     p = sub.add_parser("derive", help="regenerate the derivations/ directory")
     p.add_argument("--out", default="derivations", metavar="DIR",
@@ -471,17 +910,26 @@ def build_parser(extra_params: Sequence[str] = ()) -> ArgumentParser:
     return parser
 
 
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    """Parse ``argv``; ``value`` also accepts ``--NAME`` for every declared parameter."""
-    args, extras = build_parser().parse_known_args(argv)
-    if extras:
-        if getattr(args, "command", None) == "value":
-            from .mechanisms import MECHANISMS
+def _params_of(names: Sequence[str]) -> list[Any]:
+    """The declared parameters of the entries called ``names``."""
+    out = []
+    for registry in _registries():
+        for cls in registry.values():
+            if cls.name in names:
+                out.extend(cls.params)
+    return out
 
-            names = sorted({prm.name for cls in MECHANISMS.values() for prm in cls.params})
-            return build_parser(names).parse_args(argv)
-        raise _UsageError(f"unrecognized arguments: {' '.join(extras)}")
-    return args
+
+#: The commands whose options come from the registries.
+_REGISTRY_COMMANDS = ("value", "series", "formula")
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse ``argv``; ``value``, ``series`` and ``formula`` get an option for every
+    declared parameter (checked against the named entry by the handlers)."""
+    command = next((a for a in argv if not a.startswith("-")), None)
+    params = _param_names() if command in _REGISTRY_COMMANDS else None
+    return build_parser(params).parse_args(argv)
 
 
 # ---------------------------------------------------------------------- entry point

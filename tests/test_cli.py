@@ -22,14 +22,42 @@ import mpmath
 import pytest
 import sympy as sp
 
+from dpsym.bounds import BOUNDS
 from dpsym.cli import main, parse_expression
-from dpsym.errors import DomainError
+from dpsym.errors import DomainError, DpsymError, UnsupportedError
 from dpsym.mechanisms import MECHANISMS, Laplace
 from dpsym.mechanisms.base import Value, eps_param, sensitivity_param
 from dpsym.params import UNIT_OPEN, Param
 from dpsym.symbols import PUBLIC_SYMBOLS, in_eps
 
 ENV = {**os.environ, "PYTHONHASHSEED": "0"}
+#: Every entry of the command (mechanisms, then lower bounds).
+ENTRIES = {**MECHANISMS, **BOUNDS}
+#: Option values used for each parameter when an entry is evaluated generically.
+TYPICAL = {"eps": "0.7", "delta": "0.1"}
+
+
+def typical_args(cls) -> list[str]:
+    """``--eps 0.7 --delta 0.1`` for the parameters ``cls`` declares (others default)."""
+    argv = []
+    for prm in cls.params:
+        if prm.name in TYPICAL:
+            argv += [f"--{prm.name}", TYPICAL[prm.name]]
+    return argv
+
+
+def structural_defaults(cls) -> dict[str, str]:
+    """The discrete parameters (dim, grid) ``formula``/``series`` report, at their defaults."""
+    return {prm.name: prm.default for prm in cls.params
+            if prm.domain.integer and prm.name != "Delta" and prm.default is not None}
+
+
+def assert_one_line_error(code: int, out: str, err: str, needle: str = "") -> None:
+    assert code == 2, (out, err)
+    assert out == ""
+    assert err.startswith("dpsym: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err and "internal error" not in err
+    assert needle in err, err
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -182,11 +210,12 @@ def test_value_laplace_plain_output_and_exact_params(capsys):
 
 
 def test_value_agrees_with_engine(capsys):
-    for name, cls in MECHANISMS.items():
+    for name, cls in ENTRIES.items():
+        kwargs = {prm.name: TYPICAL[prm.name] for prm in cls.params if prm.name in TYPICAL}
         for quantity in cls.quantities():
-            data = run_json(capsys, "value", name, quantity, "--eps", "0.7", "--cost", "power",
-                            "--digits", "20")
-            assert data["value"] == cls(eps="0.7").value(quantity, "power", 20).text
+            data = run_json(capsys, "value", name, quantity, *typical_args(cls), "--cost",
+                            "power", "--digits", "20")
+            assert data["value"] == cls(**kwargs).value(quantity, "power", 20).text
 
 
 # ---------------------------------------------------------------------- formula and series
@@ -198,14 +227,16 @@ def equal_expressions(a: sp.Expr, b: sp.Expr) -> bool:
         return True
     rng = random.Random(1)
     for _ in range(3):
-        values = {}
-        for s in a.free_symbols | b.free_symbols:
-            if s.name in ("b", "gamma"):
-                values[s] = sp.Rational(rng.randint(1, 9), 10)
-            elif s.name in ("r", "Delta"):
-                values[s] = sp.Integer(rng.randint(1, 4))
+        # by name: a symbol read back may carry other assumptions than the engine's
+        by_name = {}
+        for name in sorted({s.name for s in a.free_symbols | b.free_symbols}):
+            if name in ("b", "gamma", "delta"):
+                by_name[name] = sp.Rational(rng.randint(1, 4), 10)
+            elif name in ("r", "Delta"):
+                by_name[name] = sp.Integer(rng.randint(1, 4))
             else:
-                values[s] = sp.Rational(rng.randint(3, 40), 10)
+                by_name[name] = sp.Rational(rng.randint(3, 40), 10)
+        values = {s: by_name[s.name] for s in a.free_symbols | b.free_symbols}
         va, vb = sp.N(a.subs(values), 30), sp.N(b.subs(values), 30)
         if abs(va - vb) > 1e-20 * max(1, abs(vb)):
             return False
@@ -221,10 +252,17 @@ FORMULA_CASES += [("laplace", "cost", "moment:7/3"), ("discrete-laplace", "cost"
 @pytest.mark.parametrize(("name", "quantity", "cost"), FORMULA_CASES)
 def test_formula_round_trip(capsys, name, quantity, cost):
     cls = MECHANISMS[name]
+    try:
+        cls.formula(quantity, cost)
+    except UnsupportedError:
+        if cls.free is None:  # no closed form and nothing to minimise: a clean refusal
+            assert_one_line_error(*run(capsys, "formula", name, quantity, "--cost", cost),
+                                  "closed form")
+            return
     data = run_json(capsys, "formula", name, quantity, "--cost", cost)
     assert data["mechanism"] == name
     assert data["quantity"] == quantity
-    assert data["params"] == {}
+    assert data["params"] == structural_defaults(cls)
     assert isinstance(data["latex"], str) and data["latex"]
     parsed = sp.parse_expr(data["expression"], local_dict=PUBLIC_SYMBOLS)
     assert not parsed.has(PUBLIC_SYMBOLS["b"])
@@ -258,9 +296,14 @@ def test_formula_default_cost_and_discrete_minimise_over(capsys):
         assert abs(mpmath.mpf(str(value)) - gam) < mpmath.mpf(10) ** -20
 
 
+def regimes_of(cls) -> tuple[str, ...]:
+    names = {prm.name for prm in cls.params}
+    return ("eps->0", "eps->oo") if "eps" in names else ("delta->0",)
+
+
 SERIES_CASES = [(name, q, cost, regime) for name, cls in MECHANISMS.items() if not cls.lattice
                 for q in cls.quantities() for cost in ("amplitude", "power")
-                for regime in ("eps->0", "eps->oo")]
+                for regime in regimes_of(cls)]
 SERIES_CASES += [("discrete-laplace", "cost", "power", "eps->0"),
                  ("laplace", "cost", "amplitude", "eps=delta->0")]
 
@@ -268,12 +311,16 @@ SERIES_CASES += [("discrete-laplace", "cost", "power", "eps->0"),
 @pytest.mark.parametrize(("name", "quantity", "cost", "regime"), SERIES_CASES)
 def test_series_round_trip(capsys, name, quantity, cost, regime):
     cls = MECHANISMS[name]
-    data = run_json(capsys, "series", name, quantity, "--cost", cost, "--regime", regime,
-                    "--order", "3")
+    argv = ("series", name, quantity, "--cost", cost, "--regime", regime, "--order", "3")
+    try:
+        engine = cls.series(quantity, cost, regime, 3)
+    except DpsymError:  # what the engine refuses, the command refuses in one line
+        assert_one_line_error(*run(capsys, *argv))
+        return
+    data = run_json(capsys, *argv)
     assert (data["regime"], data["order"]) == (regime, 3)
-    assert data["params"] == {"regime": regime, "order": 3}
+    assert data["params"] == {**structural_defaults(cls), "regime": regime, "order": 3}
     parsed = sp.parse_expr(data["expression"], local_dict=PUBLIC_SYMBOLS)
-    engine = cls.series(quantity, cost, regime, 3)
     if regime == "eps->oo":
         assert data["variable"] == "b = exp(-eps)"
         assert parsed.has(PUBLIC_SYMBOLS["b"])
@@ -303,18 +350,21 @@ def test_series_staircase_known_leading_terms(capsys):
 # ---------------------------------------------------------------------- list
 def test_list_json_and_table(capsys):
     data = run_json(capsys, "list")
-    assert [row["name"] for row in data] == list(MECHANISMS)
+    assert [row["name"] for row in data] == list(MECHANISMS) + list(BOUNDS)
     for row in data:
-        cls = MECHANISMS[row["name"]]
+        cls = ENTRIES[row["name"]]
+        assert row["kind"] == ("lower bound" if row["name"] in BOUNDS else "mechanism")
+        assert row["guarantee"] == cls.guarantee
         assert row["title"] == cls.title
         assert row["quantities"] == list(cls.quantities())
         assert [p["name"] for p in row["params"]] == [p.name for p in cls.params]
         assert all(p["domain"] for p in row["params"])
     code, out, err = run(capsys, "list")
     assert (code, err) == (0, "")
-    for name, cls in MECHANISMS.items():
+    for name, cls in ENTRIES.items():
         assert name in out and cls.title in out
     assert "(0, inf)" in out
+    assert "lower bound" in out and "(eps,delta)-DP" in out and "(0,delta)-DP" in out
 
 
 def test_help_and_version(capsys):
@@ -393,7 +443,7 @@ BAD = [
     ((*S, "nosuch", "--regime", "eps->0", "--order", "3"), "quantity"),
     ((*S, "--regime", "eps->0", "--order", "3", "--cost", "moment:0"), "cost"),
     (("series", "discrete-staircase", "--regime", "eps->0", "--order", "3"), "closed form"),
-    (("series", "discrete-laplace", "--regime", "eps->oo", "--order", "3"), "eps->oo"),
+    (("series", "uniform-mass", "--regime", "eps->oo", "--order", "3"), "eps->oo"),
     (("formula", "nosuch"), "mechanism"),
     (("formula", "laplace", "r"), "quantity"),
     (("formula", "laplace", "--cost", "bad"), "cost"),
@@ -506,7 +556,7 @@ def subprocess_run(*argv: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("argv", [
     ("value", "laplace", "--eps", "-1"),
     ("value", "staircase", "--eps", "1", "--digits", "99999"),
-    ("series", "discrete-laplace", "--regime", "eps->oo", "--order", "3"),
+    ("series", "uniform-mass", "--regime", "eps->oo", "--order", "3"),
     ("value", "laplace", "--eps", "-1e-5000"),
     ("nosuch",),
 ])
@@ -524,3 +574,274 @@ def test_subprocess_value_json():
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["value"] == MECHANISMS["staircase"](eps="1").value("gamma").text
+
+
+# ---------------------------------------------------------------------- lower bounds
+def test_bounds_via_value(capsys):
+    # The real-valued lower bound lies below the staircase (pure eps-DP, hence
+    # (eps, delta)-DP) and the truncated Laplacian when that one exists.
+    data = run_json(capsys, "value", "lower-bound", "--eps", "1", "--delta", "1e-3",
+                    "--digits", "12")
+    assert data["kind"] == "lower bound"
+    assert data["params"] == {"eps": "1", "delta": "1e-3", "Delta": "1"}
+    low = mp_from_text(data["value"])
+    stair = run_json(capsys, "value", "staircase", "--eps", "1", "--digits", "12")
+    assert 0 < low <= mp_from_text(stair["value"])
+    # (0, delta)-DP: eps = 0 is allowed for the integer bound; at u = 1/(2 delta) = 5 the
+    # uniform mechanism meets it: Delta/(4 delta) = 2.5
+    code, out, err = run(capsys, "value", "discrete-lower-bound", "--eps", "0", "--delta",
+                         "0.1", "--digits", "5")
+    assert (code, out, err) == (0, "2.5000\n", "")
+    # lp-bound takes its grid through --grid (validated by the declared parameter)
+    data = run_json(capsys, "value", "lp-bound", "--eps", "1", "--delta", "0.1", "--grid",
+                    "2", "--digits", "8")
+    assert data["params"]["grid"] == "2"
+    upper = run_json(capsys, "value", "lp-bound", "upper", "--eps", "1", "--delta", "0.1",
+                     "--grid", "2", "--digits", "8")
+    assert mp_from_text(data["value"]) <= mp_from_text(upper["value"])
+    # formula and series of a bound
+    data = run_json(capsys, "formula", "lower-bound")
+    assert data["params"] == {} and "delta" in data["expression"]
+    code, out, err = run(capsys, "series", "lower-bound", "--regime", "eps->oo", "--order", "2")
+    assert code == 0 and err == "" and "O(" in out
+
+
+# ---------------------------------------------------------------------- --dim on formula/series
+def test_formula_and_series_take_dim(capsys):
+    data = run_json(capsys, "formula", "laplace-md", "--dim", "5")
+    assert data["params"] == {"dim": "5"}
+    assert parse_expression(data["expression"]) == sp.sympify("5*Delta/eps",
+                                                              locals=PUBLIC_SYMBOLS)
+    # staircase-md in dimension 1 is the staircase
+    d1 = run_json(capsys, "formula", "staircase-md", "--dim", "1")
+    one = run_json(capsys, "formula", "staircase")
+    assert equal_expressions(parse_expression(d1["expression"]),
+                             parse_expression(one["expression"]))
+    # the class of that dimension is used (laplace-md: E||X||_1 = d Delta/eps)
+    data = run_json(capsys, "series", "laplace-md", "--dim", "3", "--regime", "eps->0",
+                    "--order", "2")
+    assert data["params"] == {"dim": "3", "regime": "eps->0", "order": 2}
+    eps, Delta = PUBLIC_SYMBOLS["eps"], PUBLIC_SYMBOLS["Delta"]
+    assert parse_expression(data["expression"]).removeO() == 3 * Delta / eps
+    data = run_json(capsys, "series", "independent-staircase", "--dim", "4", "--regime",
+                    "eps->0", "--order", "2")
+    lead = parse_expression(data["expression"]).removeO()
+    assert sp.limit(lead * eps / Delta, eps, 0) == 16  # d staircases at eps/d each
+    # --dim=D form and the value command agree on the class
+    data = run_json(capsys, "formula", "laplace-md", "--dim=2")
+    assert data["params"] == {"dim": "2"}
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (("formula", "staircase-md", "--dim", "0"), "--dim"),
+    (("formula", "staircase-md", "--dim", "51"), "<= 50"),
+    (("formula", "staircase-md", "--dim", "1.5"), "--dim"),
+    (("formula", "staircase-md", "--dim", "x"), "--dim"),
+    (("series", "laplace-md", "--dim", "-2", "--regime", "eps->0", "--order", "2"), "--dim"),
+    (("formula", "staircase-md", "--dim"), "--dim"),
+    # parameters the command does not use are refused, not ignored
+    (("formula", "staircase", "--eps", "1"), "not used by `dpsym formula`"),
+    (("formula", "staircase", "--sensitivity", "2"), "--sensitivity"),
+    (("series", "laplace", "--delta", "0.1", "--regime", "eps->0", "--order", "2"), "--delta"),
+    (("series", "staircase-md", "--eps", "1", "--regime", "eps->0", "--order", "2"),
+     "--dim"),
+    (("formula", "laplace", "--dim", "3"), "laplace has no parameter dim"),
+    (("formula", "laplace", "--grid", "3"), "grid"),
+    (("formula", "lp-bound", "--grid", "0"), "--grid"),
+    (("formula", "lp-bound", "--grid", "4"), "closed form"),
+    (("value", "staircase", "--eps", "1", "--dim", "2"), "staircase has no parameter dim"),
+    (("value", "lower-bound", "--eps", "1", "--delta", "0.5"), "--delta"),
+    (("value", "lower-bound", "--eps", "1"), "--delta"),
+    (("value", "lp-bound", "--eps", "1", "--delta", "0.1", "--grid", "65"), "--grid"),
+    (("value", "discrete-lower-bound", "--eps", "0", "--delta", "0.1", "--sensitivity",
+      "1.5"), "sensitivity"),
+    (("value", "lower-bound", "--eps", "1", "--delta", "0.1", "--cost", "moment:5"),
+     "cost"),
+    (("formula", "nosuch"), "lower bounds: lower-bound"),
+])
+def test_symbolic_and_bound_errors(capsys, argv, needle):
+    assert_one_line_error(*run(capsys, *argv), needle)
+
+
+def test_unknown_name_lists_every_entry(capsys):
+    code, out, err = run(capsys, "series", "nosuch", "--regime", "eps->0", "--order", "1")
+    assert_one_line_error(code, out, err, "mechanism")
+    for name in ENTRIES:
+        assert name in err
+
+
+# ---------------------------------------------------------------------- compare
+def compare_json(capsys, *argv: str) -> dict:
+    data = run_json(capsys, "compare", *argv)
+    assert set(data) >= {"rows", "skipped", "excluded", "cost", "digits"}
+    return data
+
+
+def mechanisms_of(data: dict, query: str) -> list[dict]:
+    return [r for r in data["rows"] if r["query"] == query and r["kind"] == "mechanism"]
+
+
+def bounds_of(data: dict, query: str) -> list[dict]:
+    return [r for r in data["rows"] if r["query"] == query and r["kind"] == "lower bound"]
+
+
+def check_sections(data: dict) -> None:
+    """Sorted, ratios >= 1, best has ratio 1, lower bounds below the best."""
+    for query in ("real", "integer"):
+        rows = mechanisms_of(data, query)
+        costs = [mp_from_text(r["cost"]) for r in rows]
+        assert costs == sorted(costs)
+        assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
+        for r, c in zip(rows, costs, strict=True):
+            assert float(r["ratio"]) >= 1
+            assert abs(float(r["ratio"]) - float(c / costs[0])) <= 1e-5 * float(c / costs[0])
+            assert r["guarantee"] in ("eps", "eps,delta", "0,delta")
+            assert r["name"] in MECHANISMS and r["title"] == MECHANISMS[r["name"]].title
+            assert bool(MECHANISMS[r["name"]].lattice) == (query == "integer")
+        if rows:
+            assert rows[0]["ratio"] == "1"
+        for b in bounds_of(data, query):
+            assert b["name"] in BOUNDS
+            if rows:
+                assert mp_from_text(b["cost"]) <= costs[0]
+                assert float(b["ratio"]) >= 1
+
+
+def test_compare_pure_dp(capsys):
+    data = compare_json(capsys, "--eps", "1", "--cost", "amplitude", "--digits", "12")
+    check_sections(data)
+    assert (data["eps"], data["delta"], data["sensitivity"]) == ("1", "0", "1")
+    real = {r["name"]: mp_from_text(r["cost"]) for r in mechanisms_of(data, "real")}
+    integer = {r["name"]: mp_from_text(r["cost"]) for r in mechanisms_of(data, "integer")}
+    assert real["staircase"] <= real["laplace"]
+    assert mechanisms_of(data, "real")[0]["name"] == "staircase"  # optimal for pure eps-DP
+    assert integer["discrete-staircase"] <= integer["discrete-laplace"]
+    # delta = 0: only eps-DP mechanisms qualify; the others are skipped with a reason
+    assert all(r["guarantee"] == "eps" for r in data["rows"] if r["kind"] == "mechanism")
+    reasons = {s["name"]: s["reason"] for s in data["skipped"]}
+    for name, cls in MECHANISMS.items():
+        if cls.guarantee != "eps" and name not in data["excluded"]:
+            assert "delta" in reasons[name]
+    # multi-dimensional mechanisms are left out unless --dim is given
+    multi = [n for n, c in MECHANISMS.items() if any(p.name == "dim" for p in c.params)]
+    assert data["excluded"] == multi
+    assert not set(multi) & {r["name"] for r in data["rows"]}
+
+
+def test_compare_approximate_dp_power_and_table(capsys):
+    argv = ("--eps", "0.5", "--delta", "0.01", "--cost", "power", "--digits", "10")
+    data = compare_json(capsys, *argv)
+    check_sections(data)
+    names = {r["name"] for r in mechanisms_of(data, "real")}
+    assert {"laplace", "staircase"} <= names
+    for name in names:  # every listed mechanism is (eps, delta)-DP at these parameters
+        assert MECHANISMS[name].guarantee in ("eps", "eps,delta", "0,delta")
+    # the real lower bound is listed in its section, not ranked
+    (low,) = bounds_of(data, "real")
+    assert low["name"] == "lower-bound" and "rank" not in low
+    assert [b["name"] for b in bounds_of(data, "integer")] == ["discrete-lower-bound"]
+    # values are the certified ones of `dpsym value`
+    stair = next(r for r in data["rows"] if r["name"] == "staircase")
+    value = run_json(capsys, "value", "staircase", "--eps", "0.5", "--cost", "power",
+                     "--digits", "10")
+    assert stair["cost"] == value["value"]
+    # the table: two sections, lower bound lines, skipped part when something is skipped
+    code, out, err = run(capsys, "compare", *argv)
+    assert (code, err) == (0, "")
+    assert "real-valued query" in out and "integer-valued query" in out
+    assert out.count("lower bound") >= 2 and "best / bound" in out
+    for r in data["rows"]:
+        assert r["name"] in out and r["cost"] in out
+    assert ("skipped" in out) == bool(data["skipped"])
+
+
+def test_compare_zero_eps_and_non_integer_sensitivity(capsys):
+    # (0, delta): only the 0,delta mechanisms qualify
+    data = compare_json(capsys, "--eps", "0", "--delta", "0.1", "--digits", "8")
+    check_sections(data)
+    assert data["rows"]
+    assert all(MECHANISMS[r["name"]].guarantee == "0,delta"
+               for r in data["rows"] if r["kind"] == "mechanism")
+    assert {s["name"] for s in data["skipped"]} >= {"laplace", "staircase"}
+    # a non-integer sensitivity: the integer-valued mechanisms and bound are skipped
+    data = compare_json(capsys, "--eps", "1", "--delta", "0.2", "--sensitivity", "1.5",
+                        "--digits", "8")
+    check_sections(data)
+    assert mechanisms_of(data, "integer") == []
+    skipped = {s["name"]: s["reason"] for s in data["skipped"]}
+    for name, cls in ENTRIES.items():
+        if cls.lattice and name in skipped:
+            assert "sensitivity" in skipped[name] or "delta" in skipped[name]
+    assert "discrete-lower-bound" in skipped
+    # a delta outside an (eps, delta) mechanism's domain: skipped with a note, and the
+    # lower bounds (delta < 1/2) too; the pure eps-DP mechanisms are still compared
+    data = compare_json(capsys, "--eps", "1", "--delta", "0.7", "--digits", "8")
+    skipped = {s["name"]: s["reason"] for s in data["skipped"]}
+    assert "lower-bound" in skipped
+    for r in data["rows"]:
+        assert r["guarantee"] != "eps,delta" or any(
+            p.name == "delta" and p.domain.upper > Fraction(7, 10)
+            for p in ENTRIES[r["name"]].params)
+    for name, reason in skipped.items():
+        if ENTRIES[name].guarantee == "eps,delta":
+            assert "--delta" in reason or "--eps" in reason, (name, reason)
+    assert {"laplace", "staircase"} <= {r["name"] for r in mechanisms_of(data, "real")}
+
+
+def test_compare_dim_lp_and_skipped_failures(capsys, monkeypatch):
+    data = compare_json(capsys, "--eps", "1", "--dim", "3", "--digits", "8")
+    check_sections(data)
+    assert data["dim"] == 3
+    for r in data["rows"]:
+        assert any(p.name == "dim" for p in MECHANISMS[r["name"]].params)
+    assert "laplace" in data["excluded"]
+    real = {r["name"]: mp_from_text(r["cost"]) for r in mechanisms_of(data, "real")}
+    assert real["laplace-md"] == 3  # d Delta/eps
+    assert all(r["kind"] == "mechanism" for r in data["rows"])
+    # --lp adds the LP bound to the real section
+    data = compare_json(capsys, "--eps", "1", "--delta", "0.1", "--lp", "--grid", "2",
+                        "--digits", "8")
+    check_sections(data)
+    assert {b["name"] for b in bounds_of(data, "real")} == {"lower-bound", "lp-bound"}
+    # a mechanism whose value fails is skipped with its one-line reason
+    def fails(*args, **kwargs):
+        raise UnsupportedError("cannot\ncertify")
+
+    def bug(*args, **kwargs):
+        raise TypeError("bug")
+
+    monkeypatch.setattr(MECHANISMS["staircase"], "value", fails)
+    monkeypatch.setattr(MECHANISMS["discrete-staircase"], "value", bug)
+    data = compare_json(capsys, "--eps", "1", "--digits", "8")
+    check_sections(data)
+    skipped = {s["name"]: s["reason"] for s in data["skipped"]}
+    assert skipped["staircase"] == "cannot certify"
+    assert "TypeError" in skipped["discrete-staircase"]
+    assert mechanisms_of(data, "real")[0]["name"] == "laplace"
+    code, out, err = run(capsys, "compare", "--eps", "1", "--digits", "8")
+    assert code == 0 and err == "" and "staircase: cannot certify" in out
+
+
+COMPARE_BAD = [
+    (("--delta", "0.1"), "--eps"),
+    (("--eps", "-1"), "[0, 1.0e+100]"),
+    (("--eps", "x"), "--eps"),
+    (("--eps", "1", "--delta", "1"), "[0, 1)"),
+    (("--eps", "1", "--delta", "-0.1"), "--delta"),
+    (("--eps", "0", "--delta", "0"), "cannot both be 0"),
+    (("--eps", "0"), "cannot both be 0"),
+    (("--eps", "1", "--sensitivity", "0"), "--sensitivity"),
+    (("--eps", "1", "--cost", "nosuch"), "--cost"),
+    (("--eps", "1", "--digits", "0"), "[1, 10000]"),
+    (("--eps", "1", "--dim", "0"), "--dim"),
+    (("--eps", "1", "--grid", "4"), "--lp"),
+    (("--eps", "1", "--lp", "--grid", "65"), "--grid"),
+    (("--eps", "1", "--alpha", "2"), "--alpha"),
+    (("--eps", "1", "laplace"), "unrecognized"),
+]
+
+
+@pytest.mark.parametrize(("argv", "needle"), COMPARE_BAD,
+                         ids=[" ".join(a) for a, _ in COMPARE_BAD])
+def test_compare_bad_inputs(capsys, argv, needle):
+    assert_one_line_error(*run(capsys, "compare", *argv), needle)
