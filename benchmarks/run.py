@@ -1,0 +1,757 @@
+r"""dpsym benchmarks: speed and accuracy as ratios against a baseline measured in the same run.
+
+Usage::
+
+    python benchmarks/run.py [--quick] [--out benchmarks/results] [--only SUBSTRING ...]
+
+Every case times dpsym and its baseline (and, where one exists, peer libraries) in the
+same process, interleaved round by round, and reports medians of the repeated runs, so
+that a busy machine slows both sides alike. The targets are those of issue 7; a missing
+peer library is reported as "not installed" and never stops the run.
+
+Writes ``results.json`` (everything measured) and ``results.md`` (the table) in ``--out``.
+This script is not part of the test suite; ``tests/test_benchmarks_smoke.py`` only checks
+that it runs on a tiny case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import platform
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run from a checkout without installing
+    sys.path.insert(0, str(ROOT))
+
+import mpmath  # noqa: E402
+
+# ---------------------------------------------------------------------- results
+NOT_INSTALLED = "not installed"
+
+
+@dataclass
+class Result:
+    """One row of the table."""
+
+    case: str
+    group: str
+    metric: str
+    dpsym: float | None
+    baseline: float | None
+    baseline_name: str
+    ratio: float | None
+    target: str
+    met: bool | None
+    peers: dict[str, object] = field(default_factory=dict)
+    note: str = ""
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def _met(ratio: float | None, lower: float | None = None, upper: float | None = None
+         ) -> bool | None:
+    if ratio is None or not math.isfinite(ratio):
+        return None
+    if lower is not None and ratio < lower:
+        return False
+    return not (upper is not None and ratio > upper)
+
+
+# ---------------------------------------------------------------------- timing
+def interleaved(funcs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """Median seconds of each function, the functions run round-robin ``repeats`` times.
+
+    Each function is called once first (warm-up, not timed).
+    """
+    for f in funcs.values():
+        f()
+    times: dict[str, list[float]] = {k: [] for k in funcs}
+    for _ in range(repeats):
+        for name, f in funcs.items():
+            t0 = time.perf_counter()
+            f()
+            times[name].append(time.perf_counter() - t0)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+class _Timeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`_Timeout` if the block runs longer than ``seconds`` (main thread,
+    Python code; a no-op where SIGALRM does not exist)."""
+    if not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def handler(signum, frame):
+        raise _Timeout
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+# ---------------------------------------------------------------------- peers
+_PEERS: dict[str, object] = {}
+
+
+def peer(name: str) -> object | str:
+    """The imported peer module, or a string saying why it is unavailable."""
+    if name in _PEERS:
+        return _PEERS[name]
+    try:
+        if name == "diffprivlib":
+            import diffprivlib.mechanisms as mod
+        elif name == "opendp":
+            import opendp.prelude as mod
+            mod.enable_features("contrib")
+        elif name == "autodp":
+            import autodp.rdp_acct  # noqa: F401  (first: breaks autodp's import cycle)
+            from autodp import privacy_calibrator as mod
+        elif name == "dp_accounting":
+            from dp_accounting.pld import common as _common
+            from dp_accounting.pld import privacy_loss_mechanism as mod
+            mod._common = _common
+        else:
+            raise ValueError(name)
+    except ImportError as exc:
+        missing = getattr(exc, "name", None)
+        top = name.split(".")[0]
+        out: object = NOT_INSTALLED if missing in (top, "dp_accounting", "diffprivlib",
+                                                   "opendp", "autodp") \
+            else f"import failed: {exc}"[:120]
+    except Exception as exc:  # a broken peer install must not stop the run
+        out = f"import failed: {type(exc).__name__}: {exc}"[:120]
+    else:
+        out = mod
+    _PEERS[name] = out
+    return out
+
+
+def peer_versions() -> dict[str, str]:
+    from importlib import metadata
+
+    out = {}
+    for dist in ("diffprivlib", "opendp", "autodp", "dp-accounting", "numpy", "scipy",
+                 "sympy", "mpmath", "scikit-learn"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = NOT_INSTALLED
+    return out
+
+
+# ---------------------------------------------------------------------- 1. sampling
+#: (dpsym name, parameters, diffprivlib class and kwargs, opendp kind)
+SAMPLERS: list[tuple[str, dict, tuple[str, dict] | None, str | None, str]] = [
+    ("laplace", {"eps": 1}, ("Laplace", {"epsilon": 1.0, "sensitivity": 1.0}), "laplace",
+     "reference: dpsym's generic sampler on the Laplace density"),
+    ("staircase", {"eps": 1}, ("Staircase", {"epsilon": 1.0, "sensitivity": 1.0}), None, ""),
+    ("discrete-staircase", {"eps": 1, "Delta": 2}, None, None, ""),
+    ("truncated-laplace", {"eps": 1, "delta": "1e-6"},
+     ("LaplaceBoundedNoise", {"epsilon": 1.0, "delta": 1e-6, "sensitivity": 1.0}), None, ""),
+    ("uniform-mass", {"delta": "1e-6"}, ("Uniform", {"delta": 0.1, "sensitivity": 1.0}), None,
+     "diffprivlib's Uniform is the plain (0, delta) uniform mechanism, not P_alpha"),
+    ("discrete-uniform", {"delta": "1e-3", "Delta": 1}, None, None, ""),
+    ("discrete-laplace", {"eps": 1}, ("Geometric", {"epsilon": 1.0, "sensitivity": 1}),
+     "discrete-laplace", ""),
+    ("gaussian", {"eps": "0.5", "delta": "1e-6"},
+     ("Gaussian", {"epsilon": 0.5, "delta": 1e-6, "sensitivity": 1.0}), "gaussian", ""),
+    ("analytic-gaussian", {"eps": 1, "delta": "1e-6"},
+     ("GaussianAnalytic", {"epsilon": 1.0, "delta": 1e-6, "sensitivity": 1.0}), "gaussian", ""),
+    ("staircase-md", {"eps": 1, "dim": 3}, None, None,
+     "d = 3, throughput counted per sample vector"),
+]
+
+
+def _diffprivlib_throughput(spec: tuple[str, dict], n: int) -> float | str:
+    mod = peer("diffprivlib")
+    if isinstance(mod, str):
+        return mod
+    cls_name, kw = spec
+    mech = getattr(mod, cls_name)(**kw)
+    value = 0 if cls_name == "Geometric" else 0.0
+    rand = mech.randomise
+
+    def loop():
+        for _ in range(n):
+            rand(value)
+
+    t = interleaved({"p": loop}, 3)["p"]
+    return n / t
+
+
+def _opendp_throughput(kind: str, n: int) -> float | str:
+    dp = peer("opendp")
+    if isinstance(dp, str):
+        return dp
+    if kind == "laplace":
+        space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float)
+        meas, data = dp.m.make_laplace(*space, scale=1.0), [0.0] * n
+    elif kind == "discrete-laplace":
+        space = dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int)
+        meas, data = dp.m.make_laplace(*space, scale=1.0), [0] * n
+    else:
+        space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float)
+        meas, data = dp.m.make_gaussian(*space, scale=4.0), [0.0] * n
+    t = interleaved({"p": lambda: meas(data)}, 3)["p"]
+    return n / t
+
+
+def sampling_case(name: str, params: dict, n: int, repeats: int, *,
+                  dl: tuple[str, dict] | None = None, odp: str | None = None,
+                  n_peer: int = 0, note: str = "") -> Result:
+    """Throughput of ``MECHANISMS[name](**params).sample`` at ``n`` samples against
+    ``numpy.random.Generator.laplace`` at ``n`` samples, interleaved."""
+    from dpsym.mechanisms import MECHANISMS
+
+    mech = MECHANISMS[name](**params)
+    rng = np.random.default_rng(12345)
+    t0 = time.perf_counter()
+    mech.sample(rng, 10)  # builds and caches the sampler (symbolic work, certified gamma)
+    setup = time.perf_counter() - t0
+    med = interleaved({"dpsym": lambda: mech.sample(rng, n),
+                       "numpy": lambda: rng.laplace(0.0, 1.0, n)}, repeats)
+    thr_d, thr_np = n / med["dpsym"], n / med["numpy"]
+    peers: dict[str, object] = {}
+    if n_peer:
+        peers["diffprivlib (per-call randomise)"] = (
+            _diffprivlib_throughput(dl, n_peer) if dl else "no such mechanism")
+        peers["opendp (vector measurement)"] = (
+            _opendp_throughput(odp, n_peer) if odp else "no such mechanism")
+    ratio = thr_d / thr_np
+    return Result(case=f"sample {name}", group="sampling", metric="samples/s",
+                  dpsym=thr_d, baseline=thr_np, baseline_name="numpy Generator.laplace",
+                  ratio=ratio, target=">= 0.5x numpy", met=_met(ratio, lower=0.5),
+                  peers=peers, note=note,
+                  extra={"n": n, "setup_seconds_first_call": setup,
+                         "dpsym_seconds": med["dpsym"], "numpy_seconds": med["numpy"]})
+
+
+def sampling_cases(quick: bool) -> list[Result]:
+    n = 10**6
+    repeats = 5 if quick else 11
+    n_peer = 2000 if quick else 20000
+    out = []
+    for name, params, dl, odp, note in SAMPLERS:
+        try:
+            out.append(sampling_case(name, params, n, repeats, dl=dl, odp=odp,
+                                     n_peer=n_peer, note=note))
+        except Exception as exc:  # report, do not stop
+            out.append(_failed(f"sample {name}", "sampling", exc))
+    return out
+
+
+def _failed(case: str, group: str, exc: BaseException) -> Result:
+    return Result(case=case, group=group, metric="", dpsym=None, baseline=None,
+                  baseline_name="", ratio=None, target="", met=None,
+                  note=f"failed: {type(exc).__name__}: {exc}"[:200])
+
+
+# ---------------------------------------------------------------------- 2. Gaussian sigma
+GRID_EPS = (1e-6, 1e-3, 0.1, 1.0, 10.0, 50.0, 500.0)
+GRID_DELTA = (1e-300, 1e-50, 1e-20, 1e-10, 1e-6, 1e-2, 0.5)
+
+
+def sigma_reference(e: float, d: float, digits: int = 50) -> mpmath.mpf:
+    """dpsym's certified mpmath calibration at the exact binary value of the floats."""
+    from dpsym.gaussian_calibration import calibrate_sigma_mp
+
+    return calibrate_sigma_mp(Fraction(e), Fraction(d), 1, digits=digits)[0]
+
+
+def _peer_sigma_functions() -> dict[str, Callable[[float, float], float] | str]:
+    out: dict[str, Callable[[float, float], float] | str] = {}
+    plm = peer("dp_accounting")
+    if isinstance(plm, str):
+        out["dp_accounting"] = plm
+    else:
+        common = plm._common
+
+        def dpa(e, d):
+            pp = common.DifferentialPrivacyParameters(e, d)
+            return plm.GaussianPrivacyLoss.from_privacy_guarantee(pp, 1.0).standard_deviation
+        out["dp_accounting"] = dpa
+    pc = peer("autodp")
+    out["autodp"] = pc if isinstance(pc, str) else (
+        lambda e, d: pc.ana_gaussian_mech(e, d)["sigma"])
+    dm = peer("diffprivlib")
+    out["diffprivlib"] = dm if isinstance(dm, str) else (
+        lambda e, d: dm.GaussianAnalytic(epsilon=e, delta=d, sensitivity=1.0)._scale)
+    return out
+
+
+def _accuracy(f: Callable[[float, float], float], refs: dict, limit: float
+              ) -> tuple[float, int, int, list]:
+    """(max relative error over the points that returned, points failed, points timed
+    out, worst points)."""
+    errs, failed, timeouts, worst = [], 0, 0, []
+    for (e, d), ref in refs.items():
+        try:
+            with time_limit(limit):
+                v = float(f(e, d))
+        except _Timeout:
+            timeouts += 1
+            continue
+        except Exception:  # a peer refusing a point counts as a failure
+            failed += 1
+            continue
+        if not math.isfinite(v) or v <= 0:
+            failed += 1
+            continue
+        err = float(abs(mpmath.mpf(v) / ref - 1))
+        errs.append(err)
+        worst.append((err, e, d))
+    worst.sort(reverse=True)
+    return (max(errs) if errs else float("nan")), failed, timeouts, worst[:3]
+
+
+def gaussian_cases(quick: bool) -> list[Result]:
+    from dpsym.gaussian_calibration import calibrate_sigma
+
+    points = [(e, d) for e in GRID_EPS for d in GRID_DELTA]
+    refs = {p: sigma_reference(*p) for p in points}
+    peers = _peer_sigma_functions()
+    out: list[Result] = []
+
+    # accuracy on the 7 x 7 grid
+    err, failed, _, worst = _accuracy(lambda e, d: calibrate_sigma(e, d), refs, 10.0)
+    peer_acc: dict[str, object] = {}
+    for name, f in peers.items():
+        if isinstance(f, str):
+            peer_acc[name] = f
+            continue
+        perr, pfail, ptime, pworst = _accuracy(f, refs, 5.0)
+        peer_acc[name] = {"max_rel_error": perr, "failed_points": pfail,
+                          "timed_out_points": ptime,
+                          "worst": [{"rel_error": w[0], "eps": w[1], "delta": w[2]}
+                                    for w in pworst]}
+    out.append(Result(
+        case="analytic-Gaussian sigma, float64, 7x7 grid", group="gaussian",
+        metric="max relative error", dpsym=err, baseline=None,
+        baseline_name="50-digit certified reference", ratio=None, target="<= 1e-14",
+        met=(err <= 1e-14 and failed == 0), peers=peer_acc,
+        note=f"{failed} points failed" if failed else "",
+        extra={"worst": [{"rel_error": w[0], "eps": w[1], "delta": w[2]} for w in worst]}))
+
+    # scalar call time, median over the grid, against dp_accounting (and the others)
+    repeats = 3 if quick else 7
+    t_d = interleaved({"d": lambda: [calibrate_sigma(e, d) for e, d in points]}, repeats)["d"]
+    per_d = t_d / len(points)
+    peer_time: dict[str, object] = {}
+    for name, f in peers.items():
+        if isinstance(f, str):
+            peer_time[name] = f
+            continue
+        ok = []
+        for e, d in points:  # only points the peer answers, within a second
+            try:
+                with time_limit(1.0):
+                    f(e, d)
+                ok.append((e, d))
+            except (Exception, _Timeout):
+                pass
+
+        def calls(f=f, ok=ok):
+            for e, d in ok:
+                with contextlib.suppress(Exception):
+                    f(e, d)
+        t_p = interleaved({"p": calls}, max(1, repeats // 2))["p"]
+        peer_time[name] = {"seconds_per_call": t_p / max(1, len(ok)), "points": len(ok)}
+    base = peer_time.get("dp_accounting")
+    base_t = base["seconds_per_call"] if isinstance(base, dict) else None
+    ratio = None if base_t is None else base_t / per_d
+    out.append(Result(
+        case="analytic-Gaussian sigma, float64, one scalar call", group="gaussian",
+        metric="s/call (speedup)", dpsym=per_d, baseline=base_t,
+        baseline_name="dp_accounting GaussianPrivacyLoss.from_privacy_guarantee",
+        ratio=ratio, target="dpsym no slower (ratio >= 1)", met=_met(ratio, lower=1.0),
+        peers=peer_time, note="" if base_t else "baseline unavailable: "
+        + str(peers.get("dp_accounting"))))
+
+    # vectorised: 1e4 pairs in one call against 1e4 dp_accounting calls
+    rng = np.random.default_rng(7)
+    m = 10**4
+    e_arr = 10.0 ** rng.uniform(-3, 1, m)
+    d_arr = 10.0 ** rng.uniform(-12, -2, m)
+    t_vec = interleaved({"v": lambda: calibrate_sigma(e_arr, d_arr)}, repeats)["v"]
+    f = peers.get("dp_accounting")
+    if callable(f):
+        k = 100 if quick else 1000
+        t_k = interleaved({"p": lambda: [f(e, d) for e, d in zip(e_arr[:k], d_arr[:k],
+                                                                  strict=True)]}, 1)["p"]
+        base_v = t_k * m / k
+        ratio = base_v / t_vec
+        note = "" if k == m else f"dp_accounting time extrapolated from {k} calls"
+    else:
+        base_v, ratio, note = None, None, f"baseline unavailable: {f}"
+    out.append(Result(
+        case="analytic-Gaussian sigma, 1e4 (eps, delta) pairs", group="gaussian",
+        metric="seconds (speedup)", dpsym=t_vec, baseline=base_v,
+        baseline_name="1e4 dp_accounting calls", ratio=ratio, target=">= 50x faster",
+        met=_met(ratio, lower=50.0), note=note))
+    return out
+
+
+# ---------------------------------------------------------------------- 3. 1000 digits
+def _hand_truncated_laplace_power(eps: str, delta: str, dps: int) -> mpmath.mpf:
+    with mpmath.workdps(dps + 10):
+        e, d = mpmath.mpf(eps), mpmath.mpf(delta)
+        c = mpmath.expm1(e) / (2 * d)
+        L = mpmath.log1p(c)
+        return 2 / e**2 * (1 - (L + L * L / 2) / c)
+
+
+def _hand_staircase_power(eps: str, dps: int) -> mpmath.mpf:
+    with mpmath.workdps(dps + 10):
+        e = mpmath.mpf(eps)
+        em1 = mpmath.expm1(e)
+        return (mpmath.cbrt(2) * (em1 + 2) ** (mpmath.mpf(2) / 3) * mpmath.exp(2 * e / 3)
+                + 2 * mpmath.exp(e)) / (2 * em1**2)
+
+
+def _hand_staircase_amplitude(eps: str, dps: int) -> mpmath.mpf:
+    with mpmath.workdps(dps + 10):
+        e = mpmath.mpf(eps)
+        return mpmath.exp(e / 2) / mpmath.expm1(e)
+
+
+def _hand_discrete_laplace_power(eps: str, dps: int) -> mpmath.mpf:
+    with mpmath.workdps(dps + 10):
+        e = mpmath.mpf(eps)
+        return 2 * mpmath.exp(e) / mpmath.expm1(e) ** 2
+
+
+DIGIT_CASES = [
+    ("truncated-laplace", {"eps": "1", "delta": "1e-6"}, "power",
+     lambda dps: _hand_truncated_laplace_power("1", "1e-6", dps)),
+    ("staircase", {"eps": "2"}, "power", lambda dps: _hand_staircase_power("2", dps)),
+    ("staircase", {"eps": "2"}, "amplitude", lambda dps: _hand_staircase_amplitude("2", dps)),
+    ("discrete-laplace", {"eps": "1"}, "power",
+     lambda dps: _hand_discrete_laplace_power("1", dps)),
+]
+
+
+def digits_cases(quick: bool, digits: int = 1000) -> list[Result]:
+    from dpsym.mechanisms import MECHANISMS
+
+    repeats = 5 if quick else 15
+    out = []
+    for name, params, cost, hand in DIGIT_CASES:
+        case = f"{name} {cost} at {digits} digits"
+        try:
+            mech = MECHANISMS[name](**params)
+            t0 = time.perf_counter()
+            v = mech.value("cost", cost, digits)
+            first = time.perf_counter() - t0
+            med = interleaved({"dpsym": lambda m=mech, c=cost: m.value("cost", c, digits),
+                               "hand": lambda h=hand: h(digits)}, repeats)
+            with mpmath.workdps(digits + 10):
+                agree = float(abs(v.number / hand(digits) - 1))
+            ratio = med["dpsym"] / med["hand"]
+            out.append(Result(
+                case=case, group="digits", metric="seconds (slowdown)", dpsym=med["dpsym"],
+                baseline=med["hand"], baseline_name="hand-written mpmath", ratio=ratio,
+                target="<= 2x hand-written", met=_met(ratio, upper=2.0),
+                note=f"first call in this process {first:.2f} s (sympy derivation, "
+                     "unless an earlier case cached it)",
+                extra={"relative_difference": agree, "first_call_seconds": first}))
+        except Exception as exc:
+            out.append(_failed(case, "digits", exc))
+    return out
+
+
+# ---------------------------------------------------------------------- 4. float64 grids
+def _hand_tl(e: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Hand-written, overflow-safe numpy: amplitude and power of the truncated Laplacian."""
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        log_c = e + np.log(-np.expm1(-e)) - np.log(2.0 * d)
+        L = np.logaddexp(0.0, log_c)
+        inv_c = np.exp(-log_c)
+        return (1.0 - L * inv_c) / e, 2.0 / e**2 * (1.0 - (L + 0.5 * L * L) * inv_c)
+
+
+def _mp_tl(e: float, d: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    with mpmath.workdps(60):
+        e, d = mpmath.mpf(e), mpmath.mpf(d)
+        c = mpmath.expm1(e) / (2 * d)
+        L = mpmath.log1p(c)
+        return (1 - L / c) / e, 2 / e**2 * (1 - (L + L * L / 2) / c)
+
+
+def float_grid_cases(quick: bool) -> list[Result]:
+    from dpsym import fastpath as fpth
+    from dpsym.gaussian_calibration import calibrate_sigma, calibrate_sigma_value
+
+    n = 200 if quick else 1000
+    repeats = 3 if quick else 7
+    k = 40 if quick else 150
+    e1 = np.logspace(-6, math.log10(500.0), n)
+    d1 = np.logspace(-300, math.log10(0.49), n)
+    E, D = np.meshgrid(e1, d1, indexing="ij")
+    E, D = E.ravel(), D.ravel()
+    rng = np.random.default_rng(3)
+    sub = rng.choice(E.size, k, replace=False)
+    root2pi = math.sqrt(2.0 / math.pi)
+
+    sig_ref: dict[int, mpmath.mpf] = {}
+
+    def sigma_ref(i):
+        if i not in sig_ref:
+            with mpmath.workdps(60):
+                sig_ref[i] = calibrate_sigma_value(Fraction(float(E[i])), Fraction(float(D[i])))
+        return sig_ref[i]
+
+    def ref(kind: str, i: int) -> mpmath.mpf:
+        e, d = float(E[i]), float(D[i])
+        with mpmath.workdps(60):
+            if kind == "tl_amp":
+                return _mp_tl(e, d)[0]
+            if kind == "tl_pow":
+                return _mp_tl(e, d)[1]
+            if kind == "lap_amp":
+                return 1 / mpmath.mpf(e)
+            if kind == "lap_pow":
+                return 2 / mpmath.mpf(e) ** 2
+            s = sigma_ref(i)
+            if kind == "g_amp":
+                return s * mpmath.sqrt(2 / mpmath.pi)
+            if kind == "g_pow":
+                return s * s
+            tl_a, tl_p = _mp_tl(e, d)
+            if kind == "amp_ratio":
+                return tl_a / (s * mpmath.sqrt(2 / mpmath.pi))
+            return tl_p / (s * s)
+
+    cases = [
+        ("truncated_laplace_amplitude", "tl_amp", lambda: fpth.truncated_laplace_amplitude(E, D),
+         lambda: _hand_tl(E, D)[0], "hand: 1 - L/c with log-space c"),
+        ("truncated_laplace_power", "tl_pow", lambda: fpth.truncated_laplace_power(E, D),
+         lambda: _hand_tl(E, D)[1], "hand: 1 - (L + L^2/2)/c with log-space c"),
+        ("laplace_amplitude", "lap_amp", lambda: fpth.laplace_amplitude(E),
+         lambda: 1.0 / E, "hand: 1/eps"),
+        ("laplace_power", "lap_pow", lambda: fpth.laplace_power(E),
+         lambda: 2.0 / E**2, "hand: 2/eps^2"),
+        ("gaussian_amplitude", "g_amp", lambda: fpth.gaussian_amplitude(E, D),
+         lambda: calibrate_sigma(E, D) * root2pi, "hand: calibrate_sigma * sqrt(2/pi)"),
+        ("gaussian_power", "g_pow", lambda: fpth.gaussian_power(E, D),
+         lambda: calibrate_sigma(E, D) ** 2, "hand: calibrate_sigma ** 2"),
+        ("amplitude_ratio", "amp_ratio", lambda: fpth.amplitude_ratio(E, D),
+         lambda: _hand_tl(E, D)[0] / (calibrate_sigma(E, D) * root2pi),
+         "hand: TL amplitude / (sigma sqrt(2/pi))"),
+        ("power_ratio", "pow_ratio", lambda: fpth.power_ratio(E, D),
+         lambda: _hand_tl(E, D)[1] / calibrate_sigma(E, D) ** 2, "hand: TL power / sigma^2"),
+    ]
+    out = []
+    for name, kind, mine, hand, note in cases:
+        case = f"fastpath.{name} on {n}x{n} grid"
+        try:
+            med = interleaved({"dpsym": mine, "hand": hand}, repeats)
+            vals, hvals = np.asarray(mine()), np.asarray(hand())
+            errs, herrs = [], []
+            for i in sub:
+                r = ref(kind, int(i))
+                errs.append(float(abs(mpmath.mpf(float(vals[i])) / r - 1)))
+                hv = float(hvals[i])
+                herrs.append(float(abs(mpmath.mpf(hv) / r - 1)) if math.isfinite(hv)
+                             else float("inf"))
+            err = max(errs)
+            ratio = med["dpsym"] / med["hand"]
+            met = bool(ratio <= 2.0 and err <= 1e-14)
+            out.append(Result(
+                case=case, group="float64", metric="seconds (slowdown)", dpsym=med["dpsym"],
+                baseline=med["hand"], baseline_name="hand-written safe numpy", ratio=ratio,
+                target="<= 2x hand, rel err <= 1e-14", met=met,
+                note=f"max rel err dpsym {err:.1e}, hand {max(herrs):.1e} "
+                     f"({k} mpmath points); {note}",
+                extra={"max_rel_error": err, "hand_max_rel_error": max(herrs),
+                       "grid_points": int(E.size), "checked_points": k}))
+        except Exception as exc:
+            out.append(_failed(case, "float64", exc))
+    return out
+
+
+# ---------------------------------------------------------------------- 5. cold processes
+def _cold(cmd: list[str]) -> tuple[float, int]:
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, cwd=str(ROOT), check=False)
+    return time.perf_counter() - t0, proc.returncode
+
+
+def cli_cases(quick: bool) -> list[Result]:
+    py = sys.executable
+    base_cmd = [py, "-c", "import numpy"]
+    commands = [
+        ("dpsym value staircase --cost power --eps 2 --digits 40",
+         [py, "-m", "dpsym", "value", "staircase", "--cost", "power", "--eps", "2",
+          "--digits", "40"], 1.0),
+        ("dpsym series staircase --cost power --regime eps->0 --order 3",
+         [py, "-m", "dpsym", "series", "staircase", "--cost", "power", "--regime", "eps->0",
+          "--order", "3"], 3.0),
+    ]
+    repeats = 3 if quick else 7
+    times: dict[str, list[float]] = {"base": [], **{c[0]: [] for c in commands}}
+    codes: dict[str, int] = {}
+    _cold(base_cmd)  # warm the file cache
+    for _ in range(repeats):
+        times["base"].append(_cold(base_cmd)[0])
+        for label, cmd, _limit in commands:
+            t, rc = _cold(cmd)
+            times[label].append(t)
+            codes[label] = rc
+    base = statistics.median(times["base"])
+    out = []
+    for label, _cmd, limit in commands:
+        t = statistics.median(times[label])
+        out.append(Result(
+            case=f"cold `{label}`", group="cli", metric="seconds (x numpy import)", dpsym=t,
+            baseline=base, baseline_name='cold python -c "import numpy"', ratio=t / base,
+            target=f"<= {limit:g} s absolute", met=(t <= limit and codes[label] == 0),
+            note=f"python -m dpsym; exit status {codes[label]}"))
+    return out
+
+
+def check_case(quick: bool) -> list[Result]:
+    py = sys.executable
+    proc = subprocess.run([py, "-m", "dpsym", "check", "--help"], capture_output=True,
+                          cwd=str(ROOT), check=False)
+    if proc.returncode != 0:
+        return [Result(case="full `dpsym check`", group="cli", metric="seconds", dpsym=None,
+                       baseline=None, baseline_name="", ratio=None, target="<= 120 s",
+                       met=None, note="skipped: `dpsym check --help` fails (no such command "
+                       "yet)")]
+    if quick:
+        return [Result(case="full `dpsym check`", group="cli", metric="seconds", dpsym=None,
+                       baseline=None, baseline_name="", ratio=None, target="<= 120 s",
+                       met=None, note="skipped in --quick mode")]
+    t, rc = _cold([py, "-m", "dpsym", "check"])
+    return [Result(case="full `dpsym check`", group="cli", metric="seconds", dpsym=t,
+                   baseline=None, baseline_name="", ratio=None, target="<= 120 s",
+                   met=(t <= 120 and rc == 0), note=f"exit status {rc}")]
+
+
+# ---------------------------------------------------------------------- report
+GROUPS: dict[str, Callable[[bool], list[Result]]] = {
+    "sampling": sampling_cases,
+    "gaussian": gaussian_cases,
+    "digits": digits_cases,
+    "float64": float_grid_cases,
+    "cli": cli_cases,
+    "check": check_case,
+}
+
+
+def _fmt(v: object) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            return str(v)
+        return f"{v:.3g}"
+    if isinstance(v, dict):
+        if "max_rel_error" in v and "failed_points" in v:
+            s = f"err {v['max_rel_error']:.1e}"
+            if v["failed_points"] or v["timed_out_points"]:
+                s += f", {v['failed_points']} failed, {v['timed_out_points']} timed out"
+            if v.get("worst"):
+                w = v["worst"][0]
+                s += f" (worst at eps={w['eps']:g}, delta={w['delta']:g})"
+            return s
+        if "seconds_per_call" in v:
+            return f"{v['seconds_per_call']:.3g} s/call ({v['points']} pts)"
+        return json.dumps(v)
+    return str(v)
+
+
+def markdown(results: list[Result], meta: dict) -> str:
+    lines = [
+        "# dpsym benchmark results", "",
+        f"Mode: {'quick' if meta['quick'] else 'full'}; Python {meta['python']}; "
+        f"{meta['machine']}; run took {meta['seconds']:.0f} s.", "",
+        "Peers: " + ", ".join(f"{k} {v}" for k, v in meta["versions"].items()), "",
+        "Ratio: for throughput and speed-up rows, dpsym / baseline throughput or baseline / "
+        "dpsym time (higher is better); for slowdown rows, dpsym time / baseline time "
+        "(lower is better); for CLI rows, dpsym time / cold numpy import.", "",
+        "| case | metric | dpsym | baseline | peers | ratio | target | met | note |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in results:
+        peers = "; ".join(f"{k}: {_fmt(v)}" for k, v in r.peers.items()) or "-"
+        base = "-" if r.baseline is None else f"{_fmt(r.baseline)} ({r.baseline_name})"
+        if r.baseline is None and r.baseline_name:
+            base = r.baseline_name
+        lines.append(f"| {r.case} | {r.metric} | {_fmt(r.dpsym)} | {base} | {peers} | "
+                     f"{_fmt(r.ratio)} | {r.target} | "
+                     f"{'n/a' if r.met is None else _fmt(r.met)} | {r.note} |")
+    met = sum(r.met is True for r in results)
+    missed = sum(r.met is False for r in results)
+    na = sum(r.met is None for r in results)
+    lines += ["", f"Targets met: {met}; not met: {missed}; not measured: {na}.", ""]
+    return "\n".join(lines)
+
+
+def run(groups: list[str], quick: bool, only: list[str] | None = None) -> list[Result]:
+    results: list[Result] = []
+    for g in groups:
+        t0 = time.perf_counter()
+        try:
+            rows = GROUPS[g](quick)
+        except Exception as exc:
+            rows = [_failed(g, g, exc)]
+        if only:
+            rows = [r for r in rows if any(s in r.case for s in only)] or rows
+        results.extend(rows)
+        print(f"[{g}] {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+    return results
+
+
+def write(results: list[Result], out: Path, meta: dict) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps(
+        {"meta": meta, "results": [asdict(r) for r in results]}, indent=2, default=str) + "\n")
+    (out / "results.md").write_text(markdown(results, meta))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller grids")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    parser.add_argument("--groups", nargs="*", default=list(GROUPS), choices=list(GROUPS))
+    parser.add_argument("--only", nargs="*", help="keep only rows whose case contains one of "
+                        "these substrings (the group still runs)")
+    args = parser.parse_args(argv)
+    t0 = time.perf_counter()
+    results = run(args.groups, args.quick, args.only)
+    meta = {"quick": args.quick, "python": platform.python_version(),
+            "machine": f"{platform.machine()}, {__import__('os').cpu_count()} cpus",
+            "versions": peer_versions(), "seconds": time.perf_counter() - t0,
+            "executable": sys.executable}
+    write(results, Path(args.out), meta)
+    print(markdown(results, meta))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
