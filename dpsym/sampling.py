@@ -38,8 +38,13 @@ a sum of non-negative terms, so that far tails keep their relative precision.
    The float samplers are **not hardened against floating-point attacks** (Mironov,
    "On significance of the least significant bits for differential privacy", CCS 2012):
    their outputs are IEEE doubles whose low-order bits can leak the true query value.
-   They are meant for simulation and testing. Exact samplers (integer arithmetic,
-   snapping) are a separate issue.
+   They are meant for simulation and testing. For the integer-valued mechanisms
+   (``discrete-laplace``, ``discrete-staircase``, ``discrete-uniform``) use
+   :mod:`dpsym.exact_sampling` instead: its samplers draw exactly from the mass function
+   with integer and rational arithmetic only (no ``float`` on the path from the random
+   bits to the output); their running time is random, so they do not protect against
+   timing side channels. For the continuous mechanisms no hardened sampler exists yet
+   (snapping is a separate issue).
 """
 
 from __future__ import annotations

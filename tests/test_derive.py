@@ -11,9 +11,16 @@ import sys
 import pytest
 import sympy as sp
 
-from dpsym import __version__
+from dpsym import __version__, derive
 from dpsym.cli import main
-from dpsym.derive import CSV_COLUMNS, DIGITS, EPS_VALUES, FILES, STAMP
+from dpsym.derive import (
+    ALL_FILES,
+    CSV_COLUMNS,
+    DIGITS,
+    EPS_VALUES,
+    FIGURE_FILES,
+    STAMP,
+)
 from dpsym.mechanisms import MECHANISMS
 from dpsym.symbols import PUBLIC_SYMBOLS, in_eps
 
@@ -40,11 +47,12 @@ def two_runs(tmp_path_factory):
 
 def test_outputs_are_byte_identical(two_runs):
     first, second, out1, out2 = two_runs
-    for name in FILES:
+    for name in ALL_FILES:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
     assert out1 == out2
-    # Only the five files: no temporary file is left behind.
-    assert sorted(p.name for p in first.iterdir()) == sorted(FILES)
+    # Only the declared files: no temporary file or staging directory is left behind.
+    for directory in (first, second):
+        assert sorted(p.name for p in directory.iterdir()) == sorted(ALL_FILES)
 
 
 def test_stdout_is_a_table(two_runs):
@@ -52,6 +60,79 @@ def test_stdout_is_a_table(two_runs):
     assert out.splitlines()[0] == STAMP
     for name in MECHANISMS:
         assert name in out
+    for name in FIGURE_FILES:
+        assert f"  {name}\n" in out
+
+
+def _png_text_keys(data: bytes) -> list[bytes]:
+    """The keywords of the tEXt/iTXt/zTXt chunks of a PNG file."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    keys, pos = [], 8
+    while pos < len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        kind = data[pos + 4:pos + 8]
+        if kind in (b"tEXt", b"iTXt", b"zTXt"):
+            keys.append(data[pos + 8:pos + 8 + length].split(b"\0", 1)[0])
+        if kind == b"tIME":
+            keys.append(b"tIME")
+        pos += 12 + length
+    return keys
+
+
+def test_figures_and_tables_exist(two_runs):
+    first, _, _, _ = two_runs
+    for name in FIGURE_FILES:
+        data = (first / name).read_bytes()
+        assert len(data) > 100, name
+        if name.endswith(".png"):
+            # No version stamp, no time stamp: the bytes depend on the drawing only.
+            keys = _png_text_keys(data)
+            assert b"Software" not in keys and b"tIME" not in keys, (name, keys)
+    section6 = json.loads((first / "section6_ratios.json").read_text(encoding="utf-8"))
+    assert section6["stamp"] == STAMP
+    assert set(section6) >= {"amplitude", "power", "grid", "claim"}
+    from dpsym.bounds.table import COLUMNS, POINTS
+
+    with open(first / "bounds_comparison.csv", newline="") as fh:
+        reader = csv.reader(fh)
+        assert tuple(next(reader)) == COLUMNS
+        assert len(list(reader)) == 2 * len(POINTS)
+    assert "| eps |" in (first / "bounds_comparison.md").read_text(encoding="utf-8")
+
+
+def _job(files, fail=False):
+    def job(directory):
+        for name in files:
+            (directory / name).write_text(name)
+        if fail:
+            raise RuntimeError("job failed")
+    return job
+
+
+def test_a_failing_figure_job_leaves_the_directory_untouched(tmp_path, monkeypatch):
+    (tmp_path / "a.txt").write_text("old")
+    monkeypatch.setattr(derive, "FIGURE_JOBS", (
+        ("ok", _job(["a.txt"]), ("a.txt",)),
+        ("fails", _job(["b.txt"], fail=True), ("b.txt",))))
+    with pytest.raises(RuntimeError, match="job failed"):
+        derive.run_figures(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
+    assert (tmp_path / "a.txt").read_text() == "old"
+
+
+def test_figure_jobs_must_write_their_declared_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(derive, "FIGURE_JOBS", (
+        ("ok", _job(["a.txt"]), ("a.txt",)),
+        ("stray", _job(["b.txt", "c.txt"]), ("b.txt",))))
+    with pytest.raises(RuntimeError, match="stray wrote"):
+        derive.run_figures(tmp_path)
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(derive, "FIGURE_JOBS", (
+        ("ok", _job(["a.txt"]), ("a.txt",)), ("b", _job(["b.txt"]), ("b.txt",))))
+    written = derive.run_figures(tmp_path)
+    assert sorted(written) == ["a.txt", "b.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+    assert oct((tmp_path / "b.txt").stat().st_mode & 0o777) == "0o644"
 
 
 def test_stamp_and_sorted_keys(two_runs):
