@@ -110,7 +110,7 @@ class Audit:
         """Plain JSON-ready values (numbers as decimal strings)."""
         return {"mechanism": self.mechanism, "eps": str(self.eps), "delta": self.text,
                 "digits": self.digits,
-                "target": None if self.target is None else str(self.target),
+                "target": None if self.target is None else _decimal(self.target),
                 "met": self.met}
 
 
@@ -143,13 +143,13 @@ def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
         raise DomainError("mechanism", f"cannot audit {str(mechanism)[:40]!r}; valid: "
                           + ", ".join(AUDITED))
     needed = AUDITED[mechanism]
-    for name in needed:
-        if noise.get(name) is None:
-            raise DomainError(name, f"is required to audit {mechanism}")
-    extra = sorted(set(k for k, v in noise.items() if v is not None) - set(needed))
+    extra = sorted({k for k, v in noise.items() if v is not None} - set(needed))
     if extra:
         raise DomainError(extra[0], f"is not a parameter of {mechanism}; valid: "
                           + ", ".join(needed))
+    for name in needed:
+        if noise.get(name) is None:
+            raise DomainError(name, f"is required to audit {mechanism}")
     values = {name: _PARAMS[name].validate(noise[name]) for name in needed}
     e = _PARAMS["eps"].validate(eps)
     target = None if delta is None else _PARAMS["delta"].validate(delta)
@@ -183,6 +183,16 @@ def _profile(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Frac
     noise = SymmetricNoise(lattice=False, head=(Piece(0, bound, sp.exp(-x / lam) / mass),))
     result = privacy_profile(noise, e, digits=digits, sensitivity=sens)
     return result.number, result.text
+
+
+def _decimal(value: Fraction) -> str:
+    """An exact decimal string for a terminating fraction, else ``p/q``."""
+    from decimal import Decimal, localcontext
+
+    with localcontext() as ctx:
+        ctx.prec = 400
+        text = format(Decimal(value.numerator) / Decimal(value.denominator), "f")
+    return text if Fraction(text) == value else str(value)
 
 
 def _rational(value: Fraction) -> sp.Rational:

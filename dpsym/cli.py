@@ -771,6 +771,70 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_audit(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym audit``: the delta a noise with user-supplied parameters achieves."""
+    from .audit import audit
+
+    noise = {name: getattr(args, name) for name in ("sigma", "scale", "bound", "eps0", "gamma")}
+    result = audit(args.mechanism, args.eps, args.delta, args.sensitivity, args.digits,
+                   **noise)
+    if args.json:
+        _emit(result.as_dict(), out)
+        return 0
+    out.write(f"delta = {result.text}\n")
+    if result.met is not None:
+        verdict = "met" if result.met else "NOT met"
+        out.write(f"target delta = {args.delta}: {verdict}\n")
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym sweep``: a quantity over a parameter grid, written as CSV or JSON."""
+    from .sweep import parse_values, sweep, to_csv, to_json
+
+    grid = {}
+    for option in args.param or []:
+        name, sep, values = option.partition("=")
+        if not sep or not name:
+            raise CliError(f"--param: expected NAME=VALUES, got {option[:40]!r}")
+        name = PARAM_ALIASES.get(name, name)
+        grid[name] = parse_values(values, name)
+    if not grid:
+        raise CliError("--param: give at least one NAME=VALUES")
+    workers = None
+    if args.workers is not None:
+        if not args.workers.isdigit() or not 1 <= int(args.workers) <= 256:
+            raise CliError("--workers: must be an integer in [1, 256]")
+        workers = int(args.workers)
+    progress = None
+    if sys.stderr.isatty():
+        def progress(done: int, total: int) -> None:
+            sys.stderr.write(f"\r{done}/{total}")
+            if done == total:
+                sys.stderr.write("\n")
+    digits = _digits(args.digits)
+    rows = sweep(args.mechanism, grid, args.quantity, args.cost, digits,
+                 workers=workers, progress=progress)
+    meta = {"mechanism": args.mechanism, "quantity": args.quantity, "cost": args.cost,
+            "digits": digits}
+    text = to_json(rows, meta) if args.format == "json" else to_csv(rows)
+    if args.out is None:
+        out.write(text)
+    else:
+        from pathlib import Path
+
+        from .derive import write_atomic
+
+        write_atomic(Path(args.out), text)
+    return 0
+
+
+def _digits(text: str) -> int:
+    from .numerics import check_digits
+
+    return check_digits(text)
+
+
 def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym derive``: regenerate the derivations (see :mod:`dpsym.derive`)."""
     from .derive import run
@@ -902,6 +966,41 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
                    help="grid refinement of lp-bound (with --lp; default 8)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=cmd_compare)
+
+    p = sub.add_parser(
+        "audit", help="the delta that a noise calibrated elsewhere achieves",
+        epilog="Noise parameters: analytic-gaussian and gaussian --sigma; laplace --scale; "
+               "truncated-laplace --scale and --bound; staircase --eps0 and --gamma.")
+    p.add_argument("mechanism", metavar="MECHANISM",
+                   help="analytic-gaussian, gaussian, laplace, truncated-laplace, staircase")
+    p.add_argument("--eps", required=True, metavar="E", help="eps at which delta is computed")
+    p.add_argument("--delta", default=None, metavar="D", help="a target delta to check")
+    p.add_argument("--sensitivity", default="1", metavar="S", help="Delta > 0 (default 1)")
+    p.add_argument("--digits", default="30", metavar="N", help="digits (default 30)")
+    for name, text in (("sigma", "Gaussian standard deviation"), ("scale", "Laplace scale"),
+                       ("bound", "truncation bound A"), ("eps0", "the staircase's eps"),
+                       ("gamma", "the staircase's gamma")):
+        p.add_argument(f"--{name}", default=None, metavar="X", help=text)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=cmd_audit)
+
+    p = sub.add_parser(
+        "sweep", help="a quantity over a parameter grid (CSV or JSON), in parallel",
+        epilog="VALUES is a comma-separated list (0.1,1,10) or log:LO:HI:N (N log-spaced "
+               "values). Points run on every core; the output is in grid order, identical "
+               "to a serial run (--workers 1).")
+    p.add_argument("mechanism", metavar="MECHANISM")
+    p.add_argument("quantity", nargs="?", default="cost", metavar="QUANTITY")
+    p.add_argument("--param", action="append", metavar="NAME=VALUES",
+                   help="a parameter's values (eps, delta, sensitivity or a declared name); "
+                        "repeat for a grid")
+    p.add_argument("--cost", default="amplitude", help="amplitude, power or moment:P")
+    p.add_argument("--digits", default="30", metavar="N", help="digits (default 30)")
+    p.add_argument("--format", choices=("csv", "json"), default="csv")
+    p.add_argument("--out", default=None, metavar="FILE", help="write here (atomically)")
+    p.add_argument("--workers", default=None, metavar="K",
+                   help="worker processes (default: every core)")
+    p.set_defaults(handler=cmd_sweep)
 
     p = sub.add_parser("derive", help="regenerate the derivations/ directory")
     p.add_argument("--out", default="derivations", metavar="DIR",

@@ -65,7 +65,7 @@ def display_eps(expr: sp.Expr) -> sp.Expr:
     if plain.has(sp.Order) or (plain.has(sp.Function) and not plain.has(sp.exp)):
         return plain
     candidates = [plain]
-    if sp.count_ops(plain) < 400:
+    if sp.count_ops(plain) < 120:  # factoring larger expressions takes minutes
         candidates.append(sp.factor(sp.powsimp(sp.expand(plain))))
     return min(candidates, key=sp.count_ops)
 
