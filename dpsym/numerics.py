@@ -31,7 +31,7 @@ def check_digits(digits: object) -> int:
     """Validate a requested number of significant digits (an integer in [1, 10000])."""
     if isinstance(digits, bool) or not isinstance(digits, int):
         try:
-            if isinstance(digits, str) and digits.strip().lstrip("+").isdigit():
+            if isinstance(digits, str) and digits.strip().lstrip("+").isascii() and digits.strip().lstrip("+").isdigit():
                 digits = int(digits)
             else:
                 raise ValueError

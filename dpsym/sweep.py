@@ -51,7 +51,7 @@ def parse_values(text: str, name: str) -> list[str]:
         lo, hi = (parse_number(v, name) for v in parts[:2])
         if lo <= 0 or hi <= 0:
             raise DomainError(name, "log:LO:HI:N needs LO > 0 and HI > 0")
-        if not parts[2].isdigit() or not 1 <= int(parts[2]) <= 100_000:
+        if not (parts[2].isascii() and parts[2].isdigit()) or not 1 <= int(parts[2]) <= 100_000:
             raise DomainError(name, "log:LO:HI:N needs an integer N in [1, 100000]")
         n = int(parts[2])
         import mpmath

@@ -20,7 +20,7 @@
 # Everything is derived from the definitions, by the engine (`dpsym.bounds`) and again
 # here with plain sympy / mpmath / fractions. Every claim cell ends in an `assert`;
 # where a source is wrong or imprecise the cell asserts the precise statement
-# (`docs/errata_bounds.md`).
+# (`docs/errata.md`).
 #
 # Notation: $b = e^{-\varepsilon}$, $a = (\delta + (e^\varepsilon - 1)/2)/e^\varepsilon$,
 # $U(t) = P(X > t)$ the tail of a symmetric noise $X$.

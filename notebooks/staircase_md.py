@@ -19,7 +19,7 @@
 # asymptotics of the optimal cost against Laplace ($2\Delta/\epsilon$) and the independent
 # staircase ($\Theta(2\Delta e^{-\epsilon/4})$). Each statement is re-derived here
 # independently of the engine (`dpsym.StaircaseMD` & co.) and compared; every claim cell
-# ends in an `assert`. Discrepancies are recorded in `docs/errata_multidim.md`.
+# ends in an `assert`. Discrepancies are recorded in `docs/errata.md`.
 #
 # Notation: $b = e^{-\epsilon}$, $\Delta$ the $\ell^1$ sensitivity, $d$ the dimension,
 # $S_m(\gamma) = \sum_{k\ge0} b^k (k+\gamma)^m$.

@@ -23,7 +23,7 @@ with :math:`P(S) \le e^\varepsilon P(S + d) + \delta` for :math:`|d| \le \Delta`
     mechanism's cost tends to 1 for :math:`L = |i|^m`;
   - :func:`uniform_cost` (the upper bound) and :func:`slides_formula` (the slides' stated
     :math:`2\delta\sum_{i=0}^{u-1} L(1 + i\Delta)`, which is *not* a lower bound at
-    :math:`\Delta = 1`: see ``docs/errata_bounds.md``).
+    :math:`\Delta = 1`: see ``docs/errata.md``).
 """
 
 from __future__ import annotations

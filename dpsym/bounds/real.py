@@ -37,7 +37,7 @@ is exactly :math:`x_n = 0`, i.e. :math:`\nu` an integer, and then :math:`V_p^{\m
 is Theorem 4 (:math:`p = 1`) and Theorem 5 (:math:`p = 2`). For other
 :math:`(\varepsilon, \delta)` the fractional last mass is the rigorous interpolation;
 keeping the paper's formula with a real :math:`n` or with :math:`n` rounded up is not a
-proven bound (see ``docs/errata_bounds.md``).
+proven bound (see ``docs/errata.md``).
 """
 
 from __future__ import annotations

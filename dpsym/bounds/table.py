@@ -61,7 +61,9 @@ def mechanism_cost(column: str, eps: str, delta: str, cost: str, digits: int = D
     if cls is None:
         return ""
     names = {prm.name for prm in cls.params}
-    kwargs = {"eps": eps, "Delta": 1}
+    kwargs: dict[str, object] = {"Delta": 1}
+    if "eps" in names:
+        kwargs["eps"] = eps
     if "delta" in names:
         kwargs["delta"] = delta
     return cls(**kwargs).value("cost", cost, digits).text
