@@ -803,7 +803,8 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError("--param: give at least one NAME=VALUES")
     workers = None
     if args.workers is not None:
-        if not (args.workers.isascii() and args.workers.isdigit()) or not 1 <= int(args.workers) <= 256:
+        text = args.workers
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 256:
             raise CliError("--workers: must be an integer in [1, 256]")
         workers = int(args.workers)
     progress = None

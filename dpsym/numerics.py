@@ -31,8 +31,9 @@ def check_digits(digits: object) -> int:
     """Validate a requested number of significant digits (an integer in [1, 10000])."""
     if isinstance(digits, bool) or not isinstance(digits, int):
         try:
-            if isinstance(digits, str) and digits.strip().lstrip("+").isascii() and digits.strip().lstrip("+").isdigit():
-                digits = int(digits)
+            text = digits.strip().lstrip("+") if isinstance(digits, str) else ""
+            if text.isascii() and text.isdigit():
+                digits = int(text)
             else:
                 raise ValueError
         except ValueError:
