@@ -1,0 +1,207 @@
+"""The claim registry: coverage of the source texts, and every check's verdict.
+
+The coverage test scans the five source texts (``shared/seeds/``) for statement headings
+("Theorem N", "Lemma N", "Corollary", "Definition N", "Def.", "Claim", "THEOREM", "CLAIM",
+"Composition Theorem") and requires each to be mapped to a registered claim; slide and
+note titles that carry results without such a heading are kept in a hand list. The checks
+themselves run in :func:`test_claim` (the registry takes well under a minute, so all of
+them run by default).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dpsym.claims import CLAIMS, REGISTRY, SOURCES, STATUSES, run_claims
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+if not SEEDS.is_dir():
+    SEEDS = Path("/work/shared/seeds")
+
+HEADING = re.compile(r"^\W*(Composition Theorem|Theorem|Lemma|Corollary|Definition|Def\.|"
+                     r"Claim|THEOREM|CLAIM)\b(.*)$")
+
+#: (source, regular expression on the heading line, claim id) for unnumbered headings.
+UNNUMBERED = [
+    ("000", r"Composition Theorem", "000.p2.composition"),
+    ("000", r"^Theorem: If \$L\(x_1", "000.p2.theorem"),
+    ("000", r"^• Theorem:", "000.p3.0d.optimal"),
+    ("001", r"^Def\. We say", "001.def"),
+    ("001", r"^Def\. For a k", "001.gaussian.accuracy"),
+    ("001", r"^Theorem\. Gaussian mechanism is \(Σ", "001.gaussian.classic"),
+    ("001", r"^Theorem\. \[Balle-Wang", "001.gaussian.analytic"),
+    ("001", r"^Theorem\. If M is", "001.group"),
+    ("001", r"^Claim\. This mechanism", "001.name_and_shame"),
+    ("002", r"Corollary: Optimal Noise Magnitude", "002.cor.magnitude"),
+    ("002", r"Corollary: Optimal Noise Power", "002.cor.power"),
+    ("004", r"^### THEOREM:", "004.noisy_max"),
+    ("004", r"^THEOREM:", "004.exp.utility"),
+    ("004", r"^CLAIM: Exponential", "004.exp.privacy"),
+]
+
+#: Titled results without a heading keyword (slides and notes), kept by hand:
+#: (source, a phrase of the source text, claim id).
+HAND_KEPT = [
+    ("000", "Laplace Mechanism:", "000.laplace"),
+    ("000", "Make hypothesis testing hard:", "000.dp.testing"),
+    ("000", "for a count query, $\\Delta = 1$", "000.sensitivity.count"),
+    ("000", "Laplacian distribution is not optimal", "000.p1.optimality"),
+    ("000", "V(P_{\\gamma^*}) = \\Delta \\frac{e^{\\frac{\\epsilon}{2}}}", "000.p1.l1"),
+    ("000", "the additive gap $\\to 0$", "000.p1.l1.eps0"),
+    ("000", "V(P_{\\gamma^*}) = \\Theta(\\Delta e^{-\\frac{\\epsilon}{2}})", "000.p1.l1.epsoo"),
+    ("000", "2^{-2/3}b^{2/3}(1+b)^{2/3} + b}{(1-b)^2}", "000.p1.l2"),
+    ("000", "the additive gap $\\leq c\\Delta^2$", "000.p1.l2.eps0"),
+    ("000", "\\Theta(\\Delta^2 e^{-\\frac{2\\epsilon}{3}})", "000.p1.l2.epsoo"),
+    ("000", "V_{Lap} = \\frac{2\\Delta^2}{\\epsilon^2}", "000.p1.laplace_costs"),
+    ("000", "Properties of γ^*", "000.p1.gamma"),
+    ("000", "Extension to Discrete Setting", "000.p1.discrete"),
+    ("000", "Histogram query: $\\Delta = 1$", "000.p2.histogram"),
+    ("000", "\\gamma^* = \\underset", "000.p2.gamma"),
+    ("000", "\\frac{\\Delta \\epsilon^2}{36\\sqrt{3}}", "000.p2.eps0"),
+    ("000", "\\sqrt[3]{2} \\Delta e^{-\\frac{\\epsilon}{3}}", "000.p2.epsoo"),
+    ("000", "Laplacian Mechanism: $V = \\frac{2\\Delta}{\\epsilon}$", "000.p2.laplace"),
+    ("000", "Independent Staircase Mechanism:", "000.p2.independent"),
+    ("000", "e^{\\epsilon} P_{FA} + P_{MD} \\ge 1 - \\delta", "000.p3.testing"),
+    ("000", "P_{K(D_2)}||_{TV} \\le \\delta", "000.p3.tv"),
+    ("000", "Upper Bound: Uniform Noise Mechanism", "000.p3.0d.ub"),
+    ("000", "V_{LB} = 2\\delta \\sum_{i=0}", "000.p3.0d.lb"),
+    ("000", "V_{LB} = \\frac{\\Delta}{4\\delta} + 1 - \\frac{\\Delta}{2}", "000.p3.0d.l1"),
+    ("000", "V_{UB} = \\frac{\\Delta^2}{12\\delta^2} + \\frac{1}{6}", "000.p3.0d.l2"),
+    ("000", "\\lim_{\\delta \\to 0} \\frac{V_{UB}}{V_{LB}} = 1", "000.p3.0d.lm"),
+    ("000", "V^* \\leq min(V_{Lap}, V_{Uniform})", "000.p3.ub"),
+    ("000", "discrete:", "000.p3.dlap"),
+    ("000", "{5.29}", "000.p3.ratio.l1"),
+    ("000", "{40}", "000.p3.ratio.l2"),
+    ("000", "Discrete Laplacian Mechanism", "000.p3.md.upper"),
+    ("000", "V_{LB} \\ge \\frac{d\\Delta}{4\\delta}", "000.p3.md.l1"),
+    ("000", "V_{LB} \\ge \\frac{d\\Delta^2}{12\\delta^2}", "000.p3.md.l2"),
+    ("001", "we recover", "001.pure"),
+    ("001", "3- A necessary condition", "001.sufficient"),
+    ("001", "\\Leftrightarrow M \\text{ is } \\epsilon\\text{-DP}", "001.pure_iff"),
+    ("001", "4- Definition of approximate DP implies", "001.catastrophic"),
+    ("001", "1- Post-processing", "001.postprocessing"),
+    ("001", "3- Basic composition", "001.composition"),
+    ("002", "Sufficient and necessary condition", "002.condition"),
+    ("002", "Main Result", "002.main"),
+    ("003", "Theorem 2 (Upper Bound", "003.thm2.limits"),
+    ("003", "A classic result on the Gaussian mechanism", "003.sec6.classic"),
+    ("003", "Figure 2: Ratio of the Noise Amplitude", "003.sec6.figures"),
+    ("003", "significantly reduces the noise amplitude", "003.sec6.all"),
+    ("004", "COUNTING QUERIES:", "004.counting"),
+    ("004", "Adding  $\\text{Lap}(k/\\epsilon)$", "004.k_counting"),
+    ("004", "HISTOGRAM QUERIES", "004.histogram"),
+    ("004", "\\Pr[|y| > b \\cdot t] \\leq e^{-t}", "004.tail"),
+    ("004", "count in bucket  $i$  is off", "004.bucket"),
+    ("004", "UNION BOUND", "004.union"),
+    ("004", "If  $t \\gg 10 + \\log k$", "004.union.t"),
+    ("004", "EXAMPLE (FIRST NAMES)", "004.first_names"),
+    ("004", "Private if  $\\forall t \\in \\mathcal{Y}", "004.approx.def"),
+    ("004", "output entire database", "004.approx.junk"),
+    ("004", "people's records are released", "004.approx.records"),
+]
+
+
+def _text(prefix: str) -> str:
+    return (SEEDS / SOURCES[prefix]).read_text(encoding="utf-8")
+
+
+def _headings() -> list[tuple[str, str]]:
+    found = []
+    for prefix in SOURCES:
+        for line in _text(prefix).splitlines():
+            stripped = line.strip().lstrip("#* ").strip()
+            if HEADING.match(stripped) and not stripped.startswith(("Theorem 8 in",)):
+                # numbered or titled headings only, not prose that mentions "Theorem 2"
+                if re.match(r"^(Theorem|Lemma|Definition) \d+(\.| \(|$)", stripped) or \
+                        not re.match(r"^(Theorem|Lemma|Definition) \d", stripped):
+                    found.append((prefix, line.strip()))
+    return found
+
+
+def _numbered_id(prefix: str, line: str) -> str | None:
+    m = re.match(r"^\W*(Theorem|Lemma|Definition) (\d+)", line.strip().lstrip("#* "))
+    if m is None:
+        return None
+    kind = {"Theorem": "thm", "Lemma": "lemma", "Definition": "def"}[m.group(1)]
+    return f"{prefix}.{kind}{m.group(2)}"
+
+
+pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"source texts not found: {SEEDS}")
+
+
+def test_every_heading_is_registered() -> None:
+    missing = []
+    headings = _headings()
+    assert len(headings) >= 25, headings
+    for prefix, line in headings:
+        cid = _numbered_id(prefix, line)
+        if cid is not None:
+            if not any(c == cid or c.startswith(cid + ".") for c in REGISTRY):
+                missing.append((prefix, line[:70], cid))
+            continue
+        ids = [c for src, pat, c in UNNUMBERED if src == prefix and re.search(pat, line)]
+        if not ids or any(c not in REGISTRY for c in ids):
+            missing.append((prefix, line[:70], ids))
+    assert not missing, f"source statements without a registered claim: {missing}"
+
+
+def test_numbered_statements_of_paper_and_poster() -> None:
+    text = _text("003")
+    for kind, label, count in (("Theorem", "thm", 7), ("Lemma", "lemma", 2),
+                               ("Definition", "def", 4)):
+        numbers = {int(n) for n in re.findall(rf"^{kind} (\d+)", text, flags=re.M)}
+        assert numbers == set(range(1, count + 1))
+        for k in numbers:
+            assert any(c.startswith(f"003.{label}{k}") for c in REGISTRY), (kind, k)
+    assert "002.thm3" in REGISTRY
+
+
+@pytest.mark.parametrize(("prefix", "phrase", "cid"), HAND_KEPT)
+def test_hand_kept_titles(prefix: str, phrase: str, cid: str) -> None:
+    assert phrase in _text(prefix), f"phrase no longer in source {prefix}: {phrase!r}"
+    assert cid in REGISTRY
+
+
+def test_registry_fields() -> None:
+    assert len(REGISTRY) == len(CLAIMS)
+    root = Path(__file__).resolve().parents[1]
+    for claim in CLAIMS:
+        assert claim.status in STATUSES
+        assert claim.source == SOURCES[claim.id.split(".")[0]]
+        if claim.status == "holds as corrected":
+            assert claim.corrected and claim.errata, claim.id
+        if claim.errata:
+            assert claim.errata.startswith("errata.md#"), claim.id
+        if claim.notebook:
+            assert (root / claim.notebook).is_file(), claim.notebook
+        assert claim.budget > 0 and claim.statement and claim.location
+
+
+def test_every_registered_claim_is_covered_by_a_statement() -> None:
+    mapped = {c for _, _, c in UNNUMBERED} | {c for _, _, c in HAND_KEPT}
+    for prefix, line in _headings():
+        cid = _numbered_id(prefix, line)
+        if cid:
+            mapped |= {c for c in REGISTRY if c == cid or c.startswith(cid + ".")}
+    assert set(REGISTRY) - mapped == set()
+
+
+@pytest.mark.parametrize("cid", list(REGISTRY))
+def test_claim(cid: str) -> None:
+    (result,) = run_claims([cid])
+    assert result.verdict is not None, result.detail
+    assert result.ok, (f"{cid}: registered {result.claim.status!r}, computed "
+                       f"{result.status!r}: {result.detail}")
+    assert result.seconds <= 3 * result.claim.budget + 5, (cid, result.seconds)
+
+
+def test_run_claims_selection_and_progress() -> None:
+    seen = []
+    results = run_claims(["004.tail", "004.union"], progress=seen.append)
+    assert [r.claim.id for r in results] == ["004.tail", "004.union"] == [
+        r.claim.id for r in seen]
+    with pytest.raises(KeyError):
+        run_claims(["no.such.claim"])
