@@ -1264,7 +1264,27 @@ _E = "errata.md#"
 
 
 def _c(cid: str, location: str, statement: str, check: Callable[[], Verdict], **kw) -> Claim:
+    if kw.get("notebook") is None:
+        kw["notebook"] = next((nb for prefix, nb in _NB_BY_PREFIX if cid.startswith(prefix)),
+                              None)
     return Claim(cid, SOURCES[cid.split(".")[0]], location, statement, check, **kw)
+
+
+#: The notebook deriving the claims of a source section, by claim-id prefix.
+_NB_BY_PREFIX = (
+    ("002.", "notebooks/optimal_zero_delta.py"),
+    ("003.def3", "notebooks/truncated_laplace.py"),
+    ("003.def4", "notebooks/truncated_laplace.py"),
+    ("003.thm1", "notebooks/truncated_laplace.py"),
+    ("003.thm2", "notebooks/truncated_laplace.py"),
+    ("003.thm3", "notebooks/truncated_laplace.py"),
+    ("003.sec6", "notebooks/truncated_laplace.py"),
+    ("003.lemma2", "notebooks/lower_bounds.py"),
+    ("003.thm4", "notebooks/lower_bounds.py"),
+    ("003.thm5", "notebooks/lower_bounds.py"),
+    ("003.thm6", "notebooks/lower_bounds.py"),
+    ("003.thm7", "notebooks/lower_bounds.py"),
+)
 
 
 _NB_STAIR, _NB_LAP = "notebooks/staircase_1d.py", "notebooks/laplace.py"

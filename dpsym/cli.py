@@ -836,6 +836,54 @@ def _digits(text: str) -> int:
     return check_digits(text)
 
 
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym check``: run the registered source claims; exit 1 if any disagrees."""
+    from .claims import CLAIMS, run_claims
+
+    ids = args.claims or None
+    if ids:
+        known = [c.id for c in CLAIMS]
+        for cid in ids:
+            if not any(k == cid or k.startswith(cid + ".") for k in known):
+                raise CliError(f"claim: unknown claim {cid[:40]!r}; see 'dpsym check --list'")
+    if args.list:
+        rows = [(c.id, c.source, c.status, c.location[:50]) for c in CLAIMS
+                if not ids or any(c.id == i or c.id.startswith(i + ".") for i in ids)]
+        for line in format_table([("CLAIM", "SOURCE", "REGISTERED", "LOCATION"), *rows]):
+            out.write(line + "\n")
+        return 0
+    total = [0]
+    progress = None
+    if sys.stderr.isatty() and not args.json:
+        count = len([c for c in CLAIMS
+                     if not ids or any(c.id == i or c.id.startswith(i + ".") for i in ids)])
+
+        def progress(result: Any) -> None:
+            total[0] += 1
+            done = int(30 * total[0] / max(count, 1))
+            sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {total[0]}/{count} "
+                             f"{result.claim.id[:30]:30}")
+            if total[0] == count:
+                sys.stderr.write("\n")
+    results = run_claims(ids, progress=progress)
+    failed = [r for r in results if not r.ok]
+    if args.json:
+        _emit({"passed": len(results) - len(failed), "failed": len(failed),
+               "claims": [{"id": r.claim.id, "source": r.claim.source,
+                           "registered": r.claim.status, "computed": r.status,
+                           "ok": r.ok, "seconds": round(r.seconds, 3),
+                           "detail": r.detail} for r in results]}, out)
+    else:
+        table = [("CLAIM", "SOURCE", "VERDICT", "TIME", "")]
+        for r in results:
+            table.append((r.claim.id, r.claim.source, r.status, f"{r.seconds:.2f}s",
+                          "ok" if r.ok else "MISMATCH"))
+        for line in format_table(table):
+            out.write(line + "\n")
+        out.write(f"{len(results) - len(failed)} of {len(results)} claims as registered\n")
+    return 1 if failed else 0
+
+
 def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym derive``: regenerate the derivations (see :mod:`dpsym.derive`)."""
     from .derive import run
@@ -1002,6 +1050,17 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
     p.add_argument("--workers", default=None, metavar="K",
                    help="worker processes (default: every core)")
     p.set_defaults(handler=cmd_sweep)
+
+    p = sub.add_parser(
+        "check", help="run the source claims (theorems, lemmas, corollaries) and report",
+        epilog="Each claim is a statement of a source text with a check computed by the "
+               "engine; the verdict is holds, holds as corrected (see docs/errata.md) or "
+               "fails, and must match the registered one. Exit status 1 if any does not.")
+    p.add_argument("claims", nargs="*", metavar="CLAIM",
+                   help="claim ids or prefixes (e.g. 003.thm2, 002); default: all")
+    p.add_argument("--list", action="store_true", help="list the claims without running them")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=cmd_check)
 
     p = sub.add_parser("derive", help="regenerate the derivations/ directory")
     p.add_argument("--out", default="derivations", metavar="DIR",

@@ -845,3 +845,34 @@ COMPARE_BAD = [
                          ids=[" ".join(a) for a, _ in COMPARE_BAD])
 def test_compare_bad_inputs(capsys, argv, needle):
     assert_one_line_error(*run(capsys, "compare", *argv), needle)
+
+
+# ---------------------------------------------------------------------- check
+def test_check_runs_selected_claims(capsys):
+    assert main(["check", "002", "003.thm2", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["failed"] == 0 and record["passed"] == len(record["claims"]) >= 6
+    assert {c["id"] for c in record["claims"]} >= {"002.thm3", "003.thm2"}
+    assert main(["check", "003.thm1"]) == 0
+    out = capsys.readouterr().out
+    assert "003.thm1" in out and "1 of 1 claims as registered" in out
+    assert main(["check", "--list"]) == 0
+    assert "003.sec6.all" in capsys.readouterr().out
+
+
+def test_check_refuses_unknown_claims(capsys):
+    assert main(["check", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "claim" in err
+
+
+def test_check_reports_a_mismatch(monkeypatch, capsys):
+    import dataclasses
+
+    import dpsym.claims as claims
+
+    wrong = dataclasses.replace(next(c for c in claims.CLAIMS if c.id == "002.thm3"),
+                                status="fails")
+    monkeypatch.setattr(claims, "CLAIMS", (wrong,))
+    assert main(["check"]) == 1
+    assert "MISMATCH" in capsys.readouterr().out

@@ -20,6 +20,7 @@ from dpsym.derive import (
     EPS_VALUES,
     FIGURE_FILES,
     STAMP,
+    value_points,
 )
 from dpsym.mechanisms import MECHANISMS
 from dpsym.symbols import PUBLIC_SYMBOLS, in_eps
@@ -149,11 +150,16 @@ def test_stamp_and_sorted_keys(two_runs):
 def test_reference_values_match_the_engine(two_runs):
     first, _, _, _ = two_runs
     rows = json.loads((first / "reference_values.json").read_text())["values"]
-    expected = sum(
-        len(cls.quantities()) * 2 * len(EPS_VALUES) * (2 if cls.lattice else 1)
-        for cls in MECHANISMS.values())
+    expected = sum(len(cls.quantities()) * 2 * len(value_points(cls))
+                   for cls in MECHANISMS.values())
     assert len(rows) == expected
-    assert all(r["value"] is not None for r in rows)
+    assert all(r["value"] is not None for r in rows), [r for r in rows if r["value"] is None]
+    # every mechanism has points, and every axis it declares is swept
+    for cls in MECHANISMS.values():
+        points = value_points(cls)
+        assert points
+        if "eps" in {p.name for p in cls.params} and cls.name != "gaussian":
+            assert {p["eps"] for p in points} == set(EPS_VALUES)
     with open(first / "reference_values.csv", newline="") as fh:
         reader = csv.reader(fh)
         assert tuple(next(reader)) == CSV_COLUMNS
