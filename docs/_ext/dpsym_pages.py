@@ -1,0 +1,293 @@
+"""Sphinx extension: write the generated pages of the dpsym documentation.
+
+Hooked on ``builder-inited``, before the sources are read, it writes into
+``docs/_generated/`` (gitignored):
+
+* ``mechanisms/index.md`` and ``mechanisms/<name>.md``: one page per mechanism
+  (:data:`dpsym.mechanisms.MECHANISMS`) and lower bound (:data:`dpsym.bounds.BOUNDS`),
+  with its parameters, quantities and the closed forms of the optimal cost for
+  ``amplitude`` and ``power`` (LaTeX from :func:`dpsym.cli.latex_text`);
+* ``include/claims_table.md``: the claim registry :data:`dpsym.claims.CLAIMS` (the checks are
+  *not* run);
+* ``include/notebooks_list.md`` and ``notebooks/<name>.md``: the proof-check notebooks with their
+  first markdown cell and their jupytext source (not executed);
+* ``include/cli_reference.md``: the usage block of :mod:`dpsym.cli` and the ``--help`` text of
+  the parser and of every command.
+
+A file is rewritten only when its content changes, so that incremental builds stay
+incremental. A formula that takes longer than :data:`FORMULA_SECONDS` is left out (the
+page says so); at the time of writing all of them take well under a second.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import textwrap
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+#: Seconds allowed for one closed form before it is skipped.
+FORMULA_SECONDS = 20
+
+COSTS = ("amplitude", "power")
+
+GUARANTEES = {"eps": r"$\varepsilon$-DP", "eps,delta": r"$(\varepsilon, \delta)$-DP",
+              "0,delta": r"$(0, \delta)$-DP"}
+
+
+class _Timeout(Exception):
+    pass
+
+
+@contextmanager
+def _time_limit(seconds: int):
+    """Raise :class:`_Timeout` after ``seconds`` (main thread only; no limit elsewhere)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+            signal, "SIGALRM"):
+        yield
+        return
+
+    def handler(signum, frame):
+        raise _Timeout
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return " ".join(str(text).split()).replace("|", r"\|")
+
+
+def _code(text: str) -> str:
+    return f"`{text}`" if "`" not in text else f"``{text}``"
+
+
+# ----------------------------------------------------------------------------- mechanisms
+
+def _formula(cls, subs, cost: str) -> tuple[str, float]:
+    """The LaTeX of the optimal cost (or a note), and the seconds it took."""
+    from dpsym.cli import latex_text
+    from dpsym.errors import DpsymError, UnsupportedError
+
+    start = time.perf_counter()
+    try:
+        with _time_limit(FORMULA_SECONDS):
+            expr = cls.formula("cost", cost)
+            if subs:
+                expr = expr.subs(subs)
+            text = latex_text(expr)
+    except UnsupportedError:
+        text = "computed numerically"
+    except _Timeout:
+        text = f"not shown (no closed form within {FORMULA_SECONDS} s; `dpsym formula`)"
+    except DpsymError as exc:
+        text = f"not available ({_cell(str(exc))})"
+    return text, time.perf_counter() - start
+
+
+def _mechanism_page(name: str, cls0, kind: str) -> tuple[str, str]:
+    """The page of one registry entry, and its summary-table row."""
+    from dpsym.cli import _describe_free, _specialise
+
+    cls, subs, shown = _specialise(cls0, {})
+    lines = [f"(entry-{name})=", "", f"# {cls0.title} (`{name}`)", ""]
+    lines += [
+        "| | |", "| --- | --- |",
+        f"| name | `{name}` |",
+        f"| kind | {kind} |",
+        f"| class | `{cls0.__module__}.{cls0.__qualname__}` |",
+        f"| source | {_cell(cls0.source) or '—'} |",
+        f"| guarantee | {GUARANTEES.get(cls0.guarantee, _cell(cls0.guarantee))} |",
+        f"| lattice (integer-valued queries) | {'yes' if cls0.lattice else 'no'} |",
+        f"| free parameter | {_code(_describe_free(cls0)) if cls0.free else '—'} |",
+        f"| quantities | {', '.join(_code(q) for q in cls0.quantities())} |",
+        "",
+        "## Parameters", "",
+        "| name | domain | default | description |", "| --- | --- | --- | --- |",
+    ]
+    for prm in cls0.describe_params():
+        lines.append(f"| `{prm['name']}` | `{prm['domain']}` | "
+                     f"{_code(prm['default']) if prm['default'] else '—'} | "
+                     f"{_cell(prm['description'])} |")
+    lines += ["", "## Optimal cost", "",
+              r"In the symbols of {py:mod}`dpsym.symbols`: $b = e^{-\varepsilon}$, "
+              r"$\Delta$ the sensitivity.", ""]
+    if shown:
+        at = ", ".join(f"`{k} = {v}`" for k, v in shown.items())
+        lines += [f"Shown at the default {at} (`dpsym formula {name} --cost C` with "
+                  f"{', '.join('`--' + k + '`' for k in shown)} for other values).", ""]
+    for cost in COSTS:
+        text, _seconds = _formula(cls, subs, cost)
+        lines.append(f"**{cost}** (`dpsym formula {name} --cost {cost}`):")
+        lines.append("")
+        if text.startswith(("computed numerically", "not ")):
+            lines.append(text + ".")
+        else:
+            lines += ["$$", text, "$$"]
+        lines.append("")
+    doc = cls0.__doc__ or ""
+    summary = doc.strip().split("\n\n")[0].strip() if doc.strip() else ""
+    if summary:
+        lines += ["## Description", "", "```{eval-rst}", textwrap.dedent(summary), "```", ""]
+    lines += ["## API", "", f"{{py:class}}`{cls0.__module__}.{cls0.__qualname__}` "
+              f"(module {{py:mod}}`{cls0.__module__}`).", ""]
+    row = (f"| [`{name}`]({name}.md) | {kind} | {_cell(cls0.title)} | "
+           f"{GUARANTEES.get(cls0.guarantee, _cell(cls0.guarantee))} | "
+           f"{_cell(cls0.source) or '—'} |")
+    return "\n".join(lines), row
+
+
+def write_mechanisms(out: Path) -> list[tuple[str, float]]:
+    from dpsym.bounds import BOUNDS
+    from dpsym.mechanisms import MECHANISMS
+
+    rows, names, timings = [], [], []
+    for kind, registry in (("mechanism", MECHANISMS), ("lower bound", BOUNDS)):
+        for name, cls in registry.items():
+            start = time.perf_counter()
+            page, row = _mechanism_page(name, cls, kind)
+            timings.append((name, time.perf_counter() - start))
+            _write(out / "mechanisms" / f"{name}.md", page)
+            rows.append(row)
+            names.append(name)
+    index = [
+        "# Registry: mechanisms and lower bounds", "",
+        "Generated from {py:data}`dpsym.mechanisms.MECHANISMS` and "
+        "{py:data}`dpsym.bounds.BOUNDS` (the entries of `dpsym list`).", "",
+        "| name | kind | title | guarantee | source |", "| --- | --- | --- | --- | --- |",
+        *rows, "",
+        "```{toctree}", ":hidden:", "", *names, "```", "",
+    ]
+    _write(out / "mechanisms" / "index.md", "\n".join(index))
+    return timings
+
+
+# ----------------------------------------------------------------------------- claims
+
+def write_claims(out: Path) -> None:
+    from dpsym.claims import CLAIMS
+
+    lines = ["| id | source | location | statement | registered status | erratum |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for claim in CLAIMS:
+        statement = _cell(claim.statement)
+        if claim.corrected:
+            statement += f" *Corrected:* {_cell(claim.corrected)}"
+        erratum = "—"
+        if claim.errata:
+            anchor = claim.errata.split("#", 1)[-1]
+            erratum = f"{{ref}}`{anchor.upper()} <{anchor}>`"
+        notebook = f" ({_code(claim.notebook)})" if claim.notebook else ""
+        lines.append(f"| `{claim.id}` | `{_cell(claim.source)}` | {_cell(claim.location)} | "
+                     f"{statement}{notebook} | {claim.status} | {erratum} |")
+    lines.append("")
+    _write(out / "include" / "claims_table.md", "\n".join(lines))
+
+
+# ----------------------------------------------------------------------------- notebooks
+
+def first_markdown_cell(source: str) -> str:
+    """The first ``# %% [markdown]`` cell of a jupytext percent script, as Markdown."""
+    lines = source.splitlines()
+    try:
+        start = next(i for i, line in enumerate(lines)
+                     if line.startswith("# %%") and "[markdown]" in line)
+    except StopIteration:
+        return ""
+    body = []
+    for line in lines[start + 1:]:
+        if line.startswith("# %%") or not line.startswith("#"):
+            break
+        body.append(line[2:] if line.startswith("# ") else line[1:])
+    return "\n".join(body).strip()
+
+
+def write_notebooks(out: Path, notebooks: Path) -> None:
+    entries, names = [], []
+    for path in sorted(notebooks.glob("*.py")):
+        cell = first_markdown_cell(path.read_text(encoding="utf-8"))
+        title, _, rest = cell.partition("\n")
+        title = title.lstrip("#").strip() or path.stem
+        names.append(path.stem)
+        entries += [f"## {title}", "",
+                    f"`notebooks/{path.name}` — [source](_generated/notebooks/{path.stem}.md)",
+                    "", rest.strip(), ""]
+        page = [f"# `notebooks/{path.name}`", "", f"**{title}**", "",
+                f"```{{literalinclude}} /../notebooks/{path.name}", ":language: python",
+                ":linenos:", "```", ""]
+        _write(out / "notebooks" / f"{path.stem}.md", "\n".join(page))
+    entries += ["```{toctree}", ":hidden:", "",
+                *(f"_generated/notebooks/{name}" for name in names), "```", ""]
+    _write(out / "include" / "notebooks_list.md", "\n".join(entries))
+
+
+# ----------------------------------------------------------------------------- CLI
+
+def _usage_block(doc: str) -> str:
+    """The ``.. code-block:: text`` block of the module docstring of :mod:`dpsym.cli`."""
+    match = re.search(r"\.\. code-block:: text\n\n((?:[ ]{3}.*\n|\n)+)", doc)
+    return textwrap.dedent(match.group(1)).strip("\n") if match else ""
+
+
+def write_cli(out: Path) -> None:
+    import dpsym.cli as cli
+
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "88"
+    try:
+        parser = cli.build_parser(cli._param_names())
+        sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+        helps = [("dpsym --help", parser.format_help())]
+        helps += [(f"dpsym {name} --help", p.format_help()) for name, p in sub.choices.items()]
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+    lines = ["## Usage", "", "From the docstring of {py:mod}`dpsym.cli`:", "",
+             "```text", _usage_block(cli.__doc__ or ""), "```", "",
+             "## `--help`", "",
+             "The help texts printed by the argument parser "
+             "({py:func}`dpsym.cli.build_parser`).", ""]
+    for title, text in helps:
+        lines += [f"### `{title}`", "", "```text", text.rstrip(), "```", ""]
+    _write(out / "include" / "cli_reference.md", "\n".join(lines))
+
+
+# ----------------------------------------------------------------------------- hook
+
+def generate(app) -> None:
+    srcdir = Path(app.srcdir)
+    out = srcdir / "_generated"
+    start = time.perf_counter()
+    timings = write_mechanisms(out)
+    write_claims(out)
+    write_notebooks(out, srcdir.parent / "notebooks")
+    write_cli(out)
+    slow = ", ".join(f"{n} {s:.1f} s" for n, s in timings if s > 2)
+    from sphinx.util import logging
+
+    logging.getLogger(__name__).info(
+        f"dpsym_pages: generated pages in {time.perf_counter() - start:.1f} s"
+        + (f" (slow: {slow})" if slow else ""))
+
+
+def setup(app):
+    app.connect("builder-inited", generate)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
