@@ -51,7 +51,7 @@ SAMPLER_CASES = [
     (ClassicGaussian, {"eps": "0.5", "delta": "1e-5", "Delta": "1"}),
     (AnalyticGaussian, {"eps": "2", "delta": "1e-6", "Delta": "3"}),
 ]
-N_CHECKS = 2 * len(SAMPLER_CASES) + 3
+N_CHECKS = 2 * len(SAMPLER_CASES) + 6
 assert N_CHECKS * 1e-8 < 1e-6
 
 
@@ -364,3 +364,23 @@ def test_lattice_md_sampler_shape_and_marginal(rng):
     assert observed.sum() == column.size
     expected = np.array([float(pmf[i]) * column.size for i in support])
     assert stats.chisquare(observed, expected).pvalue > 1e-8
+
+
+@pytest.mark.parametrize("e, d", [("0.5", "0.01"), ("3", "0.2")])
+def test_truncated_laplace_sampler_ks(e, d, rng):
+    """KS test against the CDF written here from Definition 3 (level 1e-8)."""
+    m = TruncatedLaplace(eps=e, delta=d, Delta="1")
+    lam = 1 / float(e)
+    big_b = float(m.value("B", "amplitude", 20).number)
+    samples = m.sample(rng, N_SAMPLES)
+
+    def cdf(v):
+        return 0.5 + np.sign(v) * big_b * lam * (-np.expm1(-np.abs(v) / lam))
+
+    assert stats.kstest(samples, cdf).pvalue > 1e-8
+
+
+def test_gaussian_sampler_ks(rng):
+    m = AnalyticGaussian(eps="1", delta="1e-5", Delta="2")
+    sigma = float(m.value("sigma", "amplitude", 20).number)
+    assert stats.kstest(m.sample(rng, N_SAMPLES), stats.norm(0, sigma).cdf).pvalue > 1e-8
