@@ -41,42 +41,36 @@ def round_down(value: mpmath.mpf, digits: int, uncertainty_digits: int = ROUNDIN
     (mpmath.mpf, str)
         The rounded-down number and its decimal text (``digits`` significant digits).
     """
-    if value <= 0:
-        if value == 0:
-            return mpmath.mpf(0), "0"
-        neg, text = round_up(-value, digits, uncertainty_digits)
-        return -neg, "-" + text
-    with mpmath.workdps(digits + uncertainty_digits + 20):
-        v = mpmath.mpf(value)
-        e = int(mpmath.floor(mpmath.log10(v))) - digits + 1
-        scaled = v / mpmath.power(10, e)
-        m = int(mpmath.floor(scaled))
-        if m >= 10**digits:  # log10 rounded below a power of ten
-            e += 1
-            scaled = v / mpmath.power(10, e)
-            m = int(mpmath.floor(scaled))
-        margin = scaled * mpmath.power(10, -(digits + uncertainty_digits) + 2)
-        if scaled - m <= margin:
-            m -= 1
-        return _decimal(m, e, digits)
+    return _round_directed(value, digits, uncertainty_digits, up=False)
 
 
 def round_up(value: mpmath.mpf, digits: int, uncertainty_digits: int = ROUNDING_GUARD
              ) -> tuple[mpmath.mpf, str]:
     r"""Round a positive ``value`` toward :math:`+\infty` (the mirror of :func:`round_down`)."""
+    return _round_directed(value, digits, uncertainty_digits, up=True)
+
+
+def _round_directed(value: mpmath.mpf, digits: int, uncertainty_digits: int, up: bool
+                    ) -> tuple[mpmath.mpf, str]:
+    r"""Round toward :math:`+\infty` (``up``) or :math:`-\infty`, stepping one more unit
+    away when ``value`` is within its uncertainty of the rounded number."""
     if value <= 0:
         if value == 0:
             return mpmath.mpf(0), "0"
-        neg, text = round_down(-value, digits, uncertainty_digits)
+        neg, text = _round_directed(-value, digits, uncertainty_digits, not up)
         return -neg, "-" + text
+    step = 1 if up else -1
     with mpmath.workdps(digits + uncertainty_digits + 20):
         v = mpmath.mpf(value)
         e = int(mpmath.floor(mpmath.log10(v))) - digits + 1
         scaled = v / mpmath.power(10, e)
-        m = int(mpmath.ceil(scaled))
+        if int(mpmath.floor(scaled)) >= 10**digits:  # log10 rounded below a power of ten
+            e += 1
+            scaled = v / mpmath.power(10, e)
+        m = int(mpmath.ceil(scaled) if up else mpmath.floor(scaled))
         margin = scaled * mpmath.power(10, -(digits + uncertainty_digits) + 2)
-        if m - scaled <= margin:
-            m += 1
+        if abs(m - scaled) <= margin:
+            m += step
         return _decimal(m, e, digits)
 
 

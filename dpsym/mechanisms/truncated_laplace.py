@@ -31,8 +31,9 @@ import sympy as sp
 
 from ..noise import Piece, SymmetricNoise
 from ..params import Domain, Param
-from ..symbols import Delta, delta, eps, x
+from ..symbols import Delta, delta, x
 from .base import NORM, Derived, Mechanism, eps_param, sensitivity_param
+from .laplace import Laplace
 
 #: The truncation point :math:`A`.
 A = sp.Symbol("A", positive=True)
@@ -56,10 +57,8 @@ class TruncatedLaplace(Mechanism):
     derived = (Derived("A", A, "truncation point"),
                Derived("B", NORM, "density at the origin"))
 
-    @classmethod
-    def scale(cls) -> sp.Expr:
-        r""":math:`\lambda = \Delta/\varepsilon`."""
-        return Delta / eps
+    #: :math:`\lambda = \Delta/\varepsilon`, the Laplace scale.
+    scale = Laplace.scale
 
     @classmethod
     def noise_shape(cls) -> SymmetricNoise:
