@@ -26,6 +26,7 @@ from dpsym import (
     UniformMass,
 )
 from dpsym.bounds import BOUNDS
+from dpsym.mechanisms import MECHANISMS
 from dpsym.numerics import format_digits
 
 SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
@@ -105,3 +106,27 @@ def test_truncated_laplace_beats_analytic_gaussian_on_the_papers_range(e, d):
         tl = TruncatedLaplace(eps=e, delta=d).value("cost", cost, 15).number
         ag = AnalyticGaussian(eps=e, delta=d).value("cost", cost, 15).number
         assert tl < ag
+
+
+MD_MECHS = [MECHANISMS[n] for n in ("staircase-md", "independent-staircase", "laplace-md",
+                                     "discrete-laplace-md", "discrete-uniform-md")]
+
+
+@pytest.mark.parametrize("mech", MD_MECHS, ids=[m.name for m in MD_MECHS])
+@settings(max_examples=4, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_multidimensional_properties(mech, data):
+    """Precision independence, Delta^p scaling (continuous), and cost growing with d."""
+    values = draw_params(data, mech)
+    values.pop("dim", None)
+    dim = data.draw(st.sampled_from([2, 3]))
+    cost = data.draw(st.sampled_from(["amplitude", "power"]))
+    fine = mech(**values, dim=dim).value("cost", cost, 40)
+    assert mech(**values, dim=dim).value("cost", cost, 12).text == format_digits(
+        fine.number, 12)
+    if not mech.lattice:
+        scaled = mech(**values, dim=dim, Delta="3").value("cost", cost, 30).number
+        power = 1 if cost == "amplitude" else 2
+        assert abs(scaled / fine.number - 3**power) < mpmath.mpf(10) ** -25
+    assert mech(**values, dim=dim + 1).value("cost", cost, 20).number > fine.number
