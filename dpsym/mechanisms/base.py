@@ -323,7 +323,7 @@ class Mechanism:
     # ------------------------------------------------------------------ quantities
     @classmethod
     def quantities(cls) -> tuple[str, ...]:
-        """The quantity names: ``cost`` and the free parameter's name."""
+        """The quantity names: ``cost``, the free parameter's and the derived parameters'."""
         return (("cost",) + (() if cls.free is None else (cls.free.name,))
                 + tuple(d.name for d in cls.derived))
 
