@@ -56,6 +56,22 @@ def to_mpf(value: Fraction | int | sp.Expr) -> mpmath.mpf:
     return mpmath.mpf(value.numerator) / value.denominator
 
 
+def _exact_integer_parts(expr: sp.Expr, values: Mapping[sp.Symbol, object]) -> sp.Expr:
+    """``expr`` with every floor/ceiling whose arguments are exactly known evaluated."""
+    exact = {}
+    for s, v in values.items():
+        if isinstance(v, (int, Fraction)) and not isinstance(v, bool):
+            exact[s] = sp.Rational(Fraction(v).numerator, Fraction(v).denominator)
+        elif isinstance(v, sp.Rational):
+            exact[s] = v
+    parts = {}
+    for atom in expr.atoms(sp.floor, sp.ceiling):
+        value = atom.xreplace(exact)
+        if value.is_Integer:
+            parts[atom] = value
+    return expr.xreplace(parts) if parts else expr
+
+
 @lru_cache(maxsize=512)
 def _lambdified(expr: sp.Expr, symbols: tuple[sp.Symbol, ...]) -> Callable:
     return sp.lambdify(symbols, expr, modules=[NUMERIC_FUNCTIONS, "mpmath"])
@@ -65,9 +81,13 @@ def evaluate(expr: sp.Expr, values: Mapping[sp.Symbol, object]) -> mpmath.mpf:
     r"""Evaluate ``expr`` with mpmath at the current working precision.
 
     ``values`` maps symbols to exact rationals (or mpf); when :math:`\varepsilon` is given
-    and :math:`b` is not, :math:`b = e^{-\varepsilon}` is supplied.
+    and :math:`b` is not, :math:`b = e^{-\varepsilon}` is supplied. Integer parts
+    (``floor``, ``ceiling``) of exactly given arguments are evaluated exactly first: in
+    binary floating point :math:`\lceil 1/0.01 \rceil` would be 101.
     """
     expr = sp.sympify(expr)
+    if expr.has(sp.floor, sp.ceiling):
+        expr = _exact_integer_parts(expr, values)
     vals = {s: (v if isinstance(v, mpmath.mpf) else to_mpf(v)) for s, v in values.items()}
     if eps in vals and b not in vals:
         vals[b] = mpmath.exp(-vals[eps])
