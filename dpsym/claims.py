@@ -1273,6 +1273,7 @@ def _c(cid: str, location: str, statement: str, check: Callable[[], Verdict], **
 #: The notebook deriving the claims of a source section, by claim-id prefix.
 _NB_BY_PREFIX = (
     ("002.", "notebooks/optimal_zero_delta.py"),
+    ("001.", "notebooks/gaussian_and_approximate_dp.py"),
     ("003.def3", "notebooks/truncated_laplace.py"),
     ("003.def4", "notebooks/truncated_laplace.py"),
     ("003.thm1", "notebooks/truncated_laplace.py"),
