@@ -331,6 +331,15 @@ class _Compiled:
                 beyond = q * mp_period / (1 - q)
                 self.period_after = [float(mpmath.fsum(period[j + 1:]) + beyond)
                                      for j in range(len(period))]
+                # every part of the period has a constant density: one uniform picks the
+                # part (by mass) and, rescaled, the position inside it (only when no part
+                # is so unlikely that the rescaling would cost more than 20 bits)
+                self.period_prev = np.concatenate(([0.0], self.period_cum[:-1]))
+                self.period_p = self.period_cum - self.period_prev
+                self.period_constant = (all(pt.constant for pt in t.parts)
+                                        and bool(np.all(self.period_p > 2.0**-20)))
+                self.period_lo = np.array([pt.lo_f for pt in t.parts])
+                self.period_width = np.array([pt.hi_f - pt.lo_f for pt in t.parts])
 
     def _mp(self) -> dict[str, object]:
         """The exact constants at the current working precision (cached per precision)."""
@@ -362,6 +371,11 @@ class _Compiled:
         shape = (int(size),) if np.ndim(size) == 0 else tuple(int(n) for n in size)
         n = prod(shape)
         dtype = np.int64 if self.lattice else np.float64
+        if len(self.category_cum) == 2 and self.zero_f == 0.0 and self.tail is not None \
+                and not self.head:  # the tail only: no choice of category
+            out = self._draw_tail(rng, n)
+            sign = 1 - 2 * rng.integers(0, 2, size=n, dtype=np.int8)
+            return (out * sign).astype(dtype, copy=False).reshape(shape)
         out = np.zeros(n, dtype=dtype)
         category = np.searchsorted(self.category_cum, rng.random(n), side="right")
         category = np.minimum(category, len(self.category_cum) - 1)
@@ -375,19 +389,30 @@ class _Compiled:
             m = int(np.count_nonzero(chosen))
             if m:
                 out[chosen] = self._draw_tail(rng, m)
-        sign = 1 - 2 * rng.integers(0, 2, size=n, dtype=np.int64)
+        sign = 1 - 2 * rng.integers(0, 2, size=n, dtype=np.int8)
         return (out * sign).astype(dtype, copy=False).reshape(shape)
 
     def _draw_tail(self, rng: np.random.Generator, m: int) -> np.ndarray:
         assert self.tail is not None
         period_index = rng.geometric(1.0 - self.q_f, size=m) - 1  # P(k) = (1 - q) q^k
-        which = np.searchsorted(self.period_cum, rng.random(m), side="right")
-        which = np.minimum(which, len(self.period_cum) - 1)
         if self.lattice:
             start, period = int(self.tail.start), int(self.tail.period)
             pos = start + period_index.astype(np.int64) * period
         else:
             pos = self.start_f + period_index * self.period_f
+        if self.period_constant:
+            v = rng.random(m)
+            which = np.minimum(np.searchsorted(self.period_cum, v, side="right"),
+                               len(self.period_cum) - 1)
+            within = (v - self.period_prev[which]) / self.period_p[which]
+            within = np.clip(within, 0.0, np.nextafter(1.0, 0.0))
+            offset = self.period_width[which] * within
+            if self.lattice:
+                offset = np.floor(offset).astype(np.int64)
+                return pos + self.period_lo[which].astype(np.int64) + offset
+            return pos + self.period_lo[which] + offset
+        which = np.searchsorted(self.period_cum, rng.random(m), side="right")
+        which = np.minimum(which, len(self.period_cum) - 1)
         local = np.zeros(m, dtype=pos.dtype)
         for j, part in enumerate(self.tail.parts):
             chosen = which == j
