@@ -323,6 +323,7 @@ class _Compiled:
                 t = self.tail
                 mp_period = mpmath.fsum(period)
                 self.q_f = float(q)
+                self.log_inv_q_f = float(-mpmath.log(q))
                 self.start_f, self.period_f = _float_const(t.start), _float_const(t.period)
                 self.period_hi = np.array([pt.hi_f for pt in t.parts])
                 self.period_cum = np.array([float(mpmath.fsum(period[: i + 1]) / mp_period)
@@ -371,9 +372,10 @@ class _Compiled:
         shape = (int(size),) if np.ndim(size) == 0 else tuple(int(n) for n in size)
         n = prod(shape)
         dtype = np.int64 if self.lattice else np.float64
-        if len(self.category_cum) == 2 and self.zero_f == 0.0 and self.tail is not None \
-                and not self.head:  # the tail only: no choice of category
+        if self.tail is not None and not self.head:  # the value 0 or the tail
             out = self._draw_tail(rng, n)
+            if self.zero_f > 0.0:  # a tail draw is cheaper than a boolean gather
+                out = np.where(rng.random(n) < self.category_cum[0], 0, out)
             sign = 1 - 2 * rng.integers(0, 2, size=n, dtype=np.int8)
             return (out * sign).astype(dtype, copy=False).reshape(shape)
         out = np.zeros(n, dtype=dtype)
@@ -394,16 +396,28 @@ class _Compiled:
 
     def _draw_tail(self, rng: np.random.Generator, m: int) -> np.ndarray:
         assert self.tail is not None
-        period_index = rng.geometric(1.0 - self.q_f, size=m) - 1  # P(k) = (1 - q) q^k
+        # P(k) = (1 - q) q^k: k = floor(E / log(1/q)) with E standard exponential
+        # (P(k' >= k) = e^{-k log(1/q)} = q^k), faster than numpy's geometric
+        period_index = np.floor(rng.standard_exponential(m) / self.log_inv_q_f)
         if self.lattice:
             start, period = int(self.tail.start), int(self.tail.period)
             pos = start + period_index.astype(np.int64) * period
         else:
             pos = self.start_f + period_index * self.period_f
+        if self.period_constant and len(self.period_cum) == 1:  # one piece per period
+            lo, width = self.period_lo[0], self.period_width[0]
+            if self.lattice:
+                if width == 1.0:
+                    return pos + int(lo)
+                return pos + int(lo) + rng.integers(0, int(width), size=m)
+            return pos + lo + width * rng.random(m)
         if self.period_constant:
             v = rng.random(m)
-            which = np.minimum(np.searchsorted(self.period_cum, v, side="right"),
-                               len(self.period_cum) - 1)
+            if len(self.period_cum) == 2:
+                which = (v >= self.period_cum[0]).astype(np.intp)
+            else:
+                which = np.minimum(np.searchsorted(self.period_cum, v, side="right"),
+                                   len(self.period_cum) - 1)
             within = (v - self.period_prev[which]) / self.period_p[which]
             within = np.clip(within, 0.0, np.nextafter(1.0, 0.0))
             offset = self.period_width[which] * within
