@@ -97,31 +97,42 @@ def truncated_laplace_factors(eps: npt.ArrayLike, delta: npt.ArrayLike
     :math:`c = (e^\varepsilon - 1)/(2\delta)`: the truncated Laplacian's amplitude and power
     relative to the Laplace mechanism's :math:`\Delta/\varepsilon` and
     :math:`2\Delta^2/\varepsilon^2`."""
+    return _factors(eps, delta, (1, 2))
+
+
+def _factors(eps: npt.ArrayLike, delta: npt.ArrayLike, which: tuple[int, ...]
+             ) -> tuple[np.ndarray, ...]:
+    """:math:`h_p` for each ``p`` of ``which``; the overflow (huge :math:`c`) and the
+    series (small :math:`L`) branches are computed on their points only."""
     e, d = np.broadcast_arrays(_eps(eps), _delta_tl(delta))
+    shape = e.shape
+    e, d = (np.atleast_1d(np.array(a, dtype=float)).ravel() for a in (e, d))
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        c_direct = np.expm1(np.minimum(e, 710.0)) / (2.0 * d)
-        finite = np.isfinite(c_direct)
-        log_c = np.where(finite, np.log(c_direct), _log_expm1(e) - np.log(2.0 * d))
-        # L = log(1 + c) = log c + log1p(1/c)
-        L = np.where(finite, np.log1p(c_direct), log_c + np.log1p(np.exp(-log_c)))
-        inv_c = np.where(finite, 1.0 / c_direct, np.exp(-log_c))
+        c = np.expm1(np.minimum(e, 710.0)) / (2.0 * d)
+        L = np.log1p(c)
+        inv_c = 1.0 / c
+        huge = ~np.isfinite(c)
+        if huge.any():  # L = log(1 + c) = log c + log1p(1/c), c from log space
+            log_c = _log_expm1(e[huge]) - np.log(2.0 * d[huge])
+            L[huge] = log_c + np.log1p(np.exp(-log_c))
+            inv_c[huge] = np.exp(-log_c)
         small = L < _L_SWITCH
-        Ls = np.where(small, L, 0.0)
-        cs = np.where(small, c_direct, 1.0)
-        h1_small = _exp_tail(Ls, 2) / cs
-        h2_small = _exp_tail(Ls, 3) / cs
-        h1_big = 1.0 - L * inv_c
-        h2_big = 1.0 - (L + 0.5 * L * L) * inv_c
-    h1 = np.where(small, h1_small, h1_big)
-    h2 = np.where(small, h2_small, h2_big)
-    return h1, h2
+        out = []
+        for power in which:
+            # h_p = 1 - (L + ... + L^{p-1}/(p-1)!... ) / c, written for p = 1, 2
+            poly = L if power == 1 else L + 0.5 * L * L
+            h = 1.0 - poly * inv_c
+            if small.any():
+                h[small] = _exp_tail(L[small], power + 1) / c[small]
+            out.append(h.reshape(shape))
+    return tuple(out)
 
 
 def truncated_laplace_amplitude(eps: npt.ArrayLike, delta: npt.ArrayLike,
                                 Delta: npt.ArrayLike = 1.0) -> np.ndarray | float:
     r"""Truncated Laplacian :math:`\mathbb{E}|X| = (\Delta/\varepsilon)\,h_1`
     (paper 003, Theorem 2), float64, vectorised; :math:`0 < \delta < 1/2`."""
-    h1, _ = truncated_laplace_factors(eps, delta)
+    (h1,) = _factors(eps, delta, (1,))
     return _out(_sens(Delta) / _eps(eps) * h1)
 
 
@@ -129,7 +140,7 @@ def truncated_laplace_power(eps: npt.ArrayLike, delta: npt.ArrayLike,
                             Delta: npt.ArrayLike = 1.0) -> np.ndarray | float:
     r"""Truncated Laplacian :math:`\mathbb{E}X^2 = (2\Delta^2/\varepsilon^2)\,h_2`
     (paper 003, Theorem 3), float64, vectorised; :math:`0 < \delta < 1/2`."""
-    _, h2 = truncated_laplace_factors(eps, delta)
+    (h2,) = _factors(eps, delta, (2,))
     return _out(2.0 * (_sens(Delta) / _eps(eps)) ** 2 * h2)
 
 
