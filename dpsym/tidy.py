@@ -17,8 +17,11 @@ def combine_logs(expr: sp.Expr) -> sp.Expr:
     r"""Combine the logarithms of every sum whose coefficients differ by rational factors.
 
     :math:`C q_1 \log a_1 + C q_2 \log a_2 \to C \log(a_1^{q_1} a_2^{q_2})` for rational
-    :math:`q_j` and a common factor :math:`C`, applied bottom-up. Only arguments that
-    sympy knows to be positive are combined, so the identity holds as written.
+    :math:`q_j` and a common factor :math:`C`, applied bottom-up. The identity needs
+    positive arguments: an argument sympy knows to be non-positive is never combined, and
+    one whose sign sympy cannot decide (such as :math:`2\delta + e^\varepsilon - 1`) is
+    taken to be positive, which holds for every logarithm of a real cost or calibration on
+    its parameters' declared domains (the engine's results are checked numerically there).
     """
     expr = sp.sympify(expr)
     if not expr.args:

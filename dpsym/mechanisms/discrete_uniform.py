@@ -29,6 +29,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from ..errors import DomainError
 from ..noise import Piece, SymmetricNoise
 from ..symbols import Delta, delta
 from .base import NORM, Derived, Mechanism, sensitivity_param
@@ -68,6 +69,4 @@ class DiscreteUniform(Mechanism):
     def check_joint(cls, values) -> None:
         if "delta" in values and "Delta" in values:
             if values["Delta"] / values["delta"] > MAX_SUPPORT:
-                from ..errors import DomainError
-
                 raise DomainError("delta", f"Delta/delta must be at most {MAX_SUPPORT:.0e}")
