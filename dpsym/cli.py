@@ -886,6 +886,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym derive``: regenerate the derivations (see :mod:`dpsym.derive`)."""
+    from . import cache
     from .derive import run
 
     try:
@@ -893,6 +894,9 @@ def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise CliError(f"--out: cannot write to {args.out!r}: {reason}") from exc
+    if cache.in_checkout(args.out):
+        path = cache.write()
+        out.write(f"derivation cache: {path.name} ({cache.fingerprint()[:12]})\n")
     return 0
 
 

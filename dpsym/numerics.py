@@ -10,12 +10,14 @@ the two results agree once rounded to ``digits`` significant digits, and raises
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
 
 import mpmath
 import sympy as sp
+from gmpy2 import mpz
 
 from .errors import CertificationError, DomainError
 from .sums import NUMERIC_FUNCTIONS
@@ -109,11 +111,103 @@ def _real(value: object) -> mpmath.mpf:
 
 
 def format_digits(value: mpmath.mpf, digits: int) -> str:
-    """``value`` rounded to ``digits`` significant digits as a decimal string."""
+    r"""``value`` correctly rounded to ``digits`` significant digits, as a decimal string.
+
+    The binary value is rounded exactly (half away from zero) in integer arithmetic:
+    mpmath's own conversion first truncates to about ``digits + 3`` decimal digits, so a
+    value within :math:`10^{-\mathrm{digits}-3}` (relative) of a rounding tie may print
+    the wrong last digit. The layout is mpmath's ``nstr(value, digits,
+    strip_zeros=False, min_fixed=-6, max_fixed=max(digits, 15))`` (see
+    :func:`decimal_text`).
+    """
     if value == 0:
         return "0"
-    text = mpmath.nstr(value, digits, strip_zeros=False, min_fixed=-6, max_fixed=max(digits, 15))
-    return text
+    raw = value._mpf_ if isinstance(value, mpmath.mpf) else mpmath.mpf(value)._mpf_
+    sign, man, exp, _ = raw  # exact: no rounding to the context's precision
+    if not man:  # inf or nan
+        return mpmath.nstr(value, digits)
+    return decimal_text(*decimal_rounding(-man if sign else man, exp, digits), digits)
+
+
+def decimal_rounding(man: int, exp: int, digits: int) -> tuple[int, str, int]:
+    r"""The exact rounding of :math:`x = \mathrm{man} \cdot 2^{\mathrm{exp}} \ne 0` to
+    ``digits`` significant digits, half away from zero.
+
+    Returns
+    -------
+    (int, str, int)
+        The sign (1 for negative), the ``digits`` decimal digits :math:`d_1 d_2 \dots`
+        and the decimal exponent :math:`E`: the rounded number is
+        :math:`\pm d_1.d_2 \dots \times 10^{E}`.
+    """
+    m = mpz(man)
+    sign = 1 if m < 0 else 0
+    m = abs(m)
+    # floor(log10 x) from the bit length: off by at most one, corrected below
+    power = math.floor((m.bit_length() + exp - 1) * LOG10_2)
+    while True:
+        head, rounded = scaled_rounding(m, exp, digits - 1 - power)
+        if head >= pow10(digits):
+            power += 1
+        elif head < pow10(digits - 1):
+            power -= 1
+        else:
+            break
+    if rounded == pow10(digits):
+        return sign, "1" + "0" * (digits - 1), power + 1
+    return sign, str(rounded), power
+
+
+LOG10_2 = 0.30102999566398120
+
+
+@lru_cache(maxsize=256)
+def pow10(k: int) -> mpz:
+    """:math:`10^k` as an mpz (cached)."""
+    return mpz(10) ** k
+
+
+def shifted_rounding(num: mpz, shift: int) -> tuple[mpz, mpz]:
+    r""":math:`\lfloor y \rfloor` and :math:`\lfloor y + 1/2 \rfloor` for
+    :math:`y = \mathrm{num} \cdot 2^{-\mathrm{shift}}`, ``num >= 0``."""
+    if shift <= 0:
+        num = num << -shift
+        return num, num
+    return num >> shift, (num + (mpz(1) << (shift - 1))) >> shift
+
+
+def scaled_rounding(m: mpz, e: int, k: int) -> tuple[mpz, mpz]:
+    r""":math:`\lfloor y \rfloor` and :math:`\lfloor y + 1/2 \rfloor` for
+    :math:`y = m \, 2^e \, 10^k`, ``m >= 0``, exactly."""
+    if k >= 0:
+        return shifted_rounding(m * pow10(k), -e)
+    num, den = m, pow10(-k)
+    if e >= 0:
+        num = num << e
+    else:
+        den = den << -e
+    return num // den, (2 * num + den) // (2 * den)
+
+
+def decimal_text(sign: int, mantissa: str, power: int, digits: int) -> str:
+    r"""The text of a number rounded to ``digits`` digits (:func:`decimal_rounding`), laid
+    out as mpmath's ``nstr(x, digits, strip_zeros=False, min_fixed=-6,
+    max_fixed=max(digits, 15))``: fixed notation for decimal exponents strictly between -6
+    and ``max(digits, 15)``, otherwise ``d.ddd...e<exponent>``; trailing zeros kept."""
+    if -6 < power < max(digits, 15):
+        if power < 0:
+            mantissa, split = "0" * -power + mantissa, 1
+        else:
+            split = power + 1
+            if split > digits:
+                mantissa += "0" * (split - digits)
+        power = 0
+    else:
+        split = 1
+    text = ("-" if sign else "") + mantissa[:split] + "." + mantissa[split:]
+    if power == 0:
+        return text
+    return f"{text}e+{power}" if power > 0 else f"{text}e{power}"
 
 
 def certified(compute: Callable[[], mpmath.mpf], digits: int, *,

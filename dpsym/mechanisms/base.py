@@ -28,10 +28,12 @@ from typing import ClassVar
 import mpmath
 import sympy as sp
 
+from ..balls import ball_value
+from ..cache import derivation
 from ..costs import Cost, parse_cost
 from ..errors import DomainError, NoClosedFormError, UnsupportedError
 from ..noise import SymmetricNoise
-from ..numerics import certified, evaluate
+from ..numerics import certified, check_digits, evaluate
 from ..optimize import AlgebraicRoot, closed_form_minimiser, numeric_minimiser
 from ..params import Domain, Param, parse_number
 from ..regimes import get_regime
@@ -44,6 +46,9 @@ EPS_MAX = Fraction(10) ** 100
 
 #: Largest number of integer values of a free parameter scanned for the optimum.
 MAX_INTEGER_SCAN = 4096
+
+#: The evaluation methods of :meth:`Mechanism.value`.
+_METHODS = ("auto", "ball", "mpmath")
 
 #: The unknown normalising constant a mechanism may leave in its density.
 NORM = sp.Symbol("a_norm", positive=True)
@@ -180,10 +185,16 @@ class Mechanism:
         args = ", ".join(f"{k}={str(v)!r}" for k, v in self.values.items())
         return f"{type(self).__name__}({args})"
 
+    @classmethod
+    @cache
+    def _symbols(cls) -> dict[str, sp.Symbol]:
+        """The symbol of each parameter, by name."""
+        return {prm.name: prm.symbol for prm in cls.params}
+
     @property
     def substitution(self) -> dict[sp.Symbol, sp.Rational]:
         """The instance's values as a sympy substitution (exact rationals)."""
-        symbol = {prm.name: prm.symbol for prm in self.params}
+        symbol = self._symbols()
         return {symbol[n]: sp.Rational(v.numerator, v.denominator)
                 for n, v in self.values.items()}
 
@@ -212,7 +223,7 @@ class Mechanism:
         raise NotImplementedError(f"{cls.name}: no numeric solver for {symbol}")
 
     @classmethod
-    @cache
+    @derivation
     def calibration(cls) -> dict[sp.Symbol, sp.Expr]:
         """Closed forms of :data:`NORM` and the derived parameters, solved from the
         normalisation and :meth:`conditions` (numeric-only parameters are left out)."""
@@ -241,7 +252,7 @@ class Mechanism:
         return cls.noise_shape().subs(cls.calibration())
 
     @classmethod
-    @cache
+    @derivation
     def moment(cls, power: sp.Expr) -> sp.Expr:
         r"""The expected cost :math:`\mathbb{E}|X|^p` as a function of the free parameter."""
         power = sp.sympify(power)
@@ -258,7 +269,7 @@ class Mechanism:
         return cls.moment(parse_cost(cost).exponent)
 
     @classmethod
-    @cache
+    @derivation
     def slope_function(cls, cost: Cost | str) -> sp.Expr:
         r"""The derivative of the cost in the free parameter, in a cancellation-safe form.
 
@@ -291,7 +302,7 @@ class Mechanism:
         return out
 
     @classmethod
-    @cache
+    @derivation
     def optimal_parameter(cls, cost: Cost | str) -> sp.Expr | None:
         """The optimal free parameter in closed form, or None if none was found."""
         if cls.free is None:
@@ -309,7 +320,7 @@ class Mechanism:
                                      cls.test_points())
 
     @classmethod
-    @cache
+    @derivation
     def optimal_cost(cls, cost: Cost | str) -> sp.Expr | None:
         """The optimal expected cost in closed form, or None if no closed form was found."""
         value = cls.cost_function(cost)
@@ -322,6 +333,7 @@ class Mechanism:
 
     # ------------------------------------------------------------------ quantities
     @classmethod
+    @cache
     def quantities(cls) -> tuple[str, ...]:
         """The quantity names: ``cost``, the free parameter's and the derived parameters'."""
         return (("cost",) + (() if cls.free is None else (cls.free.name,))
@@ -466,18 +478,50 @@ class Mechanism:
         return t, cost_at(t)
 
     def value(self, quantity: str = "cost", cost: Cost | str = "amplitude",
-              digits: int = 30) -> Value:
-        """``quantity`` at this instance's parameters, certified to ``digits`` digits.
+              digits: int = 30, *, method: str = "auto") -> Value:
+        r"""``quantity`` at this instance's parameters, certified to ``digits`` digits.
+
+        Parameters
+        ----------
+        quantity : str
+            ``cost``, the free parameter's name or a derived parameter's name.
+        cost : Cost or str
+            The cost the family is optimised for.
+        digits : int
+            Significant digits, each one certified.
+        method : {"auto", "ball", "mpmath"}
+            ``"ball"``: one rigorous evaluation of the closed form in ball arithmetic
+            (:mod:`dpsym.balls`); ``"mpmath"``: the engine's numeric path (closed form or
+            certified minimiser) evaluated at two working precisions that must agree
+            (:func:`dpsym.numerics.certified`); ``"auto"`` (default): the ball path where
+            the quantity has a closed form it handles, otherwise the mpmath path.
 
         Raises
         ------
         DomainError
-            For a missing parameter, an unknown quantity or an invalid ``digits``.
+            For a missing parameter, an unknown quantity, an invalid ``digits`` or
+            ``method``.
+        UnsupportedError
+            With ``method="ball"``, if the quantity has no closed form the ball path
+            handles at these parameters.
         CertificationError
             If the value cannot be certified.
         """
         self.check_quantity(quantity)
         cost = parse_cost(cost)
+        self._specific(cost)
+        if method not in _METHODS:
+            raise DomainError("method", f"must be one of {', '.join(_METHODS)}, "
+                              f"got {str(method)[:40]!r}")
+        digits = check_digits(digits)
+        if method != "mpmath":
+            found_ball = self._ball_value(quantity, cost, digits)
+            if found_ball is not None:
+                return Value(*found_ball, digits)
+            if method == "ball":
+                raise UnsupportedError(
+                    f"{self.name}: {quantity} for cost {cost.name} has no closed form that "
+                    "ball arithmetic evaluates at these parameters; use method='mpmath'")
 
         found: list[mpmath.mpf | None] = [None]
 
@@ -495,6 +539,33 @@ class Mechanism:
         if self.free is not None and quantity == self.free.name and self.free.integer:
             text = str(int(number))
         return Value(number, text, digits)
+
+    @classmethod
+    def _specific(cls, cost: Cost) -> None:
+        """Raise :class:`UnsupportedError` for a cost the family does not define (every
+        cost is defined by default)."""
+
+    @classmethod
+    @derivation
+    def _closed_form(cls, quantity: str, cost: Cost) -> sp.Expr | None:
+        """``formula(quantity, cost)``, or None where there is no closed form."""
+        try:
+            return cls.formula(quantity, cost)
+        except (UnsupportedError, NoClosedFormError):
+            return None
+
+    def _ball_value(self, quantity: str, cost: Cost, digits: int
+                    ) -> tuple[mpmath.mpf, str] | None:
+        """The ball-arithmetic value of the closed form, or None where there is none."""
+        if self.free is not None and self.free.integer:
+            return None
+        expr = self._closed_form(quantity, cost)
+        if expr is None:
+            return None
+        symbol = self._symbols()
+        exact = {symbol[n]: v for n, v in self.values.items()}
+        return ball_value(expr, exact, digits, allow_zero=quantity != "cost",
+                          guard_digits=self._guard_digits(cost))
 
     def _derived_value(self, quantity: str, free_value: mpmath.mpf | None) -> mpmath.mpf:
         """A derived parameter at the working precision (free parameter at ``free_value``)."""
