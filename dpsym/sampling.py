@@ -497,9 +497,13 @@ class _Compiled:
 
 def _split_zero(head: list[Piece], tail: GeometricTail | None
                 ) -> tuple[list[Piece], GeometricTail | None]:
-    """Remove the lattice point 0 from the pieces (its mass is handled separately).
+    r"""Remove the lattice point 0 from the pieces (its mass is handled separately).
 
-    Without a head, the tail's first period is unrolled into head pieces first.
+    Without a head, the tail is rotated by one point instead: it starts at 1, its period
+    is the old one shifted by 1 (:math:`u \mapsto u + 1`), the old period's first point
+    (times :math:`q`) closes it, and adjacent constant pieces of equal level are merged.
+    The law is unchanged and no head is created, so that the sampler keeps its tail-only
+    path (one exponential per period index, no category draw).
     """
     if not head:
         if tail is None:
@@ -507,9 +511,23 @@ def _split_zero(head: list[Piece], tail: GeometricTail | None
         s, T, q = tail.start, tail.period, tail.ratio
         if not _is_zero(s):
             raise ValueError("a lattice description without head must start its tail at 0")
-        head = [Piece(s + pc.lo, s + pc.hi, pc.expr.subs(u, x - s)) for pc in tail.pieces]
-        tail = GeometricTail(s + T, T, q, tuple(Piece(pc.lo, pc.hi, q * pc.expr)
-                                                for pc in tail.pieces))
+        first = tail.pieces[0]
+        if not _is_zero(first.lo):
+            raise ValueError("a lattice description must start at 0")
+        pieces = [Piece(pc.lo - 1 if k else pc.lo, pc.hi - 1, pc.expr.subs(u, u + 1))
+                  for k, pc in enumerate(tail.pieces)]
+        pieces.append(Piece(T - 1, T, q * first.expr.subs(u, u + 1 - T)))
+        merged: list[Piece] = []
+        for pc in pieces:
+            if _is_zero(pc.hi - pc.lo):
+                continue
+            if (merged and u not in pc.expr.free_symbols
+                    and u not in merged[-1].expr.free_symbols
+                    and _is_zero(merged[-1].expr - pc.expr)):
+                merged[-1] = Piece(merged[-1].lo, pc.hi, merged[-1].expr)
+            else:
+                merged.append(pc)
+        return [], GeometricTail(s + 1, T, q, tuple(merged))
     first = head[0]
     if not _is_zero(first.lo):
         raise ValueError("a lattice description must start at 0")

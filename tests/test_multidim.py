@@ -9,6 +9,7 @@ gamma is checked by the reference cost's own optimality, not by the engine.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -280,7 +281,7 @@ def exact_radial_moments(e, d, g, powers):
         return [float(ref_cost_lerch(e, 1, g, d, p)) for p in powers]
 
 
-@pytest.mark.parametrize("d", [2, 3])
+@pytest.mark.parametrize("d", [2, 3, 7])  # 2, 3: sorted uniforms; 7: exponentials
 def test_sampler_moments_and_radial_cdf(rng, d):
     mech = StaircaseMD(eps="0.9", dim=d)
     g = float(mech.free_value("amplitude", 20))
@@ -315,6 +316,54 @@ def test_sampler_moments_and_radial_cdf(rng, d):
             assert abs(float(mech.radial_cdf(v, g)) - cdf([v])[0]) < 1e-12
     sub = r[:20_000]
     assert stats.kstest(sub, cdf).pvalue > 1e-7
+
+
+def test_ball_sampler_alias_table_is_exact():
+    s = StaircaseMD(eps=1, dim=3).ball_sampler()
+    g, bb = s.gamma_f, math.exp(-1.0)
+    w = np.array([bb**k * (k + g) ** 3 for k in range(s.slots - 1)])
+    with mpmath.workdps(30):
+        tail = sum(mpmath.mpf(bb) ** k * (k + g) ** 3 for k in range(s.slots - 1, 400))
+    w = np.append(w, float(tail))
+    slot_mass = s.threshold.copy()
+    np.add.at(slot_mass, s.alias, 1 - s.threshold)
+    assert np.allclose(slot_mass / s.slots, w / w.sum(), rtol=1e-12, atol=1e-17)
+    assert s.radii[0] == g and np.isnan(s.radii[2 * (s.slots - 1)])
+
+
+def test_ball_sampler_signs_and_tail(rng):
+    d, n = 3, 400_000
+    s = StaircaseMD(eps=1, dim=d).ball_sampler()
+    x = s(rng, n)
+    # sign symmetry: each sign and each product of two signs has mean 0 and variance 1;
+    # six |z| < 5.7 checks fail with probability 6 * 1.2e-8
+    sg = np.sign(x)
+    for v in (*sg.T, sg[:, 0] * sg[:, 1], sg[:, 1] * sg[:, 2], sg[:, 0] * sg[:, 2]):
+        assert abs(v.mean() * math.sqrt(n)) < 5.7
+    # the tail route alone: K >= N with P(K = k) proportional to b^k (k + gamma)^d;
+    # chi-square with bins of expected count >= 50, p >= 1e-7
+    m = 200_000
+    kk = s.tail_periods(rng, m).astype(np.int64) - s.n_table
+    assert kk.min() >= 0
+    j = np.arange(200)
+    pmf = np.exp(-j) * ((j + s.n_table + s.gamma_f) / (s.n_table + s.gamma_f)) ** d
+    pmf /= pmf.sum()
+    last = int(np.nonzero(m * pmf >= 50)[0].max())
+    expected = np.append(m * pmf[:last], m * pmf[last:].sum())
+    observed = np.bincount(np.minimum(kk, last), minlength=last + 1)
+    assert stats.chisquare(observed, expected).pvalue > 1e-7
+    # a law mostly in the tail (eps = 1e-5: N + 1 = 2^16 slots hold 3% of the mass):
+    # |z| < 5.7 on E||X||_1 and E||X||_1^2 (exact variances), each fails w.p. 1.2e-8
+    mech = StaircaseMD(eps="0.00001", dim=2)
+    big = mech.ball_sampler(gamma_value=Fraction(1, 2))
+    assert big.tail_probability > 0.9
+    point = {eps: Fraction(1, 10**5), Delta: 1, gamma: Fraction(1, 2)}
+    with mpmath.workdps(30):
+        mom = {p: float(evaluate(type(mech).moment(p), point)) for p in (1, 2, 4)}
+    r = np.abs(big(rng, m)).sum(axis=1)
+    for p in (1, 2):
+        z = ((r**p).mean() - mom[p]) / math.sqrt((mom[2 * p] - mom[p] ** 2) / m)
+        assert abs(z) < 5.7, z
 
 
 def test_baseline_samplers(rng):
