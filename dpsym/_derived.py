@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum
 
-FINGERPRINT = 'e7d958dbf83bd07f63d198c2529f556f3a536764abaefc993fdf13ba7f8b585f'
+FINGERPRINT = '8bb7b66321b175bb416647358cfc16c57a2823b24da0951cdb8fe5c14c983fda'
 
 def _e0():
     with evaluate(False):
