@@ -4,7 +4,7 @@ r"""The ``dpsym`` command.
 
    dpsym list    [--json]
    dpsym value   MECHANISM [QUANTITY] [--eps E] [--delta D] [--sensitivity S] [--NAME VALUE]
-                 [--cost C] [--digits N] [--json]
+                 [--cost C] [--digits N] [--method auto|ball|mpmath] [--json]
    dpsym series  MECHANISM [QUANTITY] --cost C --regime R --order K [--dim D] [--json]
                  [--latex]
    dpsym formula MECHANISM [QUANTITY] --cost C [--dim D] [--json] [--latex]
@@ -442,6 +442,7 @@ def cmd_value(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym value``: a quantity certified to ``--digits`` significant digits (a lower
     bound's value is rounded down)."""
     from .costs import parse_cost
+    from .errors import DomainError
     from .numerics import check_digits
 
     cls = get_entry(args.mechanism)
@@ -450,8 +451,12 @@ def cmd_value(args: argparse.Namespace, out: TextIO) -> int:
     digits = check_digits(args.digits)
     given = _given_params(args)
     inst = _instance(cls, given)
+    method = {} if args.method == "auto" else {"method": args.method}
+    if method and is_bound(cls):
+        raise DomainError("method", f"applies to mechanisms; the lower bound {cls.name} is "
+                          "certified with mpmath and rounded down")
     with _engine(f"value of {quantity} for {cls.name}"):
-        value = inst.value(quantity, cost, digits)
+        value = inst.value(quantity, cost, digits, **method)
     if args.json:
         params = {}
         for prm in cls.params:
@@ -965,6 +970,10 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
     declared(p, symbolic=False)
     p.add_argument("--digits", default="30", metavar="N",
                    help="significant digits, in [1, 10000] (default 30)")
+    p.add_argument("--method", default="auto", choices=("auto", "ball", "mpmath"),
+                   help="ball: one rigorous ball-arithmetic evaluation of the closed form; "
+                        "mpmath: the engine's two-precision path; auto (default): ball "
+                        "where a closed form exists (mechanisms only)")
     p.set_defaults(handler=cmd_value)
 
     def unused_aliases(p: ArgumentParser) -> None:

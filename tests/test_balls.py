@@ -156,3 +156,19 @@ def test_a_formula_the_balls_do_not_handle_is_declined():
     assert balls.ball_value(sp.Float(0.1) * x, {x: Fraction(1)}, 10) is None
     assert balls.ball_value(sp.zeta(x), {x: Fraction(3)}, 10) is None
     assert balls.ball_value(x + sp.Symbol("y"), {x: Fraction(1)}, 10) is None
+
+
+def test_the_command_line_selects_the_method(capsys):
+    from dpsym.cli import main
+
+    texts = set()
+    for method in ("auto", "ball", "mpmath"):
+        assert main(["value", "truncated-laplace", "--cost", "power", "--eps", "0.25",
+                     "--delta", "1e-9", "--digits", "35", "--method", method]) == 0
+        texts.add(capsys.readouterr().out)
+    assert len(texts) == 1
+    assert main(["value", "discrete-staircase", "--eps", "1", "--method", "ball"]) == 2
+    assert "no closed form" in capsys.readouterr().err
+    assert main(["value", "lower-bound", "--eps", "1", "--delta", "0.1",
+                 "--method", "ball"]) == 2
+    assert capsys.readouterr().err.startswith("dpsym: error: method:")

@@ -520,8 +520,8 @@ class Mechanism:
                 return Value(*found_ball, digits)
             if method == "ball":
                 raise UnsupportedError(
-                    f"{self.name}: {quantity} for cost {cost.name} has no closed form that "
-                    "ball arithmetic evaluates at these parameters; use method='mpmath'")
+                    f"{self.name}: {quantity} (cost {cost.name}) has no closed form that "
+                    "ball arithmetic evaluates at these parameters; use method 'mpmath'")
 
         found: list[mpmath.mpf | None] = [None]
 
