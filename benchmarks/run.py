@@ -71,19 +71,30 @@ def _met(ratio: float | None, lower: float | None = None, upper: float | None = 
 
 
 # ---------------------------------------------------------------------- timing
-def interleaved(funcs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """Median seconds of each function, the functions run round-robin ``repeats`` times.
+def interleaved(funcs: dict[str, Callable[[], object]], repeats: int,
+                min_batch: float = 0.0) -> dict[str, float]:
+    """Median seconds per call of each function, the functions run round-robin ``repeats``
+    times.
 
-    Each function is called once first (warm-up, not timed).
+    Each function is called once first (warm-up, not timed). With ``min_batch`` > 0, each
+    timed sample is a batch of calls lasting about ``min_batch`` seconds (the batch size
+    from the warm-up call), so that calls of a few microseconds are not lost in the timer's
+    resolution and the scheduler's noise.
     """
-    for f in funcs.values():
+    number: dict[str, int] = {}
+    for name, f in funcs.items():
+        t0 = time.perf_counter()
         f()
+        first = time.perf_counter() - t0
+        number[name] = max(1, min(10_000, int(min_batch / max(first, 1e-7))))
     times: dict[str, list[float]] = {k: [] for k in funcs}
     for _ in range(repeats):
         for name, f in funcs.items():
+            k = number[name]
             t0 = time.perf_counter()
-            f()
-            times[name].append(time.perf_counter() - t0)
+            for _ in range(k):
+                f()
+            times[name].append((time.perf_counter() - t0) / k)
     return {k: statistics.median(v) for k, v in times.items()}
 
 
@@ -504,7 +515,7 @@ def float_grid_cases(quick: bool) -> list[Result]:
     from dpsym.gaussian_calibration import calibrate_sigma, calibrate_sigma_value
 
     n = 200 if quick else 1000
-    repeats = 3 if quick else 7
+    repeats = 5 if quick else 7
     k = 40 if quick else 150
     e1 = np.logspace(-6, math.log10(500.0), n)
     d1 = np.logspace(-300, math.log10(0.49), n)
@@ -566,7 +577,7 @@ def float_grid_cases(quick: bool) -> list[Result]:
     for name, kind, mine, hand, note in cases:
         case = f"fastpath.{name} on {n}x{n} grid"
         try:
-            med = interleaved({"dpsym": mine, "hand": hand}, repeats)
+            med = interleaved({"dpsym": mine, "hand": hand}, repeats, min_batch=0.02)
             vals, hvals = np.asarray(mine()), np.asarray(hand())
             errs, herrs = [], []
             for i in sub:
