@@ -392,13 +392,38 @@ def gaussian_cases(quick: bool) -> list[Result]:
     base = peer_time.get("dp_accounting")
     base_t = base["seconds_per_call"] if isinstance(base, dict) else None
     ratio = None if base_t is None else base_t / per_d
+    # point by point (full mode): the slowest point relative to dp_accounting, so that a
+    # mean dominated by the peer's hard points cannot hide a point where dpsym is slower
+    per_point: list[dict[str, float]] = []
+    f_dpa = peers.get("dp_accounting")
+    if callable(f_dpa) and not quick:
+        for e, d in points:
+            try:
+                with time_limit(2.0):
+                    f_dpa(e, d)
+            except (Exception, _Timeout):
+                continue
+            t = interleaved({"d": lambda e=e, d=d: calibrate_sigma(e, d),
+                             "p": lambda e=e, d=d: f_dpa(e, d)}, 3, min_batch=0.002)
+            per_point.append({"eps": e, "delta": d, "dpsym_seconds": t["d"],
+                              "dp_accounting_seconds": t["p"], "ratio": t["p"] / t["d"]})
+        per_point.sort(key=lambda r: r["ratio"])
+    note = "" if base_t else "baseline unavailable: " + str(f_dpa)
+    met = _met(ratio, lower=1.0)
+    if per_point:
+        w = per_point[0]
+        note = (f"ratio over the grid's total time; point by point the smallest ratio is "
+                f"{w['ratio']:.3g} (eps={w['eps']:g}, delta={w['delta']:g}), median "
+                f"{statistics.median(r['ratio'] for r in per_point):.3g}")
+        met = bool(met and w["ratio"] >= 1.0)
+    elif base_t:
+        note = "ratio over the grid's total time (point by point in full mode only)"
     out.append(Result(
         case="analytic-Gaussian sigma, float64, one scalar call", group="gaussian",
         metric="s/call (speedup)", dpsym=per_d, baseline=base_t,
         baseline_name="dp_accounting GaussianPrivacyLoss.from_privacy_guarantee",
-        ratio=ratio, target="dpsym no slower (ratio >= 1)", met=_met(ratio, lower=1.0),
-        peers=peer_time, note="" if base_t else "baseline unavailable: "
-        + str(peers.get("dp_accounting"))))
+        ratio=ratio, target="dpsym no slower (ratio >= 1)", met=met,
+        peers=peer_time, note=note, extra={"per_point": per_point}))
 
     # vectorised: 1e4 pairs in one call against 1e4 dp_accounting calls
     rng = np.random.default_rng(7)
