@@ -2,7 +2,8 @@ r"""dpsym benchmarks: speed and accuracy as ratios against a baseline measured i
 
 Usage::
 
-    python benchmarks/run.py [--quick] [--out benchmarks/results] [--only SUBSTRING ...]
+    python benchmarks/run.py [--quick] [--out benchmarks/results] [--groups GROUP ...]
+                             [--only SUBSTRING ...]
 
 Every case times dpsym and its baseline (and, where one exists, peer libraries) in the
 same process, interleaved round by round, and reports medians of the repeated runs, so
@@ -71,19 +72,30 @@ def _met(ratio: float | None, lower: float | None = None, upper: float | None = 
 
 
 # ---------------------------------------------------------------------- timing
-def interleaved(funcs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """Median seconds of each function, the functions run round-robin ``repeats`` times.
+def interleaved(funcs: dict[str, Callable[[], object]], repeats: int,
+                min_batch: float = 0.0) -> dict[str, float]:
+    """Median seconds per call of each function, the functions run round-robin ``repeats``
+    times.
 
-    Each function is called once first (warm-up, not timed).
+    Each function is called once first (warm-up, not timed). With ``min_batch`` > 0, each
+    timed sample is a batch of calls lasting about ``min_batch`` seconds (the batch size
+    from the warm-up call), so that calls of a few microseconds are not lost in the timer's
+    resolution and the scheduler's noise.
     """
-    for f in funcs.values():
+    number: dict[str, int] = {}
+    for name, f in funcs.items():
+        t0 = time.perf_counter()
         f()
+        first = time.perf_counter() - t0
+        number[name] = max(1, min(10_000, int(min_batch / max(first, 1e-7))))
     times: dict[str, list[float]] = {k: [] for k in funcs}
     for _ in range(repeats):
         for name, f in funcs.items():
+            k = number[name]
             t0 = time.perf_counter()
-            f()
-            times[name].append(time.perf_counter() - t0)
+            for _ in range(k):
+                f()
+            times[name].append((time.perf_counter() - t0) / k)
     return {k: statistics.median(v) for k, v in times.items()}
 
 
@@ -381,13 +393,38 @@ def gaussian_cases(quick: bool) -> list[Result]:
     base = peer_time.get("dp_accounting")
     base_t = base["seconds_per_call"] if isinstance(base, dict) else None
     ratio = None if base_t is None else base_t / per_d
+    # point by point (full mode): the slowest point relative to dp_accounting, so that a
+    # mean dominated by the peer's hard points cannot hide a point where dpsym is slower
+    per_point: list[dict[str, float]] = []
+    f_dpa = peers.get("dp_accounting")
+    if callable(f_dpa) and not quick:
+        for e, d in points:
+            try:
+                with time_limit(2.0):
+                    f_dpa(e, d)
+            except (Exception, _Timeout):
+                continue
+            t = interleaved({"d": lambda e=e, d=d: calibrate_sigma(e, d),
+                             "p": lambda e=e, d=d: f_dpa(e, d)}, 3, min_batch=0.002)
+            per_point.append({"eps": e, "delta": d, "dpsym_seconds": t["d"],
+                              "dp_accounting_seconds": t["p"], "ratio": t["p"] / t["d"]})
+        per_point.sort(key=lambda r: r["ratio"])
+    note = "" if base_t else "baseline unavailable: " + str(f_dpa)
+    met = _met(ratio, lower=1.0)
+    if per_point:
+        w = per_point[0]
+        note = (f"ratio over the grid's total time; point by point the smallest ratio is "
+                f"{w['ratio']:.3g} (eps={w['eps']:g}, delta={w['delta']:g}), median "
+                f"{statistics.median(r['ratio'] for r in per_point):.3g}")
+        met = bool(met and w["ratio"] >= 1.0)
+    elif base_t:
+        note = "ratio over the grid's total time (point by point in full mode only)"
     out.append(Result(
         case="analytic-Gaussian sigma, float64, one scalar call", group="gaussian",
         metric="s/call (speedup)", dpsym=per_d, baseline=base_t,
         baseline_name="dp_accounting GaussianPrivacyLoss.from_privacy_guarantee",
-        ratio=ratio, target="dpsym no slower (ratio >= 1)", met=_met(ratio, lower=1.0),
-        peers=peer_time, note="" if base_t else "baseline unavailable: "
-        + str(peers.get("dp_accounting"))))
+        ratio=ratio, target="dpsym no slower (ratio >= 1)", met=met,
+        peers=peer_time, note=note, extra={"per_point": per_point}))
 
     # vectorised: 1e4 pairs in one call against 1e4 dp_accounting calls
     rng = np.random.default_rng(7)
@@ -414,70 +451,317 @@ def gaussian_cases(quick: bool) -> list[Result]:
 
 
 # ---------------------------------------------------------------------- 3. 1000 digits
-def _hand_truncated_laplace_power(eps: str, delta: str, dps: int) -> mpmath.mpf:
+# Hand-written mpmath, the way a careful user writes each closed form: the parameters as
+# exact decimal strings, digits + 10 working digits, expm1/log1p where a difference
+# cancels. Each takes the parameter values (decimal strings) and the digits wanted.
+HandFn = Callable[[dict[str, str], int], mpmath.mpf]
+
+
+def _hand_truncated_laplace_power(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # E X^2 = 2 Delta^2/eps^2 (1 - (L + L^2/2)/c), c = (e^eps - 1)/(2 delta), L = log(1 + c)
     with mpmath.workdps(dps + 10):
-        e, d = mpmath.mpf(eps), mpmath.mpf(delta)
+        e, d, D = mpmath.mpf(v["eps"]), mpmath.mpf(v["delta"]), mpmath.mpf(v.get("Delta", 1))
         c = mpmath.expm1(e) / (2 * d)
         L = mpmath.log1p(c)
-        return 2 / e**2 * (1 - (L + L * L / 2) / c)
+        return 2 * D**2 / e**2 * (1 - (L + L * L / 2) / c)
 
 
-def _hand_staircase_power(eps: str, dps: int) -> mpmath.mpf:
+def _hand_truncated_laplace_A(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # A = (Delta/eps) log(1 + (e^eps - 1)/(2 delta))
     with mpmath.workdps(dps + 10):
-        e = mpmath.mpf(eps)
+        e, d, D = mpmath.mpf(v["eps"]), mpmath.mpf(v["delta"]), mpmath.mpf(v.get("Delta", 1))
+        return D / e * mpmath.log1p(mpmath.expm1(e) / (2 * d))
+
+
+def _hand_staircase_power(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # V* = Delta^2 (2^{1/3} (e^eps + 1)^{2/3} e^{2 eps/3} + 2 e^eps) / (2 (e^eps - 1)^2)
+    with mpmath.workdps(dps + 10):
+        e, D = mpmath.mpf(v["eps"]), mpmath.mpf(v.get("Delta", 1))
         em1 = mpmath.expm1(e)
-        return (mpmath.cbrt(2) * (em1 + 2) ** (mpmath.mpf(2) / 3) * mpmath.exp(2 * e / 3)
-                + 2 * mpmath.exp(e)) / (2 * em1**2)
+        return D**2 * (mpmath.cbrt(2) * (em1 + 2) ** (mpmath.mpf(2) / 3)
+                       * mpmath.exp(2 * e / 3) + 2 * mpmath.exp(e)) / (2 * em1**2)
 
 
-def _hand_staircase_amplitude(eps: str, dps: int) -> mpmath.mpf:
+def _hand_staircase_amplitude(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # V* = Delta e^{eps/2} / (e^eps - 1)
     with mpmath.workdps(dps + 10):
-        e = mpmath.mpf(eps)
-        return mpmath.exp(e / 2) / mpmath.expm1(e)
+        e, D = mpmath.mpf(v["eps"]), mpmath.mpf(v.get("Delta", 1))
+        return D * mpmath.exp(e / 2) / mpmath.expm1(e)
 
 
-def _hand_discrete_laplace_power(eps: str, dps: int) -> mpmath.mpf:
+def _hand_staircase_gamma_power(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # gamma* = (cbrt(4 b (1 + b))/2 - b) / (1 - b), b = e^{-eps}
     with mpmath.workdps(dps + 10):
-        e = mpmath.mpf(eps)
+        e = mpmath.mpf(v["eps"])
+        b = mpmath.exp(-e)
+        return (mpmath.cbrt(4 * b * (1 + b)) / 2 - b) / -mpmath.expm1(-e)
+
+
+def _hand_staircase_gamma_amplitude(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # gamma* = (sqrt(b) - b)/(1 - b) = 1/(1 + e^{eps/2}), b = e^{-eps}
+    with mpmath.workdps(dps + 10):
+        return 1 / (1 + mpmath.exp(mpmath.mpf(v["eps"]) / 2))
+
+
+def _hand_discrete_laplace_power(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # E X^2 = 2 e^eps / (e^eps - 1)^2 at Delta = 1
+    with mpmath.workdps(dps + 10):
+        e = mpmath.mpf(v["eps"]) / mpmath.mpf(v.get("Delta", 1))
         return 2 * mpmath.exp(e) / mpmath.expm1(e) ** 2
 
 
-DIGIT_CASES = [
-    ("truncated-laplace", {"eps": "1", "delta": "1e-6"}, "power",
-     lambda dps: _hand_truncated_laplace_power("1", "1e-6", dps)),
-    ("staircase", {"eps": "2"}, "power", lambda dps: _hand_staircase_power("2", dps)),
-    ("staircase", {"eps": "2"}, "amplitude", lambda dps: _hand_staircase_amplitude("2", dps)),
-    ("discrete-laplace", {"eps": "1"}, "power",
-     lambda dps: _hand_discrete_laplace_power("1", dps)),
+def _hand_laplace_amplitude(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # E|X| = Delta/eps
+    with mpmath.workdps(dps + 10):
+        return mpmath.mpf(v.get("Delta", 1)) / mpmath.mpf(v["eps"])
+
+
+def _hand_laplace_power(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # E X^2 = 2 Delta^2/eps^2
+    with mpmath.workdps(dps + 10):
+        return 2 * (mpmath.mpf(v.get("Delta", 1)) / mpmath.mpf(v["eps"])) ** 2
+
+
+def _hand_uniform_mass_amplitude(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # alpha* = 0 for delta <= 1/2: uniform on (-Delta/(2 delta), Delta/(2 delta)), E|X| =
+    # Delta/(4 delta); alpha* = 2 delta - 1 above: E|X| = Delta (1 - delta)
+    with mpmath.workdps(dps + 10):
+        d, D = mpmath.mpf(v["delta"]), mpmath.mpf(v.get("Delta", 1))
+        return D / (4 * d) if 2 * d <= 1 else D * (1 - d)
+
+
+def _hand_uniform_mass_power(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # E X^2 = Delta^2/(12 delta^2) for delta <= 2/3, 9 Delta^2 (1 - delta)/16 above
+    with mpmath.workdps(dps + 10):
+        d, D = mpmath.mpf(v["delta"]), mpmath.mpf(v.get("Delta", 1))
+        return D**2 / (12 * d**2) if 3 * d <= 2 else 9 * D**2 * (1 - d) / 16
+
+
+def _hand_classic_sigma(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # sigma = sqrt(2 log(1.25/delta)) Delta/eps (Dwork and Roth, Theorem A.1)
+    with mpmath.workdps(dps + 10):
+        e, d, D = mpmath.mpf(v["eps"]), mpmath.mpf(v["delta"]), mpmath.mpf(v.get("Delta", 1))
+        return mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / (4 * d))) * D / e
+
+
+def _hand_classic_amplitude(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # E|X| = sigma sqrt(2/pi)
+    with mpmath.workdps(dps + 10):
+        return _hand_classic_sigma(v, dps) * mpmath.sqrt(2 / mpmath.pi)
+
+
+def _hand_classic_power(v: dict[str, str], dps: int) -> mpmath.mpf:
+    # E X^2 = sigma^2 = 2 log(1.25/delta) Delta^2/eps^2
+    with mpmath.workdps(dps + 10):
+        e, d, D = mpmath.mpf(v["eps"]), mpmath.mpf(v["delta"]), mpmath.mpf(v.get("Delta", 1))
+        return 2 * mpmath.log(mpmath.mpf(5) / (4 * d)) * (D / e) ** 2
+
+
+#: (mechanism, quantity, cost) -> hand-written mpmath of its closed form.
+HAND: dict[tuple[str, str, str], HandFn] = {
+    ("truncated-laplace", "cost", "power"): _hand_truncated_laplace_power,
+    ("truncated-laplace", "A", "amplitude"): _hand_truncated_laplace_A,
+    ("truncated-laplace", "A", "power"): _hand_truncated_laplace_A,
+    ("staircase", "cost", "power"): _hand_staircase_power,
+    ("staircase", "cost", "amplitude"): _hand_staircase_amplitude,
+    ("staircase", "gamma", "power"): _hand_staircase_gamma_power,
+    ("staircase", "gamma", "amplitude"): _hand_staircase_gamma_amplitude,
+    ("discrete-laplace", "cost", "power"): _hand_discrete_laplace_power,
+    ("laplace", "cost", "amplitude"): _hand_laplace_amplitude,
+    ("laplace", "cost", "power"): _hand_laplace_power,
+    ("uniform-mass", "cost", "amplitude"): _hand_uniform_mass_amplitude,
+    ("uniform-mass", "cost", "power"): _hand_uniform_mass_power,
+    ("gaussian", "sigma", "amplitude"): _hand_classic_sigma,
+    ("gaussian", "sigma", "power"): _hand_classic_sigma,
+    ("gaussian", "cost", "amplitude"): _hand_classic_amplitude,
+    ("gaussian", "cost", "power"): _hand_classic_power,
+}
+
+#: (mechanism, parameters, quantity, cost): the 1000-digit cases of the ``digits`` group.
+DIGIT_CASES: list[tuple[str, dict[str, str], str, str]] = [
+    ("truncated-laplace", {"eps": "1", "delta": "1e-6"}, "cost", "power"),
+    ("staircase", {"eps": "2"}, "cost", "power"),
+    ("staircase", {"eps": "2"}, "cost", "amplitude"),
+    ("discrete-laplace", {"eps": "1"}, "cost", "power"),
+    ("laplace", {"eps": "1"}, "cost", "amplitude"),
+    ("laplace", {"eps": "1"}, "cost", "power"),
+    ("staircase", {"eps": "2"}, "gamma", "power"),
+    ("uniform-mass", {"delta": "1e-6"}, "cost", "amplitude"),
+    ("uniform-mass", {"delta": "1e-6"}, "cost", "power"),
+    ("gaussian", {"eps": "0.5", "delta": "1e-6"}, "sigma", "amplitude"),
+    ("truncated-laplace", {"eps": "1", "delta": "1e-6"}, "A", "amplitude"),
 ]
 
 
-def digits_cases(quick: bool, digits: int = 1000) -> list[Result]:
+def _value_case(name: str, params: dict[str, str], quantity: str, cost: str, digits: int,
+                repeats: int, group: str, case: str, first_limit: float,
+                min_batch: float = 0.05) -> Result:
+    """``MECHANISMS[name](**params).value(quantity, cost, digits)``, warm, against the
+    hand-written closed form where :data:`HAND` has one (interleaved)."""
     from dpsym.mechanisms import MECHANISMS
 
+    mech = MECHANISMS[name](**params)
+    t0 = time.perf_counter()
+    try:
+        with time_limit(first_limit):
+            v = mech.value(quantity, cost, digits)
+    except _Timeout:
+        return Result(case=case, group=group, metric="seconds", dpsym=None, baseline=None,
+                      baseline_name="", ratio=None, target="", met=None,
+                      note=f"skipped: first call longer than {first_limit:g} s")
+    except Exception as exc:  # the quantity raises here: say why, go on
+        return Result(case=case, group=group, metric="seconds", dpsym=None, baseline=None,
+                      baseline_name="", ratio=None, target="", met=None,
+                      note=f"skipped: raises {type(exc).__name__}: {exc}"[:200])
+    first = time.perf_counter() - t0
+    hand = HAND.get((name, quantity, cost))
+    values = {k: str(val) for k, val in params.items()}
+    funcs: dict[str, Callable[[], object]] = {
+        "dpsym": lambda: mech.value(quantity, cost, digits)}
+    if hand is not None:
+        funcs["hand"] = lambda: hand(values, digits)
+    reps = repeats if first < 2.0 else 1  # a slow value: one warm sample is enough
+    med = interleaved(funcs, reps, min_batch=min_batch)
+    extra: dict[str, object] = {"first_call_seconds": first, "value": v.text[:40],
+                                "params": values}
+    note = f"first call {first:.2g} s (derivation, unless an earlier case cached it)"
+    if hand is None:
+        return Result(case=case, group=group, metric="seconds per call", dpsym=med["dpsym"],
+                      baseline=None, baseline_name="no hand-written baseline", ratio=None,
+                      target="-", met=None, note=note, extra=extra)
+    with mpmath.workdps(digits + 10):
+        agree = float(abs(v.number / hand(values, digits) - 1))
+    extra["relative_difference"] = agree
+    ratio = med["dpsym"] / med["hand"]
+    ok = agree <= 10.0 ** (1 - digits)
+    return Result(case=case, group=group, metric="seconds (slowdown)", dpsym=med["dpsym"],
+                  baseline=med["hand"], baseline_name="hand-written mpmath", ratio=ratio,
+                  target="<= 2x hand-written", met=_met(ratio, upper=2.0) if ok else False,
+                  note=note + ("" if ok else f"; DISAGREES with the hand-written value by "
+                               f"{agree:.1e}"), extra=extra)
+
+
+def digits_cases(quick: bool, digits: int = 1000) -> list[Result]:
     repeats = 5 if quick else 15
     out = []
-    for name, params, cost, hand in DIGIT_CASES:
-        case = f"{name} {cost} at {digits} digits"
+    for name, params, quantity, cost in DIGIT_CASES:
+        what = cost if quantity == "cost" else f"{quantity} ({cost})"
+        case = f"{name} {what} at {digits} digits"
         try:
-            mech = MECHANISMS[name](**params)
-            t0 = time.perf_counter()
-            v = mech.value("cost", cost, digits)
-            first = time.perf_counter() - t0
-            med = interleaved({"dpsym": lambda m=mech, c=cost: m.value("cost", c, digits),
-                               "hand": lambda h=hand: h(digits)}, repeats)
-            with mpmath.workdps(digits + 10):
-                agree = float(abs(v.number / hand(digits) - 1))
-            ratio = med["dpsym"] / med["hand"]
-            out.append(Result(
-                case=case, group="digits", metric="seconds (slowdown)", dpsym=med["dpsym"],
-                baseline=med["hand"], baseline_name="hand-written mpmath", ratio=ratio,
-                target="<= 2x hand-written", met=_met(ratio, upper=2.0),
-                note=f"first call in this process {first:.2f} s (sympy derivation, "
-                     "unless an earlier case cached it)",
-                extra={"relative_difference": agree, "first_call_seconds": first}))
+            out.append(_value_case(name, params, quantity, cost, digits, repeats, "digits",
+                                   case, first_limit=120.0))
         except Exception as exc:
             out.append(_failed(case, "digits", exc))
+    return out
+
+
+# ---------------------------------------------------------------------- 3b. the catalogue
+def typical_point(cls: type) -> dict[str, str]:
+    """A parameter point of ``cls`` built from its declared parameters: the default where
+    there is one, else the geometric mean of the ``typical`` range rounded to one
+    significant digit (``eps`` in (0.01, 10) gives 0.3, ``delta`` in (1e-6, 1/10) 3e-4)."""
+    point: dict[str, str] = {}
+    for prm in cls.params:
+        if prm.default is not None:
+            point[prm.name] = str(prm.default)
+            continue
+        lo, hi = (float(Fraction(t)) for t in prm.typical)
+        g = math.sqrt(lo * hi)
+        text = f"{g:.0e}".replace("e-0", "e-").replace("e+0", "e+")
+        point[prm.name] = str(int(float(text))) if prm.domain.integer else text
+    return point
+
+
+CATALOGUE_COSTS = ("amplitude", "power")
+
+
+def catalogue_cases(quick: bool) -> list[Result]:
+    """``value`` of every quantity of every mechanism, both costs, at 50 and 1000 digits,
+    at the typical point; quick mode: 50 digits, and 1000 digits where a hand-written
+    baseline exists."""
+    from dpsym.mechanisms import MECHANISMS
+
+    repeats = 3 if quick else 7
+    limit = 30.0 if quick else 120.0
+    out = []
+    for name, cls in MECHANISMS.items():
+        try:
+            params = typical_point(cls)
+            quantities = cls.quantities()
+        except Exception as exc:
+            out.append(_failed(f"value {name}", "catalogue", exc))
+            continue
+        shown = ", ".join(f"{k}={v}" for k, v in params.items())
+        for quantity in quantities:
+            for cost in CATALOGUE_COSTS:
+                for digits in (50, 1000):
+                    if quick and digits == 1000 and (name, quantity, cost) not in HAND:
+                        continue
+                    case = f"value {name} {quantity} {cost} at {digits} digits ({shown})"
+                    try:
+                        out.append(_value_case(name, params, quantity, cost, digits, repeats,
+                                               "catalogue", case, first_limit=limit,
+                                               min_batch=0.02))
+                    except Exception as exc:
+                        out.append(_failed(case, "catalogue", exc))
+    return out
+
+
+# ---------------------------------------------------------------------- 3c. series
+#: The expansions the claims registry (dpsym/claims.py) computes, as source text run in a
+#: fresh interpreter: (label, setup, expression).
+REGISTRY_SERIES: list[tuple[str, str, str]] = [
+    ("Laplace - staircase amplitude gap, sympy.series in eps to O(eps^3) (claims "
+     "_stair_l1_gap)",
+     "import sympy as sp\nfrom dpsym.mechanisms import Laplace, Staircase\n"
+     "from dpsym.claims import _from_b\nfrom dpsym.symbols import Delta, eps",
+     "sp.series(_from_b(Laplace.formula('cost', 'amplitude') - Staircase.formula('cost', "
+     "'amplitude')).subs(Delta, 1), eps, 0, 3).removeO()"),
+    ("StaircaseMD.series('cost', 'amplitude', 'eps->0', 3) (claims _md_series)",
+     "from dpsym.mechanisms.staircase_md import StaircaseMD",
+     "StaircaseMD.series('cost', 'amplitude', 'eps->0', 3)"),
+    ("StaircaseMD.series('cost', 'amplitude', 'eps->oo', 2) (claims _md_series)",
+     "from dpsym.mechanisms.staircase_md import StaircaseMD",
+     "StaircaseMD.series('cost', 'amplitude', 'eps->oo', 2)"),
+]
+
+_SERIES_SCRIPT = """
+import json, sys, time
+t0 = time.perf_counter()
+{setup}
+t1 = time.perf_counter()
+r = {expr}
+t2 = time.perf_counter()
+r = {expr}
+t3 = time.perf_counter()
+print(json.dumps({{"import": t1 - t0, "first": t2 - t1, "warm": t3 - t2, "result": str(r)}}))
+"""
+
+
+def series_cases(quick: bool) -> list[Result]:
+    """Every series of the claims registry, each in a fresh interpreter: the first call
+    (derivation and expansion, sympy's cache empty) and a second, cached one."""
+    out = []
+    for label, setup, expr in REGISTRY_SERIES:
+        case = f"series: {label}"
+        code = _SERIES_SCRIPT.format(setup=setup, expr=expr)
+        t0 = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              cwd=str(ROOT), check=False, timeout=600)
+        total = time.perf_counter() - t0
+        if proc.returncode != 0:
+            out.append(Result(case=case, group="series", metric="seconds", dpsym=None,
+                              baseline=None, baseline_name="", ratio=None, target="",
+                              met=None, note="failed: " + proc.stderr.strip()[-160:]))
+            continue
+        data = json.loads(proc.stdout.strip().splitlines()[-1])
+        out.append(Result(
+            case=case, group="series", metric="seconds (first call in a fresh process)",
+            dpsym=data["first"], baseline=None, baseline_name="", ratio=None,
+            target="<= 3 s (as cold `dpsym series`)", met=data["first"] <= 3.0,
+            note=f"import {data['import']:.2f} s, cached second call {data['warm']:.2g} s, "
+                 f"process {total:.1f} s",
+            extra={**data, "process_seconds": total}))
     return out
 
 
@@ -504,7 +788,7 @@ def float_grid_cases(quick: bool) -> list[Result]:
     from dpsym.gaussian_calibration import calibrate_sigma, calibrate_sigma_value
 
     n = 200 if quick else 1000
-    repeats = 3 if quick else 7
+    repeats = 5 if quick else 7
     k = 40 if quick else 150
     e1 = np.logspace(-6, math.log10(500.0), n)
     d1 = np.logspace(-300, math.log10(0.49), n)
@@ -566,7 +850,7 @@ def float_grid_cases(quick: bool) -> list[Result]:
     for name, kind, mine, hand, note in cases:
         case = f"fastpath.{name} on {n}x{n} grid"
         try:
-            med = interleaved({"dpsym": mine, "hand": hand}, repeats)
+            med = interleaved({"dpsym": mine, "hand": hand}, repeats, min_batch=0.02)
             vals, hvals = np.asarray(mine()), np.asarray(hand())
             errs, herrs = [], []
             for i in sub:
@@ -655,6 +939,8 @@ GROUPS: dict[str, Callable[[bool], list[Result]]] = {
     "sampling": sampling_cases,
     "gaussian": gaussian_cases,
     "digits": digits_cases,
+    "catalogue": catalogue_cases,
+    "series": series_cases,
     "float64": float_grid_cases,
     "cli": cli_cases,
     "check": check_case,
@@ -689,7 +975,8 @@ def markdown(results: list[Result], meta: dict) -> str:
     lines = [
         "# dpsym benchmark results", "",
         f"Mode: {'quick' if meta['quick'] else 'full'}; Python {meta['python']}; "
-        f"{meta['machine']}; run took {meta['seconds']:.0f} s.", "",
+        f"{meta['machine']}; mpmath backend {meta.get('mpmath_backend', '?')}; "
+        f"run took {meta['seconds']:.0f} s.", "",
         "Peers: " + ", ".join(f"{k} {v}" for k, v in meta["versions"].items()), "",
         "Ratio: for throughput and speed-up rows, dpsym / baseline throughput or baseline / "
         "dpsym time (higher is better); for slowdown rows, dpsym time / baseline time "
@@ -747,6 +1034,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"quick": args.quick, "python": platform.python_version(),
             "machine": f"{platform.machine()}, {__import__('os').cpu_count()} cpus",
             "versions": peer_versions(), "seconds": time.perf_counter() - t0,
+            "mpmath_backend": mpmath.libmp.BACKEND,
             "executable": sys.executable}
     write(results, Path(args.out), meta)
     print(markdown(results, meta))

@@ -445,10 +445,31 @@ def _special():  # imported lazily: scipy is needed by the float64 path only
 
 def _as_float_array(value: npt.ArrayLike, name: str, where: str,
                     lower: float, upper: float, upper_open: bool) -> np.ndarray:
+    r"""``value`` as a float64 array, every element finite and in
+    :math:`(\mathrm{lower}, \mathrm{upper}]` (or :math:`(\mathrm{lower}, \mathrm{upper})`).
+
+    One min and one max reduction decide the common case: NaN propagates through both and
+    fails the comparisons, :math:`\pm\infty` fail them too (``upper`` is finite or the
+    interval is open at :math:`+\infty`, ``lower`` is finite). Only a failing array is
+    inspected element by element, to name the first offending value.
+
+    Raises
+    ------
+    DomainError
+        Naming ``name`` and the interval ``where``.
+    """
+    if type(value) is float and lower < value < math.inf and (
+            value < upper if upper_open else value <= upper):
+        return np.asarray(value)
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise DomainError(name, f"expected real numbers in {where}") from None
+    if arr.size == 0:
+        return arr
+    lo, hi = arr.min(), arr.max()
+    if lo > lower and (hi < upper if upper_open else hi <= upper) and hi < math.inf:
+        return arr
     if not np.all(np.isfinite(arr)):
         raise DomainError(name, f"must be finite and in {where}")
     bad = (arr <= lower) | ((arr >= upper) if upper_open else (arr > upper))
@@ -591,7 +612,8 @@ def calibrate_sigma(eps: npt.ArrayLike, delta: npt.ArrayLike,
     hi = np.maximum(1.0, np.sqrt(-2.0 * np.log(d)))
     # two upper bounds of the root: delta < Phi(-x), and delta(eps) < delta(0) = 2 Phi(mu/2) - 1
     mu0 = 2.0 * math.sqrt(2.0) * sc.erfinv(d)
-    x = np.minimum(np.minimum(-sc.ndtri(d), e / mu0 - 0.5 * mu0), hi)
+    with np.errstate(over="ignore", divide="ignore"):  # a subnormal delta: the other bound
+        x = np.minimum(np.minimum(-sc.ndtri(d), e / mu0 - 0.5 * mu0), hi)
     x = np.where(upper, 0.5 * (lo + hi), x)
     shape = np.shape(x)
     x = np.array(x, dtype=np.float64).ravel()

@@ -136,3 +136,64 @@ def test_section6_writes_deterministic_figures(tmp_path):
 def test_bad_input(call):
     with pytest.raises(DomainError):
         call()
+
+
+_BAD_EPS = [np.nan, 0.0, -0.0, -1.0, np.inf, -np.inf, 1.0000000000000002e300, 1e308]
+
+
+@pytest.mark.parametrize("func", [fp.laplace_amplitude, fp.laplace_power])
+@pytest.mark.parametrize("bad", _BAD_EPS)
+@pytest.mark.parametrize("where", [0, 500, 999])
+def test_laplace_rejects_every_bad_eps_in_an_array(func, bad, where):
+    """The one-reduction check of the array fast path misses no bad element."""
+    eps = np.geomspace(1e-6, 500.0, 1000)
+    eps[where] = bad
+    with pytest.raises(DomainError, match=r"eps: .*\(0, 1e300\]"):
+        func(eps)
+    with pytest.raises(DomainError, match=r"eps: .*\(0, 1e300\]"):
+        func(bad)
+    with pytest.raises(DomainError, match=r"eps: .*\(0, 1e300\]"):
+        func(eps.reshape(10, 100))
+
+
+@pytest.mark.parametrize("func", [fp.laplace_amplitude, fp.laplace_power])
+@pytest.mark.parametrize("Delta", [0.0, -1.0, np.nan, np.inf, np.array([1.0, -1.0])])
+def test_laplace_rejects_bad_sensitivity(func, Delta):
+    with pytest.raises(DomainError, match=r"Delta: .*\(0, inf\)"):
+        func(np.array([0.5, 1.0]), Delta)
+
+
+def test_laplace_accepts_the_domain_edges_and_every_input_form():
+    edges = np.array([1e300, np.nextafter(1e300, 0.0), 5e-324, 2.2250738585072014e-308, 1.0])
+    with mpmath.workdps(40):
+        for func, ref in [(fp.laplace_amplitude, lambda e, D: D / e),
+                          (fp.laplace_power, lambda e, D: 2 * D**2 / e**2)]:
+            for Delta in (1.0, 3, 1e-200, 1e200, np.float64(0.5), np.array([2.0])):
+                out = func(edges, Delta)
+                assert isinstance(out, np.ndarray) and out.shape == edges.shape
+                D = mpmath.mpf(float(np.asarray(Delta).ravel()[0]))
+                for e, v in zip(edges, out, strict=True):
+                    r = ref(mpmath.mpf(float(e)), D)
+                    if r > 1.7e308:
+                        assert v == np.inf
+                    elif r < 2.3e-308:  # subnormal or zero result: absolute error
+                        assert abs(v - r) <= mpmath.mpf(2) ** -1074
+                    else:
+                        assert abs(v - r) <= 4e-16 * r, (func.__name__, e, Delta)
+            assert isinstance(func(2.0), float) and isinstance(func(np.float64(2.0)), float)
+            assert func([2.0, 4.0]).shape == (2,)
+            assert func(np.array(2.0)) == func(2.0) == func(2)
+            assert func(np.ones((2, 0))).shape == (2, 0)
+
+
+def test_laplace_grid_against_mpmath():
+    """Relative error on a random grid of the benchmark's range, both functions."""
+    rng = np.random.default_rng(11)
+    eps = 10.0 ** rng.uniform(-12, np.log10(700.0), 2000)
+    amp, power = fp.laplace_amplitude(eps, 1.7), fp.laplace_power(eps, 1.7)
+    with mpmath.workdps(40):
+        D = mpmath.mpf(1.7)
+        for e, a, p in zip(eps, amp, power, strict=True):
+            e = mpmath.mpf(float(e))
+            assert abs(a / (D / e) - 1) <= 2.3e-16
+            assert abs(p / (2 * D**2 / e**2) - 1) <= 7e-16

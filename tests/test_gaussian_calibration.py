@@ -8,6 +8,7 @@ import mpmath
 import numpy as np
 import pytest
 
+from dpsym import fastpath as fp
 from dpsym import gaussian_calibration as gc
 from dpsym.errors import DomainError
 
@@ -167,6 +168,47 @@ def test_bad_input_raises_domain_error_naming_the_parameter(call):
     message = str(info.value)
     assert info.value.name in {"eps", "delta", "Delta", "sigma", "digits"}
     assert any(token in message for token in ("(0, 1)", "(0,", "[1,", "finite", "number"))
+
+
+@pytest.mark.parametrize("name,bad", [
+    ("eps", np.nan), ("eps", 0.0), ("eps", -0.0), ("eps", -3.0), ("eps", np.inf),
+    ("eps", -np.inf), ("eps", 2e300), ("delta", np.nan), ("delta", 0.0), ("delta", 1.0),
+    ("delta", -1e-9), ("delta", np.inf), ("Delta", np.nan), ("Delta", 0.0), ("Delta", np.inf),
+    ("Delta", -2.0),
+])
+@pytest.mark.parametrize("where", [0, 37, 99])
+def test_float_validation_finds_one_bad_element_anywhere(name, bad, where):
+    """The min/max check of the float64 inputs misses no bad element, names the parameter
+    and its interval, and reports the offending value where it is finite."""
+    args = {"eps": np.geomspace(1e-6, 500.0, 100), "delta": np.geomspace(1e-300, 0.5, 100),
+            "Delta": np.full(100, 2.0)}
+    args[name][where] = bad
+    with pytest.raises(DomainError) as info:
+        gc.calibrate_sigma(args["eps"], args["delta"], args["Delta"])
+    assert info.value.name == name
+    interval = {"eps": "(0, 1e300]", "delta": "(0, 1)", "Delta": "(0, inf)"}[name]
+    assert interval in str(info.value)
+    if np.isfinite(bad):
+        assert repr(bad) in str(info.value)
+    # the same check guards the truncated-Laplacian fast path (delta in (0, 1/2))
+    if name != "Delta":
+        eps = args["eps"] if name == "eps" else np.geomspace(1e-6, 500.0, 100)
+        delta = args["delta"] if name == "delta" else np.geomspace(1e-300, 0.49, 100)
+        with pytest.raises(DomainError) as info:
+            fp.truncated_laplace_power(eps, delta)
+        assert info.value.name == name
+
+
+def test_float_validation_accepts_the_interval_edges():
+    e = np.array([1e99, 5e-324, 1.0, 500.0])
+    d = np.array([5e-324, 0.9999999999999999, 5e-324, 5e-324])
+    out = gc.calibrate_sigma(e, d)
+    with mpmath.workdps(30):
+        for ev, dv, v in zip(e, d, out, strict=True):
+            ref = gc.calibrate_sigma_value(Fraction(ev), Fraction(dv))
+            assert abs(v / ref - 1) <= 1e-14, (ev, dv)
+    assert np.isfinite(gc.calibrate_sigma(1e300, 0.1))
+    assert gc.calibrate_sigma(np.empty(0), 0.5).shape == (0,)
 
 
 def test_classic_calibration_private_on_its_domain_not_beyond():
