@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum
 
-FINGERPRINT = '8bb7b66321b175bb416647358cfc16c57a2823b24da0951cdb8fe5c14c983fda'
+FINGERPRINT = '4686d301aa6cd235fe231365c1c1e3145e840cf9f73c462c858f3a1f093016b2'
 
 def _e0():
     with evaluate(False):
