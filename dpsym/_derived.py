@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum
 
-FINGERPRINT = '4686d301aa6cd235fe231365c1c1e3145e840cf9f73c462c858f3a1f093016b2'
+FINGERPRINT = 'a2d91e32a20d3c3a9f7440ed92cedae948d3f79703f683577d813a33f18a0b9f'
 
 def _e0():
     with evaluate(False):

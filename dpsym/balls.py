@@ -87,6 +87,14 @@ class _ArbNamespace:
         return flint.arb.const_e()
 
 
+def _exact(value: Fraction) -> int | flint.fmpq:
+    """An exact parameter as Arb takes it exactly: an int, or a FLINT rational (rounded to
+    a ball at the working precision when it enters a computation)."""
+    if value.denominator == 1:
+        return int(value.numerator)
+    return flint.fmpq(value.numerator, value.denominator)
+
+
 def _rational(p: int, q: int) -> flint.arb:
     """The ball of ``p/q`` at the current precision."""
     return flint.arb(p) / q
@@ -101,8 +109,26 @@ class _ArbPrinter(MpmathPrinter):
     def _print_Half(self, expr: sp.Rational) -> str:
         return "_q(1, 2)"
 
+    def _print_Pow(self, expr: sp.Pow, rational: bool = False) -> str:
+        r""":math:`x^{p/q}` as ``_root(x, q)**p``: Arb's k-th root is an order of magnitude
+        cheaper than :math:`\exp(\log(x) p/q)`."""
+        base, power = expr.as_base_exp()
+        if power.is_Rational and not power.is_Integer and power.q <= _MAX_ROOT:
+            root = f"_root({self._print(base)}, {power.q})"
+            return root if power.p == 1 else f"{root}**{power.p}"
+        return super()._print_Pow(expr, rational=rational)
 
-_NAMESPACE = {"mpmath": _ArbNamespace(), "_q": _rational, "abs": abs}
+
+#: Largest root index printed as a root (larger denominators go through exp and log).
+_MAX_ROOT = 64
+
+
+def _root(x: object, k: int) -> flint.arb:
+    """The real k-th root of a ball (not finite where the ball meets the negative axis)."""
+    return _arb(x).root(k)
+
+
+_NAMESPACE = {"mpmath": _ArbNamespace(), "_q": _rational, "_root": _root, "abs": abs}
 
 
 @lru_cache(maxsize=1024)
@@ -192,13 +218,13 @@ def _ball_rounding(ball: flint.arb, digits: int) -> tuple[int, str, int] | None:
             with flint.ctx.workprec(int((big + small).bit_length()) + 8):  # exact ends
                 ends = (ball.lower(), ball.upper())
             found = {decimal_rounding(*_man_exp(end), digits) for end in ends}
-            return found.pop() if len(found) == 1 else None
+            return found.pop() if len(found) == 1 else None  # digits as a string
         else:
             if lo_round != hi_round:
                 return None
             if hi_round == pow10(digits):
-                return sign, "1" + "0" * (digits - 1), power + 1
-            return sign, str(hi_round), power
+                return sign, pow10(digits - 1), power + 1
+            return sign, hi_round, power  # the digits of hi_round, formatted on demand
     return None
 
 
@@ -217,6 +243,94 @@ def _plan(expr: sp.Expr) -> tuple[tuple[sp.Symbol, ...], Callable[..., flint.arb
     return symbols, _compiled(expr, symbols)
 
 
+class Certified:
+    r"""A certified ball and its rounding to ``digits`` digits, formatted on demand.
+
+    :meth:`text` is what :func:`dpsym.numerics.format_digits` prints for every point of
+    the ball; :meth:`number` is the ball's midpoint as an mpf.
+    """
+
+    __slots__ = ("_ball", "_digits", "_rounding")
+
+    def __init__(self, ball: flint.arb | None, rounding: tuple[int, str | mpz, int] | None,
+                 digits: int) -> None:
+        self._ball, self._rounding, self._digits = ball, rounding, digits
+
+    def number(self) -> mpmath.mpf:
+        """The midpoint of the ball (zero for an exact zero)."""
+        return mpmath.mpf(0) if self._ball is None else _to_mpf(self._ball.mid())
+
+    def text(self) -> str:
+        """The certified decimal text."""
+        if self._rounding is None:
+            return "0"
+        sign, mantissa, power = self._rounding
+        return decimal_text(sign, str(mantissa), power, self._digits)
+
+
+class BallPlan:
+    r"""A closed form prepared for repeated certified evaluation at fixed exact parameters.
+
+    The discrete parts are decided (:func:`resolve_exact`), the expression is compiled,
+    and the arguments are kept as exact fractions (:math:`b` as :math:`e^{-\varepsilon}`
+    from the exact :math:`\varepsilon`), so that a call costs one ball evaluation and one
+    rounding. :meth:`prepare` returns ``None`` for an expression the evaluator does not
+    handle or a symbol without a value.
+    """
+
+    __slots__ = ("_args", "_fn", "allow_zero", "guard_digits")
+
+    def __init__(self, fn: Callable[..., flint.arb], args: list[tuple[bool, int | flint.fmpq]],
+                 allow_zero: bool, guard_digits: int) -> None:
+        self._fn, self._args = fn, args
+        self.allow_zero, self.guard_digits = allow_zero, guard_digits
+
+    @classmethod
+    def prepare(cls, expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], *,
+                allow_zero: bool = False, guard_digits: int = 0) -> BallPlan | None:
+        """The plan of ``expr`` at exact ``values`` (see :func:`ball_value`), or None."""
+        plan = _plan(resolve_exact(expr, values))
+        if plan is None:
+            return None
+        symbols, fn = plan
+        args = []
+        for s in symbols:
+            if s in values:
+                args.append((False, _exact(values[s])))
+            elif s == b and eps in values:
+                args.append((True, _exact(values[eps])))
+            else:
+                return None
+        return cls(fn, args, allow_zero, guard_digits)
+
+    def enclosure(self, prec: int) -> flint.arb:
+        """A ball containing the value, computed at ``prec`` bits."""
+        old = flint.ctx.prec
+        flint.ctx.prec = prec
+        try:  # the precision is scoped to this evaluation
+            # every argument enters as a ball (an int exactly): Python's own int
+            # arithmetic in the generated code would divide in floating point
+            return _arb(self._fn(*((-flint.arb(x)).exp() if exp_minus else flint.arb(x)
+                                   for exp_minus, x in self._args)))
+        finally:
+            flint.ctx.prec = old
+
+    def __call__(self, digits: int) -> Certified | None:
+        """The value certified to ``digits`` digits, or None (see :func:`ball_value`)."""
+        guard = GUARD_BITS + int(self.guard_digits * _BITS_PER_DIGIT)
+        for _ in range(ATTEMPTS):
+            ball = self.enclosure(int(digits * _BITS_PER_DIGIT) + guard)
+            guard *= 2
+            if not ball.is_finite():
+                continue
+            if ball.is_zero() and self.allow_zero:
+                return Certified(None, None, digits)
+            rounded = _ball_rounding(ball, digits)
+            if rounded is not None:
+                return Certified(ball, rounded, digits)
+        return None
+
+
 def enclosure(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], prec: int
               ) -> flint.arb | None:
     r"""A ball containing ``expr`` at exact parameter ``values``, at ``prec`` bits.
@@ -224,20 +338,8 @@ def enclosure(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], prec: int
     :math:`b = e^{-\varepsilon}` is supplied from ``eps``. Returns ``None`` if ``expr``
     has a node the evaluator does not handle or a symbol without a value.
     """
-    plan = _plan(resolve_exact(expr, values))
-    if plan is None:
-        return None
-    symbols, fn = plan
-    with flint.ctx.workprec(prec):
-        args = []
-        for s in symbols:
-            if s in values:
-                args.append(_rational(values[s].numerator, values[s].denominator))
-            elif s == b and eps in values:
-                args.append((-_rational(values[eps].numerator, values[eps].denominator)).exp())
-            else:
-                return None
-        return _arb(fn(*args))
+    plan = BallPlan.prepare(expr, values)
+    return None if plan is None else plan.enclosure(prec)
 
 
 def ball_value(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], digits: int, *,
@@ -268,19 +370,6 @@ def ball_value(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], digits: int,
         ``None`` when the expression is not one the evaluator handles or no certificate
         was reached (the caller then uses the mpmath path).
     """
-    guard = GUARD_BITS + int(guard_digits * _BITS_PER_DIGIT)
-    for _ in range(ATTEMPTS):
-        prec = int(digits * _BITS_PER_DIGIT) + guard
-        ball = enclosure(expr, values, prec)
-        if ball is None:
-            return None
-        if not ball.is_finite():
-            guard *= 2
-            continue
-        if ball.is_zero() and allow_zero:
-            return mpmath.mpf(0), "0"
-        rounded = _ball_rounding(ball, digits)
-        if rounded is not None:
-            return _to_mpf(ball.mid()), decimal_text(*rounded, digits)
-        guard *= 2
-    return None
+    plan = BallPlan.prepare(expr, values, allow_zero=allow_zero, guard_digits=guard_digits)
+    found = None if plan is None else plan(digits)
+    return None if found is None else (found.number(), found.text())

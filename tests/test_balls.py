@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from dpsym import balls
 from dpsym.errors import DomainError, DpsymError, UnsupportedError
 from dpsym.mechanisms import MECHANISMS, Laplace, Staircase
-from dpsym.numerics import decimal_text, format_digits
+from dpsym.numerics import format_digits
 from dpsym.symbols import Delta, eps
 
 DIGITS = st.sampled_from([1, 2, 3, 5, 15, 16, 30, 40, 100])
@@ -50,7 +50,7 @@ def test_a_certified_ball_prints_alike_at_every_point(man, sign, exp, rad_man, r
     found = balls._ball_rounding(ball, digits)
     if found is None:
         return
-    text = decimal_text(*found, digits)
+    text = balls.Certified(ball, found, digits).text()
     with mpmath.workprec(abs(man).bit_length() + abs(rad_shift) + 200):
         mid = mpmath.mpf(man) * mpmath.mpf(2) ** exp
         rad = mpmath.mpf(rad_man) * mpmath.mpf(2) ** rad_exp

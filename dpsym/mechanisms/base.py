@@ -28,7 +28,7 @@ from typing import ClassVar
 import mpmath
 import sympy as sp
 
-from ..balls import ball_value
+from ..balls import BallPlan, Certified
 from ..cache import derivation
 from ..costs import Cost, parse_cost
 from ..errors import DomainError, NoClosedFormError, UnsupportedError
@@ -108,13 +108,52 @@ class Derived:
     numeric: bool = False
 
 
-@dataclass(frozen=True)
 class Value:
-    """A certified value: the number, its decimal string and the digits asked for."""
+    """A certified value: the number, its decimal string and the digits asked for.
 
-    number: mpmath.mpf
-    text: str
-    digits: int
+    Immutable. A value certified by ball arithmetic computes its number and text from the
+    certified rounding on first access (the certificate itself is established before the
+    value is returned).
+    """
+
+    __slots__ = ("_digits", "_number", "_source", "_text")
+
+    def __init__(self, number: mpmath.mpf | None, text: str | None, digits: int, *,
+                 source: Certified | None = None) -> None:
+        if source is None and (number is None or text is None):
+            raise TypeError("a Value needs its number and text, or a source")
+        self._number, self._text, self._digits, self._source = number, text, digits, source
+
+    @property
+    def number(self) -> mpmath.mpf:
+        """The value (an mpf; the ball's midpoint or the finer evaluation)."""
+        if self._number is None:
+            self._number = self._source.number()
+        return self._number
+
+    @property
+    def text(self) -> str:
+        """The value rounded to :attr:`digits` significant digits (every digit correct)."""
+        if self._text is None:
+            self._text = self._source.text()
+        return self._text
+
+    @property
+    def digits(self) -> int:
+        """The significant digits asked for."""
+        return self._digits
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Value):
+            return NotImplemented
+        return (self.number, self.text, self.digits) == (other.number, other.text,
+                                                          other.digits)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.digits))
+
+    def __repr__(self) -> str:
+        return f"Value(number={self.number!r}, text={self.text!r}, digits={self.digits!r})"
 
 
 class Mechanism:
@@ -517,7 +556,7 @@ class Mechanism:
         if method != "mpmath":
             found_ball = self._ball_value(quantity, cost, digits)
             if found_ball is not None:
-                return Value(*found_ball, digits)
+                return Value(None, None, digits, source=found_ball)
             if method == "ball":
                 raise UnsupportedError(
                     f"{self.name}: {quantity} (cost {cost.name}) has no closed form that "
@@ -554,9 +593,21 @@ class Mechanism:
         except (UnsupportedError, NoClosedFormError):
             return None
 
-    def _ball_value(self, quantity: str, cost: Cost, digits: int
-                    ) -> tuple[mpmath.mpf, str] | None:
-        """The ball-arithmetic value of the closed form, or None where there is none."""
+    def _ball_value(self, quantity: str, cost: Cost, digits: int) -> Certified | None:
+        """The ball-arithmetic value of the closed form, or None where there is none.
+
+        The closed form is prepared once per instance, quantity and cost
+        (:class:`dpsym.balls.BallPlan`): its discrete parts decided at the instance's exact
+        parameters and its code compiled.
+        """
+        plans = self.__dict__.setdefault("_ball_plans", {})
+        key = (quantity, cost.name)
+        if key not in plans:
+            plans[key] = self._ball_plan(quantity, cost)
+        plan = plans[key]
+        return None if plan is None else plan(digits)
+
+    def _ball_plan(self, quantity: str, cost: Cost) -> BallPlan | None:
         if self.free is not None and self.free.integer:
             return None
         expr = self._closed_form(quantity, cost)
@@ -564,8 +615,8 @@ class Mechanism:
             return None
         symbol = self._symbols()
         exact = {symbol[n]: v for n, v in self.values.items()}
-        return ball_value(expr, exact, digits, allow_zero=quantity != "cost",
-                          guard_digits=self._guard_digits(cost))
+        return BallPlan.prepare(expr, exact, allow_zero=quantity != "cost",
+                                guard_digits=self._guard_digits(cost))
 
     def _derived_value(self, quantity: str, free_value: mpmath.mpf | None) -> mpmath.mpf:
         """A derived parameter at the working precision (free parameter at ``free_value``)."""
