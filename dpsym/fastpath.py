@@ -149,6 +149,29 @@ _EPS_MAX = 1e300
 _SQRT2 = math.sqrt(2.0)
 
 
+def _common(Delta: object, eps: object) -> str | None:
+    r"""``"array"`` or ``"float"`` for the common calls (a positive finite float
+    :math:`\Delta` with a non-empty float64 array, or a float :math:`\varepsilon` in
+    :math:`(0, 10^{300}]`), checked inline; None for any other call."""
+    if not (type(Delta) is float and 0.0 < Delta < math.inf):
+        return None
+    if type(eps) is np.ndarray and eps.ndim and eps.dtype == np.float64 and eps.size:
+        return "array"
+    return "float" if type(eps) is float and 0.0 < eps <= _EPS_MAX else None
+
+
+def _checked_quotient(c: float, eps: np.ndarray) -> np.ndarray | None:
+    r""":math:`q = c/\varepsilon` when one reduction shows every :math:`\varepsilon` in
+    :math:`(0, 10^{300}]` (see :func:`laplace_amplitude`); None otherwise, and the caller
+    validates element by element."""
+    try:
+        with np.errstate(divide="raise", over="ignore", under="ignore"):
+            q = np.divide(c, eps)
+    except FloatingPointError:  # an eps = 0: the general path names it
+        return None
+    return q if np.minimum.reduce(q, axis=None) > c / _EPS_MAX else None
+
+
 def laplace_amplitude(eps: npt.ArrayLike, Delta: npt.ArrayLike = 1.0) -> np.ndarray | float:
     r"""Laplace mechanism :math:`\mathbb{E}|X| = \Delta/\varepsilon`, float64, vectorised.
 
@@ -180,18 +203,12 @@ def laplace_amplitude(eps: npt.ArrayLike, Delta: npt.ArrayLike = 1.0) -> np.ndar
     check fails, the general path validates element by element (an
     :math:`\varepsilon` just below :math:`10^{300}` with :math:`q = t` is accepted there).
     """
-    if type(Delta) is float and 0.0 < Delta < math.inf:  # the common call, checked inline
-        if type(eps) is np.ndarray and eps.ndim and eps.dtype == np.float64 and eps.size:
-            try:
-                with np.errstate(divide="raise", over="ignore"):
-                    q = np.divide(Delta, eps)
-            except FloatingPointError:  # an eps = 0: the general path names it
-                pass
-            else:
-                if np.minimum.reduce(q, axis=None) > Delta / _EPS_MAX:
-                    return q
-        elif type(eps) is float and 0.0 < eps <= _EPS_MAX:
-            return Delta / eps
+    kind = _common(Delta, eps)
+    if kind == "float":
+        return Delta / eps
+    q = _checked_quotient(Delta, eps) if kind == "array" else None
+    if q is not None:
+        return q
     sens, e = _sens(Delta), _eps(eps)
     with np.errstate(over="ignore"):  # inf is the rounded value there
         return _out(np.asarray(sens / e))
@@ -227,20 +244,14 @@ def laplace_power(eps: npt.ArrayLike, Delta: npt.ArrayLike = 1.0) -> np.ndarray 
     overflows (underflows) only where :math:`q^2` does, so no intermediate is out of
     range where the result is not.
     """
-    if type(Delta) is float and 0.0 < Delta < math.inf:  # the common call, checked inline
-        if type(eps) is np.ndarray and eps.ndim and eps.dtype == np.float64 and eps.size:
-            # q = sqrt(2) Delta / eps: checked as in laplace_amplitude, then squared
-            c = _SQRT2 * Delta
-            try:
-                with np.errstate(divide="raise", over="ignore", under="ignore"):
-                    q = np.divide(c, eps)
-                    if np.minimum.reduce(q, axis=None) > c / _EPS_MAX:
-                        return np.multiply(q, q, out=q)
-            except FloatingPointError:  # an eps = 0: the general path names it
-                pass
-        elif type(eps) is float and 0.0 < eps <= _EPS_MAX:
-            q = Delta / eps
-            return 2.0 * q * q  # Python's ** would raise OverflowError
+    kind = _common(Delta, eps)
+    if kind == "float":
+        q = Delta / eps
+        return 2.0 * q * q  # Python's ** would raise OverflowError
+    q = _checked_quotient(_SQRT2 * Delta, eps) if kind == "array" else None
+    if q is not None:  # sqrt(2) Delta / eps, squared in place
+        with np.errstate(over="ignore", under="ignore"):
+            return np.multiply(q, q, out=q)
     sens, e = _sens(Delta), _eps(eps)
     with np.errstate(over="ignore", under="ignore"):  # inf and 0 are the rounded values
         return _out(np.asarray(2.0 * (sens / e) ** 2))
