@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum
 
-FINGERPRINT = 'a2d91e32a20d3c3a9f7440ed92cedae948d3f79703f683577d813a33f18a0b9f'
+FINGERPRINT = '66b12783a9e10fbed9dd670a88e510a3659444b5cc1a63169fec3d8718182e02'
 
 def _e0():
     with evaluate(False):

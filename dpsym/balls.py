@@ -38,9 +38,12 @@ from mpmath.libmp import from_man_exp
 from sympy.printing.pycode import MpmathPrinter
 
 from .numerics import (
+    EXACT_SCALE,
     LOG10_2,
     decimal_rounding,
     decimal_text,
+    floor_log10_pow2,
+    fraction_rounding,
     pow10,
     scaled_rounding,
     shifted_rounding,
@@ -200,9 +203,11 @@ def _ball_rounding(ball: flint.arb, digits: int) -> tuple[int, str, int] | None:
     big, small = m << (e - g), r << (f - g)  # |mid| and rad over the common 2^g
     if big <= small:
         return None  # the ball contains zero
-    power = math.floor((m.bit_length() + e - 1) * LOG10_2)
+    power = floor_log10_pow2(m.bit_length() + e - 1)
     for _ in range(4):
         k = digits - 1 - power
+        if abs(k) > EXACT_SCALE:  # a huge decimal exponent: each end on its own
+            break
         if k >= 0:  # the usual case: scale the midpoint once, the (short) radius apart
             scaled_mid, scaled_rad = big * pow10(k), small * pow10(k)
             lo_head, lo_round = shifted_rounding(scaled_mid - scaled_rad, -g)
@@ -215,17 +220,17 @@ def _ball_rounding(ball: flint.arb, digits: int) -> tuple[int, str, int] | None:
         elif hi_head < pow10(digits - 1):
             power -= 1
         elif lo_head < pow10(digits - 1):  # the ends in two decades: one at a time
-            with flint.ctx.workprec(int((big + small).bit_length()) + 8):  # exact ends
-                ends = (ball.lower(), ball.upper())
-            found = {decimal_rounding(*_man_exp(end), digits) for end in ends}
-            return found.pop() if len(found) == 1 else None  # digits as a string
+            break
         else:
             if lo_round != hi_round:
                 return None
             if hi_round == pow10(digits):
                 return sign, pow10(digits - 1), power + 1
             return sign, hi_round, power  # the digits of hi_round, formatted on demand
-    return None
+    with flint.ctx.workprec(int((big + small).bit_length()) + 8):  # exact ends
+        ends = (ball.lower(), ball.upper())
+    found = {decimal_rounding(*_man_exp(end), digits) for end in ends}
+    return found.pop() if len(found) == 1 else None  # digits as a string
 
 
 def _man_exp(x: flint.arb) -> tuple[int, int]:
@@ -252,13 +257,23 @@ class Certified:
 
     __slots__ = ("_ball", "_digits", "_rounding")
 
-    def __init__(self, ball: flint.arb | None, rounding: tuple[int, str | mpz, int] | None,
-                 digits: int) -> None:
+    def __init__(self, ball: flint.arb | Fraction | None,
+                 rounding: tuple[int, str | mpz, int] | None, digits: int) -> None:
         self._ball, self._rounding, self._digits = ball, rounding, digits
 
+    @classmethod
+    def exact(cls, value: Fraction, digits: int) -> Certified:
+        """An exactly known rational value."""
+        return cls(value, fraction_rounding(value, digits) if value else None, digits)
+
     def number(self) -> mpmath.mpf:
-        """The midpoint of the ball (zero for an exact zero)."""
-        return mpmath.mpf(0) if self._ball is None else _to_mpf(self._ball.mid())
+        """The midpoint of the ball (the value itself when it is exact; zero for zero)."""
+        if self._ball is None:
+            return mpmath.mpf(0)
+        if isinstance(self._ball, Fraction):
+            with mpmath.workprec(int(self._digits / LOG10_2) + 64):
+                return mpmath.mpf(self._ball.numerator) / self._ball.denominator
+        return _to_mpf(self._ball.mid())
 
     def text(self) -> str:
         """The certified decimal text."""
@@ -287,9 +302,15 @@ class BallPlan:
 
     @classmethod
     def prepare(cls, expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], *,
-                allow_zero: bool = False, guard_digits: int = 0) -> BallPlan | None:
-        """The plan of ``expr`` at exact ``values`` (see :func:`ball_value`), or None."""
-        plan = _plan(resolve_exact(expr, values))
+                allow_zero: bool = False, guard_digits: int = 0
+                ) -> BallPlan | ExactPlan | None:
+        """The plan of ``expr`` at exact ``values`` (see :func:`ball_value`): an
+        :class:`ExactPlan` when the value is an exact rational, or None."""
+        expr = resolve_exact(expr, values)
+        exact = _exact_rational(expr, values)
+        if exact is not None:
+            return ExactPlan(exact, allow_zero)
+        plan = _plan(expr)
         if plan is None:
             return None
         symbols, fn = plan
@@ -331,6 +352,41 @@ class BallPlan:
         return None
 
 
+class ExactPlan:
+    """A closed form that is a rational function of exactly known parameters: its value is
+    an exact rational, rounded exactly (a tie such as :math:`3.125` to three digits is
+    decided, where any rounded evaluation could fall on either side)."""
+
+    __slots__ = ("allow_zero", "value")
+
+    def __init__(self, value: Fraction, allow_zero: bool) -> None:
+        self.value, self.allow_zero = value, allow_zero
+
+    def __call__(self, digits: int) -> Certified | None:
+        """The value rounded to ``digits`` digits (None for a zero that is not allowed)."""
+        if not self.value and not self.allow_zero:
+            return None
+        return Certified.exact(self.value, digits)
+
+
+def _exact_rational(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction]) -> Fraction | None:
+    """The exact value of ``expr`` when it is a rational function of exactly given
+    parameters (no :math:`b = e^{-\\varepsilon}`, no function), else None."""
+    if not expr.free_symbols <= set(values):
+        return None
+    for node in sp.preorder_traversal(expr):
+        if not (isinstance(node, (sp.Symbol, sp.Rational, sp.Add, sp.Mul))
+                or (isinstance(node, sp.Pow) and node.exp.is_Integer)):
+            return None
+    value = expr.xreplace({s: sp.Rational(v.numerator, v.denominator)
+                           for s, v in values.items()})
+    if not value.is_Rational:
+        return None
+    if abs(value.p).bit_length() + value.q.bit_length() > 4 * EXACT_SCALE:
+        return None  # an exact value too large to round in integers: use the balls
+    return Fraction(int(value.p), int(value.q))
+
+
 def enclosure(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], prec: int
               ) -> flint.arb | None:
     r"""A ball containing ``expr`` at exact parameter ``values``, at ``prec`` bits.
@@ -339,6 +395,9 @@ def enclosure(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], prec: int
     has a node the evaluator does not handle or a symbol without a value.
     """
     plan = BallPlan.prepare(expr, values)
+    if isinstance(plan, ExactPlan):
+        with flint.ctx.workprec(prec):
+            return flint.arb(flint.fmpq(plan.value.numerator, plan.value.denominator))
     return None if plan is None else plan.enclosure(prec)
 
 

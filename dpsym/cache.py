@@ -70,7 +70,7 @@ def _store() -> dict[str, Callable[[], Any]]:
         entries: dict[str, Callable[[], Any]] = {}
         try:
             from . import _derived
-        except ImportError:
+        except Exception:  # missing or unloadable (e.g. another sympy): derive afresh
             pass
         else:
             if getattr(_derived, "FINGERPRINT", None) == fingerprint():
@@ -88,6 +88,10 @@ def _argument_key(arg: object) -> str:
     name = getattr(arg, "name", None)  # a Cost
     if isinstance(name, str) and hasattr(arg, "exponent"):
         return name
+    if getattr(arg, "is_Number", True) is False:
+        import sympy as sp
+
+        return sp.srepr(arg)  # a symbolic argument, with the assumptions str() drops
     return str(arg)
 
 
@@ -111,7 +115,10 @@ def derivation(method: Callable[..., Any]) -> Callable[..., Any]:
             if _state["enabled"] and cls.__module__.startswith("dpsym."):
                 build = _store().get(entry_key(cls, name, args))
                 if build is not None:
-                    value = build()
+                    try:
+                        value = build()
+                    except Exception:  # a stored entry that no longer rebuilds
+                        value = _MISSING
             if value is _MISSING:
                 value = method(cls, *args)
             _MEMO[memo_key] = value

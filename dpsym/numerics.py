@@ -133,6 +133,10 @@ def decimal_rounding(man: int, exp: int, digits: int) -> tuple[int, str, int]:
     r"""The exact rounding of :math:`x = \mathrm{man} \cdot 2^{\mathrm{exp}} \ne 0` to
     ``digits`` significant digits, half away from zero.
 
+    In integers while the scale :math:`10^k` stays below :data:`EXACT_SCALE` digits;
+    beyond (values like :math:`e^{-10^{20}}`) by Arb balls of :math:`x \, 10^k` through
+    logarithms, refined until the rounding is decided (an exact tie cannot occur there).
+
     Returns
     -------
     (int, str, int)
@@ -140,11 +144,14 @@ def decimal_rounding(man: int, exp: int, digits: int) -> tuple[int, str, int]:
         and the decimal exponent :math:`E`: the rounded number is
         :math:`\pm d_1.d_2 \dots \times 10^{E}`.
     """
+    if not man:
+        raise ValueError("zero has no significant digits")
     m = mpz(man)
     sign = 1 if m < 0 else 0
     m = abs(m)
-    # floor(log10 x) from the bit length: off by at most one, corrected below
-    power = math.floor((m.bit_length() + exp - 1) * LOG10_2)
+    power = floor_log10_pow2(m.bit_length() + exp - 1)  # floor(log10 x), or one below
+    if abs(digits - 1 - power) > EXACT_SCALE:
+        return (sign, *_logarithmic_rounding(m, exp, digits, power))
     while True:
         head, rounded = scaled_rounding(m, exp, digits - 1 - power)
         if head >= pow10(digits):
@@ -158,7 +165,70 @@ def decimal_rounding(man: int, exp: int, digits: int) -> tuple[int, str, int]:
     return sign, str(rounded), power
 
 
+def fraction_rounding(value: Fraction, digits: int) -> tuple[int, str, int]:
+    """The exact rounding of a rational ``value != 0`` to ``digits`` significant digits,
+    half away from zero (as :func:`decimal_rounding`)."""
+    if not value:
+        raise ValueError("zero has no significant digits")
+    sign = 1 if value < 0 else 0
+    num, den = mpz(abs(value.numerator)), mpz(value.denominator)
+    power = floor_log10_pow2(num.bit_length() - den.bit_length() - 1)
+    while True:
+        k = digits - 1 - power
+        n, d = (num * pow10(k), den) if k >= 0 else (num, den * pow10(-k))
+        head = n // d
+        if head >= pow10(digits):
+            power += 1
+        elif head < pow10(digits - 1):
+            power -= 1
+        else:
+            break
+    rounded = (2 * n + d) // (2 * d)
+    if rounded == pow10(digits):
+        return sign, "1" + "0" * (digits - 1), power + 1
+    return sign, str(rounded), power
+
+
+#: :math:`\log_{10} 2` in double precision (for exponents below :math:`2^{50}`).
 LOG10_2 = 0.30102999566398120
+#: Largest number of decimal digits of the integer scale :math:`10^k` formed exactly.
+EXACT_SCALE = 20_000
+
+
+def floor_log10_pow2(n: int) -> int:
+    r""":math:`\lfloor n \log_{10} 2 \rfloor` within one unit (callers correct it)."""
+    if abs(n) < 2**50:  # the double product errs by far less than one unit here
+        return math.floor(n * LOG10_2)
+    with mpmath.workdps(len(str(abs(n))) + 20):
+        return int(mpmath.floor(n * mpmath.log10(2)))
+
+
+def _logarithmic_rounding(m: mpz, e: int, digits: int, power: int) -> tuple[str, int]:
+    r"""``(digits, E)`` of :math:`x = m\,2^e` rounded, for a huge decimal exponent: balls
+    of :math:`x\,10^{k} = \exp(\ln m + e \ln 2 + k \ln 10)` at a precision that covers
+    the exponent's bits, doubled until the leading decade and the rounding are certain."""
+    import flint
+
+    prec = int(digits / LOG10_2) + 64 + 2 * max(abs(e), abs(power), 2).bit_length()
+    for _ in range(16):
+        with flint.ctx.workprec(prec):
+            k = digits - 1 - power
+            y = (flint.arb(int(m)).log() + e * flint.arb.const_log2()
+                 + k * flint.arb.const_log10()).exp()
+            low, high = flint.arb(10) ** (digits - 1), flint.arb(10) ** digits  # exact
+            if y < low:
+                power -= 1
+                continue
+            if y >= high:
+                power += 1
+                continue
+            rounded = (y + flint.arb(1) / 2).floor().unique_fmpz()
+            if y >= low and y < high and rounded is not None:
+                if rounded == 10**digits:
+                    return "1" + "0" * (digits - 1), power + 1
+                return str(rounded), power
+        prec *= 2
+    raise CertificationError(f"could not round a number of decimal exponent {power}")
 
 
 @lru_cache(maxsize=256)

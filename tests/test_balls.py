@@ -172,3 +172,51 @@ def test_the_command_line_selects_the_method(capsys):
     assert main(["value", "lower-bound", "--eps", "1", "--delta", "0.1",
                  "--method", "ball"]) == 2
     assert capsys.readouterr().err.startswith("dpsym: error: method:")
+
+
+@pytest.mark.parametrize("method", ["auto", "ball", "mpmath"])
+def test_exact_values_on_a_tie_are_rounded_exactly(method):
+    # 2 Delta^2 / eps^2 = 3.125 at eps = 0.8 and 1/40 = 0.025: any rounded evaluation may
+    # fall on either side of the tie; the exact rational is rounded half away from zero
+    assert Laplace(eps="0.8").value("cost", "power", 3, method=method).text == "3.13"
+    mech = MECHANISMS["discrete-uniform"](delta="0.025", Delta=1)
+    assert mech.value("P0", "power", 1, method=method).text == "0.03"
+
+
+def test_a_prepared_plan_follows_the_parameters():
+    mech = Laplace(eps="0.5")
+    assert mech.value("cost", "amplitude", 10).text == "2.000000000"
+    mech.values["eps"] = Fraction(2)
+    assert mech.value("cost", "amplitude", 10).text == "0.5000000000"
+
+
+def test_values_and_instances_pickle():
+    import copy
+    import pickle
+
+    value = Staircase(eps=1).value("cost", "power", 25)
+    assert pickle.loads(pickle.dumps(value)) == value
+    assert copy.deepcopy(value).text == value.text
+    for mech in (Staircase(eps="0.5"), MECHANISMS["staircase-md"](eps=1, dim=3)):
+        text = mech.value("cost", "amplitude", 20).text
+        again = pickle.loads(pickle.dumps(mech))
+        assert type(again) is type(mech)
+        assert again.value("cost", "amplitude", 20).text == text
+
+
+def test_a_missing_parameter_is_a_domain_error_on_every_path():
+    for method in ("auto", "ball", "mpmath"):
+        with pytest.raises(DomainError, match="eps"):
+            Laplace(Delta=1).value("cost", "power", 10, method=method)
+
+
+@pytest.mark.parametrize("e", [10**9, 10**20, 10**100])
+def test_extreme_eps_values_print(e):
+    # values like e^{-eps/2}: decimal exponents of up to 100 digits
+    for method in ("ball", "mpmath"):
+        text = Staircase(eps=e).value("cost", "amplitude", 12, method=method).text
+        mantissa, exponent = text.split("e")
+        # e^{-eps/2}: decimal exponent -eps / (2 ln 10) = -0.2171... eps
+        assert len(mantissa.replace(".", "")) == 12 and e // 5 < -int(exponent) < e // 4
+    assert Staircase(eps=10**20).value("cost", "amplitude", 10).text == \
+        "2.776860445e-21714724095162591383"

@@ -141,3 +141,26 @@ def test_only_the_checkout_main_job_writes_the_module(tmp_path):
     assert not cache.in_checkout(tmp_path)
     expected = (cache.PACKAGE.parent / "pyproject.toml").is_file()
     assert cache.in_checkout(cache.PACKAGE.parent / "derivations") == expected
+
+
+def test_symbolic_arguments_keep_their_assumptions():
+    plain, positive = sp.Symbol("p"), sp.Symbol("p", positive=True)
+    assert cache._argument_key(plain) != cache._argument_key(positive)
+    assert cache._argument_key(sp.Integer(2)) == "2"
+    assert cache._argument_key("power") == "power"
+
+
+def test_an_entry_that_no_longer_rebuilds_is_derived_afresh(monkeypatch):
+    key = cache.entry_key(Staircase, "optimal_cost", ("power",))
+
+    def broken():
+        raise NameError("a constructor this sympy does not have")
+
+    monkeypatch.setitem(_derived.ENTRIES, key, broken)
+    monkeypatch.setattr(_derived, "FINGERPRINT", cache.fingerprint())
+    try:
+        _reset()
+        assert Staircase.optimal_cost("power").has(sp.Symbol("b", positive=True))
+    finally:
+        monkeypatch.undo()
+        _reset()

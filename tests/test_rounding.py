@@ -11,6 +11,7 @@ from __future__ import annotations
 import decimal
 
 import mpmath
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -81,3 +82,56 @@ def test_zero_and_special_values():
     assert decimal_text(0, "1000", 0, 4) == "1.000"
     assert decimal_text(1, "1234", -7, 4) == "-1.234e-7"
     assert decimal_text(0, "1234", 20, 4) == "1.234e+20"
+
+
+@settings(max_examples=300, deadline=None)
+@given(num=st.integers(1, 10**60), den=st.integers(1, 10**60), sign=st.sampled_from([1, -1]),
+       digits=DIGITS)
+def test_fraction_rounding_is_exact(num, den, sign, digits):
+    from fractions import Fraction
+
+    from dpsym.numerics import fraction_rounding
+
+    ctx = decimal.Context(prec=digits, rounding=decimal.ROUND_HALF_UP, Emin=-10**6,
+                          Emax=10**6)
+    # exact quotient first (to far more digits than asked, then a single rounding is
+    # the same as rounding the exact value unless it lies on a tie, which the +1 digit
+    # exactness check below covers)
+    q = decimal.Context(prec=400).divide(decimal.Decimal(sign * num), decimal.Decimal(den))
+    exact = Fraction(sign * num, den)
+    if Fraction(q) == exact:  # a terminating decimal: the reference is exact
+        rounded = ctx.plus(q)
+        sgn, tup, _ = rounded.as_tuple()
+        expected = (sgn, "".join(map(str, tup)).ljust(digits, "0")[:digits],
+                    rounded.adjusted())
+        assert fraction_rounding(exact, digits) == expected
+    got_sign, got_digits, power = fraction_rounding(exact, digits)
+    low = Fraction(int(got_digits) * 2 - 1, 2) * Fraction(10) ** (power - digits + 1)
+    high = Fraction(int(got_digits) * 2 + 1, 2) * Fraction(10) ** (power - digits + 1)
+    assert low <= abs(exact) < high  # within half a unit, ties away from zero
+    assert got_sign == (1 if sign < 0 else 0)
+
+
+def test_exact_ties_round_away_from_zero():
+    from fractions import Fraction
+
+    from dpsym.numerics import fraction_rounding
+
+    assert fraction_rounding(Fraction(25, 8), 3) == (0, "313", 0)  # 3.125
+    assert fraction_rounding(Fraction(-1, 40), 1) == (1, "3", -2)  # -0.025
+    assert fraction_rounding(Fraction(9995, 10000), 3) == (0, "100", 0)  # carry: 1.00
+
+
+@pytest.mark.parametrize("exponent", ["-1e20", "1e20", "-1e100", "-1e9", "5e4"])
+def test_huge_decimal_exponents(exponent):
+    # beyond the exact integer scale the rounding goes through Arb logarithms
+    with mpmath.workdps(60):
+        x = mpmath.exp(mpmath.mpf(exponent))
+        for digits in (1, 10, 40):
+            assert format_digits(x, digits) == mpmath.nstr(
+                x, digits, strip_zeros=False, min_fixed=-6, max_fixed=max(digits, 15))
+
+
+def test_zero_has_no_digits():
+    with pytest.raises(ValueError):
+        decimal_rounding(0, 0, 5)

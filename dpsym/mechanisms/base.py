@@ -28,7 +28,7 @@ from typing import ClassVar
 import mpmath
 import sympy as sp
 
-from ..balls import BallPlan, Certified
+from ..balls import BallPlan, Certified, ExactPlan
 from ..cache import derivation
 from ..costs import Cost, parse_cost
 from ..errors import DomainError, NoClosedFormError, UnsupportedError
@@ -151,6 +151,9 @@ class Value:
 
     def __hash__(self) -> int:
         return hash((self.text, self.digits))
+
+    def __reduce__(self) -> tuple[type, tuple[mpmath.mpf, str, int]]:
+        return Value, (self.number, self.text, self.digits)
 
     def __repr__(self) -> str:
         return f"Value(number={self.number!r}, text={self.text!r}, digits={self.digits!r})"
@@ -553,14 +556,16 @@ class Mechanism:
             raise DomainError("method", f"must be one of {', '.join(_METHODS)}, "
                               f"got {str(method)[:40]!r}")
         digits = check_digits(digits)
-        if method != "mpmath":
-            found_ball = self._ball_value(quantity, cost, digits)
+        plan = self._ball_plan(quantity, cost)
+        # an exact rational value is rounded exactly whatever the method
+        if plan is not None and (method != "mpmath" or isinstance(plan, ExactPlan)):
+            found_ball = plan(digits)
             if found_ball is not None:
                 return Value(None, None, digits, source=found_ball)
-            if method == "ball":
-                raise UnsupportedError(
-                    f"{self.name}: {quantity} (cost {cost.name}) has no closed form that "
-                    "ball arithmetic evaluates at these parameters; use method 'mpmath'")
+        if method == "ball":
+            raise UnsupportedError(
+                f"{self.name}: {quantity} (cost {cost.name}) has no closed form that "
+                "ball arithmetic evaluates at these parameters; use method 'mpmath'")
 
         found: list[mpmath.mpf | None] = [None]
 
@@ -593,30 +598,28 @@ class Mechanism:
         except (UnsupportedError, NoClosedFormError):
             return None
 
-    def _ball_value(self, quantity: str, cost: Cost, digits: int) -> Certified | None:
-        """The ball-arithmetic value of the closed form, or None where there is none.
-
-        The closed form is prepared once per instance, quantity and cost
-        (:class:`dpsym.balls.BallPlan`): its discrete parts decided at the instance's exact
-        parameters and its code compiled.
-        """
+    def _ball_plan(self, quantity: str, cost: Cost) -> BallPlan | ExactPlan | None:
+        """The closed form of ``quantity`` prepared at this instance's parameters
+        (:class:`dpsym.balls.BallPlan`: discrete parts decided, code compiled; an
+        :class:`~dpsym.balls.ExactPlan` for an exact rational value), or None where there
+        is no closed form the balls handle. Prepared once per parameter values."""
+        self.require(*(prm.name for prm in self.params))
         plans = self.__dict__.setdefault("_ball_plans", {})
-        key = (quantity, cost.name)
+        key = (quantity, cost.name, tuple(self.values.items()))
         if key not in plans:
-            plans[key] = self._ball_plan(quantity, cost)
-        plan = plans[key]
-        return None if plan is None else plan(digits)
+            plans[key] = None
+            if not (self.free is not None and self.free.integer):
+                expr = self._closed_form(quantity, cost)
+                if expr is not None:
+                    symbol = self._symbols()
+                    exact = {symbol[n]: v for n, v in self.values.items()}
+                    plans[key] = BallPlan.prepare(expr, exact, allow_zero=quantity != "cost",
+                                                  guard_digits=self._guard_digits(cost))
+        return plans[key]
 
-    def _ball_plan(self, quantity: str, cost: Cost) -> BallPlan | None:
-        if self.free is not None and self.free.integer:
-            return None
-        expr = self._closed_form(quantity, cost)
-        if expr is None:
-            return None
-        symbol = self._symbols()
-        exact = {symbol[n]: v for n, v in self.values.items()}
-        return BallPlan.prepare(expr, exact, allow_zero=quantity != "cost",
-                                guard_digits=self._guard_digits(cost))
+    def __getstate__(self) -> dict[str, object]:
+        """The instance's state without its prepared plans (compiled code)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_ball_plans"}
 
     def _derived_value(self, quantity: str, free_value: mpmath.mpf | None) -> mpmath.mpf:
         """A derived parameter at the working precision (free parameter at ``free_value``)."""

@@ -95,6 +95,11 @@ def _variant(root: type, d: int) -> type:
                  "__doc__": root.__doc__, "__qualname__": f"{root.__qualname__}_dim{d}"})
 
 
+def _rebuild(root: type, values: dict[str, Fraction]) -> DimensionalMechanism:
+    """An instance of ``root`` (or of its class of the given dimension) from its values."""
+    return root(**values)
+
+
 class DimensionalMechanism(Mechanism):
     r"""A mechanism on :math:`\mathbb{R}^d` whose symbolic derivations depend on ``dim``.
 
@@ -126,6 +131,11 @@ class DimensionalMechanism(Mechanism):
     def __init__(self, **values: object) -> None:
         super().__init__(**values)
         self.values["dim"] = Fraction(self.DIM)
+
+    def __reduce__(self) -> tuple[object, tuple[type, dict[str, Fraction]]]:
+        """Pickled as its root class and parameter values (the class of each dimension is
+        made at run time)."""
+        return _rebuild, (self._variant_of or type(self), dict(self.values))
 
     @classmethod
     def _specific(cls, cost: Cost) -> None:
