@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum
 
-FINGERPRINT = '66b12783a9e10fbed9dd670a88e510a3659444b5cc1a63169fec3d8718182e02'
+FINGERPRINT = '1f279355b380b709fa50e1a8508a30724fc6cdda1cdf8cabd86c510c29d7e4e7'
 
 def _e0():
     with evaluate(False):

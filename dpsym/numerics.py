@@ -176,14 +176,14 @@ def fraction_rounding(value: Fraction, digits: int) -> tuple[int, str, int]:
     while True:
         k = digits - 1 - power
         n, d = (num * pow10(k), den) if k >= 0 else (num, den * pow10(-k))
-        head = n // d
+        head, rest = divmod(n, d)
         if head >= pow10(digits):
             power += 1
         elif head < pow10(digits - 1):
             power -= 1
         else:
             break
-    rounded = (2 * n + d) // (2 * d)
+    rounded = head + 1 if 2 * rest >= d else head  # half away from zero
     if rounded == pow10(digits):
         return sign, "1" + "0" * (digits - 1), power + 1
     return sign, str(rounded), power

@@ -183,11 +183,13 @@ def test_exact_values_on_a_tie_are_rounded_exactly(method):
     assert mech.value("P0", "power", 1, method=method).text == "0.03"
 
 
-def test_a_prepared_plan_follows_the_parameters():
+def test_parameters_are_read_only_so_prepared_plans_stay_valid():
     mech = Laplace(eps="0.5")
     assert mech.value("cost", "amplitude", 10).text == "2.000000000"
-    mech.values["eps"] = Fraction(2)
-    assert mech.value("cost", "amplitude", 10).text == "0.5000000000"
+    with pytest.raises(TypeError):
+        mech.values["eps"] = Fraction(2)
+    assert mech.value("cost", "amplitude", 10).text == "2.000000000"
+    assert Laplace(eps=2).value("cost", "amplitude", 10).text == "0.5000000000"
 
 
 def test_values_and_instances_pickle():

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from types import MappingProxyType
 from typing import ClassVar
 
 import mpmath
@@ -207,13 +208,15 @@ class Mechanism:
             name = sorted(unknown)[0]
             raise DomainError(name, f"is not a parameter of {self.name}; valid: "
                               + ", ".join(known))
-        self.values: dict[str, Fraction] = {}
+        given: dict[str, Fraction] = {}
         for prm in self.params:
             if values.get(prm.name) is not None:
-                self.values[prm.name] = self.validate(prm, values[prm.name])
+                given[prm.name] = self.validate(prm, values[prm.name])
             elif prm.default is not None:
-                self.values[prm.name] = prm.validate(prm.default)
-        self.check_joint(self.values)
+                given[prm.name] = prm.validate(prm.default)
+        self.check_joint(given)
+        #: The parameter values (exact, read-only: an instance is its parameters).
+        self.values: Mapping[str, Fraction] = MappingProxyType(given)
 
     def validate(self, prm: Param, value: object) -> Fraction:
         """Validate one parameter value; subclasses refine (e.g. integer sensitivity)."""
@@ -602,11 +605,12 @@ class Mechanism:
         """The closed form of ``quantity`` prepared at this instance's parameters
         (:class:`dpsym.balls.BallPlan`: discrete parts decided, code compiled; an
         :class:`~dpsym.balls.ExactPlan` for an exact rational value), or None where there
-        is no closed form the balls handle. Prepared once per parameter values."""
-        self.require(*(prm.name for prm in self.params))
+        is no closed form the balls handle. Prepared once per instance (whose parameters
+        are read-only)."""
         plans = self.__dict__.setdefault("_ball_plans", {})
-        key = (quantity, cost.name, tuple(self.values.items()))
+        key = (quantity, cost.name)
         if key not in plans:
+            self.require(*(prm.name for prm in self.params))
             plans[key] = None
             if not (self.free is not None and self.free.integer):
                 expr = self._closed_form(quantity, cost)
@@ -619,7 +623,13 @@ class Mechanism:
 
     def __getstate__(self) -> dict[str, object]:
         """The instance's state without its prepared plans (compiled code)."""
-        return {k: v for k, v in self.__dict__.items() if k != "_ball_plans"}
+        state = {k: v for k, v in self.__dict__.items() if k != "_ball_plans"}
+        state["values"] = dict(self.values)
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self.values = MappingProxyType(dict(state["values"]))
 
     def _derived_value(self, quantity: str, free_value: mpmath.mpf | None) -> mpmath.mpf:
         """A derived parameter at the working precision (free parameter at ``free_value``)."""

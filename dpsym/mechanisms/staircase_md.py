@@ -43,6 +43,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import ClassVar
 
 import mpmath
@@ -130,7 +131,7 @@ class DimensionalMechanism(Mechanism):
 
     def __init__(self, **values: object) -> None:
         super().__init__(**values)
-        self.values["dim"] = Fraction(self.DIM)
+        self.values = MappingProxyType({**self.values, "dim": Fraction(self.DIM)})
 
     def __reduce__(self) -> tuple[object, tuple[type, dict[str, Fraction]]]:
         """Pickled as its root class and parameter values (the class of each dimension is
