@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum
 
-FINGERPRINT = '1f279355b380b709fa50e1a8508a30724fc6cdda1cdf8cabd86c510c29d7e4e7'
+FINGERPRINT = '92901e82d00d1cfd0e6758debd575a5a548d4175ed1f03ce8e7753150cbcef97'
 
 def _e0():
     with evaluate(False):

@@ -18,7 +18,10 @@ unresolved ``Piecewise``, a Lerch sum, a float) are declined (:func:`ball_value`
 
 Exactly known parameters decide the discrete parts of an expression before any rounding:
 ``floor``/``ceiling`` of exact arguments and ``Piecewise`` conditions on exact parameters
-are evaluated in exact rational arithmetic (:func:`resolve_exact`).
+are evaluated in exact rational arithmetic (:func:`resolve_exact`); a closed form that is
+then a rational function of the exact parameters is evaluated exactly and rounded exactly
+(:class:`ExactPlan`), so that a value on a rounding tie (:math:`3.125` to three digits)
+is decided where no ball around it could be.
 
 Precision is only ever scoped (``flint.ctx.workprec``, ``mpmath.workprec``).
 """

@@ -539,7 +539,9 @@ class Mechanism:
             (:mod:`dpsym.balls`); ``"mpmath"``: the engine's numeric path (closed form or
             certified minimiser) evaluated at two working precisions that must agree
             (:func:`dpsym.numerics.certified`); ``"auto"`` (default): the ball path where
-            the quantity has a closed form it handles, otherwise the mpmath path.
+            the quantity has a closed form it handles, otherwise the mpmath path. A
+            closed form that is rational in the (exact) parameters is evaluated exactly
+            and rounded exactly, whichever the method.
 
         Raises
         ------
