@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum
 
-FINGERPRINT = '92901e82d00d1cfd0e6758debd575a5a548d4175ed1f03ce8e7753150cbcef97'
+FINGERPRINT = '5fef9bfb8cf4f0eeadee22c08ad9da4b15ec4535b8061d4e330063df1b72ae07'
 
 def _e0():
     with evaluate(False):

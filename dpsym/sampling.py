@@ -75,6 +75,8 @@ SamplerFunction = Callable[[np.random.Generator, "int | tuple[int, ...]"], np.nd
 _FLOAT_DIGITS = 30
 #: Largest deviation of the total mass from 1 that a description may have (in float64).
 _MASS_TOLERANCE = 1e-12
+#: Samples drawn at once: the working arrays of a block stay in the processor's cache.
+_BLOCK = 1 << 16
 
 _t = sp.Symbol("t", real=True)
 _v = sp.Symbol("v", positive=True)
@@ -268,6 +270,7 @@ class _Compiled:
             [_Part(pc.lo, pc.hi, pc.expr, u, self.lattice) for pc in tail.pieces])
         self._check_layout()
         self._floats()
+        self.single_piece = self.tail is None and len(self.head) == 1 and _is_zero(self.zero)
         self._mp_cache: dict[int, dict[str, object]] = {}
 
     # ------------------------------------------------------------------ structure
@@ -368,16 +371,34 @@ class _Compiled:
 
     # ------------------------------------------------------------------ sampling
     def draw(self, rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarray:
-        """Draw samples of shape ``size`` (see the module docstring for the algorithm)."""
+        """Draw samples of shape ``size`` (see the module docstring for the algorithm).
+
+        A large sample is drawn in blocks of :data:`_BLOCK` values, so that the
+        intermediate arrays of :meth:`_draw` stay in the processor's cache.
+        """
         shape = (int(size),) if np.ndim(size) == 0 else tuple(int(n) for n in size)
         n = prod(shape)
         dtype = np.int64 if self.lattice else np.float64
+        if n <= _BLOCK:
+            return self._draw(rng, n, dtype).reshape(shape)
+        out = np.empty(n, dtype=dtype)
+        for start in range(0, n, _BLOCK):
+            stop = min(n, start + _BLOCK)
+            out[start:stop] = self._draw(rng, stop - start, dtype)
+        return out.reshape(shape)
+
+    def _draw(self, rng: np.random.Generator, n: int, dtype: type) -> np.ndarray:
+        """``n`` samples, a flat array of ``dtype``."""
         if self.tail is not None and not self.head:  # the value 0 or the tail
             out = self._draw_tail(rng, n)
             if self.zero_f > 0.0:  # a tail draw is cheaper than a boolean gather
                 out = np.where(rng.random(n) < self.category_cum[0], 0, out)
             sign = 1 - 2 * rng.integers(0, 2, size=n, dtype=np.int8)
-            return (out * sign).astype(dtype, copy=False).reshape(shape)
+            return (out * sign).astype(dtype, copy=False)
+        if self.single_piece:  # one head piece carries all the mass: no choice to make
+            out = self.head[0].draw(rng, n).astype(dtype, copy=False)
+            sign = 1 - 2 * rng.integers(0, 2, size=n, dtype=np.int8)
+            return out * sign
         out = np.zeros(n, dtype=dtype)
         category = np.searchsorted(self.category_cum, rng.random(n), side="right")
         category = np.minimum(category, len(self.category_cum) - 1)
@@ -392,7 +413,7 @@ class _Compiled:
             if m:
                 out[chosen] = self._draw_tail(rng, m)
         sign = 1 - 2 * rng.integers(0, 2, size=n, dtype=np.int8)
-        return (out * sign).astype(dtype, copy=False).reshape(shape)
+        return (out * sign).astype(dtype, copy=False)
 
     def _draw_tail(self, rng: np.random.Generator, m: int) -> np.ndarray:
         assert self.tail is not None

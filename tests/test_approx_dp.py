@@ -385,3 +385,24 @@ def test_gaussian_sampler_ks(rng):
     m = AnalyticGaussian(eps="1", delta="1e-5", Delta="2")
     sigma = float(m.value("sigma", "amplitude", 20).number)
     assert stats.kstest(m.sample(rng, N_SAMPLES), stats.norm(0, sigma).cdf).pvalue > 1e-8
+
+
+def test_gaussian_sampler_calibrates_once(monkeypatch):
+    """sigma is certified on the first draw only (an instance's parameters are read-only),
+    and pickling keeps the instance usable."""
+    import pickle
+
+    m = AnalyticGaussian(eps="0.5", delta="1e-9")
+    calls = []
+    original = type(m)._sigma
+
+    def counting(self, digits):
+        calls.append(digits)
+        return original(self, digits)
+
+    monkeypatch.setattr(type(m), "_sigma", counting)
+    first = m.sample(np.random.default_rng(1), 5)
+    again = m.sample(np.random.default_rng(1), 5)
+    assert len(calls) == 1 and np.array_equal(first, again)
+    clone = pickle.loads(pickle.dumps(m))
+    assert np.array_equal(clone.sample(np.random.default_rng(1), 5), first)

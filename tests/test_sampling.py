@@ -364,6 +364,19 @@ def test_shapes_dtypes_and_reproducibility() -> None:
         assert sample(m, np.random.default_rng(7), 0).shape == (0,)
 
 
+def test_large_samples_are_drawn_in_blocks() -> None:
+    """A sample larger than one block is the blocks' draws in order, in the asked shape."""
+    from dpsym.sampling import _BLOCK
+
+    for m in (Staircase(eps="1", Delta=2), DiscreteLaplace(eps="1"), Laplace(eps="2")):
+        s = make_sampler(m)
+        rng = np.random.default_rng(11)
+        blocks = [s(rng, _BLOCK), s(rng, _BLOCK), s(rng, 4)]
+        whole = s(np.random.default_rng(11), (2, _BLOCK + 2))
+        assert whole.shape == (2, _BLOCK + 2)
+        np.testing.assert_array_equal(whole.reshape(-1), np.concatenate(blocks))
+
+
 def test_make_sampler_is_cached_per_parameters_and_cost() -> None:
     s1 = make_sampler(Staircase(eps="0.5", Delta=2), "amplitude")
     assert make_sampler(Staircase(eps=Fraction(1, 2), Delta="2"), "amplitude") is s1

@@ -59,7 +59,14 @@ class _Gaussian(Mechanism):
         """Draw noise values with ``rng.normal`` (float64; not hardened, see
         :mod:`dpsym.sampling`)."""
         generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-        return generator.normal(0.0, float(self._sigma(20)), size)
+        return generator.normal(0.0, self._sigma_float(), size)
+
+    def _sigma_float(self) -> float:
+        """:math:`\\sigma` rounded to float64 from its certified 20-digit value, once per
+        instance (whose parameters are read-only)."""
+        if "_sigma64" not in self.__dict__:
+            self.__dict__["_sigma64"] = float(self._sigma(20))
+        return self.__dict__["_sigma64"]
 
     def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
                         digits: int = 30) -> Value:
