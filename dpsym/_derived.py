@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum
 
-FINGERPRINT = '5fef9bfb8cf4f0eeadee22c08ad9da4b15ec4535b8061d4e330063df1b72ae07'
+FINGERPRINT = '881df81ba84e6e05927f1d8dd8e7298ef9cea917413fe1a267cadc4d7b1f9d51'
 
 def _e0():
     with evaluate(False):

@@ -152,17 +152,7 @@ def decimal_rounding(man: int, exp: int, digits: int) -> tuple[int, str, int]:
     power = floor_log10_pow2(m.bit_length() + exp - 1)  # floor(log10 x), or one below
     if abs(digits - 1 - power) > EXACT_SCALE:
         return (sign, *_logarithmic_rounding(m, exp, digits, power))
-    while True:
-        head, rounded = scaled_rounding(m, exp, digits - 1 - power)
-        if head >= pow10(digits):
-            power += 1
-        elif head < pow10(digits - 1):
-            power -= 1
-        else:
-            break
-    if rounded == pow10(digits):
-        return sign, "1" + "0" * (digits - 1), power + 1
-    return sign, str(rounded), power
+    return (sign, *_exponent_search(digits, power, lambda k: scaled_rounding(m, exp, k)))
 
 
 def fraction_rounding(value: Fraction, digits: int) -> tuple[int, str, int]:
@@ -172,21 +162,34 @@ def fraction_rounding(value: Fraction, digits: int) -> tuple[int, str, int]:
         raise ValueError("zero has no significant digits")
     sign = 1 if value < 0 else 0
     num, den = mpz(abs(value.numerator)), mpz(value.denominator)
-    power = floor_log10_pow2(num.bit_length() - den.bit_length() - 1)
-    while True:
-        k = digits - 1 - power
+
+    def scaled(k: int) -> tuple[mpz, mpz]:  # floor and rounding of value 10^k, one divmod
         n, d = (num * pow10(k), den) if k >= 0 else (num, den * pow10(-k))
         head, rest = divmod(n, d)
+        return head, head + 1 if 2 * rest >= d else head  # half away from zero
+
+    power = floor_log10_pow2(num.bit_length() - den.bit_length() - 1)
+    return (sign, *_exponent_search(digits, power, scaled))
+
+
+def _exponent_search(digits: int, power: int,
+                     scaled: Callable[[int], tuple[mpz, mpz]]) -> tuple[str, int]:
+    r"""The digits and decimal exponent of a positive :math:`x` rounded to ``digits``
+    digits, given ``scaled(k)`` :math:`= (\lfloor x 10^k \rfloor,` its rounding half
+    away from zero) and a guess ``power`` of :math:`\lfloor \log_{10} x \rfloor` (off by
+    at most one): the exponent is corrected until :math:`x 10^{k}` has ``digits``
+    integer digits, and a rounding up to :math:`10^{\text{digits}}` carries into it."""
+    while True:
+        head, rounded = scaled(digits - 1 - power)
         if head >= pow10(digits):
             power += 1
         elif head < pow10(digits - 1):
             power -= 1
         else:
             break
-    rounded = head + 1 if 2 * rest >= d else head  # half away from zero
     if rounded == pow10(digits):
-        return sign, "1" + "0" * (digits - 1), power + 1
-    return sign, str(rounded), power
+        return "1" + "0" * (digits - 1), power + 1
+    return str(rounded), power
 
 
 #: :math:`\log_{10} 2` in double precision (for exponents below :math:`2^{50}`).
