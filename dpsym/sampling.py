@@ -393,12 +393,9 @@ class _Compiled:
             out = self._draw_tail(rng, n)
             if self.zero_f > 0.0:  # a tail draw is cheaper than a boolean gather
                 out = np.where(rng.random(n) < self.category_cum[0], 0, out)
-            sign = 1 - 2 * rng.integers(0, 2, size=n, dtype=np.int8)
-            return (out * sign).astype(dtype, copy=False)
+            return _signed(rng, out, dtype)
         if self.single_piece:  # one head piece carries all the mass: no choice to make
-            out = self.head[0].draw(rng, n).astype(dtype, copy=False)
-            sign = 1 - 2 * rng.integers(0, 2, size=n, dtype=np.int8)
-            return out * sign
+            return _signed(rng, self.head[0].draw(rng, n), dtype)
         out = np.zeros(n, dtype=dtype)
         category = np.searchsorted(self.category_cum, rng.random(n), side="right")
         category = np.minimum(category, len(self.category_cum) - 1)
@@ -412,8 +409,7 @@ class _Compiled:
             m = int(np.count_nonzero(chosen))
             if m:
                 out[chosen] = self._draw_tail(rng, m)
-        sign = 1 - 2 * rng.integers(0, 2, size=n, dtype=np.int8)
-        return (out * sign).astype(dtype, copy=False)
+        return _signed(rng, out, dtype)
 
     def _draw_tail(self, rng: np.random.Generator, m: int) -> np.ndarray:
         assert self.tail is not None
@@ -514,6 +510,12 @@ class _Compiled:
             if local < c["period_hi"][j] or j == len(parts) - 1:
                 return c["q"] ** kk * (mpmath.mpf(part.upper_mp(local)) + c["period_after"][j])
         raise AssertionError("unreachable")
+
+
+def _signed(rng: np.random.Generator, values: np.ndarray, dtype: type) -> np.ndarray:
+    """``values`` (a flat array of magnitudes) with independent fair signs, as ``dtype``."""
+    sign = 1 - 2 * rng.integers(0, 2, size=values.size, dtype=np.int8)
+    return (values * sign).astype(dtype, copy=False)
 
 
 def _split_zero(head: list[Piece], tail: GeometricTail | None
