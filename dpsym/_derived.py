@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum
 
-FINGERPRINT = '881df81ba84e6e05927f1d8dd8e7298ef9cea917413fe1a267cadc4d7b1f9d51'
+FINGERPRINT = 'df5b3746697e26e394f4acfabe967cd5d3c5a2ed7800b945150138151fa5f67d'
 
 def _e0():
     with evaluate(False):

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from functools import cache
 
-import numpy as np
 import sympy as sp
 
 from .symbols import b, gamma
@@ -81,16 +80,5 @@ def shifted_power_sum(m: int) -> sp.Expr:
                     for j in range(m + 1)])
 
 
-def uniform_l1_directions(rng: np.random.Generator, size: int, d: int) -> np.ndarray:
-    r"""``size`` points uniform on the unit :math:`\ell^1` sphere of :math:`\mathbb{R}^d`.
-
-    Independent uniform signs times a :math:`\mathrm{Dirichlet}(1, \dots, 1)` vector
-    (normalised standard exponentials).
-    """
-    e = rng.standard_exponential((size, d))
-    signs = rng.choice(np.array([-1.0, 1.0]), size=(size, d))
-    return signs * e / e.sum(axis=1, keepdims=True)
-
-
 __all__ = ["eulerian_numbers", "l1_ball_volume", "l1_sphere_measure", "power_geometric_sum",
-           "shifted_power_sum", "uniform_l1_directions"]
+           "shifted_power_sum"]

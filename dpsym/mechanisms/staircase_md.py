@@ -422,56 +422,6 @@ class StaircaseMD(DimensionalMechanism):
         return base + (self.DIM + 1) * lost
 
     # -------------------------------------------------------------- sampling
-    def radial_table(self, gamma_value: float) -> tuple[np.ndarray, float]:
-        r"""(cumulative law of the period index :math:`K`, truncated at mass
-        :math:`< 10^{-20}`) and :math:`b`, in float64.
-
-        :math:`P(K = k) \propto b^k \bigl[(k+\gamma)^d - k^d + b((k+1)^d - (k+\gamma)^d)\bigr]`.
-        """
-        self.require("eps", "Delta")
-        d, e = self.DIM, float(self.values["eps"])
-        bb = math.exp(-e)
-        n = max(64, int(4 * (d + 50) / -math.expm1(-e)))
-        kk = np.arange(n, dtype=float)
-        g = float(gamma_value)
-        with np.errstate(divide="ignore"):
-            lk1 = d * np.log1p(kk)
-            hi = np.exp(d * (np.log(kk + g) - np.log1p(kk))) if g > 0 else (kk / (kk + 1)) ** d
-            lo = np.exp(d * (np.log(kk) - np.log1p(kk)))
-        shell = hi - lo + bb * (1 - hi)
-        logw = kk * (-e) + lk1 + np.log(np.maximum(shell, 1e-300))
-        w = np.exp(logw - logw.max())
-        cdf = np.cumsum(w)
-        if w[-1] / cdf[-1] > 1e-20:  # pragma: no cover - the bound above is ample
-            raise UnsupportedError(f"{self.name}: radial table too short")
-        return cdf / cdf[-1], bb
-
-    def sample_radius(self, rng: np.random.Generator, size: int,
-                      cost: Cost | str = "amplitude", gamma_value: object = None) -> np.ndarray:
-        r"""Draws of :math:`R = \|X\|_1` from its exact law (float64).
-
-        The period :math:`K` from its law (:meth:`radial_table`), then the high step
-        (probability :math:`\propto (K+\gamma)^d - K^d`) or the low one
-        (:math:`\propto b((K+1)^d - (K+\gamma)^d)`), then :math:`R/\Delta` in the step
-        :math:`[l, h)` by inversion of its density :math:`\propto r^{d-1}`:
-        :math:`R/\Delta = (l^d + U (h^d - l^d))^{1/d}`.
-        """
-        g = float(self.free_value(cost, 20) if gamma_value is None else gamma_value)
-        cdf, bb = self.radial_table(g)
-        d = self.DIM
-        kk = np.searchsorted(cdf, rng.random(size), side="right").astype(float)
-        kk = np.minimum(kk, len(cdf) - 1)
-        high = (kk + g) ** d - kk**d
-        low = bb * ((kk + 1) ** d - (kk + g) ** d)
-        take_high = rng.random(size) * (high + low) < high
-        lo = np.where(take_high, kk, kk + g)
-        hi = np.where(take_high, kk + g, kk + 1)
-        u = rng.random(size)
-        # (lo^d + u (hi^d - lo^d))^(1/d), written relative to hi to avoid overflow
-        ratio = (lo / hi) ** d
-        r = hi * (ratio + u * (1 - ratio)) ** (1.0 / d)
-        return r * float(self.values["Delta"])
-
     def ball_sampler(self, cost: Cost | str = "amplitude",
                      gamma_value: object = None) -> BallMixtureSampler:
         r"""The (cached) sampler of :meth:`sample` at this instance's parameters.
