@@ -504,7 +504,7 @@ def _hand_staircase_gamma_amplitude(v: dict[str, str], dps: int) -> mpmath.mpf:
 
 
 def _hand_discrete_laplace_power(v: dict[str, str], dps: int) -> mpmath.mpf:
-    # E X^2 = 2 e^eps / (e^eps - 1)^2 at Delta = 1
+    # E X^2 = 2 e^t / (e^t - 1)^2, t = eps/Delta
     with mpmath.workdps(dps + 10):
         e = mpmath.mpf(v["eps"]) / mpmath.mpf(v.get("Delta", 1))
         return 2 * mpmath.exp(e) / mpmath.expm1(e) ** 2
