@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ._version import __version__
 from .costs import AMPLITUDE, POWER, Cost, parse_cost
 from .errors import CertificationError, DomainError, DpsymError, UnsupportedError
 from .mechanisms import (
@@ -18,8 +19,6 @@ from .mechanisms import (
     UniformMass,
     get_mechanism,
 )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AMPLITUDE",

@@ -24,7 +24,9 @@ regime variable :math:`t` is still computable exactly:
    :math:`\mathbb{Q}(C)` modulo the minimal polynomial of :math:`C`);
 5. the minimum is :math:`V(\gamma^*(s), s^q)`, expanded as a quotient of power series.
 
-Every coefficient is exact; the numerics only choose between exact candidates.
+Every coefficient is exact; the numerics only choose between exact candidates. The exact
+power-series arithmetic, the field extensions and the Newton polygon are in
+:mod:`dpsym.powerseries`.
 """
 
 from __future__ import annotations
@@ -38,11 +40,25 @@ from typing import Any
 
 import mpmath
 import sympy as sp
-from sympy.polys.densearith import dup_add, dup_mul, dup_neg, dup_rem, dup_sub
-from sympy.polys.densebasic import dup_strip
-from sympy.polys.euclidtools import dup_invert
 
 from .errors import DomainError, UnsupportedError
+from .powerseries import (
+    Field,
+    adjoin_root,
+    bisect_polynomial_root,
+    lower_hull,
+    mp_coeffs,
+    mp_rational,
+    numeric_coeffs,
+    numeric_element,
+    pad,
+    real_roots,
+    series_horner,
+    series_inv,
+    series_mul,
+    series_root,
+    valuation,
+)
 from .regimes import MAX_ORDER, Regime
 from .symbols import in_eps
 
@@ -58,116 +74,6 @@ MATCH_TOLERANCE = 0.25
 #: Default probe points: small values of the regime variable.
 DEFAULT_PROBES = {"eps->oo": (sp.Rational(1, 10**30), sp.Rational(1, 10**40))}
 GENERIC_PROBES = (sp.Rational(1, 10**6), sp.Rational(1, 10**8))
-
-
-# ---------------------------------------------------------------------------- fields
-class _Field:
-    r"""The coefficient field: a sympy domain :math:`F`, possibly extended by one
-    algebraic number :math:`\theta` (elements are then dense polynomials in
-    :math:`\theta` reduced modulo its monic minimal polynomial)."""
-
-    def __init__(self, base: Any, modulus: list | None = None,
-                 generator: sp.Expr | None = None) -> None:
-        self.base = base
-        self.modulus = modulus
-        self.generator = generator
-        self.ext = modulus is not None
-        self.zero = [] if self.ext else base.zero
-        self.one = [base.one] if self.ext else base.one
-
-    def embed(self, a: Any) -> Any:
-        """An element of the base domain as an element of this field."""
-        return dup_strip([a]) if self.ext else a
-
-    def add(self, a: Any, c: Any) -> Any:
-        return dup_add(a, c, self.base) if self.ext else a + c
-
-    def sub(self, a: Any, c: Any) -> Any:
-        return dup_sub(a, c, self.base) if self.ext else a - c
-
-    def neg(self, a: Any) -> Any:
-        return dup_neg(a, self.base) if self.ext else -a
-
-    def mul(self, a: Any, c: Any) -> Any:
-        if self.ext:
-            if not a or not c:
-                return []
-            return dup_rem(dup_mul(a, c, self.base), self.modulus, self.base)
-        return a * c
-
-    def inv(self, a: Any) -> Any:
-        if self.is_zero(a):
-            raise ZeroDivisionError("inverse of zero in the coefficient field")
-        if self.ext:
-            return dup_invert(a, self.modulus, self.base)
-        return self.base.one / a
-
-    def is_zero(self, a: Any) -> bool:
-        return not a if self.ext else self.base.is_zero(a)
-
-    def to_sympy(self, a: Any) -> sp.Expr:
-        """The element as a sympy expression (powers of the generator expanded)."""
-        if not self.ext:
-            return self.base.to_sympy(a)
-        n = len(a)
-        terms = [self.base.to_sympy(c) * self.generator ** (n - 1 - i) for i, c in enumerate(a)]
-        return sp.expand(sp.Add(*terms))
-
-
-def _numeric(expr: sp.Expr, point: Mapping[sp.Symbol, sp.Expr]) -> mpmath.mpc:
-    """``expr`` at ``point`` as an mpmath number at the working precision."""
-    value = sp.sympify(expr).subs(point)
-    return mpmath.mpmathify(sp.N(value, mpmath.mp.dps + 10))
-
-
-# ---------------------------------------------------------------------------- series
-def _ord(K: _Field, a: Sequence) -> int | None:
-    """Index of the first nonzero coefficient, None if all vanish."""
-    for i, c in enumerate(a):
-        if not K.is_zero(c):
-            return i
-    return None
-
-
-def _pad(K: _Field, a: Sequence, n: int) -> list:
-    a = list(a[:n])
-    return a + [K.zero] * (n - len(a))
-
-
-def _smul(K: _Field, a: Sequence, c: Sequence, n: int) -> list:
-    """Product of two power series modulo :math:`s^n`."""
-    out = [K.zero] * n
-    lc = min(len(c), n)
-    for i in range(min(len(a), n)):
-        ai = a[i]
-        if K.is_zero(ai):
-            continue
-        for j in range(min(lc, n - i)):
-            if not K.is_zero(c[j]):
-                out[i + j] = K.add(out[i + j], K.mul(ai, c[j]))
-    return out
-
-
-def _sinv(K: _Field, a: Sequence, n: int) -> list:
-    """Inverse of a power series with nonzero constant term, modulo :math:`s^n`."""
-    inv0 = K.inv(a[0])
-    out = [inv0] + [K.zero] * (n - 1)
-    for k in range(1, n):
-        acc = K.zero
-        for i in range(1, min(k, len(a) - 1) + 1):
-            if not K.is_zero(a[i]):
-                acc = K.add(acc, K.mul(a[i], out[k - i]))
-        out[k] = K.neg(K.mul(acc, inv0))
-    return out
-
-
-def _horner(K: _Field, coeffs: Sequence[Sequence], x: Sequence, n: int) -> list:
-    r""":math:`\sum_i c_i(s)\, x(s)^i` modulo :math:`s^n` (``coeffs`` low degree first)."""
-    out = _pad(K, coeffs[-1], n)
-    for c in reversed(coeffs[:-1]):
-        out = _smul(K, out, x, n)
-        out = [K.add(u, v) for u, v in zip(out, _pad(K, c, n), strict=True)]
-    return out
 
 
 # ---------------------------------------------------------------------------- problem
@@ -288,10 +194,10 @@ class _Problem:
 
     def series_order(self, poly: sp.Poly) -> int | None:
         """Smallest :math:`t`-order over the coefficients of ``poly`` in :math:`\\gamma`."""
-        F = _Field(self.F)
+        F = Field(self.F)
         n = 8
         while n <= MAX_SERIES:
-            orders = [_ord(F, c) for c in self.coefficient_series(poly, n)]
+            orders = [valuation(F, c) for c in self.coefficient_series(poly, n)]
             known = [o for o in orders if o is not None]
             if known:
                 return min(known)
@@ -312,18 +218,19 @@ class _Problem:
             wv = sp.Integer(man) * sp.Rational(2) ** exp
             subs = {self.t: tv, self.w: wv, **self.point}
             lo, hi = (_rational_at(e, subs) for e in (self.lo, self.hi))
-            num = _mp_coeffs(sp.Poly(self.A.as_expr().subs(subs), self.var))
-            den = _mp_coeffs(sp.Poly(self.B.as_expr().subs(subs), self.var))
+            num = mp_coeffs(sp.Poly(self.A.as_expr().subs(subs), self.var))
+            den = mp_coeffs(sp.Poly(self.B.as_expr().subs(subs), self.var))
             sign = sp.sign(sp.N(self.prefactor.subs(self.point)))
-            candidates = [(_mp(lo), -1), (_mp(hi), -2)]
+            candidates = [(mp_rational(lo), -1), (mp_rational(hi), -2)]
             for index, f in enumerate(self.factors):
                 fp = sp.Poly(f.as_expr().subs(subs), self.var)
                 if fp.degree() < 1:
                     continue
                 fp = fp.sqf_part()
-                coeffs = _mp_coeffs(fp)
+                coeffs = mp_coeffs(fp)
                 for (a, c), _ in fp.intervals(inf=lo, sup=hi):
-                    candidates.append((_bisect(coeffs, _mp(a), _mp(c)), index))
+                    root = bisect_polynomial_root(coeffs, mp_rational(a), mp_rational(c))
+                    candidates.append((root, index))
             best, best_value = None, None
             for g, index in candidates:
                 d = mpmath.polyval(den, g)
@@ -336,33 +243,6 @@ class _Problem:
             return _Probe(tv, best[0], best[1])
 
 
-def _mp(value: sp.Rational) -> mpmath.mpf:
-    return mpmath.mpf(value.p) / value.q
-
-
-def _mp_coeffs(poly: sp.Poly) -> list[mpmath.mpf]:
-    return [_mp(sp.Rational(c)) for c in poly.all_coeffs()]
-
-
-def _bisect(coeffs: list[mpmath.mpf], a: mpmath.mpf, c: mpmath.mpf) -> mpmath.mpf:
-    """The root of the polynomial in its isolating interval ``[a, c]``, by bisection."""
-    fa = mpmath.polyval(coeffs, a)
-    if a == c or fa == 0:
-        return a
-    if mpmath.polyval(coeffs, c) == 0:
-        return c
-    for _ in range(mpmath.mp.prec + 10):
-        mid = (a + c) / 2
-        fm = mpmath.polyval(coeffs, mid)
-        if fm == 0 or mid in (a, c):
-            return mid
-        if (fm > 0) == (fa > 0):
-            a, fa = mid, fm
-        else:
-            c = mid
-    return (a + c) / 2
-
-
 def _rational_at(expr: sp.Expr, subs: Mapping[sp.Symbol, sp.Expr]) -> sp.Rational:
     """``expr`` at ``subs`` as an exact rational (rounded to 120 digits if irrational)."""
     value = sp.sympify(expr).subs(subs)
@@ -371,81 +251,12 @@ def _rational_at(expr: sp.Expr, subs: Mapping[sp.Symbol, sp.Expr]) -> sp.Rationa
     return sp.Rational(sp.N(value, 120))
 
 
-# ---------------------------------------------------------------------------- algebra
-def _real_roots(coeffs: Sequence[mpmath.mpc]) -> list[mpmath.mpf]:
-    """Real roots of a polynomial with numeric coefficients (highest degree first)."""
-    coeffs = list(coeffs)
-    while coeffs and coeffs[0] == 0:
-        coeffs.pop(0)
-    if len(coeffs) < 2:
-        return []
-    roots = mpmath.polyroots(coeffs, maxsteps=400, extraprec=4 * mpmath.mp.prec, error=False)
-    tiny = mpmath.mpf(10) ** (-mpmath.mp.dps // 2)
-    return [mpmath.re(r) for r in (roots if isinstance(roots, list) else [roots])
-            if abs(mpmath.im(r)) <= tiny * max(1, abs(r))]
-
-
-def _adjoin(F: Any, poly: sp.Poly, target: mpmath.mpf,
-            point: Mapping[sp.Symbol, sp.Expr]) -> tuple[_Field, Any]:
-    r"""The real root of the irreducible ``poly`` (over :math:`F`) nearest ``target``:
-    a field containing it and the root as an element of that field."""
-    x = poly.gen
-    coeffs = [F.from_sympy(c) for c in poly.all_coeffs()]
-    if poly.degree() == 1:
-        return _Field(F), -coeffs[1] / coeffs[0]
-    expr = poly.as_expr()
-    n = poly.degree()
-    candidates: list[sp.Expr] = []
-    if len(poly.terms()) == 2 and poly.TC() != 0:
-        radicand = sp.factor(-poly.TC() / poly.LC())
-        r_num = sp.N(radicand.subs(point))
-        if r_num > 0:
-            root = sp.Pow(radicand, sp.Rational(1, n))
-            candidates = [root] + ([-root] if n % 2 == 0 else [])
-        elif n % 2 == 1:
-            candidates = [-sp.Pow(-radicand, sp.Rational(1, n))]
-    elif n <= 4:
-        candidates = [r for r in sp.roots(expr, x, cubics=True, quartics=True)]
-    elif not poly.free_symbols - {x}:
-        candidates = list(sp.Poly(expr, x).real_roots())
-    good = []
-    for c in candidates:
-        value = _numeric(c, point)
-        if abs(mpmath.im(value)) <= mpmath.mpf(10) ** (-20) * max(1, abs(value)):
-            good.append((abs(mpmath.re(value) - target), c))
-    if not good:
-        raise UnsupportedError(f"no exact expression found for the root of {expr}")
-    _, generator = min(good, key=lambda pair: pair[0])
-    lead = coeffs[0]
-    modulus = [c / lead for c in coeffs]
-    K = _Field(F, modulus, generator)
-    return K, [F.one, F.zero]
-
-
-def _numeric_element(K: _Field, a: Any, point: Mapping[sp.Symbol, sp.Expr]) -> mpmath.mpc:
-    return _numeric(K.to_sympy(a), point)
-
-
-def _lower_hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Vertices of the lower convex hull of points sorted by abscissa."""
-    hull: list[tuple[int, int]] = []
-    for pt in points:
-        while len(hull) >= 2:
-            (x1, y1), (x2, y2) = hull[-2], hull[-1]
-            if (y2 - y1) * (pt[0] - x1) >= (pt[1] - y1) * (x2 - x1):
-                hull.pop()
-            else:
-                break
-        hull.append(pt)
-    return hull
-
-
 # ---------------------------------------------------------------------------- branches
 class _Branch:
     r"""The minimiser :math:`\gamma^*(s) = \gamma_0 + s^m (C + z(s))`, :math:`t = s^q`
     (``m`` None for a constant minimiser)."""
 
-    def __init__(self, K: _Field, gamma0: Any, q: int = 1, m: int | None = None,
+    def __init__(self, K: Field, gamma0: Any, q: int = 1, m: int | None = None,
                  C: Any = None, h_of: Any = None) -> None:
         self.K, self.gamma0, self.q, self.m, self.C = K, gamma0, q, m, C
         self._h_of = h_of
@@ -453,23 +264,9 @@ class _Branch:
 
     def z(self, n: int) -> list:
         r"""The root :math:`z(s)` of :math:`H(z, s) = 0` modulo :math:`s^n` (Newton)."""
-        K = self.K
         if n <= len(self._z):
             return self._z[:n]
-        h = self._h_of(n)
-        dh = [[K.mul(K.embed(K.base.from_sympy(sp.Integer(k))), c) for c in h[k]]
-              for k in range(1, len(h))]  # the coefficients of H_z
-        z = [K.zero] * n
-        prec = 1
-        while prec < n:
-            prec = min(2 * prec, n)
-            value = _horner(K, h, z, prec)
-            slope = _horner(K, dh, z, prec)
-            step = _smul(K, value, _sinv(K, slope, prec), prec)
-            z = [K.sub(a, c) for a, c in zip(_pad(K, z, prec), step, strict=True)] \
-                + [K.zero] * (n - prec)
-        if _ord(K, _horner(K, h, z, n)) is not None:  # pragma: no cover - a safeguard
-            raise UnsupportedError("the power series of the minimiser did not converge")
+        z = series_root(self.K, self._h_of(n), n)
         self._z = z
         return z
 
@@ -505,7 +302,7 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
     if index < 0:  # an end point
         end = problem.lo if index == -1 else problem.hi
         try:
-            return _Branch(_Field(F), F.from_sympy(end))
+            return _Branch(Field(F), F.from_sympy(end))
         except (sp.polys.polyerrors.CoercionFailed, TypeError, ValueError):
             raise UnsupportedError(f"the end point {end} is not rational") from None
     f = problem.factors[index]
@@ -514,9 +311,9 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
         factors = [sp.Poly(g, var) for g, _ in sp.factor_list(poly.as_expr(), var)[1]]
         with mpmath.workdps(PROBE_DIGITS):
             best = min(((abs(r - last.gamma), g) for g in factors if g.degree() > 0
-                        for r in _real_roots(_numeric_coeffs(g, point))),
+                        for r in real_roots(numeric_coeffs(g, point))),
                        key=lambda pair: pair[0])
-            K, root = _adjoin(F, best[1], last.gamma, point)
+            K, root = adjoin_root(F, best[1], last.gamma, point)
         return _Branch(K, root)
 
     # leading-order equation N_k(gamma) = 0
@@ -533,14 +330,14 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
             gp = sp.Poly(g, x)
             if gp.degree() > 0:
                 roots += [(abs(r - last.gamma), gp, r)
-                          for r in _real_roots(_numeric_coeffs(gp, point))]
+                          for r in real_roots(numeric_coeffs(gp, point))]
         if not roots:
             raise UnsupportedError("the leading-order optimality condition has no real root")
         _, phi, _ = min(roots, key=lambda item: item[0])
-        K, gamma0 = _adjoin(F, phi, last.gamma, point)
+        K, gamma0 = adjoin_root(F, phi, last.gamma, point)
 
     # the shifted polynomial G(y, t) = N(gamma0 + y, t) and its Newton polygon
-    def shifted(n: int, K: _Field, gamma0: Any) -> list[list]:
+    def shifted(n: int, K: Field, gamma0: Any) -> list[list]:
         coeffs = [[K.embed(c) for c in row] for row in problem.coefficient_series(f, n)]
         deg = len(coeffs) - 1
         out = [[K.zero] * n for _ in range(deg + 1)]
@@ -559,7 +356,7 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
 
     while True:
         g = shifted(n_t, K, gamma0)
-        orders = [_ord(K, c) for c in g]
+        orders = [valuation(K, c) for c in g]
         if orders[0] is not None:
             break
         n_t *= 2
@@ -568,18 +365,18 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
                                    "computed orders")
     points = [(i, o) for i, o in enumerate(orders) if o is not None]
     i_min = min(i for i, o in points if o == k)
-    hull = _lower_hull([pt for pt in points if pt[0] <= i_min])
+    hull = lower_hull([pt for pt in points if pt[0] <= i_min])
     candidates = []
     with mpmath.workdps(PROBE_DIGITS):
-        g0 = _numeric_element(K, gamma0, point).real
+        g0 = numeric_element(K, gamma0, point).real
         for (i1, o1), (i2, o2) in itertools.pairwise(hull):
             alpha = Fraction(o1 - o2, i2 - i1)
             on_edge = [i for i, o in points if i1 <= i <= i2
                        and Fraction(o1 - o, 1) == alpha * (i - i1)]
             chi = {i - i1: g[i][orders[i]] for i in on_edge}
-            numeric = [_numeric_element(K, chi.get(j, K.zero), point)
-                       for j in range(i2 - i1, -1, -1)]
-            for c in _real_roots(numeric):
+            chi_values = [numeric_element(K, chi.get(j, K.zero), point)
+                          for j in range(i2 - i1, -1, -1)]
+            for c in real_roots(chi_values):
                 if c == 0:
                     continue
                 score = 0
@@ -610,7 +407,7 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
         with mpmath.workdps(PROBE_DIGITS):
             for psi, mult in sp.factor_list(chi_poly.as_expr(), x)[1]:
                 pp = sp.Poly(psi, x)
-                for r in _real_roots(_numeric_coeffs(pp, point)):
+                for r in real_roots(numeric_coeffs(pp, point)):
                     if best is None or abs(r - c_num) < best[0]:
                         best = (abs(r - c_num), pp, mult)
             assert best is not None
@@ -619,14 +416,14 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
                     f"regime {problem.regime.name}: the leading coefficient of the minimiser "
                     "is a multiple root (a degenerate Newton polygon edge)"
                 )
-            K2, C = _adjoin(F, best[1], c_num, point)
+            K2, C = adjoin_root(F, best[1], c_num, point)
         if K2.ext:
             gamma0 = K2.embed(gamma0)
             K = K2
     m, q = alpha.numerator, alpha.denominator
     L = q * o1 + m * i1
 
-    def h_of(n: int, K: _Field = K, gamma0: Any = gamma0, C: Any = C) -> list[list]:
+    def h_of(n: int, K: Field = K, gamma0: Any = gamma0, C: Any = C) -> list[list]:
         r"""The coefficients in :math:`z` of :math:`H(z, s)`, as series modulo :math:`s^n`."""
         nt = (n + L) // q + 2
         g = shifted(nt, K, gamma0)
@@ -651,12 +448,8 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
     return _Branch(K, gamma0, q, m, C, h_of)
 
 
-def _numeric_coeffs(poly: sp.Poly, point: Mapping[sp.Symbol, sp.Expr]) -> list:
-    return [_numeric(c, point) for c in poly.all_coeffs()]
-
-
 # ---------------------------------------------------------------------------- cost
-def _composed(problem: _Problem, K: _Field, poly: sp.Poly, gamma: list, q: int,
+def _composed(problem: _Problem, K: Field, poly: sp.Poly, gamma: list, q: int,
               n: int) -> list:
     r""":math:`P(\gamma(s), s^q)` modulo :math:`s^n`."""
     nt = (n - 1) // q + 1
@@ -668,7 +461,7 @@ def _composed(problem: _Problem, K: _Field, poly: sp.Poly, gamma: list, q: int,
             if j * q < n:
                 spread[j * q] = K.embed(c)
         coeffs.append(spread)
-    return _horner(K, coeffs, _pad(K, gamma, n), n)
+    return series_horner(K, coeffs, pad(K, gamma, n), n)
 
 
 def _cost_series(problem: _Problem, branch: _Branch, order: int) -> list[tuple[int, Any]]:
@@ -686,7 +479,7 @@ def _cost_series(problem: _Problem, branch: _Branch, order: int) -> list[tuple[i
     while True:
         n = e0 + b_min
         gamma = branch.gamma(n if exact else e0)
-        v_b = _ord(K, _composed(problem, K, problem.B, gamma, q, n))
+        v_b = valuation(K, _composed(problem, K, problem.B, gamma, q, n))
         if v_b is not None:
             break
         e0 *= 2
@@ -699,7 +492,7 @@ def _cost_series(problem: _Problem, branch: _Branch, order: int) -> list[tuple[i
         return []
     gamma = branch.gamma(1 if exact else need)
     num = _composed(problem, K, problem.A, gamma, q, n_a)
-    v_a = _ord(K, num)
+    v_a = valuation(K, num)
     if v_a is None:
         return []
     n_b = Q + 2 * v_b - v_a
@@ -707,7 +500,7 @@ def _cost_series(problem: _Problem, branch: _Branch, order: int) -> list[tuple[i
     terms = Q - (v_a - v_b)
     if terms <= 0:
         return []
-    quotient = _smul(K, num[v_a:], _sinv(K, den[v_b:], terms), terms)
+    quotient = series_mul(K, num[v_a:], series_inv(K, den[v_b:], terms), terms)
     return [(v_a - v_b + j, c) for j, c in enumerate(quotient) if not K.is_zero(c)]
 
 

@@ -28,15 +28,19 @@ mechanism                 noise parameters                     density
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 import mpmath
 import sympy as sp
 
 from .errors import DomainError
+from .gaussian_calibration import profile_value
+from .mechanisms import Staircase
 from .noise import Piece, SymmetricNoise
 from .numerics import check_digits
 from .params import POSITIVE, Domain, Param
+from .privacy import privacy_profile
 from .symbols import x
 
 #: What each audited mechanism needs, besides ``eps`` and ``Delta``.
@@ -166,16 +170,10 @@ def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
 def _profile(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Fraction],
              digits: int) -> tuple[mpmath.mpf, str]:
     if mechanism in ("analytic-gaussian", "gaussian"):
-        from .gaussian_calibration import profile_value
-
         return profile_value(e, values["sigma"], sens, digits)
-    from .privacy import privacy_profile
-
     if mechanism == "staircase":
-        from .mechanisms import Staircase
-
-        result = privacy_profile(Staircase(eps=values["eps0"], Delta=sens), e, digits=digits,
-                                 free_value=values["gamma"])
+        result = Staircase(eps=values["eps0"], Delta=sens).privacy_profile(
+            e, digits=digits, free_value=values["gamma"])
         return result.number, result.text
     lam = _rational(values["scale"])
     bound = _rational(values["bound"]) if mechanism == "truncated-laplace" else sp.oo
@@ -187,8 +185,6 @@ def _profile(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Frac
 
 def _decimal(value: Fraction) -> str:
     """An exact decimal string for a terminating fraction, else ``p/q``."""
-    from decimal import Decimal, localcontext
-
     with localcontext() as ctx:
         ctx.prec = 400
         text = format(Decimal(value.numerator) / Decimal(value.denominator), "f")

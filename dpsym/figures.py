@@ -12,7 +12,18 @@ refines each extreme with certified mpmath arithmetic: an extreme at a corner of
 evaluated there; one inside an edge is maximised (or minimised) along that edge by solving
 :math:`\partial r/\partial\varepsilon = 0` (or :math:`\partial r/\partial\delta = 0`); one in
 the interior by solving :math:`\nabla r = 0`. Both ratios are independent of
-:math:`\Delta`.
+:math:`\Delta`. The truncated Laplacian's costs are the engine's closed forms
+(:meth:`TruncatedLaplace.formula <dpsym.mechanisms.base.Mechanism.formula>`, compiled once
+for mpmath), the analytic Gaussian's :math:`\sigma` is
+:func:`dpsym.gaussian_calibration.calibrate_sigma_value`.
+
+``section6_ratios.json`` holds only certified, correctly rounded decimal strings (and
+exact integers): the grid is computed exactly (in mpmath, from the decimal end points,
+then rounded to float64), and each grid extreme is written as the certified ratio at that
+grid point, not as the float64 value, so the file is the same on every machine.
+
+:func:`plot_cost_ratios` draws the figure of the :math:`d`-dimensional staircase
+(``staircase_md_ratios.png``).
 """
 
 from __future__ import annotations
@@ -21,18 +32,28 @@ import io
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import mpmath
 import numpy as np
+import sympy as sp
 
+from ._version import STAMP
 from .fastpath import amplitude_ratio, power_ratio
-from .gaussian_calibration import _mu_mp
-from .numerics import certified, to_mpf
+from .gaussian_calibration import calibrate_sigma_value
+from .mechanisms.independent_staircase import IndependentStaircase
+from .mechanisms.laplace_md import LaplaceMD
+from .mechanisms.staircase_md import StaircaseMD
+from .mechanisms.truncated_laplace import TruncatedLaplace
+from .numerics import certified, decimal_text, format_digits, fraction_rounding, to_mpf
+from .symbols import in_eps
 
-__all__ = ["DELTA_RANGE", "EPS_RANGE", "ratios_mp", "section6", "truncated_laplace_mp"]
+__all__ = ["DELTA_RANGE", "EPS_RANGE", "plot_cost_ratios", "ratios_mp", "section6",
+           "truncated_laplace_mp"]
 
 #: The grid of the paper's Figures 2 and 3 (decimal strings: exact end points).
 EPS_RANGE = ("1e-4", "10")
@@ -40,30 +61,40 @@ DELTA_RANGE = ("1e-6", "0.1")
 FILES = ("section6_amplitude_ratio.png", "section6_power_ratio.png", "section6_ratios.json")
 
 
+@cache
+def _truncated_laplace_costs() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    r"""The truncated Laplacian's optimal :math:`\mathbb{E}|X|` and :math:`\mathbb{E}X^2`
+    at :math:`\Delta = 1`, the engine's closed forms compiled for mpmath (functions of
+    :math:`(\varepsilon, \delta)`)."""
+    symbol = TruncatedLaplace.symbols()
+    compiled = []
+    for cost in ("amplitude", "power"):
+        expr = in_eps(TruncatedLaplace.formula("cost", cost)).subs(symbol["Delta"], 1)
+        compiled.append(sp.lambdify((symbol["eps"], symbol["delta"]), expr, "mpmath"))
+    return compiled[0], compiled[1]
+
+
 def truncated_laplace_mp(eps: mpmath.mpf, delta: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf]:
     r"""Truncated Laplacian :math:`(\mathbb{E}|X|, \mathbb{E}X^2)` at :math:`\Delta = 1`, at
-    the current precision, straight from Definition 3 (:math:`A = \lambda\log(1 + c)`,
-    :math:`\lambda - A/c`, :math:`2\lambda^2 - (A^2 + 2\lambda A)/c`), with extra working
-    precision for the cancellation of order :math:`c^2` at small :math:`c`."""
-    with mpmath.extraprec(mpmath.mp.prec + 64):
-        lam = 1 / eps
+    the current precision, from the engine's closed forms, with extra working precision
+    for their cancellations: :math:`e^\varepsilon - 1` at small :math:`\varepsilon`, and
+    terms of order :math:`c^2` at small :math:`c = (e^\varepsilon - 1)/(2\delta)`."""
+    amplitude, power = _truncated_laplace_costs()
+    with mpmath.extraprec(64):
         c = mpmath.expm1(eps) / (2 * delta)
-        extra = 3 * max(0, -int(mpmath.mag(c))) + 16
+        extra = 3 * max(0, -int(mpmath.mag(c))) + max(0, -int(mpmath.mag(eps))) + 16
     with mpmath.extraprec(extra + 64):
-        lam = 1 / eps
-        c = mpmath.expm1(eps) / (2 * delta)
-        A = lam * mpmath.log1p(c)
-        amp = lam - A / c
-        power = 2 * lam**2 - (A**2 + 2 * lam * A) / c
-    return +amp, +power
+        amp, pw = amplitude(eps, delta), power(eps, delta)
+    return +amp, +pw
 
 
 def ratios_mp(eps: mpmath.mpf, delta: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf]:
     r"""(amplitude ratio, power ratio), truncated Laplacian over analytic Gaussian, at the
-    current precision (:math:`\sigma^* = 1/\mu^*` at :math:`\Delta = 1`)."""
+    current precision: :math:`\mathbb{E}|X| / (\sigma^* \sqrt{2/\pi})` and
+    :math:`\mathbb{E}X^2 / \sigma^{*2}` at :math:`\Delta = 1`."""
     amp, power = truncated_laplace_mp(eps, delta)
-    mu = _mu_mp(_exact(eps), _exact(delta))
-    return amp * mu / mpmath.sqrt(2 / mpmath.pi), power * mu**2
+    sigma = calibrate_sigma_value(_exact(eps), _exact(delta))
+    return amp / (sigma * mpmath.sqrt(2 / mpmath.pi)), power / sigma**2
 
 
 def _exact(v: mpmath.mpf) -> Fraction:
@@ -71,10 +102,28 @@ def _exact(v: mpmath.mpf) -> Fraction:
     return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
+def _axis(ends: tuple[str, str], n: int) -> np.ndarray:
+    """``n`` log-spaced points from ``ends[0]`` to ``ends[1]``, each the float64 nearest to
+    the exact point (computed in mpmath, the same on every machine)."""
+    lo, hi = Fraction(ends[0]), Fraction(ends[1])
+    with mpmath.workdps(40):
+        a, ratio = to_mpf(lo), to_mpf(hi / lo)
+        points = [float(a * ratio ** (mpmath.mpf(i) / (n - 1))) for i in range(n)]
+    points[0], points[-1] = float(lo), float(hi)
+    return np.array(points)
+
+
 def _grid(n_eps: int, n_delta: int) -> tuple[np.ndarray, np.ndarray]:
-    e = np.geomspace(float(EPS_RANGE[0]), float(EPS_RANGE[1]), n_eps)
-    d = np.geomspace(float(DELTA_RANGE[0]), float(DELTA_RANGE[1]), n_delta)
-    return e, d
+    return _axis(EPS_RANGE, n_eps), _axis(DELTA_RANGE, n_delta)
+
+
+def _decimal(value: float | Fraction, digits: int) -> str:
+    """An exact number (a float64, a fraction) correctly rounded to ``digits`` digits."""
+    if value == 0:
+        return "0"
+    if isinstance(value, Fraction):
+        return decimal_text(*fraction_rounding(value, digits), digits)
+    return format_digits(mpmath.mpf(value), digits)
 
 
 def _refine(which: int, kind: str, i: int, j: int, e: np.ndarray, d: np.ndarray,
@@ -131,6 +180,25 @@ def _refine(which: int, kind: str, i: int, j: int, e: np.ndarray, d: np.ndarray,
             "value_float": float(value)}
 
 
+def _grid_record(which: int, entry: dict[str, Any], R: np.ndarray, digits: int
+                 ) -> dict[str, Any]:
+    """The certified form of a grid summary (what ``section6_ratios.json`` holds): each
+    grid extreme as the certified ratio at its grid point, every number a decimal string
+    correctly rounded to ``digits`` digits (or an exact integer)."""
+    below = Fraction(int(np.count_nonzero(R < 1)), int(R.size))
+    record: dict[str, Any] = {"all_below_one": entry["all_below_one"],
+                              "fraction_below_one": _decimal(below, digits)}
+    for kind in ("min", "max"):
+        item = entry[kind]
+        e, d = mpmath.mpf(item["grid_eps"]), mpmath.mpf(item["grid_delta"])
+        _, value = certified(lambda e=e, d=d: ratios_mp(e, d)[which], digits)
+        refined = {k: v for k, v in item["refined"].items() if k != "value_float"}
+        record[kind] = {"grid_value": value, "grid_eps": _decimal(item["grid_eps"], digits),
+                        "grid_delta": _decimal(item["grid_delta"], digits),
+                        "grid_index": list(item["grid_index"]), "refined": refined}
+    return record
+
+
 def section6(out_dir: str | os.PathLike[str] = "derivations", n_eps: int = 121,
              n_delta: int = 121, digits: int = 15) -> dict[str, Any]:
     r"""Recompute the paper's Figures 2 and 3 and the extremes of both ratios.
@@ -149,7 +217,10 @@ def section6(out_dir: str | os.PathLike[str] = "derivations", n_eps: int = 121,
     -------
     dict
         For ``amplitude`` and ``power``: the grid ``min`` and ``max`` (value, eps, delta,
-        grid index), their certified refinement, and ``all_below_one``.
+        grid index), their certified refinement, and ``all_below_one``. The grid values
+        here are float64 (``grid_value``, ``grid_eps``, ``grid_delta``,
+        ``fraction_below_one``, and the refinement's ``value_float``); the file holds
+        their certified decimal forms instead (module docstring).
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -162,6 +233,7 @@ def section6(out_dir: str | os.PathLike[str] = "derivations", n_eps: int = 121,
         "claim": "003 Section 6: the truncated Laplacian improves on the optimal Gaussian "
                  "in all privacy regimes (ratio < 1)",
     }
+    record = dict(result)
     for which, (name, R) in enumerate(grids.items()):
         entry: dict[str, Any] = {"all_below_one": bool(np.all(R < 1)),
                                  "fraction_below_one": float(np.mean(R < 1))}
@@ -171,19 +243,18 @@ def section6(out_dir: str | os.PathLike[str] = "derivations", n_eps: int = 121,
                            "grid_delta": float(d[j]), "grid_index": [int(i), int(j)],
                            "refined": _refine(which, kind, int(i), int(j), e, d, digits)}
         result[name] = entry
+        record[name] = _grid_record(which, entry, R, digits)
         _plot(out / FILES[which], e, d, R, name)
-    from .derive import STAMP
-
-    text = json.dumps({"stamp": STAMP, **result}, indent=2, sort_keys=True) + "\n"
+    text = json.dumps({"stamp": STAMP, **record}, indent=2, sort_keys=True) + "\n"
     _write_bytes(out / FILES[2], text.encode())
     return result
 
 
 def _plot(path: Path, e: np.ndarray, d: np.ndarray, R: np.ndarray, name: str) -> None:
-    import matplotlib
+    import matplotlib  # optional and slow to import: only the figures need it
 
     matplotlib.use("Agg", force=False)
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # after choosing the backend
 
     fig = Figure(figsize=(6.4, 4.8), dpi=100)
     ax = fig.add_subplot()
@@ -215,3 +286,46 @@ def _write_bytes(path: Path, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+# ---------------------------------------------------------------------- d-dimensional
+def plot_cost_ratios(directory: str | Path, dims: tuple[int, ...] = (2, 3, 5),
+                     points: int = 41) -> Path:
+    r"""Write ``staircase_md_ratios.png``: the optimal cost :math:`\mathbb{E}\|X\|_1` of the
+    :math:`d`-dimensional staircase divided by that of Laplace noise on each coordinate and
+    by that of the independent staircase, against :math:`\varepsilon \in [10^{-2}, 30]`.
+
+    Returns the path written. Values are certified to 10 digits (deterministic output).
+    """
+    import matplotlib  # optional and slow to import: only the figures need it
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # after choosing the backend
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    grid = [f"{10 ** (-2 + 3.4771212547 * j / (points - 1)):.4g}" for j in range(points)]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharex=True)
+    for d in dims:
+        xs, to_lap, to_ind = [], [], []
+        for e in grid:
+            v = float(StaircaseMD(eps=e, dim=d).value("cost", "amplitude", 10).number)
+            lap = float(LaplaceMD(eps=e, dim=d).value("cost", "amplitude", 10).number)
+            ind = float(IndependentStaircase(eps=e, dim=d).value("cost", "amplitude", 10).number)
+            xs.append(float(e))
+            to_lap.append(v / lap)
+            to_ind.append(v / ind)
+        axes[0].plot(xs, to_lap, label=f"d = {d}")
+        axes[1].plot(xs, to_ind, label=f"d = {d}")
+    axes[0].set(xscale="log", yscale="log", xlabel=r"$\varepsilon$",
+                title=r"staircase-md / Laplace per coordinate ($E\|X\|_1$)")
+    axes[1].set(xscale="log", yscale="log", xlabel=r"$\varepsilon$",
+                title=r"staircase-md / independent staircase ($E\|X\|_1$)")
+    for ax in axes:
+        ax.legend()
+        ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    path = out / "staircase_md_ratios.png"
+    fig.savefig(path, dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    return path

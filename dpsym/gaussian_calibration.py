@@ -86,7 +86,7 @@ import numpy.typing as npt
 
 from .errors import CertificationError, DomainError
 from .numerics import certified, check_digits, to_mpf
-from .params import Domain, Param
+from .params import Domain, Param, parse_number
 from .symbols import Delta as _Delta_sym
 from .symbols import delta as _delta_sym
 from .symbols import eps as _eps_sym
@@ -274,8 +274,6 @@ def _exp_of_log(log_v: mpmath.mpf) -> mpmath.mpf:
 
 def _validate_eps(eps: object, allow_zero: bool = False) -> Fraction:
     if allow_zero:
-        from .params import parse_number
-
         v = parse_number(eps, "eps") if not isinstance(eps, mpmath.mpf) else None
         if v == 0:
             return v

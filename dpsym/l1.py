@@ -22,11 +22,13 @@ with the Eulerian polynomials :math:`\sum_{k \ge 0} k^j b^k = b A_j(b) / (1 - b)
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
+import mpmath
 import sympy as sp
 
-from .symbols import b, gamma
+from .symbols import b, gamma, one_minus_b
 
 
 def l1_ball_volume(d: int, r: sp.Expr) -> sp.Expr:
@@ -80,5 +82,36 @@ def shifted_power_sum(m: int) -> sp.Expr:
                     for j in range(m + 1)])
 
 
+@cache
+def _geometric_sum_function(j: int):
+    """:func:`power_geometric_sum` compiled to mpmath in ``(b, 1 - b)``."""
+    return sp.lambdify((b, one_minus_b), power_geometric_sum(j).subs(1 - b, one_minus_b),
+                       "mpmath")
+
+
+def power_geometric_sums_numeric(m: int, bb: mpmath.mpf, omb: mpmath.mpf
+                                 ) -> list[mpmath.mpf]:
+    r"""[:math:`E_0, \dots, E_m`], :math:`E_j = \sum_k k^j b^k`, at the working precision.
+
+    :func:`power_geometric_sum` compiled with :math:`1 - b` as the separate argument
+    ``omb`` (from ``expm1``), so that nothing cancels as :math:`b \to 1`.
+    """
+    return [_geometric_sum_function(j)(bb, omb) for j in range(m + 1)]
+
+
+def shifted_power_sums_numeric(m: int, g: mpmath.mpf, e: list[mpmath.mpf]) -> list[mpmath.mpf]:
+    r"""[:math:`S_0(\gamma), \dots, S_m(\gamma)`] at the working precision from
+    ``e`` = :func:`power_geometric_sums_numeric`:
+    :math:`S_n(\gamma) = \sum_{j \le n} \binom{n}{j} \gamma^{n-j} E_j`, the expansion of
+    :func:`shifted_power_sum` (all terms positive; a test holds the two equal at exact
+    rational points).
+    """
+    powers = [mpmath.mpf(1)]
+    for _ in range(m):
+        powers.append(powers[-1] * g)
+    return [mpmath.fsum(math.comb(n, j) * powers[n - j] * e[j] for j in range(n + 1))
+            for n in range(m + 1)]
+
+
 __all__ = ["eulerian_numbers", "l1_ball_volume", "l1_sphere_measure", "power_geometric_sum",
-           "shifted_power_sum"]
+           "power_geometric_sums_numeric", "shifted_power_sum", "shifted_power_sums_numeric"]

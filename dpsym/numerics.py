@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
 
+import flint
 import mpmath
 import sympy as sp
 from gmpy2 import mpz
@@ -210,8 +211,6 @@ def _logarithmic_rounding(m: mpz, e: int, digits: int, power: int) -> tuple[str,
     r"""``(digits, E)`` of :math:`x = m\,2^e` rounded, for a huge decimal exponent: balls
     of :math:`x\,10^{k} = \exp(\ln m + e \ln 2 + k \ln 10)` at a precision that covers
     the exponent's bits, doubled until the leading decade and the rounding are certain."""
-    import flint
-
     prec = int(digits / LOG10_2) + 64 + 2 * max(abs(e), abs(power), 2).bit_length()
     for _ in range(16):
         with flint.ctx.workprec(prec):

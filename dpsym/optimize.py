@@ -24,6 +24,7 @@ import sympy as sp
 
 from .errors import CertificationError
 from .numerics import evaluate
+from .symbols import p
 
 GRID = 32
 
@@ -328,8 +329,6 @@ _TEST_EXPONENTS = (sp.Rational(1, 2), sp.Integer(1), sp.Integer(2), sp.Integer(3
 def _with_exponents(cost: sp.Expr, points: Sequence[Mapping[sp.Symbol, object]]
                     ) -> list[Mapping[sp.Symbol, object]]:
     """The test points, crossed with test exponents if ``cost`` has a symbolic exponent."""
-    from .symbols import p
-
     if p not in cost.free_symbols or any(p in pt for pt in points):
         return list(points)
     return [{**pt, p: e} for pt in points for e in _TEST_EXPONENTS]

@@ -13,13 +13,20 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
+from functools import cache
 from numbers import Integral, Rational, Real
+from types import MappingProxyType
+from typing import ClassVar
 
+import mpmath
 import sympy as sp
 
 from .errors import DomainError
+from .symbols import Delta, delta, dim, eps
 
 #: Largest decimal exponent accepted in a number (``1e999999`` is refused, not expanded).
 MAX_EXPONENT = 10_000
@@ -85,8 +92,6 @@ def _fmt(v: Fraction | None) -> str:
     if v is None:
         return "inf"
     if max(abs(v.numerator), v.denominator).bit_length() > 128:
-        import mpmath
-
         with mpmath.workdps(8):
             return mpmath.nstr(mpmath.mpf(v.numerator) / v.denominator, 6)
     if v.denominator == 1:
@@ -142,11 +147,6 @@ class Domain:
         lo = "-inf" if self.lower is None else _fmt(self.lower)
         return f"{left}{lo}, {_fmt(self.upper)}{right}"
 
-    def sympy_interval(self) -> sp.Set:
-        """The domain as a sympy set."""
-        lo = -sp.oo if self.lower is None else sp.Rational(self.lower)
-        hi = sp.oo if self.upper is None else sp.Rational(self.upper)
-        return sp.Interval(lo, hi, self.lower_open, self.upper_open)
 
 
 POSITIVE = Domain(lower=Fraction(0))
@@ -196,3 +196,262 @@ class Param:
             where = where if self.domain.integer else f"in {where}"
             raise DomainError(self.name, f"must be {where}, got {_fmt(v)}")
         return v
+
+
+# ---------------------------------------------------------------------- the catalogue
+#: Largest privacy parameter accepted (e^{-eps} stays an ordinary mpmath number).
+EPS_MAX = Fraction(10) ** 100
+
+
+def eps_param(description: str = "privacy parameter", upper: Fraction = EPS_MAX,
+              *, zero: bool = False) -> Param:
+    r"""The declaration of :math:`\varepsilon \in (0, \mathrm{upper}]`.
+
+    Parameters
+    ----------
+    description : str
+        One line for help and documentation.
+    upper : Fraction
+        The largest value accepted (default :data:`EPS_MAX`).
+    zero : bool
+        Admit :math:`\varepsilon = 0` too (a bound that also covers
+        :math:`(0, \delta)`-DP).
+    """
+    typical = ("0", "2") if zero else ("0.01", "10")
+    return Param("eps", eps, Domain(lower=Fraction(0), lower_open=not zero, upper=upper,
+                                    upper_open=False), description, typical)
+
+
+def delta_param(upper: Fraction = Fraction(1), upper_open: bool = True,
+                description: str = "privacy parameter", *, zero: bool = False) -> Param:
+    r"""The declaration of :math:`\delta \in (0, \mathrm{upper})`.
+
+    Parameters
+    ----------
+    upper : Fraction
+        The upper end (the truncated Laplacian's and the bounds' domain is
+        :math:`(0, 1/2)`, the Gaussians' :math:`(0, 1)`).
+    upper_open : bool
+        Whether ``upper`` itself is excluded.
+    description : str
+        One line for help and documentation.
+    zero : bool
+        Admit :math:`\delta = 0` too (pure :math:`\varepsilon`-DP requests).
+    """
+    return Param("delta", delta, Domain(lower=Fraction(0), lower_open=not zero, upper=upper,
+                                        upper_open=upper_open),
+                 description, ("1e-6", str(min(upper / 2, Fraction(1, 10)))))
+
+
+def sensitivity_param(integer: bool = False, upper: int | None = None) -> Param:
+    r"""The declaration of the sensitivity :math:`\Delta` (default 1), optionally bounded."""
+    top = None if upper is None else Fraction(upper)
+    domain = Domain(lower=Fraction(1), lower_open=False, integer=True, upper=top,
+                    upper_open=False) if integer \
+        else Domain(lower=Fraction(0), upper=top, upper_open=False)
+    text = "query sensitivity (an integer)" if integer else "query sensitivity"
+    return Param("Delta", Delta, domain, text, ("1", "4") if integer else ("0.5", "4"),
+                 default="1")
+
+
+#: Largest dimension of the multi-dimensional mechanisms.
+DIM_MAX = 50
+
+
+def dim_param() -> Param:
+    """The declaration of the dimension ``dim`` (an integer in [1, :data:`DIM_MAX`])."""
+    return Param("dim", dim, Domain(lower=Fraction(1), upper=Fraction(DIM_MAX), lower_open=False,
+                                    upper_open=False, integer=True),
+                 "dimension d of the query", ("1", "10"), default="2")
+
+
+class Guarantee(StrEnum):
+    r"""The privacy guarantee a mechanism (or bound) is built for.
+
+    A string enum: its value is the short form written in listings and JSON.
+    """
+
+    #: Pure :math:`\varepsilon`-DP.
+    PURE = "eps"
+    #: Approximate :math:`(\varepsilon, \delta)`-DP.
+    APPROXIMATE = "eps,delta"
+    #: :math:`(0, \delta)`-DP.
+    ZERO_EPS = "0,delta"
+
+    @property
+    def label(self) -> str:
+        """How the guarantee is shown in tables (``eps-DP``, ``(eps,delta)-DP``, ...)."""
+        return "eps-DP" if self is Guarantee.PURE else f"({self.value})-DP"
+
+
+# ---------------------------------------------------------------------- declarations
+@dataclass(frozen=True)
+class FreeParameter:
+    r"""The parameter a mechanism family is optimised over (the staircase's :math:`\gamma`).
+
+    Parameters
+    ----------
+    name : str
+        Its name, also the quantity name of its optimal value.
+    symbol : sympy.Symbol
+        The shared symbol.
+    lower, upper : sympy.Expr
+        Its range, possibly depending on the mechanism's parameters.
+    integer : bool
+        Whether it takes integer values only.
+    """
+
+    name: str
+    symbol: sp.Symbol
+    lower: sp.Expr
+    upper: sp.Expr
+    integer: bool = False
+
+
+@dataclass(frozen=True)
+class Derived:
+    r"""A parameter of the noise that the mechanism's definition determines.
+
+    The truncated Laplacian's :math:`A` and :math:`B`, a Gaussian's :math:`\sigma`, the
+    half-width of a uniform density: each is fixed by a condition of the definition, solved
+    symbolically by the engine where sympy can, and otherwise computed numerically.
+
+    Parameters
+    ----------
+    name : str
+        Its name, also the quantity name of its value.
+    symbol : sympy.Symbol
+        The symbol standing for it in the noise shape (may be the normalising constant).
+    description : str
+        What it is.
+    numeric : bool
+        ``True`` if it has no closed form and is computed numerically.
+    """
+
+    name: str
+    symbol: sp.Symbol
+    description: str
+    numeric: bool = False
+
+
+class Parametrised:
+    r"""An object declared by its parameters, answering named quantities.
+
+    The common part of the mechanisms (:class:`dpsym.mechanisms.base.Mechanism`) and the
+    lower bounds (:class:`dpsym.bounds.common.BoundObject`): the declaration (name,
+    guarantee, parameters, free and derived parameters), validation of the values given to
+    an instance, and the list of quantities. Instances are created with numeric parameter
+    values, e.g. ``Staircase(eps="0.5", Delta=2)``; missing values take their declared
+    default or stay symbolic. An instance is its parameters: they are read-only.
+
+    Attributes
+    ----------
+    name : str
+        The CLI name.
+    title : str
+        A human-readable title.
+    source : str
+        Where it is defined among the source texts.
+    lattice : bool
+        ``True`` for an integer-valued query.
+    guarantee : Guarantee
+        The privacy guarantee it is built for.
+    params : tuple of Param
+        The declared parameters.
+    free : FreeParameter or None
+        The parameter the family is optimised over.
+    derived : tuple of Derived
+        The parameters the definition determines.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    source: ClassVar[str] = ""
+    lattice: ClassVar[bool] = False
+    guarantee: ClassVar[Guarantee] = Guarantee.PURE
+    params: ClassVar[tuple[Param, ...]]
+    free: ClassVar[FreeParameter | None] = None
+    derived: ClassVar[tuple[Derived, ...]] = ()
+
+    def __init__(self, **values: object) -> None:
+        known = {prm.name: prm for prm in self.params}
+        unknown = set(values) - set(known)
+        if unknown:
+            name = sorted(unknown)[0]
+            raise DomainError(name, f"is not a parameter of {self.name}; valid: "
+                              + ", ".join(known))
+        given: dict[str, Fraction] = {}
+        for prm in self.params:
+            if values.get(prm.name) is not None:
+                given[prm.name] = self.validate(prm, values[prm.name])
+            elif prm.default is not None:
+                given[prm.name] = prm.validate(prm.default)
+        self.check_joint(given)
+        #: The parameter values (exact, read-only: an instance is its parameters).
+        self.values: Mapping[str, Fraction] = MappingProxyType(given)
+
+    def validate(self, prm: Param, value: object) -> Fraction:
+        """Validate one parameter value; subclasses refine (e.g. integer sensitivity)."""
+        return prm.validate(value)
+
+    @classmethod
+    def check_joint(cls, values: Mapping[str, Fraction]) -> None:
+        """Constraints that involve several parameters at once (none by default)."""
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={str(v)!r}" for k, v in self.values.items())
+        return f"{type(self).__name__}({args})"
+
+    def __getstate__(self) -> dict[str, object]:
+        """The instance's state without prepared (compiled) plans."""
+        state = {k: v for k, v in self.__dict__.items() if not k.startswith("_plan")}
+        state["values"] = dict(self.values)
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self.values = MappingProxyType(dict(state["values"]))
+
+    @classmethod
+    @cache
+    def symbols(cls) -> dict[str, sp.Symbol]:
+        """The symbol of each parameter, by name."""
+        return {prm.name: prm.symbol for prm in cls.params}
+
+    @property
+    def substitution(self) -> dict[sp.Symbol, sp.Rational]:
+        """The instance's values as a sympy substitution (exact rationals)."""
+        symbol = self.symbols()
+        return {symbol[n]: sp.Rational(v.numerator, v.denominator)
+                for n, v in self.values.items()}
+
+    def require(self, *names: str) -> None:
+        """Raise a :class:`DomainError` if a parameter needed numerically is missing."""
+        for n in names:
+            if n not in self.values:
+                prm = next(q for q in self.params if q.name == n)
+                raise DomainError(n, f"a value is required, in {prm.domain.describe()}")
+
+    @classmethod
+    @cache
+    def quantities(cls) -> tuple[str, ...]:
+        """The quantity names: ``cost``, the free parameter's and the derived parameters'."""
+        return (("cost",) + (() if cls.free is None else (cls.free.name,))
+                + tuple(d.name for d in cls.derived))
+
+    @classmethod
+    def check_quantity(cls, quantity: str) -> str:
+        """Validate a quantity name."""
+        if quantity not in cls.quantities():
+            raise DomainError(
+                "quantity", f"unknown quantity {str(quantity)[:40]!r} for {cls.name}; "
+                f"valid: {', '.join(cls.quantities())}"
+            )
+        return quantity
+
+    @classmethod
+    def describe_params(cls) -> list[dict[str, str]]:
+        """The declared parameters as plain dictionaries (for listings and docs)."""
+        return [{"name": prm.name, "domain": prm.domain.describe(),
+                 "description": prm.description, "default": prm.default or ""}
+                for prm in cls.params]

@@ -92,14 +92,4 @@ def radial_lp(eps: float, d: int, n: int = 40, periods: int | None = None,
     return RadialLPResult(float(res.fun), g / g[0], h, res.message)
 
 
-def staircase_cost_float(eps: float, d: int, gamma_value: float, Delta: float = 1.0) -> float:
-    r""":math:`\mathbb{E}\|X\|_1` of the :math:`d`-dimensional staircase, by direct float
-    summation of :math:`\Delta\frac{d}{d+1}S_{d+1}(\gamma)/S_d(\gamma)` (for comparisons)."""
-    k = np.arange(int((60 + d * math.log(1 + 30 * d / eps)) / eps) + 10, dtype=float)
-    w = np.exp(-eps * k)
-    s_d = np.sum(w * (k + gamma_value) ** d)
-    s_d1 = np.sum(w * (k + gamma_value) ** (d + 1))
-    return Delta * d / (d + 1) * s_d1 / s_d
-
-
-__all__ = ["RadialLPResult", "radial_lp", "staircase_cost_float"]
+__all__ = ["RadialLPResult", "radial_lp"]

@@ -54,19 +54,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import prod
-from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
 import sympy as sp
 
-from .costs import Cost, parse_cost
 from .noise import GeometricTail, Piece, SymmetricNoise
 from .numerics import to_mpf
 from .symbols import u, x
-
-if TYPE_CHECKING:
-    from .mechanisms.base import Mechanism
 
 #: A sampler: ``draw(rng, size)`` returns an array of shape ``size`` (int64 on a lattice).
 SamplerFunction = Callable[[np.random.Generator, "int | tuple[int, ...]"], np.ndarray]
@@ -603,7 +598,8 @@ def sampler(noise_numeric: SymmetricNoise) -> Sampler:
     Parameters
     ----------
     noise_numeric : SymmetricNoise
-        A description with every symbol substituted (see :func:`numeric_noise`).
+        A description with every symbol substituted (e.g.
+        :meth:`dpsym.mechanisms.base.Mechanism.numeric_noise`).
 
     Returns
     -------
@@ -620,86 +616,11 @@ def sampler(noise_numeric: SymmetricNoise) -> Sampler:
     --------
     >>> import numpy as np
     >>> from dpsym import Staircase
-    >>> draw = sampler(numeric_noise(Staircase(eps="1", Delta=1)))
+    >>> draw = sampler(Staircase(eps="1", Delta=1).numeric_noise(digits=17))
     >>> draw(np.random.default_rng(0), 3).shape
     (3,)
     """
     return Sampler(noise_numeric)
-
-
-def numeric_noise(mechanism: Mechanism, cost: Cost | str = "amplitude") -> SymmetricNoise:
-    r"""The noise of ``mechanism`` at its parameters, with the optimal free parameter for ``cost``.
-
-    The substitution is exact: the instance's rational parameters,
-    :math:`b = e^{-\varepsilon}` as the sympy number ``exp(-eps)``, and the optimal free
-    parameter certified to 17 digits (its decimal string read as an exact rational; an
-    integer for an integer parameter).
-
-    Parameters
-    ----------
-    mechanism : Mechanism
-        An instance with every parameter given.
-    cost : Cost or str
-        The cost whose optimal free parameter is used (ignored without a free parameter).
-
-    Returns
-    -------
-    SymmetricNoise
-        A fully numeric description.
-    """
-    return mechanism.numeric_noise(cost, digits=17)
-
-
-@lru_cache(maxsize=128)
-def _cached_sampler(cls: type, values: tuple[tuple[str, Fraction], ...],
-                    cost: Cost | None) -> Sampler:
-    mechanism = cls(**dict(values))
-    return sampler(numeric_noise(mechanism, cost if cost is not None else "amplitude"))
-
-
-def make_sampler(mechanism: Mechanism, cost: Cost | str = "amplitude") -> Sampler:
-    """A reusable sampler of ``mechanism``'s noise (cached per parameters and cost).
-
-    Parameters
-    ----------
-    mechanism : Mechanism
-        An instance with every parameter given.
-    cost : Cost or str
-        Picks the optimal free parameter of a staircase-type mechanism.
-
-    Returns
-    -------
-    Sampler
-        ``draw(rng, size) -> numpy.ndarray``.
-    """
-    cost = parse_cost(cost)
-    key = tuple(sorted(mechanism.values.items()))
-    return _cached_sampler(type(mechanism), key, cost if mechanism.free is not None else None)
-
-
-def sample(mechanism: Mechanism, rng: np.random.Generator | None,
-           size: int | tuple[int, ...], cost: Cost | str = "amplitude") -> np.ndarray:
-    """Draw ``size`` noise values of ``mechanism`` (with the optimal parameter for ``cost``).
-
-    ``Mechanism.sample(self, rng, size, cost)`` delegates here unchanged.
-
-    Parameters
-    ----------
-    mechanism : Mechanism
-        An instance with every parameter given.
-    rng : numpy.random.Generator or None
-        The source of randomness (``None``: a fresh unseeded generator).
-    size : int or tuple of int
-        The output shape.
-    cost : Cost or str
-        Picks the optimal free parameter of a staircase-type mechanism.
-
-    Returns
-    -------
-    numpy.ndarray
-        float64 samples, or int64 for an integer-valued mechanism.
-    """
-    return make_sampler(mechanism, cost)(rng, size)
 
 
 def cdf(noise_numeric: SymmetricNoise, x: float | Sequence[float] | np.ndarray) -> np.ndarray:
@@ -773,13 +694,4 @@ def cdf_mp(noise_numeric: SymmetricNoise, x: object) -> mpmath.mpf:
     return compiled.upper_mp(-xm)
 
 
-__all__ = [
-    "Sampler",
-    "SamplerFunction",
-    "cdf",
-    "cdf_mp",
-    "make_sampler",
-    "numeric_noise",
-    "sample",
-    "sampler",
-]
+__all__ = ["Sampler", "SamplerFunction", "cdf", "cdf_mp", "sampler"]

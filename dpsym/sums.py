@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
+import mpmath
 import sympy as sp
+from sympy.core.function import ArgumentIndexError
 
 from .symbols import k
 
@@ -51,7 +53,7 @@ def polynomial_geometric_sum(poly_in_k: sp.Expr, ratio: sp.Expr) -> sp.Expr:
 
     Raises
     ------
-    ValueError
+    sympy.PolynomialError
         If ``poly_in_k`` is not a polynomial in :data:`dpsym.symbols.k`.
     """
     poly = sp.Poly(sp.expand(poly_in_k), k)
@@ -80,11 +82,9 @@ class LerchSum(sp.Function):
             return s * LerchSum(z, s - 1, a)
         if argindex == 1:
             return (LerchSum(z, s + 1, a) - a * LerchSum(z, s, a)) / z
-        raise sp.ArgumentIndexError(self, argindex)
+        raise ArgumentIndexError(self, argindex)
 
     def _eval_evalf(self, prec: int) -> sp.Float:
-        import mpmath
-
         with mpmath.workprec(prec + 20):
             z, s, a = (mpmath.mpf(sp.N(v, mpmath.mp.dps)) for v in self.args)
             return sp.Float(mp_lerch_sum(z, s, a), precision=prec)
@@ -92,15 +92,11 @@ class LerchSum(sp.Function):
 
 def mp_lerch_sum(z, s, a):
     """Cached front end of :func:`_mp_lerch_sum` (the same sums recur in a minimisation)."""
-    import mpmath
-
     return _mp_lerch_cached(mpmath.mpf(z), mpmath.mpf(s), mpmath.mpf(a), mpmath.mp.prec)
 
 
 @lru_cache(maxsize=4096)
 def _mp_lerch_cached(z, s, a, prec):
-    import mpmath
-
     with mpmath.workprec(prec):
         return _mp_lerch_sum(z, s, a)
 
@@ -122,8 +118,6 @@ def _mp_lerch_sum(z, s, a):
 
     converges geometrically like :math:`(t / 2\pi)^n`.
     """
-    import mpmath
-
     z, s, a = mpmath.mpf(z), mpmath.mpf(s), mpmath.mpf(a)
     if a == 0:
         return z * _mp_lerch_sum(z, s, 1) if s > 0 else mpmath.lerchphi(z, -s, a)

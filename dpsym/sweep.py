@@ -22,7 +22,10 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
+import mpmath
+
 from .errors import DomainError
+from .mechanisms import get_mechanism
 from .numerics import check_digits
 from .params import parse_number
 
@@ -54,8 +57,6 @@ def parse_values(text: str, name: str) -> list[str]:
         if not (parts[2].isascii() and parts[2].isdigit()) or not 1 <= int(parts[2]) <= 100_000:
             raise DomainError(name, "log:LO:HI:N needs an integer N in [1, 100000]")
         n = int(parts[2])
-        import mpmath
-
         with mpmath.workdps(30):
             a, b = mpmath.log10(mpmath.mpf(lo.numerator) / lo.denominator), \
                 mpmath.log10(mpmath.mpf(hi.numerator) / hi.denominator)
@@ -72,8 +73,6 @@ def parse_values(text: str, name: str) -> list[str]:
 def _evaluate(task: tuple[str, str, str, int, tuple[tuple[tuple[str, str], ...], ...]]
               ) -> list[dict[str, str]]:
     """Evaluate one chunk of points (runs in a worker)."""
-    from .mechanisms import get_mechanism
-
     name, quantity, cost, digits, points = task
     cls = get_mechanism(name)
     rows = []
@@ -116,8 +115,6 @@ def sweep(mechanism: str, grid: Mapping[str, Sequence[str]], quantity: str = "co
         One row per point: the parameters, ``value`` (the certified decimal string) and
         ``error`` (empty, or why the point has no value).
     """
-    from .mechanisms import get_mechanism
-
     cls = get_mechanism(mechanism)
     cls.check_quantity(quantity)
     digits = check_digits(digits)

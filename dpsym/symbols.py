@@ -21,6 +21,8 @@ symbol    meaning
 ``u``     a local coordinate inside one period of a periodic density
 ``i``     an integer noise value
 ``k``     a period index, an integer :math:`\ge 0`
+``dim``   the dimension :math:`d` of the query, a positive integer (printed ``d``)
+``NORM``  a density's unknown normalising constant (printed ``a_norm``)
 ========  ===========================================================
 """
 
@@ -40,6 +42,11 @@ x = sp.Symbol("x", real=True)
 u = sp.Symbol("u", nonnegative=True)
 i = sp.Symbol("i", integer=True, nonnegative=True)
 k = sp.Symbol("k", integer=True, nonnegative=True)
+dim = sp.Symbol("d", positive=True, integer=True)
+#: :math:`1 - b`, kept as one symbol where it must be evaluated without cancellation.
+one_minus_b = sp.Symbol("one_minus_b", positive=True)
+#: The unknown normalising constant a mechanism may leave in its density.
+NORM = sp.Symbol("a_norm", positive=True)
 
 #: Substitution that writes an expression in ``b`` in terms of ``eps``.
 B_OF_EPS = {b: sp.exp(-eps)}
@@ -51,12 +58,12 @@ PUBLIC_SYMBOLS = {"eps": eps, "delta": delta, "Delta": Delta, "b": b, "gamma": g
 
 
 def in_eps(expr: sp.Expr) -> sp.Expr:
-    """Rewrite ``expr`` with :math:`b = e^{-\\varepsilon}` substituted."""
+    r"""Rewrite ``expr`` with :math:`b = e^{-\varepsilon}` substituted."""
     return sp.sympify(expr).subs(B_OF_EPS)
 
 
 def display_eps(expr: sp.Expr) -> sp.Expr:
-    """``expr`` in :math:`\varepsilon`, in the shortest of a few equivalent forms.
+    r"""``expr`` in :math:`\varepsilon`, in the shortest of a few equivalent forms.
 
     The candidates are the plain substitution and its factored form over exponentials;
     both are equal to ``expr`` identically, so the choice only affects how it reads.
@@ -71,5 +78,5 @@ def display_eps(expr: sp.Expr) -> sp.Expr:
 
 
 def in_b(expr: sp.Expr) -> sp.Expr:
-    """Rewrite ``expr`` in :math:`b`: :math:`\\varepsilon = -\\log b`."""
+    r"""Rewrite ``expr`` in :math:`b`: :math:`\varepsilon = -\log b`."""
     return sp.sympify(expr).subs(eps, -sp.log(b))

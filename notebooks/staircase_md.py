@@ -41,7 +41,7 @@ from dpsym.mechanisms.staircase_md import (
     level_index,
 )
 from dpsym.numerics import evaluate
-from dpsym.radial_lp import radial_lp, staircase_cost_float
+from dpsym.radial_lp import radial_lp
 from dpsym.symbols import Delta, b, eps, gamma, k
 
 if "inline" not in matplotlib.get_backend():
@@ -268,7 +268,7 @@ for theta in np.linspace(0, np.pi / 2, 5):
 # %%
 for d_ in (2, 3, 4, 5, 6):
     res = radial_lp(2.0, d_, n=20)
-    grid_best = min(staircase_cost_float(2.0, d_, j / 20) for j in range(21))
+    grid_best = min(float(StaircaseMD(eps=2, dim=d_).cost_at(j / 20)) for j in range(21))
     vstar = float(StaircaseMD(eps=2, dim=d_).value("cost", "amplitude", 15).number)
     print(d_, res.value, grid_best, vstar, (res.value - vstar) / vstar)
     assert abs(res.value - grid_best) < 1e-6 * grid_best

@@ -5,17 +5,40 @@ The coverage test scans the five source texts (``shared/seeds/``) for statement 
 "Composition Theorem") and requires each to be mapped to a registered claim; slide and
 note titles that carry results without such a heading are kept in a hand list. The checks
 themselves run in :func:`test_claim` (the registry takes well under a minute, so all of
-them run by default).
+them run by default). The registration decorator and the registry's order are tested at the
+end.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
 import pytest
 
-from dpsym.claims import CLAIMS, REGISTRY, SOURCES, STATUSES, run_claims
+from dpsym.claims import (
+    CLAIMS,
+    CORRECTED,
+    REGISTRY,
+    SOURCES,
+    STATUSES,
+    Claim,
+    Verdict,
+    get_claim,
+    notes_001,
+    notes_004,
+    paper_003,
+    poster_002,
+    registry,
+    run_claim,
+    run_claims,
+    slides_000,
+)
+
+#: The module of each source text.
+SOURCE_MODULES = {"000": slides_000, "001": notes_001, "002": poster_002, "003": paper_003,
+                  "004": notes_004}
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 if not SEEDS.is_dir():
@@ -205,3 +228,76 @@ def test_run_claims_selection_and_progress() -> None:
         r.claim.id for r in seen]
     with pytest.raises(KeyError):
         run_claims(["no.such.claim"])
+
+
+# ---------------------------------------------------------------------- registration
+def _holds() -> Verdict:
+    return Verdict(True, detail="fine")
+
+
+def test_claim_decorator_registers_the_check(monkeypatch) -> None:
+    monkeypatch.setattr(registry, "REGISTRY", {})
+    decorated = registry.claim("004.x", "a location", "a statement", notebook="nb.py",
+                               budget=1)(_holds)
+    assert decorated is _holds
+    entry = registry.REGISTRY["004.x"]
+    assert (entry.source, entry.location, entry.statement, entry.notebook, entry.budget,
+            entry.status) == (SOURCES["004"], "a location", "a statement", "nb.py", 1, "holds")
+    assert entry.check is _holds and registry.get_claim("004.x") is entry
+    assert [r.claim.id for r in registry.run_claims()] == ["004.x"]
+
+
+def test_claim_decorator_refuses_duplicates_and_bad_entries(monkeypatch) -> None:
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register(CLAIMS[0])
+    assert list(REGISTRY) == [c.id for c in CLAIMS]
+    monkeypatch.setattr(registry, "REGISTRY", {})
+    registry.claim("001.x", "loc", "statement")(_holds)
+    with pytest.raises(ValueError, match="already registered"):
+        registry.claim("001.x", "loc", "another statement")(_holds)
+    with pytest.raises(ValueError, match="unknown source prefix"):
+        registry.claim("009.x", "loc", "statement")
+    with pytest.raises(ValueError, match="unknown status"):
+        registry.claim("001.y", "loc", "statement", status="true")(_holds)
+    with pytest.raises(ValueError, match="corrected"):
+        registry.claim("001.y", "loc", "statement", status=CORRECTED)(_holds)
+    with pytest.raises(ValueError, match="does not match"):
+        registry.register(Claim("001.y", SOURCES["002"], "loc", "statement", _holds))
+    assert list(registry.REGISTRY) == ["001.x"]
+
+
+def test_registry_keeps_source_order(monkeypatch) -> None:
+    monkeypatch.setattr(registry, "REGISTRY", {})
+    for cid in ("003.a", "001.a", "003.b", "000.a", "001.b"):
+        registry.claim(cid, "loc", "statement")(_holds)
+    assert list(registry.REGISTRY) == ["000.a", "001.a", "001.b", "003.a", "003.b"]
+
+
+def test_registry_order_does_not_depend_on_the_import_order(monkeypatch) -> None:
+    assert list(REGISTRY) == [c.id for c in CLAIMS]
+    prefixes = [c.id.split(".")[0] for c in CLAIMS]
+    assert prefixes == sorted(prefixes)
+    monkeypatch.setattr(registry, "REGISTRY", {})
+    for module in reversed(SOURCE_MODULES.values()):
+        importlib.reload(module)
+    assert list(registry.REGISTRY) == [c.id for c in CLAIMS]
+
+
+@pytest.mark.parametrize("prefix", list(SOURCE_MODULES))
+def test_each_source_module_registers_only_its_source(monkeypatch, prefix: str) -> None:
+    mine = [c.id for c in CLAIMS if c.id.startswith(prefix + ".")]
+    assert mine
+    module = SOURCE_MODULES[prefix]
+    assert all(get_claim(cid).check.__module__ == module.__name__ for cid in mine)
+    monkeypatch.setattr(registry, "REGISTRY", {})
+    importlib.reload(module)
+    assert list(registry.REGISTRY) == mine
+
+
+def test_a_failing_check_is_an_error() -> None:
+    def broken() -> Verdict:
+        raise ZeroDivisionError("no")
+
+    result = run_claim(Claim("004.x", SOURCES["004"], "loc", "statement", broken))
+    assert (result.status, result.ok, result.verdict) == ("error", False, None)
+    assert result.detail == "ZeroDivisionError: no"

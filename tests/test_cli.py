@@ -1,7 +1,9 @@
-"""Tests of the ``dpsym`` command (:mod:`dpsym.cli`).
+"""Tests of the ``dpsym`` command (:mod:`dpsym.cli`): ``value``, ``formula``, ``series``,
+``list`` and the options built from the registries.
 
 The command runs in process through :func:`dpsym.cli.main` (which returns the exit
-status), and a few times as a real subprocess to show that no traceback escapes.
+status). Errors and exit statuses are tested in ``test_cli_errors.py``, ``compare`` and
+``check`` in ``test_cli_compare.py``.
 
 Reference values are computed here independently of the engine, from the definitions of
 the noise densities only: the staircase cost is integrated piece by piece with
@@ -12,10 +14,7 @@ the noise densities only: the staircase cost is integrated piece by piece with
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 from fractions import Fraction
 
 import mpmath
@@ -25,12 +24,11 @@ import sympy as sp
 from dpsym.bounds import BOUNDS
 from dpsym.cli import main, parse_expression
 from dpsym.errors import DomainError, DpsymError, UnsupportedError
+from dpsym.evaluation import Value
 from dpsym.mechanisms import MECHANISMS, Laplace
-from dpsym.mechanisms.base import Value, eps_param, sensitivity_param
-from dpsym.params import UNIT_OPEN, Param
+from dpsym.params import UNIT_OPEN, Param, eps_param, sensitivity_param
 from dpsym.symbols import PUBLIC_SYMBOLS, in_eps
 
-ENV = {**os.environ, "PYTHONHASHSEED": "0"}
 #: Every entry of the command (mechanisms, then lower bounds).
 ENTRIES = {**MECHANISMS, **BOUNDS}
 #: Option values used for each parameter when an entry is evaluated generically.
@@ -376,133 +374,6 @@ def test_help_and_version(capsys):
     assert code == 0 and "--sensitivity" in out
 
 
-# ---------------------------------------------------------------------- errors
-V = ("value", "laplace")
-S = ("series", "laplace")
-BAD = [
-    ((), "COMMAND"),
-    (("frobnicate",), "COMMAND"),
-    (("value",), "MECHANISM"),
-    (("value", "nosuch", "--eps", "1"), "mechanism"),
-    (("value", "", "--eps", "1"), "mechanism"),
-    ((*V, "nosuch", "--eps", "1"), "quantity"),
-    ((*V, "gamma", "--eps", "1"), "quantity"),
-    ((*V, "--eps", "-1"), "eps"),
-    ((*V, "--eps", "0"), "eps"),
-    ((*V, "--eps", "nan"), "eps"),
-    ((*V, "--eps", "NaN"), "eps"),
-    ((*V, "--eps", "inf"), "eps"),
-    ((*V, "--eps", "-inf"), "eps"),
-    ((*V, "--eps", ""), "eps"),
-    ((*V, "--eps", " "), "eps"),
-    ((*V, "--eps", "1e999999"), "eps"),
-    ((*V, "--eps", "-1e-5000"), "eps"),
-    ((*V, "--eps", "abc"), "eps"),
-    ((*V, "--eps", "1/2"), "eps"),
-    ((*V, "--eps", "0x10"), "eps"),
-    ((*V, "--eps", "1_000"), "eps"),
-    ((*V, "--eps", "2**3"), "eps"),
-    ((*V, "--eps"), "--eps"),
-    (V, "eps"),
-    ((*V, "--eps", "1", "--sensitivity", "0"), "sensitivity"),
-    ((*V, "--eps", "1", "--sensitivity", "-2"), "sensitivity"),
-    ((*V, "--eps", "1", "--sensitivity", "nan"), "sensitivity"),
-    ((*V, "--eps", "1", "--sensitivity", "1e-99999"), "sensitivity"),
-    (("value", "discrete-laplace", "--eps", "1", "--sensitivity", "1.5"), "sensitivity"),
-    (("value", "discrete-staircase", "--eps", "1", "--sensitivity", "0"), "sensitivity"),
-    (("value", "discrete-staircase", "--eps", "1", "--sensitivity", "5000"), "<= 4096"),
-    ((*V, "--eps", "1", "--delta", "0.1"), "delta"),
-    (("value", "staircase", "--eps", "1", "--delta", "1e-6"), "delta"),
-    ((*V, "--eps", "1", "--digits", "0"), "digits"),
-    ((*V, "--eps", "1", "--digits", "10001"), "digits"),
-    ((*V, "--eps", "1", "--digits", "-5"), "digits"),
-    ((*V, "--eps", "1", "--digits", "1.5"), "digits"),
-    ((*V, "--eps", "1", "--digits", ""), "digits"),
-    ((*V, "--eps", "1", "--digits", "abc"), "digits"),
-    ((*V, "--eps", "1", "--digits", "1e3"), "digits"),
-    ((*V, "--eps", "1", "--cost", "nosuch"), "cost"),
-    ((*V, "--eps", "1", "--cost", ""), "cost"),
-    ((*V, "--eps", "1", "--cost", "moment:0"), "cost"),
-    ((*V, "--eps", "1", "--cost", "moment:-1"), "cost"),
-    ((*V, "--eps", "1", "--cost", "moment:21"), "cost"),
-    ((*V, "--eps", "1", "--cost", "moment:1/0"), "cost"),
-    ((*V, "--eps", "1", "--cost", "moment:nan"), "cost"),
-    ((*V, "--eps", "1", "--foo", "3"), "--foo"),
-    ((*V, "--eps", "1", "extra", "args"), "unrecognized"),
-    ((*S, "--regime", "nosuch", "--order", "3"), "regime"),
-    ((*S, "--regime", "", "--order", "3"), "regime"),
-    ((*S, "--regime", "eps->0", "--order", "1.5"), "order"),
-    ((*S, "--regime", "eps->0", "--order", "abc"), "order"),
-    ((*S, "--regime", "eps->0", "--order", ""), "order"),
-    ((*S, "--regime", "eps->0", "--order", "31"), "order"),
-    ((*S, "--regime", "eps->0", "--order", "-1"), "order"),
-    ((*S, "--regime", "eps->0", "--order", "1e1"), "order"),
-    ((*S, "--regime", "eps->0"), "--order"),
-    ((*S, "--order", "3"), "--regime"),
-    ((*S, "--regime", "delta->0", "--order", "3"), "delta"),
-    ((*S, "nosuch", "--regime", "eps->0", "--order", "3"), "quantity"),
-    ((*S, "--regime", "eps->0", "--order", "3", "--cost", "moment:0"), "cost"),
-    (("series", "discrete-staircase", "--regime", "eps->0", "--order", "3"), "closed form"),
-    (("series", "uniform-mass", "--regime", "eps->oo", "--order", "3"), "eps->oo"),
-    (("formula", "nosuch"), "mechanism"),
-    (("formula", "laplace", "r"), "quantity"),
-    (("formula", "laplace", "--cost", "bad"), "cost"),
-    (("formula", "discrete-staircase", "--cost", "moment:1/2"), "numeric period"),
-    (("list", "--bogus"), "--bogus"),
-    (("list", "extra"), "unrecognized"),
-    (("derive", "--out", "/dev/null/impossible"), "--out"),
-    (("derive", "--bogus"), "--bogus"),
-]
-
-
-@pytest.mark.parametrize(("argv", "needle"), BAD, ids=[" ".join(a) or "<empty>" for a, _ in BAD])
-def test_bad_invocation_exits_2_with_one_line(capsys, argv, needle):
-    code, out, err = run(capsys, *argv)
-    assert code == 2
-    assert out == ""
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert err.endswith("\n")
-    assert lines[0].startswith("dpsym: error: ")
-    assert "internal error" not in lines[0] and "Traceback" not in err
-    assert needle in lines[0]
-
-
-def test_at_least_40_bad_invocations():
-    assert len(BAD) >= 40
-
-
-def test_error_messages_give_the_valid_range(capsys):
-    _, _, err = run(capsys, *V, "--eps", "-1")
-    assert "(0, 1.0e+100]" in err
-    _, _, err = run(capsys, *V, "--eps", "1", "--digits", "0")
-    assert "[1, 10000]" in err
-    _, _, err = run(capsys, *S, "--regime", "eps->0", "--order", "x")
-    assert "[0, 30]" in err
-    _, _, err = run(capsys, *V, "--eps", "1", "--delta", "0.1")
-    assert "eps" in err and "Delta" in err  # the parameters laplace does have
-
-
-def test_internal_error_is_one_line_exit_1(capsys, monkeypatch):
-    def boom(*args, **kwargs):
-        raise TypeError("unexpected")
-
-    monkeypatch.setattr(Laplace, "value", boom)
-    code, out, err = run(capsys, *V, "--eps", "1")
-    assert code == 1 and out == ""
-    assert err == "dpsym: internal error: TypeError: unexpected\n"
-
-
-def test_engine_limitation_is_exit_2(capsys, monkeypatch):
-    def limited(*args, **kwargs):
-        raise NotImplementedError("not yet")
-
-    monkeypatch.setattr(Laplace, "value", limited)
-    code, _, err = run(capsys, *V, "--eps", "1")
-    assert code == 2
-    assert err.startswith("dpsym: error: ") and "not yet" in err and err.count("\n") == 1
-
-
 # ---------------------------------------------------------------------- generic parameters
 class _Fake(Laplace):
     """A Laplace with extra parameters (delta, alpha), to test the generic options."""
@@ -545,36 +416,6 @@ def test_generic_parameter_options(capsys, monkeypatch):
 
 def test_domain_error_is_a_value_error():
     assert issubclass(DomainError, ValueError)
-
-
-# ---------------------------------------------------------------------- subprocesses
-def subprocess_run(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "dpsym.cli", *argv], capture_output=True,
-                          text=True, env=ENV, timeout=120, check=False)
-
-
-@pytest.mark.parametrize("argv", [
-    ("value", "laplace", "--eps", "-1"),
-    ("value", "staircase", "--eps", "1", "--digits", "99999"),
-    ("series", "uniform-mass", "--regime", "eps->oo", "--order", "3"),
-    ("value", "laplace", "--eps", "-1e-5000"),
-    ("nosuch",),
-])
-def test_subprocess_errors_have_no_traceback(argv):
-    proc = subprocess_run(*argv)
-    assert proc.returncode == 2
-    assert proc.stdout == ""
-    assert "Traceback" not in proc.stderr
-    assert len(proc.stderr.splitlines()) == 1
-    assert proc.stderr.startswith("dpsym: error: ")
-
-
-def test_subprocess_value_json():
-    proc = subprocess_run("value", "staircase", "gamma", "--eps", "1", "--json")
-    assert proc.returncode == 0, proc.stderr
-    data = json.loads(proc.stdout)
-    assert data["value"] == MECHANISMS["staircase"](eps="1").value("gamma").text
-
 
 # ---------------------------------------------------------------------- lower bounds
 def test_bounds_via_value(capsys):
@@ -668,211 +509,3 @@ def test_unknown_name_lists_every_entry(capsys):
     assert_one_line_error(code, out, err, "mechanism")
     for name in ENTRIES:
         assert name in err
-
-
-# ---------------------------------------------------------------------- compare
-def compare_json(capsys, *argv: str) -> dict:
-    data = run_json(capsys, "compare", *argv)
-    assert set(data) >= {"rows", "skipped", "excluded", "cost", "digits"}
-    return data
-
-
-def mechanisms_of(data: dict, query: str) -> list[dict]:
-    return [r for r in data["rows"] if r["query"] == query and r["kind"] == "mechanism"]
-
-
-def bounds_of(data: dict, query: str) -> list[dict]:
-    return [r for r in data["rows"] if r["query"] == query and r["kind"] == "lower bound"]
-
-
-def check_sections(data: dict) -> None:
-    """Sorted, ratios >= 1, best has ratio 1, lower bounds below the best."""
-    for query in ("real", "integer"):
-        rows = mechanisms_of(data, query)
-        costs = [mp_from_text(r["cost"]) for r in rows]
-        assert costs == sorted(costs)
-        assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
-        for r, c in zip(rows, costs, strict=True):
-            assert float(r["ratio"]) >= 1
-            assert abs(float(r["ratio"]) - float(c / costs[0])) <= 1e-5 * float(c / costs[0])
-            assert r["guarantee"] in ("eps", "eps,delta", "0,delta")
-            assert r["name"] in MECHANISMS and r["title"] == MECHANISMS[r["name"]].title
-            assert bool(MECHANISMS[r["name"]].lattice) == (query == "integer")
-        if rows:
-            assert rows[0]["ratio"] == "1"
-        for b in bounds_of(data, query):
-            assert b["name"] in BOUNDS
-            if rows:
-                assert mp_from_text(b["cost"]) <= costs[0]
-                assert float(b["ratio"]) >= 1
-
-
-def test_compare_pure_dp(capsys):
-    data = compare_json(capsys, "--eps", "1", "--cost", "amplitude", "--digits", "12")
-    check_sections(data)
-    assert (data["eps"], data["delta"], data["sensitivity"]) == ("1", "0", "1")
-    real = {r["name"]: mp_from_text(r["cost"]) for r in mechanisms_of(data, "real")}
-    integer = {r["name"]: mp_from_text(r["cost"]) for r in mechanisms_of(data, "integer")}
-    assert real["staircase"] <= real["laplace"]
-    assert mechanisms_of(data, "real")[0]["name"] == "staircase"  # optimal for pure eps-DP
-    assert integer["discrete-staircase"] <= integer["discrete-laplace"]
-    # delta = 0: only eps-DP mechanisms qualify; the others are skipped with a reason
-    assert all(r["guarantee"] == "eps" for r in data["rows"] if r["kind"] == "mechanism")
-    reasons = {s["name"]: s["reason"] for s in data["skipped"]}
-    for name, cls in MECHANISMS.items():
-        if cls.guarantee != "eps" and name not in data["excluded"]:
-            assert "delta" in reasons[name]
-    # multi-dimensional mechanisms are left out unless --dim is given
-    multi = [n for n, c in MECHANISMS.items() if any(p.name == "dim" for p in c.params)]
-    assert data["excluded"] == multi
-    assert not set(multi) & {r["name"] for r in data["rows"]}
-
-
-def test_compare_approximate_dp_power_and_table(capsys):
-    argv = ("--eps", "0.5", "--delta", "0.01", "--cost", "power", "--digits", "10")
-    data = compare_json(capsys, *argv)
-    check_sections(data)
-    names = {r["name"] for r in mechanisms_of(data, "real")}
-    assert {"laplace", "staircase"} <= names
-    for name in names:  # every listed mechanism is (eps, delta)-DP at these parameters
-        assert MECHANISMS[name].guarantee in ("eps", "eps,delta", "0,delta")
-    # the real lower bound is listed in its section, not ranked
-    (low,) = bounds_of(data, "real")
-    assert low["name"] == "lower-bound" and "rank" not in low
-    assert [b["name"] for b in bounds_of(data, "integer")] == ["discrete-lower-bound"]
-    # values are the certified ones of `dpsym value`
-    stair = next(r for r in data["rows"] if r["name"] == "staircase")
-    value = run_json(capsys, "value", "staircase", "--eps", "0.5", "--cost", "power",
-                     "--digits", "10")
-    assert stair["cost"] == value["value"]
-    # the table: two sections, lower bound lines, skipped part when something is skipped
-    code, out, err = run(capsys, "compare", *argv)
-    assert (code, err) == (0, "")
-    assert "real-valued query" in out and "integer-valued query" in out
-    assert out.count("lower bound") >= 2 and "best / bound" in out
-    for r in data["rows"]:
-        assert r["name"] in out and r["cost"] in out
-    assert ("skipped" in out) == bool(data["skipped"])
-
-
-def test_compare_zero_eps_and_non_integer_sensitivity(capsys):
-    # (0, delta): only the 0,delta mechanisms qualify
-    data = compare_json(capsys, "--eps", "0", "--delta", "0.1", "--digits", "8")
-    check_sections(data)
-    assert data["rows"]
-    assert all(MECHANISMS[r["name"]].guarantee == "0,delta"
-               for r in data["rows"] if r["kind"] == "mechanism")
-    assert {s["name"] for s in data["skipped"]} >= {"laplace", "staircase"}
-    # a non-integer sensitivity: the integer-valued mechanisms and bound are skipped
-    data = compare_json(capsys, "--eps", "1", "--delta", "0.2", "--sensitivity", "1.5",
-                        "--digits", "8")
-    check_sections(data)
-    assert mechanisms_of(data, "integer") == []
-    skipped = {s["name"]: s["reason"] for s in data["skipped"]}
-    for name, cls in ENTRIES.items():
-        if cls.lattice and name in skipped:
-            assert "sensitivity" in skipped[name] or "delta" in skipped[name]
-    assert "discrete-lower-bound" in skipped
-    # a delta outside an (eps, delta) mechanism's domain: skipped with a note, and the
-    # lower bounds (delta < 1/2) too; the pure eps-DP mechanisms are still compared
-    data = compare_json(capsys, "--eps", "1", "--delta", "0.7", "--digits", "8")
-    skipped = {s["name"]: s["reason"] for s in data["skipped"]}
-    assert "lower-bound" in skipped
-    for r in data["rows"]:
-        assert r["guarantee"] != "eps,delta" or any(
-            p.name == "delta" and p.domain.upper > Fraction(7, 10)
-            for p in ENTRIES[r["name"]].params)
-    for name, reason in skipped.items():
-        if ENTRIES[name].guarantee == "eps,delta":
-            assert "--delta" in reason or "--eps" in reason, (name, reason)
-    assert {"laplace", "staircase"} <= {r["name"] for r in mechanisms_of(data, "real")}
-
-
-def test_compare_dim_lp_and_skipped_failures(capsys, monkeypatch):
-    data = compare_json(capsys, "--eps", "1", "--dim", "3", "--digits", "8")
-    check_sections(data)
-    assert data["dim"] == 3
-    for r in data["rows"]:
-        assert any(p.name == "dim" for p in MECHANISMS[r["name"]].params)
-    assert "laplace" in data["excluded"]
-    real = {r["name"]: mp_from_text(r["cost"]) for r in mechanisms_of(data, "real")}
-    assert real["laplace-md"] == 3  # d Delta/eps
-    assert all(r["kind"] == "mechanism" for r in data["rows"])
-    # --lp adds the LP bound to the real section
-    data = compare_json(capsys, "--eps", "1", "--delta", "0.1", "--lp", "--grid", "2",
-                        "--digits", "8")
-    check_sections(data)
-    assert {b["name"] for b in bounds_of(data, "real")} == {"lower-bound", "lp-bound"}
-    # a mechanism whose value fails is skipped with its one-line reason
-    def fails(*args, **kwargs):
-        raise UnsupportedError("cannot\ncertify")
-
-    def bug(*args, **kwargs):
-        raise TypeError("bug")
-
-    monkeypatch.setattr(MECHANISMS["staircase"], "value", fails)
-    monkeypatch.setattr(MECHANISMS["discrete-staircase"], "value", bug)
-    data = compare_json(capsys, "--eps", "1", "--digits", "8")
-    check_sections(data)
-    skipped = {s["name"]: s["reason"] for s in data["skipped"]}
-    assert skipped["staircase"] == "cannot certify"
-    assert "TypeError" in skipped["discrete-staircase"]
-    assert mechanisms_of(data, "real")[0]["name"] == "laplace"
-    code, out, err = run(capsys, "compare", "--eps", "1", "--digits", "8")
-    assert code == 0 and err == "" and "staircase: cannot certify" in out
-
-
-COMPARE_BAD = [
-    (("--delta", "0.1"), "--eps"),
-    (("--eps", "-1"), "[0, 1.0e+100]"),
-    (("--eps", "x"), "--eps"),
-    (("--eps", "1", "--delta", "1"), "[0, 1)"),
-    (("--eps", "1", "--delta", "-0.1"), "--delta"),
-    (("--eps", "0", "--delta", "0"), "cannot both be 0"),
-    (("--eps", "0"), "cannot both be 0"),
-    (("--eps", "1", "--sensitivity", "0"), "--sensitivity"),
-    (("--eps", "1", "--cost", "nosuch"), "--cost"),
-    (("--eps", "1", "--digits", "0"), "[1, 10000]"),
-    (("--eps", "1", "--dim", "0"), "--dim"),
-    (("--eps", "1", "--grid", "4"), "--lp"),
-    (("--eps", "1", "--lp", "--grid", "65"), "--grid"),
-    (("--eps", "1", "--alpha", "2"), "--alpha"),
-    (("--eps", "1", "laplace"), "unrecognized"),
-]
-
-
-@pytest.mark.parametrize(("argv", "needle"), COMPARE_BAD,
-                         ids=[" ".join(a) for a, _ in COMPARE_BAD])
-def test_compare_bad_inputs(capsys, argv, needle):
-    assert_one_line_error(*run(capsys, "compare", *argv), needle)
-
-
-# ---------------------------------------------------------------------- check
-def test_check_runs_selected_claims(capsys):
-    assert main(["check", "002", "003.thm2", "--json"]) == 0
-    record = json.loads(capsys.readouterr().out)
-    assert record["failed"] == 0 and record["passed"] == len(record["claims"]) >= 6
-    assert {c["id"] for c in record["claims"]} >= {"002.thm3", "003.thm2"}
-    assert main(["check", "003.thm1"]) == 0
-    out = capsys.readouterr().out
-    assert "003.thm1" in out and "1 of 1 claims as registered" in out
-    assert main(["check", "--list"]) == 0
-    assert "003.sec6.all" in capsys.readouterr().out
-
-
-def test_check_refuses_unknown_claims(capsys):
-    assert main(["check", "nope"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "claim" in err
-
-
-def test_check_reports_a_mismatch(monkeypatch, capsys):
-    import dataclasses
-
-    import dpsym.claims as claims
-
-    wrong = dataclasses.replace(next(c for c in claims.CLAIMS if c.id == "002.thm3"),
-                                status="fails")
-    monkeypatch.setattr(claims, "CLAIMS", (wrong,))
-    assert main(["check"]) == 1
-    assert "MISMATCH" in capsys.readouterr().out

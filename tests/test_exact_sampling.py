@@ -1,20 +1,21 @@
 r"""Tests of :mod:`dpsym.exact_sampling`: exact samplers of the integer-valued mechanisms.
 
+The primitives they are built on (:mod:`dpsym.exact_bits`) are verified exactly in
+``test_exact_bits.py``.
+
 What is verified and how
 ------------------------
-* The primitives exactly, by enumerating every path of their random draws:
-  :meth:`RandomBits.below` over all bit patterns; :func:`bernoulli_exp_neg` and
-  :func:`geometric_exp_neg` over every sequence of uniform draws up to a depth, which
-  encloses the exact probability of each outcome in a rational interval
-  :math:`[S, S + R]` (:math:`R` the mass of the unfinished paths) that must contain
-  :math:`e^{-\gamma}` (resp. :math:`(1 - e^{-\gamma}) e^{-\gamma k}`) computed by mpmath.
-* :func:`bernoulli_real` deterministically, on bit streams that follow the binary
-  expansion of :math:`p` for 300 bits (the refinement path).
+* The samplers' mass functions exactly, by enumerating every path of their draws with
+  the verified primitives replaced by scripted draws of known probabilities.
+* The staircase's certified enclosure of the probability of the first part of a period,
+  through :func:`bernoulli_real` on bit streams that follow its binary expansion.
 * The samplers' output laws by chi-square goodness of fit against mass functions
   computed here from the definitions (mpmath, or Fractions for the uniform), and the mass
   at 0 of the staircase by a z-test.
-* That no float appears on the sampling path (a trace of every frame of the module).
-* Domain errors.
+* That no float appears on the sampling path (a trace of every frame of this module and
+  of :mod:`dpsym.exact_bits`).
+* The optimal step :math:`r^*` (the mechanisms' registration in :data:`OPTIMAL_STEP`) and
+  domain errors.
 
 False-alarm rate
 ----------------
@@ -40,21 +41,20 @@ import mpmath
 import numpy as np
 import pytest
 from scipy import stats
+from scripted_draws import ScriptedBelow, ScriptedBits, enumerate_outcomes
 
+import dpsym.exact_bits as eb
 import dpsym.exact_sampling as ex
 from dpsym import DiscreteLaplace, DiscreteStaircase
-from dpsym.errors import DomainError
+from dpsym.errors import DomainError, UnsupportedError
+from dpsym.exact_bits import RandomBits, bernoulli_real
 from dpsym.exact_sampling import (
+    OPTIMAL_STEP,
     DiscreteLaplaceExact,
     DiscreteStaircaseExact,
     DiscreteUniformExact,
-    RandomBits,
-    bernoulli_exp_neg,
-    bernoulli_real,
     draw_exact,
     exact_sampler,
-    exp_neg_enclosure,
-    geometric_exp_neg,
     sample_exact,
     uniform_support_size,
 )
@@ -267,189 +267,7 @@ def test_uniform_support_size_values() -> None:
     assert uniform_support_size(Fraction(1, 2), 1) == 2
 
 
-# ---------------------------------------------------------------------- primitives, exactly
-class Exhausted(Exception):
-    """The scripted source has no more values on this path; ``options`` are the next
-    draw's possible values with their probabilities."""
-
-    def __init__(self, options: list[tuple[object, object]]) -> None:
-        self.options = options
-
-
-class ScriptedBelow:
-    """``below(n)`` (and, when patched in, ``coin``) return scripted values in turn."""
-
-    def __init__(self, path: list[object]) -> None:
-        self.path, self.used = path, 0
-
-    def _next(self, options: Callable[[], list[tuple[object, object]]]) -> object:
-        if self.used == len(self.path):
-            raise Exhausted(options())
-        v = self.path[self.used]
-        self.used += 1
-        return v
-
-    def below(self, n: int) -> int:
-        v = self._next(lambda: [(v, Fraction(1, n)) for v in range(n)])
-        assert 0 <= v < n
-        return v
-
-    def bits(self, k: int) -> int:
-        raise AssertionError("not used by the enumerated primitives")
-
-
-def enumerate_outcomes(run: Callable[[ScriptedBelow], object], cutoff: object
-                       ) -> tuple[dict[object, object], object]:
-    """Probabilities of every outcome, over all draw sequences of probability >= cutoff.
-
-    Every draw branches over its possible values with their exact probabilities
-    (``below(n)``: each value with ``1/n``, exact by :func:`test_below_is_exactly_uniform`).
-    Returns the outcome masses and the total mass of the paths cut below ``cutoff``.
-    """
-    outcomes: dict[object, object] = {}
-    unfinished = 0
-    stack: list[tuple[list[object], object]] = [([], 1)]
-    while stack:
-        path, weight = stack.pop()
-        source = ScriptedBelow(path)
-        try:
-            out = run(source)
-        except Exhausted as stop:
-            for value, prob in stop.options:
-                if isinstance(cutoff, mpmath.mpf) and isinstance(prob, Fraction):
-                    prob = mpmath.mpf(prob.numerator) / prob.denominator
-                w = weight * prob
-                if w < cutoff:
-                    unfinished += w
-                else:
-                    stack.append(([*path, value], w))
-            continue
-        assert source.used == len(path)
-        outcomes[out] = outcomes.get(out, 0) + weight
-    return outcomes, unfinished
-
-
-def exact_coin(monkeypatch: pytest.MonkeyPatch) -> None:
-    r"""Replace the verified :math:`\mathrm{Bernoulli}(e^{-a/b})` primitive by a scripted
-    draw with those probabilities (mpmath, 50 digits), to enumerate compositions of it."""
-    def coin(source: ScriptedBelow, num: int, den: int) -> bool:
-        def options() -> list[tuple[object, object]]:
-            with mpmath.workdps(50):
-                q = mpmath.exp(-mpmath.mpf(num) / den)
-                return [(True, q), (False, 1 - q)]
-        return source._next(options)
-
-    monkeypatch.setattr(ex, "_bernoulli_exp_neg_unit", coin)
-
-
-class ScriptedBits:
-    """``bits(k)`` returns the next ``k`` bits of a fixed stream, most significant first."""
-
-    def __init__(self, stream: str) -> None:
-        self.stream, self.pos = stream, 0
-
-    def bits(self, k: int) -> int:
-        chunk = self.stream[self.pos:self.pos + k]
-        if len(chunk) < k:
-            raise Exhausted(k)
-        self.pos += k
-        return int(chunk, 2)
-
-
-@pytest.mark.parametrize("n", [*range(1, 18), 1000, 2**20 + 1])
-def test_below_is_exactly_uniform(n: int) -> None:
-    """Every ell-bit pattern below n is returned as is; every other one triggers a redraw."""
-    ell = (n - 1).bit_length()
-    patterns = range(2**ell) if ell <= 12 else [0, n - 1, n, 2**ell - 1, 12345]
-    for v in patterns:
-        calls: list[int] = []
-
-        class OneDraw(RandomBits):
-            __slots__ = ()
-
-            def bits(self, k: int, v: int = v, calls: list[int] = calls) -> int:
-                calls.append(k)
-                if len(calls) > 1:
-                    raise Exhausted(k)
-                return v
-
-        source = OneDraw(random.Random(0))
-        if n == 1:
-            assert RandomBits.below(source, 1) == 0
-            continue
-        if v < n:
-            assert RandomBits.below(source, n) == v and calls == [ell]
-        else:
-            with pytest.raises(Exhausted):
-                RandomBits.below(source, n)
-            assert calls == [ell, ell]
-
-
-def test_random_bits_splits_words_exactly() -> None:
-    """The bit stream is the concatenation of the source's 64-bit words, low bits first."""
-    words = np.random.default_rng(3).bit_generator.random_raw(4).tolist()
-    source = RandomBits(np.random.default_rng(3))
-    stream = sum(w << (64 * i) for i, w in enumerate(words))
-    widths = [1, 7, 64, 3, 100, 53, 28]
-    got, shift = [], 0
-    for k in widths:
-        got.append(source.bits(k))
-        assert got[-1] == (stream >> shift) & ((1 << k) - 1)
-        shift += k
-    assert shift == 256
-
-
-GAMMAS = [Fraction(0), Fraction(1), Fraction(1, 2), Fraction(1, 3), Fraction(2, 5),
-          Fraction(1, 7), Fraction(5, 3), Fraction(2)]
-
-
-@pytest.mark.parametrize("gamma", GAMMAS, ids=str)
-def test_bernoulli_exp_neg_exact_probability(gamma: Fraction) -> None:
-    r"""Enumerate all draw sequences: :math:`P(1) \in [S, S + R]` must contain
-    :math:`e^{-\gamma}`, with :math:`R < 10^{-7}`."""
-    outcomes, unfinished = enumerate_outcomes(lambda s: bernoulli_exp_neg(s, gamma),
-                                              Fraction(1, 10**12))
-    assert unfinished < Fraction(1, 10**7)
-    lower = outcomes.get(True, Fraction(0))
-    with mpmath.workdps(50):
-        target = mpmath.exp(-mpmath.mpf(gamma.numerator) / gamma.denominator)
-        assert mpmath.mpf(lower.numerator) / lower.denominator <= target + mpmath.mpf(10)**-45
-        upper = lower + unfinished
-        assert target <= mpmath.mpf(upper.numerator) / upper.denominator + mpmath.mpf(10)**-45
-    assert set(outcomes) <= {True, False}
-
-
-def test_bernoulli_exp_neg_enumeration_can_fail() -> None:
-    """The enumeration distinguishes e^{-gamma} from nearby values (the test can fail)."""
-    outcomes, unfinished = enumerate_outcomes(
-        lambda s: bernoulli_exp_neg(s, Fraction(1, 2)), Fraction(1, 10**12))
-    lower = outcomes[True]
-    with mpmath.workdps(30):
-        wrong = mpmath.exp(-mpmath.mpf("0.5000001"))
-        low = mpmath.mpf(lower.numerator) / lower.denominator
-        assert not (low <= wrong <= low + mpmath.mpf(unfinished.numerator)
-                    / unfinished.denominator)
-
-
-# denominators 1 and 2 only: with t >= 3 several values of U can be rejected and the
-# enumeration tree of the restarts branches exponentially
-@pytest.mark.parametrize("gamma", [Fraction(1), Fraction(1, 2), Fraction(3, 2),
-                                   Fraction(5, 2), Fraction(4)], ids=str)
-def test_geometric_exact_probabilities(gamma: Fraction, monkeypatch: pytest.MonkeyPatch) -> None:
-    r""":math:`P(K = k) = (1 - e^{-\gamma}) e^{-\gamma k}`, :math:`k \le 5`, by enumerating
-    the uniform draws and the (verified) :math:`\mathrm{Bernoulli}(e^{-x})` draws."""
-    exact_coin(monkeypatch)
-    with mpmath.workdps(50):
-        outcomes, unfinished = enumerate_outcomes(lambda s: geometric_exp_neg(s, gamma),
-                                                  mpmath.mpf(10) ** -32)
-        assert unfinished < mpmath.mpf(10) ** -25
-        q = mpmath.exp(-mpmath.mpf(gamma.numerator) / gamma.denominator)
-        for k in range(6):
-            exact = (1 - q) * q**k
-            got = outcomes.get(k, 0)
-            assert got <= exact + mpmath.mpf(10) ** -40 <= got + unfinished + 2e-40, k
-
-
+# ---------------------------------------------------------------------- mass functions, exactly
 @pytest.mark.parametrize("sampler", [
     DiscreteLaplaceExact(Fraction(1, 2), 1), DiscreteLaplaceExact(Fraction(3), 2),
     DiscreteStaircaseExact(Fraction(1, 2), 3, 2), DiscreteStaircaseExact(Fraction(3), 4, 1),
@@ -473,9 +291,9 @@ def test_sampler_mass_function_exactly(sampler: ex.ExactSampler,
                     out.append((k, (1 - q) * q**k))
                     k += 1
                 return out
-        return source._next(options)
+        return source.next_value(options)
 
-    monkeypatch.setattr(ex, "_geometric", geometric)
+    monkeypatch.setattr(ex, "geometric_exp_neg_ratio", geometric)
 
     def part(source: ScriptedBelow, enclosure: object) -> bool:
         def options() -> list[tuple[object, object]]:
@@ -483,7 +301,7 @@ def test_sampler_mass_function_exactly(sampler: ex.ExactSampler,
                 b = mpmath.exp(-mpmath.mpf(sampler.eps.numerator) / sampler.eps.denominator)
                 p = sampler.r / (sampler.r + (sampler.Delta - sampler.r) * b)
                 return [(True, p), (False, 1 - p)]
-        return source._next(options)
+        return source.next_value(options)
 
     monkeypatch.setattr(ex, "bernoulli_real", part)
     if isinstance(sampler, DiscreteLaplaceExact):
@@ -501,23 +319,13 @@ def test_sampler_mass_function_exactly(sampler: ex.ExactSampler,
             assert abs(outcomes.get(i, 0) - mass(i)) < mpmath.mpf(10) ** -29, i
 
 
-@pytest.mark.parametrize("x", ["0", "1/1000000", "0.5", "1", "3", "7/3", "40", "63.9", "64",
-                               "1e6"])
-@pytest.mark.parametrize("bits", [64, 128, 300])
-def test_exp_neg_enclosure(x: str, bits: int) -> None:
-    value = ex._rational(x, "x")
-    lo, hi = exp_neg_enclosure(value, bits)
-    assert lo <= hi and hi - lo <= Fraction(1, 2**bits)
-    with mpmath.workdps(200):
-        target = mpmath.exp(-mpmath.mpf(value.numerator) / value.denominator)
-        assert mpmath.mpf(lo.numerator) / lo.denominator <= target
-        assert target <= mpmath.mpf(hi.numerator) / hi.denominator
-
-
 @pytest.mark.parametrize(("eps", "Delta", "r"), [(Fraction(3), 4, 1), (Fraction(1, 2), 3, 2),
                                                  (Fraction(10), 4096, 1)])
-def test_bernoulli_real_refines_exactly(eps: Fraction, Delta: int, r: int) -> None:
-    r"""Bit streams that follow the expansion of :math:`p` for 300 bits force the refinement.
+def test_staircase_part_choice_refines_exactly(eps: Fraction, Delta: int, r: int) -> None:
+    r"""The staircase's choice of part, :func:`bernoulli_real` on
+    :meth:`DiscreteStaircaseExact.first_part_enclosure`, is the comparison of the uniform
+    with :math:`p = r / (r + (\Delta - r) e^{-\varepsilon})`: bit streams that follow the
+    expansion of :math:`p` for 300 bits force the refinement.
 
     With :math:`U` = those 300 bits followed by zeros, :math:`U < p` (p is irrational);
     followed by ones, :math:`U > p`. Either way the comparison needs 512 bits.
@@ -534,7 +342,18 @@ def test_bernoulli_real_refines_exactly(eps: Fraction, Delta: int, r: int) -> No
         assert source.pos == 512
 
 
-def test_bernoulli_real_decides_early() -> None:
+@pytest.mark.parametrize("bits", [1, 64, 200])
+def test_first_part_enclosure(bits: int) -> None:
+    sampler = DiscreteStaircaseExact(Fraction(7, 5), 5, 3)
+    lo, hi = sampler.first_part_enclosure(bits)
+    assert lo < hi and hi - lo <= Fraction(1, 2**bits)
+    with mpmath.workdps(100):
+        p = 3 / (3 + 2 * mpmath.exp(-mpmath.mpf(7) / 5))
+        assert mpmath.mpf(lo.numerator) / lo.denominator <= p
+        assert p <= mpmath.mpf(hi.numerator) / hi.denominator
+
+
+def test_staircase_part_choice_decides_early() -> None:
     """A stream clearly below p is decided on the first 64 bits."""
     sampler = DiscreteStaircaseExact(Fraction(3), 4, 1)
     source = ScriptedBits("0" * 64)
@@ -572,13 +391,16 @@ SAMPLERS = [DiscreteLaplaceExact(Fraction(1, 3), 2), DiscreteLaplaceExact(Fracti
 
 @pytest.mark.parametrize("sampler", SAMPLERS, ids=repr)
 def test_no_float_on_the_sampling_path(sampler: ex.ExactSampler) -> None:
-    """Trace every line executed in dpsym.exact_sampling: no local is ever a float; the
-    sources are integer-only objects; every sample is a Python int."""
+    """Trace every line executed in dpsym.exact_sampling and dpsym.exact_bits: no local is
+    ever a float; the sources are integer-only objects; every sample is a Python int."""
     seen: list[str] = []
+    traced = {ex.__name__, eb.__name__}
+    frames: set[str] = set()
 
     def tracer(frame, event, arg):
-        if frame.f_globals.get("__name__") != ex.__name__:
+        if frame.f_globals.get("__name__") not in traced:
             return None
+        frames.add(frame.f_globals["__name__"])
 
         def local(frame, event, arg):
             for name, value in frame.f_locals.items():
@@ -598,6 +420,7 @@ def test_no_float_on_the_sampling_path(sampler: ex.ExactSampler) -> None:
     finally:
         sys.settrace(old)
     assert not seen, seen[:5]
+    assert frames == traced  # both modules were traced
     assert all(type(v) is int for v in values)
     assert len(set(values)) > 1
 
@@ -654,6 +477,35 @@ def test_instances_and_optimal_r() -> None:
     assert exact_sampler(m, r=3).r == 3
     assert exact_sampler("discrete-staircase", eps="0.5", Delta=3).r == 2
     assert exact_sampler("discrete-staircase", eps=3, Delta=4, cost="power").r == 2
+
+
+def test_optimal_step_is_registered_by_the_mechanism() -> None:
+    """:mod:`dpsym.mechanisms.discrete_staircase` registers :math:`r^*` (this module does
+    not import the mechanisms)."""
+    optimum = OPTIMAL_STEP["discrete-staircase"]
+    assert optimum(Fraction(3), 4, "amplitude") == 1
+    assert optimum(Fraction(3), 4, "power") == 2
+
+
+def test_optimal_step_comes_from_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    def fake(eps: Fraction, Delta: int, cost: str) -> int:
+        calls.append((eps, Delta, cost))
+        return 3
+
+    monkeypatch.setitem(OPTIMAL_STEP, "discrete-staircase", fake)
+    ex._optimal_r.cache_clear()
+    try:
+        assert exact_sampler("discrete-staircase", eps="7/3", Delta=5, cost="power").r == 3
+        assert calls == [(Fraction(7, 3), 5, "power")]
+        monkeypatch.delitem(OPTIMAL_STEP, "discrete-staircase")
+        ex._optimal_r.cache_clear()
+        with pytest.raises(UnsupportedError, match="pass r"):
+            exact_sampler("discrete-staircase", eps="7/3", Delta=5)
+        assert exact_sampler("discrete-staircase", eps="7/3", Delta=5, r=2).r == 2
+    finally:
+        ex._optimal_r.cache_clear()
 
 
 def test_discrete_uniform_instance() -> None:

@@ -19,6 +19,7 @@ from scipy import stats
 
 from dpsym import Staircase
 from dpsym.errors import DomainError, UnsupportedError
+from dpsym.figures import plot_cost_ratios
 from dpsym.mechanisms.independent_staircase import IndependentStaircase
 from dpsym.mechanisms.laplace_md import LaplaceMD
 from dpsym.mechanisms.staircase_md import (
@@ -28,11 +29,10 @@ from dpsym.mechanisms.staircase_md import (
     gamma_star_d2,
     hockey_stick_2d,
     level_index,
-    plot_cost_ratios,
     radial_moment,
 )
 from dpsym.numerics import evaluate, format_digits
-from dpsym.radial_lp import radial_lp, staircase_cost_float
+from dpsym.radial_lp import radial_lp
 from dpsym.symbols import Delta, b, eps, gamma
 
 
@@ -388,7 +388,7 @@ def test_baseline_samplers(rng):
 # ---------------------------------------------------------------------- radial LP
 def test_radial_lp_matches_the_staircase():
     res = radial_lp(2.0, 2, n=10)
-    best_grid = min(staircase_cost_float(2.0, 2, j / 10) for j in range(11))
+    best_grid = min(float(StaircaseMD(eps=2).cost_at(j / 10)) for j in range(11))
     optimum = float(StaircaseMD(eps=2).value("cost", "amplitude", 15).number)
     assert optimum <= res.value * (1 + 1e-9)
     assert abs(res.value - best_grid) < 1e-6 * best_grid

@@ -24,13 +24,17 @@ from dpsym.privacy import (
     hockey_stick,
     is_private,
     max_hockey_stick,
-    numeric_noise,
     privacy_loss_bound,
     privacy_profile,
 )
 from dpsym.symbols import u, x
 
 R = sp.Rational
+
+
+def numeric_noise(inst, cost="amplitude", digits=30, free_value=None):
+    """The instance's numeric noise and sensitivity, as its privacy methods build them."""
+    return inst.numeric_noise(cost, free_value, digits + 10), inst.values["Delta"]
 
 
 def mpq(text: str | int | Fraction) -> mpmath.mpf:
@@ -73,7 +77,7 @@ LAPLACE_CASES = [("0.5", "0.3", "2"), ("1", "0", "1"), ("2.5", "1.25", "0.75"),
 def test_laplace_profile_matches_sympy_integration(laplace_closed_form, e, ep, dd):
     closed, _ = laplace_closed_form
     inst = Laplace(eps=e, Delta=dd)
-    value = privacy_profile(inst, ep, digits=35)
+    value = inst.privacy_profile(ep, digits=35)
     noise, _ = numeric_noise(inst)
     with mpmath.workdps(60):
         expected = closed(mpq(e), mpq(ep), mpq(dd))
@@ -95,7 +99,7 @@ def test_laplace_closed_form_is_the_textbook_one(laplace_closed_form):
 def test_laplace_pure_dp(e, dd, above):
     inst = Laplace(eps=e, Delta=dd)
     ep = Fraction(e) + Fraction(above)
-    value = privacy_profile(inst, ep, digits=30)
+    value = inst.privacy_profile(ep, digits=30)
     assert value.text == "0" and value.number == 0
 
 
@@ -171,11 +175,11 @@ STAIR_CHOICES = [("amplitude", None), ("power", None), ("amplitude", "0.2"),
 def test_staircase_pure_dp(e, dd, cost, free):
     inst = Staircase(eps=e, Delta=dd)
     for above in ("0", "0.001", "0.5"):
-        value = privacy_profile(inst, Fraction(e) + Fraction(above), cost, 30, free_value=free)
+        value = inst.privacy_profile(Fraction(e) + Fraction(above), cost, 30, free_value=free)
         assert value.text == "0" and value.number == 0
-    below = privacy_profile(inst, Fraction(e) * Fraction(9, 10), cost, 30, free_value=free)
+    below = inst.privacy_profile(Fraction(e) * Fraction(9, 10), cost, 30, free_value=free)
     assert below.number > 0
-    verdict = is_private(inst, e, cost=cost, free_value=free)
+    verdict = inst.is_private(e, cost=cost, free_value=free)
     assert isinstance(verdict, PrivacyCheck) and verdict.private and bool(verdict)
     assert verdict.delta == 0
 
@@ -186,7 +190,7 @@ def test_staircase_pure_dp(e, dd, cost, free):
                                             ("amplitude", "0.2")])
 def test_staircase_profile_brute_force(e, dd, ep, cost, free):
     inst = Staircase(eps=e, Delta=dd)
-    value = privacy_profile(inst, ep, cost, 30, free_value=free)
+    value = inst.privacy_profile(ep, cost, 30, free_value=free)
     noise, _ = numeric_noise(inst, cost, 40, free)
     g_exact = noise.tail.pieces[0].hi / noise.tail.period
     with mpmath.workdps(40):
@@ -323,11 +327,11 @@ def discrete_staircase_mass(e, dd: int, r: int, span: int):
 @pytest.mark.parametrize(("e", "dd"), [("0.5", 1), ("0.5", 3), ("1.2", 5)])
 def test_discrete_laplace(e, dd):
     inst = DiscreteLaplace(eps=e, Delta=dd)
-    assert privacy_profile(inst, e).text == "0"
-    assert is_private(inst, e).private
+    assert inst.privacy_profile(e).text == "0"
+    assert inst.is_private(e).private
     noise, _ = numeric_noise(inst)
     for ep in ("0", Fraction(e) / 2):
-        value = privacy_profile(inst, ep, digits=30)
+        value = inst.privacy_profile(ep, digits=30)
         assert value.number > 0
         with mpmath.workdps(45):
             mass, lam = discrete_laplace_mass(mpq(e), dd)
@@ -343,12 +347,12 @@ def test_discrete_laplace(e, dd):
 def test_discrete_staircase(e, dd, free):
     inst = DiscreteStaircase(eps=e, Delta=dd)
     free = dd if free == "last" else free
-    assert privacy_profile(inst, e, free_value=free).text == "0"
-    assert privacy_profile(inst, Fraction(e) + 1, free_value=free).text == "0"
+    assert inst.privacy_profile(e, free_value=free).text == "0"
+    assert inst.privacy_profile(Fraction(e) + 1, free_value=free).text == "0"
     noise, _ = numeric_noise(inst, free_value=free)
     r = int(noise.tail.pieces[0].hi)
     ep = Fraction(e) / 3
-    value = privacy_profile(inst, ep, digits=30, free_value=free)
+    value = inst.privacy_profile(ep, digits=30, free_value=free)
     assert value.number > 0
     with mpmath.workdps(45):
         span = int(40 * math.log(10) / float(e)) * dd + 2 * dd
@@ -444,10 +448,23 @@ def test_errors():
     with pytest.raises(DomainError):
         hockey_stick(noise, "0.5", 0)
     with pytest.raises(DomainError):
-        privacy_profile(Staircase(eps=1, Delta=1), 0, free_value="1.5")
+        Staircase(eps=1, Delta=1).privacy_profile(0, free_value="1.5")
     with pytest.raises(DomainError):
-        privacy_profile(DiscreteStaircase(eps=1, Delta=3), 0, free_value="1.5")
+        DiscreteStaircase(eps=1, Delta=3).privacy_profile(0, free_value="1.5")
     with pytest.raises(DomainError):
-        is_private(Laplace(eps=1), 1, delta="-0.1")
+        Laplace(eps=1).is_private(1, delta="-0.1")
     with pytest.raises(DomainError):
         is_private(noise, 1)  # a SymmetricNoise needs its sensitivity
+
+
+def test_the_noise_api_and_the_mechanism_methods_agree():
+    """privacy takes a noise description and a sensitivity; the Mechanism methods only
+    supply them (the same certified digits either way)."""
+    inst = Staircase(eps="0.7", Delta=2)
+    noise, sens = numeric_noise(inst, digits=25)
+    for ep in ("0.3", "0.7"):
+        direct = privacy_profile(noise, ep, 25, sensitivity=sens)
+        assert direct == inst.privacy_profile(ep, digits=25)
+        assert is_private(noise, ep, direct.text, 25, sensitivity=sens).private
+    with pytest.raises(DomainError):
+        privacy_profile(noise, "0.5", sensitivity=None)

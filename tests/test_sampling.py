@@ -41,7 +41,7 @@ from scipy import stats
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Mechanism, Staircase
 from dpsym.noise import GeometricTail, Piece, SymmetricNoise
 from dpsym.numerics import evaluate
-from dpsym.sampling import Sampler, cdf, cdf_mp, make_sampler, numeric_noise, sample, sampler
+from dpsym.sampling import Sampler, cdf, cdf_mp, sampler
 from dpsym.symbols import u, x
 
 #: Samples per statistical check.
@@ -96,7 +96,7 @@ assert N_CHECKS * ALPHA < 1e-6
 
 # ---------------------------------------------------------------------- helpers
 def free_value(m: Mechanism, cost: str) -> sp.Rational | None:
-    """The optimal free parameter as :func:`numeric_noise` substitutes it."""
+    """The optimal free parameter as ``Mechanism.numeric_noise`` substitutes it."""
     if m.free is None:
         return None
     optimum = m.value(m.free.name, cost, digits=17)
@@ -108,7 +108,7 @@ def free_value(m: Mechanism, cost: str) -> sp.Rational | None:
 
 @cache
 def noise_of(case: Case) -> SymmetricNoise:
-    return numeric_noise(case.instance(), case.cost)
+    return case.instance().numeric_noise(case.cost, digits=17)
 
 
 @cache
@@ -124,7 +124,7 @@ def exact_moments(case: Case) -> dict[int, float]:
 
 
 def draw(case: Case, rng: np.random.Generator) -> np.ndarray:
-    return make_sampler(case.instance(), case.cost)(rng, N)
+    return case.instance().sampler(case.cost)(rng, N)
 
 
 def z_score(values: np.ndarray, mean: float, variance: float) -> float:
@@ -300,18 +300,18 @@ WITH_ATOM = SymmetricNoise(lattice=False, head=(Piece(0, sp.oo, sp.Rational(3, 8
 
 
 def discrete_laplace() -> SymmetricNoise:
-    return numeric_noise(DiscreteLaplace(eps="0.5", Delta=1))
+    return DiscreteLaplace(eps="0.5", Delta=1).numeric_noise(digits=17)
 
 
 def laplace(eps: str) -> SymmetricNoise:
-    return numeric_noise(Laplace(eps=eps, Delta=1))
+    return Laplace(eps=eps, Delta=1).numeric_noise(digits=17)
 
 
 @pytest.mark.parametrize(("noise", "reference"), [
     (lambda: DL_AS_HEAD, discrete_laplace),
     (lambda: DL_HEAD_AND_TAIL, discrete_laplace),
     # r* = Delta = 1: the second piece of the period is empty
-    (lambda: numeric_noise(DiscreteStaircase(eps="0.5", Delta=1)), discrete_laplace),
+    (lambda: DiscreteStaircase(eps="0.5", Delta=1).numeric_noise(digits=17), discrete_laplace),
     (lambda: LAPLACE_AS_TAIL, lambda: laplace("0.5")),
 ], ids=["dl-head", "dl-head-tail", "ds-delta1", "laplace-tail"])
 def test_equivalent_descriptions_have_equal_cdfs(noise, reference) -> None:
@@ -357,11 +357,11 @@ def test_atom_cdf() -> None:
 def test_shapes_dtypes_and_reproducibility() -> None:
     for m, dtype in ((Staircase(eps="1", Delta=2), np.float64),
                      (DiscreteStaircase(eps="1", Delta=3), np.int64)):
-        a = sample(m, np.random.default_rng(7), (3, 4), cost="power")
-        b = make_sampler(m, "power")(np.random.default_rng(7), (3, 4))
+        a = m.sample(np.random.default_rng(7), (3, 4), cost="power")
+        b = m.sampler("power")(np.random.default_rng(7), (3, 4))
         assert a.shape == (3, 4) and a.dtype == dtype
         np.testing.assert_array_equal(a, b)
-        assert sample(m, np.random.default_rng(7), 0).shape == (0,)
+        assert m.sample(np.random.default_rng(7), 0).shape == (0,)
 
 
 def test_large_samples_are_drawn_in_blocks() -> None:
@@ -369,7 +369,7 @@ def test_large_samples_are_drawn_in_blocks() -> None:
     from dpsym.sampling import _BLOCK
 
     for m in (Staircase(eps="1", Delta=2), DiscreteLaplace(eps="1"), Laplace(eps="2")):
-        s = make_sampler(m)
+        s = m.sampler()
         rng = np.random.default_rng(11)
         blocks = [s(rng, _BLOCK), s(rng, _BLOCK), s(rng, 4)]
         whole = s(np.random.default_rng(11), (2, _BLOCK + 2))
@@ -378,15 +378,15 @@ def test_large_samples_are_drawn_in_blocks() -> None:
 
 
 def test_make_sampler_is_cached_per_parameters_and_cost() -> None:
-    s1 = make_sampler(Staircase(eps="0.5", Delta=2), "amplitude")
-    assert make_sampler(Staircase(eps=Fraction(1, 2), Delta="2"), "amplitude") is s1
-    assert make_sampler(Staircase(eps="0.5", Delta=2), "power") is not s1
-    assert make_sampler(Laplace(eps="1"), "amplitude") is make_sampler(Laplace(eps="1"), "power")
+    s1 = Staircase(eps="0.5", Delta=2).sampler("amplitude")
+    assert Staircase(eps=Fraction(1, 2), Delta="2").sampler("amplitude") is s1
+    assert Staircase(eps="0.5", Delta=2).sampler("power") is not s1
+    assert Laplace(eps="1").sampler("amplitude") is Laplace(eps="1").sampler("power")
     assert isinstance(s1, Sampler) and "continuous" in repr(s1)
 
 
 def test_numeric_noise_substitutes_the_optimum() -> None:
-    noise = numeric_noise(Staircase(eps="3", Delta=1), "power")
+    noise = Staircase(eps="3", Delta=1).numeric_noise("power", digits=17)
     assert not noise.free_symbols()
     gamma_hi = noise.tail.pieces[0].hi
     assert abs(float(gamma_hi) - 0.25990646441581841) < 1e-16

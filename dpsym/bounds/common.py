@@ -3,9 +3,9 @@ r"""What the lower-bound objects share: directed rounding and the CLI-facing bas
 A lower bound printed to ``digits`` significant digits must not exceed the number it
 stands for: :func:`round_down` rounds a certified value toward :math:`-\infty` (and steps
 one unit further down when the certified value lies too close to a decimal boundary for
-the direction to be decided). :class:`BoundObject` adapts the
-:class:`~dpsym.mechanisms.base.Mechanism` contract (declared parameters, ``quantities``,
-``formula``, ``series``, ``value``) to objects that are bounds, not noise distributions.
+the direction to be decided). :class:`BoundObject` is what the bounds share with the
+mechanisms without being one: declared parameters and named quantities
+(:class:`~dpsym.params.Parametrised`), ``formula``, ``series`` and ``value``.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ import sympy as sp
 
 from ..costs import Cost, parse_cost
 from ..errors import DomainError, UnsupportedError
-from ..mechanisms.base import Mechanism, Value
+from ..evaluation import Value
 from ..numerics import certified, check_digits, format_digits
+from ..params import Guarantee, Parametrised
+from ..regimes import get_regime
 
 #: Extra digits certified beyond those printed, before rounding down.
 ROUNDING_GUARD = 12
@@ -118,22 +120,18 @@ def certified_lower(compute: Callable[[], mpmath.mpf], digits: int,
     return Value(low, text, digits)
 
 
-class BoundObject(Mechanism):
+class BoundObject(Parametrised):
     r"""Base class of the lower-bound objects (CLI names ``lower-bound``, ...).
 
-    They declare parameters like a mechanism and answer ``quantities``, ``formula``,
-    ``series`` and ``value`` like one; they have no noise distribution, so the methods
-    of :class:`~dpsym.mechanisms.base.Mechanism` that sample or compute privacy profiles
-    raise :class:`~dpsym.errors.UnsupportedError`. ``value`` is always rounded *down*.
+    They declare parameters like a mechanism (:class:`~dpsym.params.Parametrised`) and
+    answer ``quantities``, ``formula``, ``series`` and ``value`` like one, but they are
+    bounds, not noise distributions: nothing to sample, no privacy profile. ``value`` is
+    always rounded *down*.
     """
 
-    #: The cost names this object accepts (integer moments are checked separately).
-    integer_moments: ClassVar[bool] = True
+    guarantee: ClassVar[Guarantee] = Guarantee.APPROXIMATE
+    #: The largest integer moment this object accepts.
     max_moment: ClassVar[int] = 8
-
-    @classmethod
-    def noise_shape(cls):  # pragma: no cover - a bound has no noise
-        raise UnsupportedError(f"{cls.name} is a bound, not a noise distribution")
 
     @classmethod
     def parse_bound_cost(cls, cost: Cost | str) -> Cost:
@@ -147,24 +145,15 @@ class BoundObject(Mechanism):
         return c
 
     @classmethod
-    def cost_function(cls, cost):
-        raise UnsupportedError(f"{cls.name} is a bound; it has no cost function")
-
-    def sample(self, rng, size, cost="amplitude"):
-        raise UnsupportedError(f"{self.name} is a bound, not a mechanism: nothing to sample")
-
-    def privacy_profile(self, eps_prime, cost="amplitude", digits=30):
-        raise UnsupportedError(f"{self.name} is a bound, not a mechanism: no privacy profile")
-
-    def numeric_noise(self, cost="amplitude", free_value=None, digits=30):
-        raise UnsupportedError(f"{self.name} is a bound, not a noise distribution")
+    def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
+        """The closed form of ``quantity`` (subclasses; none by default)."""
+        cls.check_quantity(quantity)
+        raise UnsupportedError(f"{cls.name}: no closed form for {quantity}")
 
     @classmethod
     def series(cls, quantity: str = "cost", cost: Cost | str = "amplitude",
                regime: str = "eps->0", order: int = 3) -> sp.Expr:
         """The expansion of :meth:`regime_formula` in ``regime`` (see the subclass)."""
-        from ..regimes import get_regime
-
         reg = get_regime(regime)
         cls.check_quantity(quantity)
         cost = cls.parse_bound_cost(cost)
@@ -174,6 +163,11 @@ class BoundObject(Mechanism):
     def regime_formula(cls, cost: Cost, regime: str) -> sp.Expr:
         """The closed form valid throughout ``regime`` (subclasses)."""
         raise UnsupportedError(f"{cls.name}: no series in regime {regime}")
+
+    def value(self, quantity: str = "cost", cost: Cost | str = "amplitude",
+              digits: int = 30) -> Value:
+        """The bound certified and rounded down to ``digits`` digits (subclasses)."""
+        raise NotImplementedError
 
 
 __all__ = ["ROUNDING_GUARD", "BoundObject", "certified_lower", "round_down", "round_exact",

@@ -33,12 +33,11 @@ from fractions import Fraction
 import sympy as sp
 
 from ..errors import DomainError, UnsupportedError
-from ..mechanisms.base import EPS_MAX, Value
-from ..params import Domain, Param
-from ..symbols import Delta, delta, eps
+from ..evaluation import Value
+from ..params import Guarantee, delta_param, eps_param, sensitivity_param
+from ..symbols import Delta, delta
 from .common import BoundObject, round_exact
 from .lp import MAX_SUPPORT, auto_support, certified_lp_lower_bound
-from .real import delta_param_half
 
 #: :math:`u = 1/(2\delta)` (a positive integer in the closed forms) and a summation index.
 u = sp.Symbol("u", integer=True, positive=True)
@@ -82,20 +81,6 @@ def pair_bound_amplitude() -> sp.Expr:
     return 2 * Delta * (r * alpha - delta * r * (r - 1) / 2)
 
 
-def eps_zero_param() -> Param:
-    r""":math:`\varepsilon \ge 0` (0 means :math:`(0, \delta)`-DP)."""
-    return Param("eps", eps, Domain(lower=Fraction(0), lower_open=False, upper=EPS_MAX,
-                                    upper_open=False),
-                 "privacy parameter (0 allowed: (0, delta)-DP)", ("0", "2"))
-
-
-def integer_sensitivity_param() -> Param:
-    r"""The integer sensitivity :math:`\Delta \in \{1, \dots, 64\}`."""
-    return Param("Delta", Delta, Domain(lower=Fraction(1), lower_open=False, integer=True,
-                                        upper=Fraction(MAX_DELTA), upper_open=False),
-                 "query sensitivity (an integer)", ("1", "4"), default="1")
-
-
 class DiscreteLowerBound(BoundObject):
     r"""Certified lower bound on the minimum cost of :math:`(\varepsilon, \delta)`-DP noise
     for an integer-valued query: the exact optimum of the slides' threshold LP.
@@ -108,10 +93,11 @@ class DiscreteLowerBound(BoundObject):
     name = "discrete-lower-bound"
     title = "Lower bound on the (eps, delta)-DP noise cost, integer-valued query"
     source = "000 Part Three: LP duality with threshold sets; (0, delta) closed forms"
-    guarantee = "eps,delta"
+    guarantee = Guarantee.APPROXIMATE
     lattice = True
     max_moment = 4
-    params = (eps_zero_param(), delta_param_half(), integer_sensitivity_param())
+    params = (eps_param("privacy parameter (0 allowed: (0, delta)-DP)", zero=True),
+              delta_param(Fraction(1, 2)), sensitivity_param(integer=True, upper=MAX_DELTA))
 
     @classmethod
     def formula(cls, quantity: str = "cost", cost="amplitude") -> sp.Expr:

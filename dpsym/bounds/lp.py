@@ -54,10 +54,18 @@ import numpy as np
 import sympy as sp
 
 from ..errors import CertificationError, DomainError, UnsupportedError
-from ..mechanisms.base import Value, eps_param, sensitivity_param
-from ..params import Domain, Param, parse_number
+from ..evaluation import Value
+from ..params import (
+    Domain,
+    Guarantee,
+    Param,
+    delta_param,
+    eps_param,
+    parse_number,
+    sensitivity_param,
+)
 from .common import BoundObject, round_exact
-from .real import delta_param_half, nu_of
+from .real import nu_of
 
 #: The grid refinement :math:`N` as a symbol (for the parameter declaration).
 GRID = sp.Symbol("N", integer=True, positive=True)
@@ -441,9 +449,9 @@ class LPBound(BoundObject):
     name = "lp-bound"
     title = "Certified LP lower bound (and achievable LP upper bound) on a grid"
     source = "003 discretisation argument of Theorems 4-5; slides 000 Part Three LP"
-    guarantee = "eps,delta"
+    guarantee = Guarantee.APPROXIMATE
     max_moment = 2
-    params = (eps_param(), delta_param_half(), sensitivity_param(), grid_param())
+    params = (eps_param(), delta_param(Fraction(1, 2)), sensitivity_param(), grid_param())
 
     @classmethod
     def quantities(cls) -> tuple[str, ...]:

@@ -50,9 +50,9 @@ import sympy as sp
 
 from ..costs import Cost
 from ..errors import DomainError, UnsupportedError
-from ..mechanisms.base import Value, eps_param, sensitivity_param
+from ..evaluation import Value
 from ..numerics import evaluate
-from ..params import Domain, Param
+from ..params import Guarantee, delta_param, eps_param, sensitivity_param
 from ..symbols import Delta, b, delta, eps, k
 from .common import BoundObject, certified_lower
 
@@ -64,12 +64,6 @@ theta = sp.Symbol("theta", nonnegative=True)
 
 #: :math:`e^{\varepsilon\nu} = 1 + (e^\varepsilon - 1)/(2\delta)`, written in :math:`b`.
 W_OF_B = 1 + (1 - b) / (2 * delta * b)
-
-
-def delta_param_half(description: str = "privacy parameter") -> Param:
-    r"""The declaration of :math:`\delta \in (0, 1/2)` (the paper's domain)."""
-    return Param("delta", delta, Domain(lower=Fraction(0), upper=Fraction(1, 2)),
-                 description, ("1e-6", "0.1"))
 
 
 def convergent_branch(expr: sp.Expr) -> sp.Expr:
@@ -131,9 +125,9 @@ class LowerBound(BoundObject):
     name = "lower-bound"
     title = "Lower bound on the (eps, delta)-DP noise cost, real-valued query"
     source = "003 Lemma 2, Theorems 4-5 (general (eps, delta): fractional last mass)"
-    guarantee = "eps,delta"
+    guarantee = Guarantee.APPROXIMATE
     max_moment = 4
-    params = (eps_param(), delta_param_half(), sensitivity_param())
+    params = (eps_param(), delta_param(Fraction(1, 2)), sensitivity_param())
 
     @classmethod
     def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:

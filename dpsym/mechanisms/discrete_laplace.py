@@ -14,8 +14,9 @@ from __future__ import annotations
 import sympy as sp
 
 from ..noise import GeometricTail, Piece, SymmetricNoise
-from ..symbols import Delta, eps
-from .base import NORM, Mechanism, eps_param, sensitivity_param
+from ..params import eps_param, sensitivity_param
+from ..symbols import NORM, Delta, eps
+from .base import Mechanism
 
 
 class DiscreteLaplace(Mechanism):

@@ -16,16 +16,11 @@ optimal :math:`r^*` (an integer minimisation) are derived by the engine.
 
 from __future__ import annotations
 
+from ..evaluation import MAX_INTEGER_SCAN
 from ..noise import GeometricTail, Piece, SymmetricNoise
-from ..symbols import Delta, b, r
-from .base import (
-    MAX_INTEGER_SCAN,
-    NORM,
-    FreeParameter,
-    Mechanism,
-    eps_param,
-    sensitivity_param,
-)
+from ..params import FreeParameter, eps_param, sensitivity_param
+from ..symbols import NORM, Delta, b, r
+from .base import Mechanism
 
 
 class DiscreteStaircase(Mechanism):

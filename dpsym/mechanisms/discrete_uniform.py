@@ -31,9 +31,9 @@ import sympy as sp
 
 from ..errors import DomainError
 from ..noise import Piece, SymmetricNoise
-from ..symbols import Delta, delta
-from .base import NORM, Derived, Mechanism, sensitivity_param
-from .truncated_laplace import delta_param
+from ..params import Derived, Guarantee, delta_param, sensitivity_param
+from ..symbols import NORM, Delta, delta
+from .base import Mechanism
 
 #: The number of support points :math:`n = \lceil \Delta/\delta \rceil`.
 n = sp.Symbol("n", positive=True, integer=True)
@@ -49,7 +49,7 @@ class DiscreteUniform(Mechanism):
     name = "discrete-uniform"
     title = "Discrete uniform mechanism ((0, delta)-DP, integer query)"
     source = "000 Part Three (upper bound: uniform noise mechanism)"
-    guarantee = "0,delta"
+    guarantee = Guarantee.ZERO_EPS
     lattice = True
     params = (delta_param(Fraction(1)), sensitivity_param(integer=True, upper=10**6))
     derived = (Derived("n", n, "number of support points"),

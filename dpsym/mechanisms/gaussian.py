@@ -31,11 +31,12 @@ import numpy as np
 import sympy as sp
 
 from ..costs import Cost
+from ..evaluation import Value
+from ..gaussian_calibration import calibrate_sigma_value, profile_value
 from ..noise import Piece, SymmetricNoise
-from ..params import Domain, Param
-from ..symbols import Delta, delta, eps, x
-from .base import NORM, Derived, Mechanism, Value, eps_param, sensitivity_param
-from .truncated_laplace import delta_param
+from ..params import Derived, Domain, Guarantee, Param, delta_param, eps_param, sensitivity_param
+from ..symbols import NORM, Delta, delta, eps, x
+from .base import Mechanism
 
 #: The standard deviation of the noise.
 sigma = sp.Symbol("sigma", positive=True)
@@ -44,7 +45,7 @@ sigma = sp.Symbol("sigma", positive=True)
 class _Gaussian(Mechanism):
     """Gaussian noise of standard deviation :math:`\\sigma` (set by the subclass)."""
 
-    guarantee = "eps,delta"
+    guarantee = Guarantee.APPROXIMATE
 
     @classmethod
     def noise_shape(cls) -> SymmetricNoise:
@@ -72,8 +73,6 @@ class _Gaussian(Mechanism):
                         digits: int = 30) -> Value:
         r"""The exact :math:`\delta(\varepsilon')` of the noise at this instance's
         :math:`\sigma` (read back from its certified decimal value)."""
-        from ..gaussian_calibration import profile_value
-
         self.require(*(prm.name for prm in self.params))
         number, text = profile_value(eps_prime, self._sigma(digits + 10),
                                      self.values["Delta"], digits)
@@ -110,8 +109,6 @@ class AnalyticGaussian(_Gaussian):
 
     @classmethod
     def derived_numeric(cls, symbol: sp.Symbol, point) -> mpmath.mpf:
-        from ..gaussian_calibration import calibrate_sigma_value
-
         assert symbol is sigma
         exact = {s: v for s, v in point.items() if isinstance(v, sp.Rational)}
         return calibrate_sigma_value(Fraction(int(exact[eps].p), int(exact[eps].q)),

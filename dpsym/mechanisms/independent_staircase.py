@@ -19,10 +19,10 @@ import sympy as sp
 from ..costs import Cost, parse_cost
 from ..errors import DomainError
 from ..noise import SymmetricNoise
+from ..params import FreeParameter, dim_param, eps_param, sensitivity_param
 from ..symbols import b, gamma
-from .base import FreeParameter, eps_param, sensitivity_param
+from .dimensional import DimensionalMechanism
 from .staircase import Staircase
-from .staircase_md import DimensionalMechanism, dim_param
 
 
 class IndependentStaircase(DimensionalMechanism):

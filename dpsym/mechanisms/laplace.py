@@ -13,8 +13,9 @@ from __future__ import annotations
 import sympy as sp
 
 from ..noise import Piece, SymmetricNoise
-from ..symbols import Delta, eps, x
-from .base import NORM, Mechanism, eps_param, sensitivity_param
+from ..params import eps_param, sensitivity_param
+from ..symbols import NORM, Delta, eps, x
+from .base import Mechanism
 
 
 class Laplace(Mechanism):

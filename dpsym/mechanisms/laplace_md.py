@@ -18,9 +18,9 @@ import sympy as sp
 from ..costs import Cost, parse_cost
 from ..errors import DomainError
 from ..noise import SymmetricNoise
-from .base import eps_param, sensitivity_param
+from ..params import dim_param, eps_param, sensitivity_param
+from .dimensional import DimensionalMechanism
 from .laplace import Laplace
-from .staircase_md import DimensionalMechanism, dim_param
 
 
 class LaplaceMD(DimensionalMechanism):

@@ -29,11 +29,11 @@ import sympy as sp
 from ..costs import Cost, parse_cost
 from ..errors import DomainError
 from ..noise import SymmetricNoise
-from .base import Mechanism, eps_param, sensitivity_param
+from ..params import Guarantee, delta_param, dim_param, eps_param, sensitivity_param
+from .base import Mechanism
+from .dimensional import DimensionalMechanism
 from .discrete_laplace import DiscreteLaplace
 from .discrete_uniform import DiscreteUniform
-from .staircase_md import DimensionalMechanism, dim_param
-from .truncated_laplace import delta_param
 
 
 class _Product(DimensionalMechanism):
@@ -78,7 +78,7 @@ class DiscreteUniformMD(_Product):
     name = "discrete-uniform-md"
     title = "Discrete uniform noise on each coordinate (l1 sensitivity)"
     source = "000 Part Three (d-dimensional upper bound: uniform noise mechanism)"
-    guarantee = "0,delta"
+    guarantee = Guarantee.ZERO_EPS
     one_dimensional = DiscreteUniform
     params = (delta_param(Fraction(1)), sensitivity_param(integer=True, upper=10**6),
               dim_param())

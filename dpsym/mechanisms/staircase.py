@@ -19,8 +19,9 @@ the engine from this definition.
 from __future__ import annotations
 
 from ..noise import GeometricTail, Piece, SymmetricNoise
-from ..symbols import Delta, b, gamma
-from .base import NORM, FreeParameter, Mechanism, eps_param, sensitivity_param
+from ..params import FreeParameter, eps_param, sensitivity_param
+from ..symbols import NORM, Delta, b, gamma
+from .base import Mechanism
 
 
 class Staircase(Mechanism):

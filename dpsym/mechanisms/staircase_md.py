@@ -31,9 +31,13 @@ The stationarity condition of :math:`\mathbb{E}R` is
 formula for :math:`d = 2` (:func:`gamma_star_d2`), and a certified arbitrary-precision root
 in general.
 
-The dimension is the declared integer parameter ``dim``; the symbolic derivations of the
-class are those of :attr:`StaircaseMD.DIM` (default 2), and ``StaircaseMD.for_dim(d)`` is
-the class of dimension ``d`` (an instance created with ``dim=d`` belongs to it).
+The dimension is the declared integer parameter ``dim``
+(:class:`~dpsym.mechanisms.dimensional.DimensionalMechanism`): the symbolic derivations
+of the class are those of :attr:`StaircaseMD.DIM` (default 2), and
+``StaircaseMD.for_dim(d)`` is the class of dimension ``d``. The cost is
+:math:`C_{d,p}\, S_{d+p}(\gamma)/S_d(\gamma)` with the constant of
+:func:`cost_constant`; the numeric path evaluates the same two factors, the sums without
+cancellation (:func:`dpsym.l1.shifted_power_sums_numeric`).
 """
 
 from __future__ import annotations
@@ -42,119 +46,35 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
-from types import MappingProxyType
-from typing import ClassVar
 
 import mpmath
 import numpy as np
 import sympy as sp
 
+from ..asymptotics import minimiser_series
+from ..ball_sampling import BallMixtureSampler, ball_sampler
 from ..costs import Cost, parse_cost
 from ..errors import DomainError, UnsupportedError
 from ..l1 import (
-    eulerian_numbers,
     l1_sphere_measure,
     power_geometric_sum,
+    power_geometric_sums_numeric,
     shifted_power_sum,
+    shifted_power_sums_numeric,
 )
+from ..numerics import evaluate
 from ..optimize import AlgebraicRoot, _bisect_root
-from ..params import Domain, Param
+from ..params import dim_param, eps_param, sensitivity_param
 from ..regimes import get_regime
 from ..sums import LerchSum
-from ..symbols import Delta, b, eps, gamma, k
-from .base import NORM, FreeParameter, Mechanism, Value, sensitivity_param
+from ..symbols import NORM, Delta, b, dim, gamma, k
+from .base import FreeParameter
+from .dimensional import DimensionalMechanism
 
-#: Largest dimension accepted.
-DIM_MAX = 50
 #: Largest eps accepted by the multi-dimensional staircase: the minimiser
 #: gamma* ~ (d e^{-eps})^{1/(d+1)} must stay above 2^{-2^40}, the reach of the bracketing
 #: of :func:`dpsym.optimize.numeric_minimiser`.
 EPS_MAX_MD = Fraction(10) ** 6
-
-#: The dimension symbol (a positive integer); used by the general-d formulas.
-dim = sp.Symbol("d", positive=True, integer=True)
-
-
-def dim_param() -> Param:
-    """The declaration of the dimension ``dim`` (an integer in [1, :data:`DIM_MAX`])."""
-    return Param("dim", dim, Domain(lower=Fraction(1), upper=Fraction(DIM_MAX), lower_open=False,
-                                    upper_open=False, integer=True),
-                 "dimension d of the query", ("1", "10"), default="2")
-
-
-def eps_param_md(upper: Fraction = EPS_MAX_MD) -> Param:
-    """The privacy parameter, bounded by ``upper``."""
-    return Param("eps", eps, Domain(lower=Fraction(0), upper=upper, upper_open=False),
-                 "privacy parameter", ("0.01", "10"))
-
-
-@cache
-def _variant(root: type, d: int) -> type:
-    return type(f"{root.__name__}_dim{d}", (root,),
-                {"DIM": d, "_variant_of": root, "__module__": root.__module__,
-                 "__doc__": root.__doc__, "__qualname__": f"{root.__qualname__}_dim{d}"})
-
-
-def _rebuild(root: type, values: dict[str, Fraction]) -> DimensionalMechanism:
-    """An instance of ``root`` (or of its class of the given dimension) from its values."""
-    return root(**values)
-
-
-class DimensionalMechanism(Mechanism):
-    r"""A mechanism on :math:`\mathbb{R}^d` whose symbolic derivations depend on ``dim``.
-
-    The class attribute :attr:`DIM` is the dimension of the class's derivations;
-    :meth:`for_dim` returns the (cached) subclass of another dimension, and
-    ``Cls(dim=d, ...)`` creates an instance of it.
-    """
-
-    DIM: ClassVar[int] = 2
-    _variant_of: ClassVar[type | None] = None
-
-    @classmethod
-    def for_dim(cls, d: object) -> type[DimensionalMechanism]:
-        """The class of dimension ``d``.
-
-        Raises
-        ------
-        DomainError
-            If ``d`` is not an integer in [1, :data:`DIM_MAX`].
-        """
-        root = cls._variant_of or cls
-        value = int(dim_param().validate(d))
-        return root if value == root.DIM else _variant(root, value)
-
-    def __new__(cls, **values: object) -> DimensionalMechanism:
-        target = cls if values.get("dim") is None else cls.for_dim(values["dim"])
-        return object.__new__(target)
-
-    def __init__(self, **values: object) -> None:
-        super().__init__(**values)
-        self.values = MappingProxyType({**self.values, "dim": Fraction(self.DIM)})
-
-    def __reduce__(self) -> tuple[object, tuple[type, dict[str, Fraction]]]:
-        """Pickled as its root class and parameter values (the class of each dimension is
-        made at run time)."""
-        return _rebuild, (self._variant_of or type(self), dict(self.values))
-
-    @classmethod
-    def _specific(cls, cost: Cost) -> None:
-        if cost.exponent not in (1, 2):
-            raise UnsupportedError(
-                f"{cls.name}: costs are amplitude (E||X||_1) and power (E||X||_2^2); "
-                f"{cost.name} is not defined in {cls.DIM} dimensions")
-
-    def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
-        """Noise vectors, an array of shape ``(size, d)``."""
-        raise NotImplementedError
-
-    def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
-                        digits: int = 30) -> Value:
-        """Not available: :mod:`dpsym.privacy` handles one-dimensional noise only."""
-        raise UnsupportedError(
-            f"{self.name}: no certified privacy profile in d dimensions; see the module's "
-            "privacy functions")
 
 
 # ---------------------------------------------------------------------- the radial law
@@ -218,6 +138,16 @@ def radial_moment(d: int, p: int) -> sp.Expr:
     return Delta**p * sp.Rational(d, d + p) * shifted_power_sum(d + p) / shifted_power_sum(d)
 
 
+def cost_constant(d: int, p: int) -> sp.Expr:
+    r"""The constant :math:`C_{d,p}` of the cost :math:`C_{d,p} S_{d+p}(\gamma)/S_d(\gamma)`:
+    :math:`\mathbb{E}\|X\|_1 = \mathbb{E}R` (:math:`p = 1`) and
+    :math:`\mathbb{E}\|X\|_2^2 = 2\,\mathbb{E}R^2/(d + 1)` (:math:`p = 2`), from
+    :func:`radial_moment`."""
+    factor = sp.Integer(1) if p == 1 else sp.Rational(2, d + 1)
+    return factor * sp.cancel(radial_moment(d, p) * shifted_power_sum(d)
+                              / shifted_power_sum(d + p))
+
+
 def general_cost_function(cost: Cost | str = "amplitude") -> sp.Expr:
     r"""The cost as a function of :math:`\gamma` for symbolic dimension :math:`d`.
 
@@ -259,7 +189,7 @@ class StaircaseMD(DimensionalMechanism):
     name = "staircase-md"
     title = "Multi-dimensional staircase mechanism"
     source = "000 Part Two (multidimensional staircase, optimal for d = 2, conjectured for all d)"
-    params = (eps_param_md(), sensitivity_param(), dim_param())
+    params = (eps_param(upper=EPS_MAX_MD), sensitivity_param(), dim_param())
     free = FreeParameter("gamma", gamma, 0, 1)
 
     @classmethod
@@ -295,9 +225,9 @@ class StaircaseMD(DimensionalMechanism):
         r"""``amplitude``: :math:`\mathbb{E}\|X\|_1`; ``power``: :math:`\mathbb{E}\|X\|_2^2`."""
         cost = parse_cost(cost)
         cls._specific(cost)
-        if cost.exponent == 1:
-            return radial_moment(cls.DIM, 1)
-        return sp.Rational(2, cls.DIM + 1) * radial_moment(cls.DIM, 2)
+        p = int(cost.exponent)
+        return cost_constant(cls.DIM, p) * shifted_power_sum(cls.DIM + p) \
+            / shifted_power_sum(cls.DIM)
 
     @classmethod
     @cache
@@ -356,6 +286,28 @@ class StaircaseMD(DimensionalMechanism):
         e = mpmath.mpf(e.numerator) / e.denominator
         return e, mpmath.exp(-e), -mpmath.expm1(-e)
 
+    def _cost_evaluator(self, cost: Cost):
+        r"""(cost as a function of :math:`\gamma`, the sums :math:`E_j`) at the working
+        precision: :math:`C_{d,p}\,S_{d+p}(\gamma)/S_d(\gamma)` with :func:`cost_constant`
+        and the sums of :func:`dpsym.l1.shifted_power_sums_numeric`."""
+        d, p = self.DIM, int(cost.exponent)
+        _, bb, omb = self._sums()
+        const = evaluate(cost_constant(d, p), self.substitution)
+        e = power_geometric_sums_numeric(d + p, bb, omb)
+
+        def value(g):
+            s = shifted_power_sums_numeric(d + p, g, e)
+            return const * s[d + p] / s[d]
+
+        return value, e
+
+    def cost_at(self, gamma_value: object, cost: Cost | str = "amplitude") -> mpmath.mpf:
+        r"""The expected cost at :math:`\gamma` = ``gamma_value`` (not necessarily optimal),
+        at the working precision."""
+        cost = parse_cost(cost)
+        self._specific(cost)
+        return self._cost_evaluator(cost)[0](mpmath.mpf(gamma_value))
+
     def _numeric_optimum(self, cost: Cost, hint: mpmath.mpf | None = None
                          ) -> tuple[mpmath.mpf | None, mpmath.mpf]:
         r"""(:math:`\gamma^*`, optimal cost) at the working precision.
@@ -375,15 +327,8 @@ class StaircaseMD(DimensionalMechanism):
         cost = parse_cost(cost)
         self._specific(cost)
         d, p = self.DIM, int(cost.exponent)
-        _, bb, omb = self._sums()
-        D = mpmath.mpf(self.values["Delta"].numerator) / self.values["Delta"].denominator
-        const = D**p * mpmath.mpf(d) / (d + p) * (mpmath.mpf(2) / (d + 1) if p == 2 else 1)
-
-        e = eulerian_sums_numeric(d + p, bb, omb)
-
-        def value(g):
-            s = shifted_power_sums_numeric(d + p, g, e)
-            return const * s[d + p] / s[d]
+        _, bb, _ = self._sums()
+        value, e = self._cost_evaluator(cost)
 
         def slope(g):
             s = shifted_power_sums_numeric(d + p, g, e)
@@ -435,7 +380,7 @@ class StaircaseMD(DimensionalMechanism):
         else:
             g = Fraction(str(gamma_value)) if isinstance(gamma_value, float) \
                 else Fraction(gamma_value)
-        return _ball_sampler(self.DIM, self.values["eps"], self.values["Delta"], g)
+        return ball_sampler(self.DIM, self.values["eps"], self.values["Delta"], g)
 
     def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
         r"""Noise vectors, shape ``(size, d)`` (a Fortran-ordered array).
@@ -477,18 +422,6 @@ class StaircaseMD(DimensionalMechanism):
         return mass / total
 
 
-# ---------------------------------------------------------------------- the sampler
-#: The table of the period index covers :math:`K < N` with :math:`N + 1` a power of two
-#: between these bounds, the smallest whose remaining mass is below :data:`_TAIL_MASS`.
-_TABLE_MIN, _TABLE_MAX = 64, 2**16
-_TAIL_MASS = mpmath.mpf(2) ** -50
-#: Up to this dimension the unit ball is sampled from sorted uniforms, above it from
-#: normalised exponentials.
-_SORTED_MAX_DIM = 5
-#: Vectors drawn per block.
-_BLOCK = 2**14
-
-
 @cache
 def _optimal_gamma(cls: type, eps_value: Fraction, Delta_value: Fraction,
                    cost: Cost) -> Fraction:
@@ -497,246 +430,8 @@ def _optimal_gamma(cls: type, eps_value: Fraction, Delta_value: Fraction,
 
 
 @cache
-def _ball_sampler(d: int, eps_value: Fraction, Delta_value: Fraction,
-                  gamma_value: Fraction) -> BallMixtureSampler:
-    return BallMixtureSampler(d, eps_value, Delta_value, gamma_value)
-
-
-def _alias_table(p: list[float]) -> tuple[np.ndarray, np.ndarray]:
-    """Walker's alias table of the probabilities ``p`` (``len(p)`` a power of two):
-    (threshold, alias) with slot ``j`` kept when a uniform is below ``threshold[j]``."""
-    m = len(p)
-    scaled = [v * m for v in p]
-    threshold = [1.0] * m
-    alias = list(range(m))
-    small = [j for j, v in enumerate(scaled) if v < 1.0]
-    large = [j for j, v in enumerate(scaled) if v >= 1.0]
-    while small and large:
-        j, big = small.pop(), large[-1]
-        threshold[j], alias[j] = scaled[j], big
-        scaled[big] -= 1.0 - scaled[j]
-        if scaled[big] < 1.0:
-            large.pop()
-            small.append(big)
-    return np.array(threshold), np.array(alias, dtype=np.intp)
-
-
-class BallMixtureSampler:
-    r"""Exact vectorised sampler of the :math:`d`-dimensional staircase density.
-
-    The profile is a sum of downward steps at the radii :math:`(k + \gamma)\Delta`, each
-    of height :math:`a b^k (1 - b)` (a staircase has no jump at :math:`(k + 1)\Delta`):
-
-    .. math::
-
-       f_\gamma(x) = a (1 - b) \sum_{k \ge 0} b^k\,
-           \mathbf{1}\bigl\{\|x\|_1 < (k + \gamma)\Delta\bigr\},
-
-    so :math:`X = (K + \gamma)\Delta\, V` with :math:`V` uniform on the unit
-    :math:`\ell^1` ball and :math:`P(K = k) \propto b^k (k + \gamma)^d` (the volume
-    :math:`(2(k + \gamma)\Delta)^d/d!` of the :math:`k`-th ball times its weight). The
-    normalisation is :math:`S_d(\gamma) = \sum_k b^k (k + \gamma)^d`, that of
-    :math:`a(\gamma)`.
-
-    * :math:`K < N` by Walker's alias method over :math:`N + 1` slots (a power of two,
-      so that the slot and the uniform deciding between it and its alias come exactly
-      from one uniform); the last slot is the tail :math:`K \ge N`, of mass
-      :math:`b^N S_d(N + \gamma)`.
-    * The tail (rare; all of it never below :math:`2^{-50}` unless
-      :math:`N = 2^{16} - 1`): with :math:`c = N + \gamma`, a variable :math:`G \ge c` of
-      density :math:`\propto y^d e^{-\varepsilon y}` is :math:`c + Z` with :math:`Z` the
-      mixture of :math:`\Gamma(j + 1)/\varepsilon`, :math:`j = 0, \dots, d`, with weights
-      :math:`\binom{d}{j} c^{d-j} j!/\varepsilon^{j+1}` (the binomial expansion of
-      :math:`(c + z)^d`); then :math:`K = \lfloor G - \gamma \rfloor` is accepted with
-      probability :math:`((K + \gamma)/G)^d \ge (c/(c + 1))^d`. The accepted
-      :math:`K = k` has probability :math:`\propto (k + \gamma)^d
-      \int_{k+\gamma}^{k+\gamma+1} e^{-\varepsilon y}\,dy \propto b^k (k + \gamma)^d`.
-    * :math:`V`: for :math:`d \le 5` the spacings :math:`U_{(1)}, U_{(2)} - U_{(1)}, \dots,
-      U_{(d)} - U_{(d-1)}` of :math:`d` sorted uniforms (a sorting network of
-      ``numpy.minimum``/``numpy.maximum``), above that :math:`E_i / (E_0 + \dots + E_d)`,
-      :math:`i = 1, \dots, d`, for standard exponentials :math:`E`; either is uniform on
-      :math:`\{v \ge 0, \sum v_i \le 1\}`. Independent fair signs are set on the sign
-      bits.
-
-    Parameters
-    ----------
-    d : int
-        The dimension.
-    eps_value, Delta_value, gamma_value : Fraction
-        :math:`\varepsilon`, :math:`\Delta` and :math:`\gamma \in [0, 1]`.
-    """
-
-    def __init__(self, d: int, eps_value: Fraction, Delta_value: Fraction,
-                 gamma_value: Fraction) -> None:
-        if not 0 <= gamma_value <= 1:
-            raise DomainError("gamma", "must lie in [0, 1]")
-        self.d = d
-        self.eps_f = float(eps_value)
-        self.Delta_f = float(Delta_value)
-        self.gamma_f = float(gamma_value)
-        with mpmath.workdps(30):
-            e = mpmath.mpf(eps_value.numerator) / eps_value.denominator
-            g = mpmath.mpf(gamma_value.numerator) / gamma_value.denominator
-            bb, omb = mpmath.exp(-e), -mpmath.expm1(-e)
-            sums = eulerian_sums_numeric(d, bb, omb)
-            weights: list[mpmath.mpf] = []
-            power = mpmath.mpf(1)  # b^k
-            slots = _TABLE_MIN
-            while True:
-                while len(weights) < slots - 1:
-                    weights.append(power * (len(weights) + g) ** d)
-                    power *= bb
-                n_table = slots - 1
-                tail = power * shifted_power_sums_numeric(d, n_table + g, sums)[d]
-                total = mpmath.fsum(weights) + tail
-                if tail <= _TAIL_MASS * total or slots >= _TABLE_MAX:
-                    break
-                slots *= 2
-            probs = [float(w / total) for w in weights] + [float(tail / total)]
-            c = n_table + g
-            mix = [math.comb(d, j) * c ** (d - j) * mpmath.factorial(j) / e ** (j + 1)
-                   for j in range(d + 1)]
-            mix_total = mpmath.fsum(mix)
-            self.tail_cum = np.array([float(mpmath.fsum(mix[: j + 1]) / mix_total)
-                                      for j in range(d + 1)])
-            self.tail_cum[-1] = 1.0
-        self.slots, self.n_table, self.tail_start = slots, n_table, float(c)
-        self.tail_probability = probs[-1]
-        threshold, alias = _alias_table(probs)
-        radii = (np.arange(slots, dtype=float) + self.gamma_f) * self.Delta_f
-        radii[-1] = np.nan  # the tail slot
-        self.threshold, self.alias = threshold, alias
-        self.keep_below = (np.arange(slots) + threshold) / slots
-        # slot j: radius radii[2 j] when kept, radii[2 j + 1] otherwise
-        self.radii = np.column_stack([radii, radii[alias]]).reshape(-1)
-
-    def __repr__(self) -> str:
-        return (f"BallMixtureSampler(d={self.d}, eps={self.eps_f}, Delta={self.Delta_f}, "
-                f"gamma={self.gamma_f})")
-
-    # ------------------------------------------------------------------ radii
-    def scales(self, rng: np.random.Generator, size: int,
-               work: _Workspace | None = None) -> np.ndarray:
-        r"""``size`` draws of :math:`(K + \gamma)\Delta` (in ``work.scale`` if given)."""
-        w = _Workspace(0, size) if work is None else work
-        t, j, kb, keep = w.scale[:size], w.slot[:size], w.bound[:size], w.flag[:size]
-        rng.random(size, out=t)
-        # slot j = floor(t N); kept iff the fraction t N - j is below threshold[j], that is
-        # iff t < (j + threshold[j]) / N (exact: N is a power of two)
-        np.multiply(t, self.slots, out=j, casting="unsafe")  # truncation of t N >= 0
-        self.keep_below.take(j, out=kb, mode="wrap")  # in range: the cheapest mode
-        np.greater_equal(t, kb, out=keep)
-        j <<= 1
-        j += keep  # radii[2 j]: the slot's own radius, radii[2 j + 1]: its alias's
-        self.radii.take(j, out=t, mode="wrap")
-        if np.isnan(np.add.reduce(t)):  # the tail slot (a sum of finite radii is finite)
-            tail = np.isnan(t)
-            m = int(np.count_nonzero(tail))
-            t[tail] = (self.tail_periods(rng, m) + self.gamma_f) * self.Delta_f
-        return t
-
-    def tail_periods(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        r"""``size`` draws of :math:`K` conditioned on :math:`K \ge N` (as floats)."""
-        out = np.empty(size)
-        pending = np.arange(size)
-        d, g = self.d, self.gamma_f
-        while pending.size:
-            m = pending.size
-            j = np.minimum(np.searchsorted(self.tail_cum, rng.random(m), side="right"), d)
-            y = self.tail_start + rng.standard_gamma(j + 1.0) / self.eps_f
-            kk = np.maximum(np.floor(y - g), self.n_table)
-            accept = rng.random(m) < ((kk + g) / y) ** d
-            out[pending[accept]] = kk[accept]
-            pending = pending[~accept]
-        return out
-
-    # ------------------------------------------------------------------ vectors
-    def _fill(self, rng: np.random.Generator, dest: np.ndarray, work: _Workspace) -> None:
-        """Noise vectors into the rows of ``dest`` (shape ``(d, m)``, rows contiguous)."""
-        d, m = dest.shape
-        scale = self.scales(rng, m, work)
-        u = work.ball[: (d + 1) * m].reshape(d + 1, m)
-        if d <= _SORTED_MAX_DIM:
-            rows = list(rng.random((d, m), out=u[:d]))
-            spare = u[d]
-            for i in range(1, d):  # insertion sorting network
-                for k in range(i, 0, -1):
-                    low = np.minimum(rows[k - 1], rows[k], out=spare)
-                    np.maximum(rows[k - 1], rows[k], out=rows[k])
-                    spare, rows[k - 1] = rows[k - 1], low
-            np.multiply(rows[0], scale, out=dest[0])
-            for i in range(1, d):
-                np.subtract(rows[i], rows[i - 1], out=dest[i])
-                dest[i] *= scale
-        else:
-            e = rng.standard_exponential((d + 1, m), out=u)
-            total = np.add.reduce(e, axis=0, out=work.bound[:m])
-            np.divide(scale, total, out=scale)
-            np.multiply(e[1:], scale, out=dest)
-        for i in range(d):
-            bits = np.unpackbits(np.frombuffer(rng.bytes((m + 7) // 8), dtype=np.uint8),
-                                 count=m)
-            _flip_signs(dest[i], bits, work.mask[:m])
-
-    def __call__(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """``size`` noise vectors, shape ``(size, d)`` (the transpose of a C array).
-
-        Drawn in blocks of :data:`_BLOCK` vectors into buffers allocated once per call,
-        so that the intermediate arrays stay in the processor's cache.
-        """
-        out = np.empty((self.d, size))
-        work = _Workspace(self.d, min(size, _BLOCK))
-        for start in range(0, size, _BLOCK):
-            self._fill(rng, out[:, start:min(size, start + _BLOCK)], work)
-        return out.T
-
-
-class _Workspace:
-    """The buffers of one call of :class:`BallMixtureSampler` (``block`` vectors)."""
-
-    def __init__(self, d: int, block: int) -> None:
-        self.scale = np.empty(block)
-        self.slot = np.empty(block, dtype=np.intp)
-        self.bound = np.empty(block)
-        self.flag = np.empty(block, dtype=np.bool_)
-        self.mask = np.empty(block, dtype=np.uint64)
-        self.ball = np.empty((d + 1) * block) if d else self.bound
-
-
-def _flip_signs(a: np.ndarray, bits: np.ndarray, mask: np.ndarray) -> None:
-    """Flip the sign of ``a[i]`` (a contiguous float64 array) where ``bits[i]`` (uint8) is 1;
-    ``mask`` is a uint64 buffer of the same length."""
-    np.left_shift(bits, np.uint64(63), out=mask, dtype=np.uint64)  # the sign bit
-    view = a.view(np.uint64)
-    np.bitwise_xor(view, mask, out=view)
-
-
-def eulerian_sums_numeric(m: int, bb: mpmath.mpf, omb: mpmath.mpf) -> list[mpmath.mpf]:
-    r"""[:math:`E_0, \dots, E_m`], :math:`E_j = \sum_k k^j b^k`: :math:`E_0 = 1/(1-b)`,
-    :math:`E_j = b A_j(b)/(1-b)^{j+1}`; ``omb`` :math:`= 1 - b` (from ``expm1``)."""
-    e = [1 / omb]
-    for j in range(1, m + 1):
-        e.append(bb * mpmath.polyval(list(reversed(eulerian_numbers(j))), bb) / omb ** (j + 1))
-    return e
-
-
-def shifted_power_sums_numeric(m: int, g: mpmath.mpf, e: list[mpmath.mpf]) -> list[mpmath.mpf]:
-    r"""[:math:`S_0(\gamma), \dots, S_m(\gamma)`] at the working precision, from
-    ``e`` = :func:`eulerian_sums_numeric`:
-    :math:`S_n(\gamma) = \sum_{j \le n} \binom{n}{j} \gamma^{n-j} E_j`, all terms positive.
-    """
-    powers = [mpmath.mpf(1)]
-    for _ in range(m):
-        powers.append(powers[-1] * g)
-    return [mpmath.fsum(math.comb(n, j) * powers[n - j] * e[j] for j in range(n + 1))
-            for n in range(m + 1)]
-
-
-@cache
 def _minimiser_series_cached(cls: type, cost: Cost, regime: str, order: int
                              ) -> tuple[sp.Expr, sp.Expr]:
-    from ..asymptotics import minimiser_series
-
     return minimiser_series(cls.cost_function(cost), gamma, 0, 1, get_regime(regime), order)
 
 
@@ -775,66 +470,25 @@ def hockey_stick_2d(eps_value: float, eps_prime: float, shift: tuple[float, floa
     e0 = level_index(r0, gamma_value)
     e1 = level_index(r1, gamma_value)
     # f(x) (1 - e^{eps' - eps (e1 - e0)})_+ with f(x) = a b^{e0}
-    f0 = normalisation_d2(eps_value, gamma_value) * bb ** e0.astype(float)
+    f0 = normalisation(2, eps_value, gamma_value) * bb ** e0.astype(float)
     gain = 1 - np.exp(eps_prime - eps_value * (e1 - e0))
     return float(np.sum(f0 * np.maximum(gain, 0.0)) * h * h)
 
 
-def normalisation_d2(eps_value: float, gamma_value: float) -> float:
-    r""":math:`a(\gamma)` for :math:`d = 2`, :math:`\Delta = 1`: :math:`1/(2(1-b)S_2(\gamma))`."""
-    bb = math.exp(-eps_value)
-    s2 = gamma_value**2 / (1 - bb) + 2 * gamma_value * bb / (1 - bb) ** 2 \
-        + bb * (1 + bb) / (1 - bb) ** 3
-    return 1 / (2 * (1 - bb) * s2)
+@cache
+def _normalisation_function(d: int):
+    r"""The engine's :math:`a(\gamma)` of dimension ``d`` compiled to numpy in
+    :math:`(b, \gamma, \Delta)`."""
+    return sp.lambdify((b, gamma, Delta), StaircaseMD.for_dim(d).calibration()[NORM], "numpy")
 
 
-# ---------------------------------------------------------------------- figure
-def plot_cost_ratios(directory: str | Path, dims: tuple[int, ...] = (2, 3, 5),
-                     points: int = 41) -> Path:
-    r"""Write ``staircase_md_ratios.png``: the optimal cost :math:`\mathbb{E}\|X\|_1` of the
-    :math:`d`-dimensional staircase divided by that of Laplace noise on each coordinate and
-    by that of the independent staircase, against :math:`\varepsilon \in [10^{-2}, 30]`.
-
-    Returns the path written. Values are certified to 10 digits (deterministic output).
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .independent_staircase import IndependentStaircase
-    from .laplace_md import LaplaceMD
-
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    grid = [f"{10 ** (-2 + 3.4771212547 * j / (points - 1)):.4g}" for j in range(points)]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharex=True)
-    for d in dims:
-        xs, to_lap, to_ind = [], [], []
-        for e in grid:
-            v = float(StaircaseMD(eps=e, dim=d).value("cost", "amplitude", 10).number)
-            lap = float(LaplaceMD(eps=e, dim=d).value("cost", "amplitude", 10).number)
-            ind = float(IndependentStaircase(eps=e, dim=d).value("cost", "amplitude", 10).number)
-            xs.append(float(e))
-            to_lap.append(v / lap)
-            to_ind.append(v / ind)
-        axes[0].plot(xs, to_lap, label=f"d = {d}")
-        axes[1].plot(xs, to_ind, label=f"d = {d}")
-    axes[0].set(xscale="log", yscale="log", xlabel=r"$\varepsilon$",
-                title=r"staircase-md / Laplace per coordinate ($E\|X\|_1$)")
-    axes[1].set(xscale="log", yscale="log", xlabel=r"$\varepsilon$",
-                title=r"staircase-md / independent staircase ($E\|X\|_1$)")
-    for ax in axes:
-        ax.legend()
-        ax.grid(True, which="both", alpha=0.3)
-    fig.tight_layout()
-    path = out / "staircase_md_ratios.png"
-    fig.savefig(path, dpi=100, metadata={"Software": None})
-    plt.close(fig)
-    return path
+def normalisation(d: int, eps_value: float, gamma_value: float, Delta_value: float = 1.0
+                  ) -> float:
+    r""":math:`a(\gamma)` of the :math:`d`-dimensional staircase in float64 (the engine's
+    :meth:`~StaircaseMD.calibration`)."""
+    return float(_normalisation_function(d)(math.exp(-eps_value), gamma_value, Delta_value))
 
 
-__all__ = ["DIM_MAX", "DimensionalMechanism", "RadialStaircaseLaw", "StaircaseMD",
-           "dim", "dim_param", "gamma_star_d2", "general_cost_function", "hockey_stick_2d",
-           "level_index", "plot_cost_ratios", "radial_moment"]
-
+__all__ = ["EPS_MAX_MD", "RadialStaircaseLaw", "StaircaseMD", "cost_constant",
+           "gamma_star_d2", "general_cost_function", "hockey_stick_2d", "level_index",
+           "normalisation", "radial_moment"]

@@ -30,20 +30,13 @@ from fractions import Fraction
 import sympy as sp
 
 from ..noise import Piece, SymmetricNoise
-from ..params import Domain, Param
-from ..symbols import Delta, delta, x
-from .base import NORM, Derived, Mechanism, eps_param, sensitivity_param
+from ..params import Derived, Guarantee, delta_param, eps_param, sensitivity_param
+from ..symbols import NORM, Delta, delta, x
+from .base import Mechanism
 from .laplace import Laplace
 
 #: The truncation point :math:`A`.
 A = sp.Symbol("A", positive=True)
-
-
-def delta_param(upper: Fraction, upper_open: bool = True,
-                description: str = "privacy parameter") -> Param:
-    r"""The declaration of :math:`\delta \in (0, \mathrm{upper})` shared by the mechanisms."""
-    return Param("delta", delta, Domain(lower=Fraction(0), upper=upper, upper_open=upper_open),
-                 description, ("1e-6", str(min(upper / 2, Fraction(1, 10)))))
 
 
 class TruncatedLaplace(Mechanism):
@@ -52,7 +45,7 @@ class TruncatedLaplace(Mechanism):
     name = "truncated-laplace"
     title = "Truncated Laplacian mechanism"
     source = "003 Definition 3, Theorems 1-3"
-    guarantee = "eps,delta"
+    guarantee = Guarantee.APPROXIMATE
     params = (eps_param(), delta_param(Fraction(1, 2)), sensitivity_param())
     derived = (Derived("A", A, "truncation point"),
                Derived("B", NORM, "density at the origin"))

@@ -24,9 +24,9 @@ from fractions import Fraction
 import sympy as sp
 
 from ..noise import Piece, SymmetricNoise
-from ..symbols import Delta, b, delta, eps
-from .base import NORM, Derived, FreeParameter, Mechanism, sensitivity_param
-from .truncated_laplace import delta_param
+from ..params import Derived, FreeParameter, Guarantee, delta_param, sensitivity_param
+from ..symbols import NORM, Delta, b, delta, eps
+from .base import Mechanism
 
 #: The point mass at the origin.
 alpha = sp.Symbol("alpha", nonnegative=True)
@@ -40,7 +40,7 @@ class UniformMass(Mechanism):
     name = "uniform-mass"
     title = "Uniform noise with a point mass (optimal (0, delta)-DP)"
     source = "002 Theorem 3 and corollaries"
-    guarantee = "0,delta"
+    guarantee = Guarantee.ZERO_EPS
     params = (delta_param(Fraction(1)), sensitivity_param())
     free = FreeParameter("alpha", alpha, 0, delta)
     derived = (Derived("L", L, "half-width of the uniform part"),

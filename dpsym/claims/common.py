@@ -1,0 +1,137 @@
+r"""Helpers of the claim checks, and the checks that two source texts share.
+
+The shared checks return a :class:`~dpsym.claims.registry.Verdict` and are registered by
+each source module through a check of its own (so every registered check is written in
+the module of its source).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from ..gaussian_calibration import profile_mp
+from ..mechanisms import DiscreteUniform
+from ..numerics import to_mpf
+from ..params import parse_number
+from ..textbook import hockey_stick, sup_over_sets
+from .registry import Verdict
+
+
+def exact(value: object) -> sp.Rational:
+    """``value`` (a decimal string or a number) as an exact sympy rational."""
+    return sp.Rational(parse_number(value, "value"))
+
+
+def as_mpf(value: object) -> mpmath.mpf:
+    """An exact number (:func:`dpsym.numerics.to_mpf`) or an mpf, as an mpf at the
+    working precision."""
+    return value if isinstance(value, mpmath.mpf) else to_mpf(value)
+
+
+def fmt(x: object) -> str:
+    """A number for a verdict's detail: 12 significant digits (strings, fractions as is)."""
+    if isinstance(x, str):
+        return x
+    if isinstance(x, Fraction):
+        return str(x)
+    return mpmath.nstr(mpmath.mpf(x), 12)
+
+
+def same(lhs: sp.Expr, rhs: sp.Expr, points: Sequence[dict], tol: str = "1e-20") -> bool:
+    """``lhs == rhs`` symbolically, or (when simplify cannot decide) at every point."""
+    diff = sp.simplify(lhs - rhs)
+    if diff == 0:
+        return True
+    with mpmath.workdps(40):
+        return all(abs(to_mpf(diff.subs(pt)))
+                   < mpmath.mpf(tol) * (1 + abs(to_mpf(rhs.subs(pt)))) for pt in points)
+
+
+def cost_value(mech: type, quantity: str = "cost", cost: str = "amplitude", digits: int = 25,
+               **params: object) -> mpmath.mpf:
+    """The certified ``quantity`` of ``mech(**params)`` for ``cost``, as an mpf."""
+    return mech(**params).value(quantity, cost, digits=digits).number
+
+
+# ----------------------------------------------------------------------------- shared checks
+
+def count_sensitivity() -> Verdict:
+    """A count query has add/remove sensitivity 1 (000 slides, 004 notes)."""
+    worst = 0
+    for n in range(1, 6):
+        for data in itertools.product((0, 1), repeat=n):
+            for i in range(n):  # remove entry i
+                worst = max(worst, abs(sum(data) - sum(data[:i] + data[i + 1:])))
+    return Verdict(worst == 1, detail=f"max |q(D1) - q(D2)| over add/remove neighbours "
+                   f"(n <= 5, binary property) = {worst}")
+
+
+def histogram_sensitivity() -> Verdict:
+    """The l1 sensitivity of a histogram: 1 (add/remove), 2 (replace) (000, 004)."""
+    k, worst_ar, worst_rep = 3, 0, 0
+    for data in itertools.product(range(k), repeat=3):
+        hist = [data.count(c) for c in range(k)]
+        for i in range(3):
+            rem = list(data[:i] + data[i + 1:])
+            h2 = [rem.count(c) for c in range(k)]
+            worst_ar = max(worst_ar, sum(abs(a - c) for a, c in zip(hist, h2, strict=False)))
+            for v in range(k):
+                rep = list(data)
+                rep[i] = v
+                h3 = [rep.count(c) for c in range(k)]
+                worst_rep = max(worst_rep, sum(abs(a - c) for a, c in zip(hist, h3, strict=False)))
+    return Verdict(worst_ar == 1, detail=f"l1 sensitivity of a {k}-bucket histogram: "
+                   f"add/remove {worst_ar}, replace {worst_rep}")
+
+
+def event_definition() -> Verdict:
+    r"""(eps, delta)-DP through the hockey-stick divergence equals the definition over
+    events (001 notes, 003 Definition 1)."""
+    p = {i: Fraction(1, 8) for i in range(-4, 4)}
+    q = {i + 1: Fraction(1, 8) for i in range(-4, 4)}
+    rows, ok = [], True
+    r = {i: Fraction(3 - abs(i), 9) for i in range(-2, 3)}
+    r_shift = {i + 1: v for i, v in r.items()}
+    for e in (0, sp.Rational(1, 2)):
+        for a, c, name in ((p, q, "uniform"), (r, r_shift, "triangular")):
+            hs, sets = hockey_stick(a, c, e), sup_over_sets(a, c, e)
+            ok &= abs(to_mpf(hs) - as_mpf(sets)) < mpmath.mpf("1e-12")
+            rows.append(f"{name}, eps'={e}: sum (P - e^eps Q)_+ = {sp.N(hs, 10)}, max over "
+                        f"events = {fmt(sets)}")
+    eng = DiscreteUniform(delta="0.125", Delta=1).privacy_profile("0").number
+    ok &= abs(eng - mpmath.mpf(1) / 8) < mpmath.mpf("1e-12")
+    rows.append(f"engine (0, 1/8) profile of the discrete uniform: {fmt(eng)}")
+    return Verdict(ok, detail="; ".join(rows))
+
+
+def classic_gaussian(constant: str, eps_grid: tuple[str, ...]) -> Verdict:
+    r"""The printed classic calibration :math:`\sigma = \sqrt{2\log(c/\delta)}\,\Delta/
+    \varepsilon` against the exact Gaussian profile (001 notes: :math:`c = 1`; 003 paper:
+    :math:`c = 1.25`); the corrected statement restricts to :math:`\delta \le 1/2`."""
+    rows, printed_ok, corrected_ok = [], True, True
+    grid_d = ("1e-6", "0.01", "0.3", "0.5", "0.99")
+    with mpmath.workdps(30):
+        const = mpmath.mpf(constant)
+        for e in eps_grid:
+            for d in grid_d:
+                ee, dd = mpmath.mpf(e), mpmath.mpf(d)
+                sigma = mpmath.sqrt(2 * mpmath.log(const / dd)) / ee
+                prof = profile_mp(ee, sigma)
+                good = prof <= dd
+                printed_ok &= good
+                if dd <= mpmath.mpf("0.5"):
+                    corrected_ok &= good
+                if not good:
+                    rows.append(f"eps={e}, delta={d}: delta(eps; sigma) = {fmt(prof)}")
+    return Verdict(printed_ok, corrected_ok,
+                   ("violations: " + "; ".join(rows)) if rows else
+                   f"profile <= delta on eps in {eps_grid} x delta in {grid_d}")
+
+
+__all__ = ["as_mpf", "classic_gaussian", "cost_value", "count_sensitivity", "event_definition",
+           "exact", "fmt", "histogram_sensitivity", "same"]

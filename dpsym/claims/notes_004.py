@@ -1,0 +1,203 @@
+r"""The claims of the lecture notes on the Laplace and exponential mechanisms (source 004):
+counting and histogram queries, Laplace tails and the union bound, report noisy max, the
+exponential mechanism and a first look at approximate DP.
+
+Each statement is registered where its check is written, in the order of the notes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from ..mechanisms import Laplace
+from ..numerics import to_mpf
+from ..textbook import (
+    exponential_mechanism,
+    exponential_privacy_loss,
+    hockey_stick,
+    noisy_max_privacy_loss,
+    sup_over_sets,
+)
+from .common import count_sensitivity, fmt, histogram_sensitivity
+from .registry import CORRECTED, Verdict, claim
+
+_NB_LAP, _NB_SEL = "notebooks/laplace.py", "notebooks/selection_and_approximate_dp.py"
+
+
+# ----------------------------------------------------------------------------- Laplace
+
+@claim("004.counting", "Counting queries", "Sensitivity of a counting query is 1; adding "
+       "Lap(1/eps) gives eps-DP", notebook=_NB_LAP)
+def _counting() -> Verdict:
+    v = count_sensitivity()
+    prof = Laplace(eps="0.3", Delta=1).privacy_profile("0.3").number
+    return Verdict(v.printed and prof == 0, detail=v.detail + f"; Lap(1/eps): delta(eps) = {prof}")
+
+
+@claim("004.k_counting", "Counting queries (k queries)", "k counting queries have "
+       "sensitivity <= k; adding Lap(k/eps) gives eps-DP", notebook=_NB_LAP)
+def _k_counting() -> Verdict:
+    k, worst = 3, 0
+    for data in itertools.product(range(2 ** k), repeat=3):
+        full = [sum((v >> j) & 1 for v in data) for j in range(k)]
+        for i in range(3):
+            rest = data[:i] + data[i + 1:]
+            part = [sum((v >> j) & 1 for v in rest) for j in range(k)]
+            worst = max(worst, sum(abs(a - c) for a, c in zip(full, part, strict=False)))
+    prof = Laplace(eps="0.5", Delta=k).privacy_profile("0.5").number
+    return Verdict(worst <= k and prof == 0, detail=f"l1 sensitivity of {k} counting queries = "
+                   f"{worst}; Lap(k/eps) at Delta = k: delta(eps) = {prof}")
+
+
+@claim("004.histogram", "Histogram queries", "S_1(histogram) <= 2; adding Lap(2/eps) gives "
+       "eps-DP", errata="errata.md#n1", notebook=_NB_LAP)
+def _histogram_sens() -> Verdict:
+    v = histogram_sensitivity()
+    return Verdict("replace 2" in v.detail and "add/remove 1" in v.detail,
+                   detail=v.detail + " (both <= 2)")
+
+
+@claim("004.tail", "Remark (Laplace tail)", "If y ~ Lap(b), Pr[|y| > b t] <= e^{-t}",
+       errata="errata.md#n2", notebook=_NB_LAP)
+def _tail_bound() -> Verdict:
+    bs, t, xx = sp.symbols("b t x", positive=True)
+    tail = sp.simplify(2 * sp.integrate(sp.exp(-xx / bs) / (2 * bs), (xx, bs * t, sp.oo)))
+    return Verdict(sp.simplify(tail - sp.exp(-t)) == 0,
+                   detail=f"Pr[|Y| > b t] = {tail} (an equality)")
+
+
+@claim("004.bucket", "Histogram with k buckets", "Pr[count in bucket i is off by more than "
+       "t/eps] <= e^{-t} (with the Lap(2/eps) of the histogram remark)", status=CORRECTED,
+       corrected="with Lap(1/eps) (add/remove neighbours, sensitivity 1) the probability is "
+       "exactly e^{-t}; with Lap(2/eps) it is e^{-t/2}", errata="errata.md#n3",
+       notebook=_NB_LAP)
+def _bucket_error() -> Verdict:
+    t, eps_ = sp.symbols("t epsilon", positive=True)
+    xx = sp.Symbol("x", positive=True)
+
+    def tail(scale):
+        return sp.simplify(2 * sp.integrate(sp.exp(-xx / scale) / (2 * scale),
+                                            (xx, t / eps_, sp.oo)))
+    with_2, with_1 = tail(2 / eps_), tail(1 / eps_)
+    printed = bool(sp.simplify(with_2 - sp.exp(-t)) == 0 or
+                   all(to_mpf(with_2.subs(t, v)) <= to_mpf(sp.exp(-v)) for v in (1, 5)))
+    corrected = sp.simplify(with_1 - sp.exp(-t)) == 0
+    return Verdict(printed, corrected, f"with Lap(2/eps): {with_2}; with Lap(1/eps) "
+                   f"(add/remove histogram): {with_1}")
+
+
+@claim("004.union", "Remark (Union bound)", "Pr[E_1 or ... or E_k] <= Pr[E_1] + ... + "
+       "Pr[E_k]; some bucket off by more than t/eps w.p. <= k e^{-t}", notebook=_NB_LAP)
+def _union_bound() -> Verdict:
+    t, kk = sp.Rational(3), 10
+    p = sp.exp(-t)
+    exact = 1 - (1 - p) ** kk
+    return Verdict(bool(exact <= kk * p), detail=f"k = 10 independent buckets, p = e^-3: "
+                   f"Pr[some] = {sp.N(exact, 8)} <= k p = {sp.N(kk * p, 8)}")
+
+
+@claim("004.union.t", "Histogram with k buckets", "With t = 10 + log k: Pr[some bucket off "
+       "by more than (10 + log k)/eps] <= e^{-10}", errata="errata.md#n4", notebook=_NB_LAP)
+def _union_t() -> Verdict:
+    kk = sp.Symbol("k", positive=True)
+    bound = sp.simplify(kk * sp.exp(-(10 + sp.log(kk))))
+    exact = [sp.N(1 - (1 - sp.exp(-(10 + sp.log(k)))) ** k, 10) for k in (10, 10**4)]
+    ok = sp.simplify(bound - sp.exp(-10)) == 0 and all(v <= sp.N(sp.exp(-10), 12) for v in exact)
+    return Verdict(ok, detail=f"k e^-(10 + log k) = {bound}; exact (Lap(1/eps)) {exact}")
+
+
+@claim("004.first_names", "Example (first names)", "t = (10 + ln 10000)/eps = 20/0.1 = 200",
+       status=CORRECTED, corrected="(10 + ln 10000)/0.1 = 192.10...; an error threshold of 200 "
+       "(>= 192.1) is exceeded w.p. <= e^{-10}", errata="errata.md#n5", notebook=_NB_LAP)
+def _first_names() -> Verdict:
+    eps_, k = sp.Rational(1, 10), 10**4
+    value = (10 + sp.log(k)) / eps_
+    printed = sp.Abs(value - 200) < sp.Rational(1, 100)
+    threshold = sp.N(value, 8)
+    prob = sp.N(1 - (1 - sp.exp(-(10 + sp.log(k)))) ** k, 8)
+    corrected = bool(prob <= sp.N(sp.exp(-10), 8) and value < 200)
+    return Verdict(bool(printed), corrected, f"(10 + ln 10000)/0.1 = {threshold} (printed 200); "
+                   f"Pr[some bucket off by more] = {prob} <= e^-10")
+
+
+# ----------------------------------------------------------------------------- selection
+
+@claim("004.noisy_max", "Report noisy max, Theorem", "Report noisy max with Lap(1/eps) is "
+       "eps-DP", status=CORRECTED, corrected="eps-DP for add/remove neighbours (all counts "
+       "move in the same direction); for replace neighbours the loss exceeds eps",
+       errata="errata.md#n6", notebook=_NB_SEL, budget=15)
+def _noisy_max() -> Verdict:
+    e = "1"
+    ar2 = noisy_max_privacy_loss(2, e, [[0, 0], [0, 1], [3, 0]])
+    ar3 = noisy_max_privacy_loss(3, e, [[0, 0, 0], [0, 1, 2]])
+    rep = noisy_max_privacy_loss(2, e, [[0, 0], [0, 1]], "replace")
+    printed = rep <= 1 + mpmath.mpf("1e-12") and ar2 <= 1 and ar3 <= 1
+    corrected = ar2 <= 1 + mpmath.mpf("1e-12") and ar3 <= 1 + mpmath.mpf("1e-12")
+    return Verdict(bool(printed), bool(corrected),
+                   f"eps = 1: max log-ratio add/remove k=2 {fmt(ar2)}, k=3 {fmt(ar3)}; "
+                   f"replace (counts may move in opposite directions) k=2 {fmt(rep)}")
+
+
+@claim("004.exp.privacy", "Exponential mechanism, Claim", "The exponential mechanism "
+       "(weights exp(eps u/Delta u)) is 2 eps-DP", errata="errata.md#n7", notebook=_NB_SEL)
+def _exp_privacy() -> Verdict:
+    rows, ok = [], True
+    for u, v in (([0, 1, 2], [1, 0, 1]), ([0, 0, 5, 5], [1, 1, 4, 4]), ([3, 0], [2, 1])):
+        loss = exponential_privacy_loss(u, v, 1)
+        ok &= to_mpf(loss) <= 2
+        rows.append(f"u={u}, u'={v}: {sp.N(loss, 8)}")
+    return Verdict(ok, detail="eps = 1, Delta u = 1, exact max log-ratio <= 2 eps: "
+                   + "; ".join(rows))
+
+
+@claim("004.exp.utility", "Exponential mechanism, Theorem", "Pr[u(M) <= OPT - (Delta u/eps)"
+       "(ln |R| + t)] <= e^{-t}", errata="errata.md#n8", notebook=_NB_SEL)
+def _exp_utility() -> Verdict:
+    rows, ok = [], True
+    for u in ([0, 1, 2, 5], [3, 3, 0, 1, 2]):
+        probs = exponential_mechanism(u, 1)
+        opt, size = max(u), len(u)
+        for t in (sp.Rational(1, 2), 1, 2):
+            cut = opt - (sp.log(size) + t)
+            bad = sp.Add(*[pr for pr, ui in zip(probs, u, strict=False) if ui <= cut])
+            ok &= to_mpf(bad) <= to_mpf(sp.exp(-t))
+            rows.append(f"u={u}, t={t}: {sp.N(bad, 6)} <= {sp.N(sp.exp(-t), 6)}")
+    return Verdict(ok, detail="; ".join(rows))
+
+
+# ----------------------------------------------------------------------------- approximate DP
+
+@claim("004.approx.def", "Approximate differential privacy", "M is (eps, delta)-DP if for "
+       "all outputs t: Pr[M(x) = t] <= e^eps Pr[M(x') = t] + delta", status=CORRECTED,
+       corrected="quantify over events S: Pr[M(x) in S] <= e^eps Pr[M(x') in S] + delta",
+       errata="errata.md#n9", notebook=_NB_SEL)
+def _pointwise_def() -> Verdict:
+    m = 10
+    p = {i: Fraction(1, m) for i in range(m)}
+    q = {m: Fraction(1)}
+    pointwise = max(Fraction(p.get(y, 0)) for y in set(p) | set(q))
+    sets = sup_over_sets(p, q, 0)
+    return Verdict(pointwise == sets, sets == 1,
+                   f"pointwise condition holds with delta = {pointwise}, but the event version "
+                   f"needs delta = {sets}")
+
+
+@claim("004.approx.junk", "Approximate DP, Example", "Output junk w.p. 1 - delta, the entire"
+       " database w.p. delta: satisfies (eps, delta)-DP", notebook=_NB_SEL)
+def _junk_example() -> Verdict:
+    d = sp.Rational(1, 100)
+    p, q = {"D1": d, "junk": 1 - d}, {"D2": d, "junk": 1 - d}
+    hs = [hockey_stick(p, q, e) for e in (0, 1, 3)]
+    return Verdict(all(h <= d for h in hs), detail=f"H_eps = {hs} <= delta = {d}")
+
+
+@claim("004.approx.records", "Approximate DP, Example", "Keeping each record w.p. delta "
+       "releases about n delta records on average", notebook=_NB_SEL)
+def _per_record() -> Verdict:
+    n, d = 20, sp.Rational(1, 50)
+    mean = sum(k * sp.binomial(n, k) * d**k * (1 - d) ** (n - k) for k in range(n + 1))
+    return Verdict(sp.simplify(mean - n * d) == 0, detail=f"E[#released] = {mean} = n delta")

@@ -1,0 +1,73 @@
+r"""The ``dpsym`` command.
+
+.. code-block:: text
+
+   dpsym list    [--json]
+   dpsym value   MECHANISM [QUANTITY] [--eps E] [--delta D] [--sensitivity S] [--NAME VALUE]
+                 [--cost C] [--digits N] [--method auto|ball|mpmath] [--json]
+   dpsym series  MECHANISM [QUANTITY] --cost C --regime R --order K [--dim D] [--json]
+                 [--latex]
+   dpsym formula MECHANISM [QUANTITY] --cost C [--dim D] [--json] [--latex]
+   dpsym compare --eps E [--delta D] [--cost C] [--sensitivity S] [--digits N]
+                 [--dim D] [--lp [--grid N]] [--json]
+   dpsym derive  [--out DIR]
+
+``MECHANISM`` is a mechanism or a lower bound from ``dpsym list`` (the registries
+:data:`dpsym.mechanisms.MECHANISMS` and :data:`dpsym.bounds.BOUNDS`, looked up by
+:func:`~dpsym.cli.options.get_entry`). ``QUANTITY`` defaults to ``cost``; the optimal free
+parameter of a family and its derived parameters are quantities too (``gamma`` for the
+staircase, ``r`` for the discrete staircase, ``A`` and ``B`` for the truncated Laplacian,
+...). ``--cost`` is one of ``amplitude``, ``power`` or ``moment:P`` and defaults to
+``amplitude``.
+
+The options of ``value``, ``series`` and ``formula`` are built from the declared
+parameters of the named entry (:attr:`dpsym.mechanisms.base.Mechanism.params`):
+
+* ``value`` takes every parameter: ``--eps`` sets ``eps``, ``--delta`` sets ``delta``
+  and ``--sensitivity`` sets ``Delta`` (default 1); any other parameter ``NAME`` (``dim``,
+  ``grid``) is set with ``--NAME VALUE``.
+* ``series`` and ``formula`` are symbolic in the continuous parameters and take only the
+  discrete parameters the expression depends on (integer parameters other than
+  ``Delta``): ``--dim D`` for ``staircase-md``, ``independent-staircase``, ``laplace-md``,
+  ..., (the class of that dimension) and ``--grid N`` for ``lp-bound``.
+
+A parameter the command does not use for that entry is refused with a one-line error.
+Numbers are handed to the engine as the strings typed and parsed there exactly
+(:func:`dpsym.params.parse_number`).
+
+``compare`` answers "which mechanism should I use?": every registered mechanism that is
+(eps, delta)-DP at the given parameters (decided from its ``guarantee``: ``eps``
+mechanisms for any delta >= 0 and eps > 0, ``eps,delta`` ones when eps and delta lie in
+their declared domains, ``0,delta`` ones for any eps >= 0 and delta > 0), with its
+certified optimal cost, sorted, and its ratio to the best, in two sections (real-valued and
+integer-valued queries); the section's lower bound (``lower-bound``,
+``discrete-lower-bound``; ``lp-bound`` with ``--lp``) on a separate line with the ratio
+best / bound. ``--delta`` defaults to 0 (pure eps-DP). Multi-dimensional mechanisms (a
+``dim`` parameter) are compared only, and alone, with ``--dim D``. An entry whose value
+fails is listed as skipped, with the reason.
+
+Exit status: 0 on success; 2 for every error caused by the input (a usage error, or any
+:class:`~dpsym.errors.DpsymError`: a value outside its domain, an unsupported request, a
+value that cannot be certified), reported as one line ``dpsym: error: <message>`` on
+standard error; 70 for an internal error (any other exception: a bug), reported as one
+line ``dpsym: internal error, please report: <type>: <message>``; the traceback is
+printed only when the environment variable ``DPSYM_DEBUG`` is ``1``
+(:func:`~dpsym.cli.app.main` also takes ``debug=True``).
+
+The package: :mod:`~dpsym.cli.parser` (the argument parser),
+:mod:`~dpsym.cli.options` (registries, parameter options, error messages),
+:mod:`~dpsym.cli.commands` (the handlers, which print) and :mod:`~dpsym.cli.app`
+(:func:`main`). The command formats only: the computations are the engine's, and the
+comparison is :mod:`dpsym.selection`'s.
+"""
+
+from __future__ import annotations
+
+from ..printing import expression_text, format_table, latex_text, parse_expression
+from .app import EXIT_INTERNAL, main
+from .options import CliError, UsageError, get_entry, param_names, specialise
+from .parser import ArgumentParser, build_parser, parse_args
+
+__all__ = ["EXIT_INTERNAL", "ArgumentParser", "CliError", "UsageError", "build_parser",
+           "expression_text", "format_table", "get_entry", "latex_text", "main",
+           "param_names", "parse_args", "parse_expression", "specialise"]

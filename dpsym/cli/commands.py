@@ -1,0 +1,397 @@
+"""The command handlers: each reads its parsed arguments, asks the engine (or
+:mod:`dpsym.selection`, :mod:`dpsym.audit`, :mod:`dpsym.sweep`, :mod:`dpsym.claims`,
+:mod:`dpsym.derive`) and prints the answer. A handler returns the exit status."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..audit import audit
+from ..claims import CLAIMS, run_claims
+from ..costs import parse_cost
+from ..derive import main_job, write_atomic
+from ..errors import DomainError, UnsupportedError
+from ..numerics import check_digits
+from ..params import Guarantee
+from ..printing import (
+    describe_free,
+    emit_json,
+    expression_text,
+    format_table,
+    latex_text,
+    one_line,
+)
+from ..regimes import get_regime
+from ..selection import Comparison, Skipped, compare, compare_inputs
+from ..sweep import parse_values, sweep, to_csv, to_json
+from ..symbols import display_eps
+from .options import (
+    OPTION_OF_PARAM,
+    PARAM_ALIASES,
+    CliError,
+    check_symbolic_params,
+    error_message,
+    get_entry,
+    given_params,
+    instance,
+    is_bound,
+    option,
+    parse_order,
+    registries,
+    specialise,
+)
+
+
+def guarantee_label(guarantee: object) -> str:
+    """How a guarantee is shown in tables (``eps-DP``, ``(eps,delta)-DP``, ...)."""
+    try:
+        return Guarantee(guarantee).label
+    except ValueError:
+        return str(guarantee)
+
+
+# ---------------------------------------------------------------------- list
+def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym list``: the mechanisms and the lower bounds, their guarantee, parameters with
+    domains and quantities."""
+    mechanisms, bounds = registries()
+    rows = []
+    for kind, registry in (("mechanism", mechanisms), ("lower bound", bounds)):
+        for cls in registry.values():
+            params = cls.describe_params()
+            for prm in params:
+                prm["option"] = option(prm["name"])
+            rows.append({
+                "name": cls.name,
+                "kind": kind,
+                "title": cls.title,
+                "guarantee": str(cls.guarantee),
+                "lattice": bool(cls.lattice),
+                "params": params,
+                "quantities": list(cls.quantities()),
+                "free": describe_free(cls),
+                "source": cls.source,
+            })
+    if args.json:
+        emit_json(rows, out)
+        return 0
+    table = [("NAME", "KIND", "GUARANTEE", "TITLE", "PARAMETERS", "QUANTITIES")]
+    for row in rows:
+        parts = []
+        for prm in row["params"]:
+            text = f"{prm['name']} {prm['domain']}"
+            if prm["default"]:
+                text += f" [default {prm['default']}]"
+            parts.append(text)
+        table.append((row["name"], row["kind"], guarantee_label(row["guarantee"]),
+                      row["title"], "; ".join(parts), ", ".join(row["quantities"])))
+    for line in format_table(table):
+        out.write(line + "\n")
+    options = ", ".join(f"{opt} sets {param}" for param, opt in OPTION_OF_PARAM.items())
+    out.write(f"\noptions of `dpsym value`: {options}; any other parameter NAME: --NAME\n")
+    out.write("`dpsym series` and `dpsym formula` take the integer parameters other than "
+              "Delta (--dim, --grid)\n")
+    return 0
+
+
+# ---------------------------------------------------------------------- value
+def cmd_value(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym value``: a quantity certified to ``--digits`` significant digits (a lower
+    bound's value is rounded down)."""
+    cls = get_entry(args.mechanism)
+    quantity = cls.check_quantity(args.quantity)
+    cost = parse_cost(args.cost)
+    digits = check_digits(args.digits)
+    given = given_params(args)
+    inst = instance(cls, given)
+    method = {} if args.method == "auto" else {"method": args.method}
+    if method and is_bound(cls):
+        raise DomainError("method", f"applies to mechanisms; the lower bound {cls.name} is "
+                          "certified with mpmath and rounded down")
+    value = inst.value(quantity, cost, digits, **method)
+    if args.json:
+        params = {}
+        for prm in cls.params:
+            if prm.name in given:
+                params[prm.name] = given[prm.name].strip()
+            elif prm.default is not None:
+                params[prm.name] = str(prm.default)
+        record = {"mechanism": cls.name, "quantity": quantity, "cost": cost.name,
+                  "params": params, "digits": digits, "value": value.text}
+        if is_bound(cls):
+            record["kind"] = "lower bound"
+        emit_json(record, out)
+    else:
+        out.write(value.text + "\n")
+    return 0
+
+
+# ---------------------------------------------------------------------- formula, series
+def _expression_record(expr: Any, *, in_b: bool = False) -> dict[str, str]:
+    """The ``expression`` and ``latex`` keys for ``expr`` (written in eps unless ``in_b``)."""
+    if not in_b:
+        expr = display_eps(expr)
+    return {"expression": expression_text(expr), "latex": latex_text(expr)}
+
+
+def _symbolic_entry(command: str, args: argparse.Namespace
+                    ) -> tuple[Any, dict[Any, Any], dict[str, str]]:
+    """The entry of ``series``/``formula`` specialised to the discrete parameters given."""
+    cls = get_entry(args.mechanism)
+    given = given_params(args)
+    check_symbolic_params(command, cls, given)
+    return specialise(cls, given)
+
+
+def cmd_formula(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym formula``: the closed form of a quantity (or the cost to minimise)."""
+    cls, subs, shown = _symbolic_entry("formula", args)
+    quantity = cls.check_quantity(args.quantity)
+    cost = parse_cost(args.cost)
+    record: dict[str, Any] = {"mechanism": cls.name, "quantity": quantity, "cost": cost.name,
+                              "params": dict(shown)}
+    minimise_over = None
+    try:
+        expr = cls.formula(quantity, cost)
+    except UnsupportedError:
+        if cls.free is None:
+            raise
+        # No closed form for the optimum: give the cost to minimise over the free
+        # parameter instead (for the quantity ``r`` this is the function whose minimiser
+        # it is).
+        expr = cls.cost_function(cost)
+        minimise_over = describe_free(cls)
+    if subs:
+        expr = expr.subs(subs)
+    record.update(_expression_record(expr))
+    if minimise_over is not None:
+        record["minimise_over"] = minimise_over
+        record["note"] = (f"no closed form for the optimal {quantity}; expression is the "
+                          f"expected cost as a function of {cls.free.name}, to be minimised "
+                          f"over {minimise_over}")
+    if args.json:
+        emit_json(record, out)
+    else:
+        out.write((record["latex"] if args.latex else record["expression"]) + "\n")
+        if minimise_over is not None:
+            out.write(f"minimised over {minimise_over}\n")
+    return 0
+
+
+def cmd_series(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym series``: the asymptotic expansion of a quantity in a regime."""
+    cls, subs, shown = _symbolic_entry("series", args)
+    quantity = cls.check_quantity(args.quantity)
+    cost = parse_cost(args.cost)
+    regime = get_regime(args.regime)
+    order = parse_order(args.order)
+    expr = cls.series(quantity, cost, regime.name, order)
+    if subs:
+        expr = expr.subs(subs)
+    in_b = regime.name == "eps->oo"
+    record: dict[str, Any] = {"mechanism": cls.name, "quantity": quantity, "cost": cost.name,
+                              "params": {**shown, "regime": regime.name, "order": order},
+                              "regime": regime.name, "order": order}
+    record.update(_expression_record(expr, in_b=in_b))
+    if in_b:
+        record["variable"] = "b = exp(-eps)"
+    if args.json:
+        emit_json(record, out)
+    else:
+        out.write((record["latex"] if args.latex else record["expression"]) + "\n")
+    return 0
+
+
+# ---------------------------------------------------------------------- compare
+def skip_reason(skipped: Skipped) -> str:
+    """Why an entry was left out, on one line, in the command's words."""
+    if skipped.internal:
+        error = skipped.error
+        return f"internal error: {type(error).__name__}: {one_line(error, 200)}"
+    return one_line(error_message(skipped.error), 300)
+
+
+def comparison_record(result: Comparison) -> dict[str, Any]:
+    """The JSON object of ``dpsym compare --json``."""
+    inputs = result.inputs
+    rows = []
+    for r in result.rows:
+        row: dict[str, Any] = {"name": r.name, "title": r.title, "kind": r.kind,
+                               "query": r.query, "guarantee": str(r.guarantee),
+                               "cost": r.cost, "ratio": r.ratio}
+        if r.rank is not None:
+            row["rank"] = r.rank
+        rows.append(row)
+    skipped = [{"name": s.name, "kind": s.kind, "query": s.query, "reason": skip_reason(s)}
+               for s in result.skipped]
+    return {"eps": inputs.text["eps"], "delta": inputs.text["delta"],
+            "sensitivity": inputs.text["Delta"], "cost": inputs.cost.name,
+            "digits": inputs.digits, "dim": None if inputs.dim is None else int(inputs.dim),
+            "rows": rows, "skipped": skipped, "excluded": list(result.excluded)}
+
+
+def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym compare``: the mechanisms that are (eps, delta)-DP at the given parameters,
+    ranked by their optimal cost, with the lower bounds."""
+    inputs = compare_inputs(args.eps, args.delta, args.sensitivity, args.cost, args.digits,
+                            dim=args.dim, lp=args.lp, grid=args.grid)
+    record = comparison_record(compare(inputs))
+    if args.json:
+        emit_json(record, out)
+        return 0
+    head = (f"eps = {record['eps']}, delta = {record['delta']}, sensitivity = "
+            f"{record['sensitivity']}, cost {record['cost']}, {record['digits']} digits")
+    if record["dim"] is not None:
+        head += f", dimension {record['dim']}"
+    out.write(head + "\n")
+    for query in ("real", "integer"):
+        section = [r for r in record["rows"] if r["query"] == query]
+        out.write(f"\n{query}-valued query\n")
+        if not any(r["kind"] == "mechanism" for r in section):
+            out.write("  (no mechanism)\n")
+        table = [("RANK", "MECHANISM", "GUARANTEE", "COST", "RATIO")]
+        for r in section:
+            label = guarantee_label(r["guarantee"])
+            if r["kind"] == "mechanism":
+                table.append((str(r["rank"]), r["name"], label, r["cost"], r["ratio"]))
+            else:
+                ratio = "-" if r["ratio"] is None else f"{r['ratio']} (best / bound)"
+                table.append(("lower bound", r["name"], label, r["cost"], ratio))
+        if len(table) > 1:
+            for line in format_table(table):
+                out.write("  " + line + "\n")
+    if record["skipped"]:
+        out.write("\nskipped\n")
+        for s in record["skipped"]:
+            kind = " (lower bound)" if s["kind"] == "lower bound" else ""
+            out.write(f"  {s['name']}{kind}: {s['reason']}\n")
+    if record["excluded"]:
+        why = ("one-dimensional" if record["dim"] is not None
+               else "multi-dimensional; compare them with --dim D")
+        out.write(f"\nnot compared ({why}): {', '.join(record['excluded'])}\n")
+    return 0
+
+
+# ---------------------------------------------------------------------- audit, sweep
+def cmd_audit(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym audit``: the delta a noise with user-supplied parameters achieves."""
+    noise = {name: getattr(args, name) for name in ("sigma", "scale", "bound", "eps0", "gamma")}
+    result = audit(args.mechanism, args.eps, args.delta, args.sensitivity, args.digits,
+                   **noise)
+    if args.json:
+        emit_json(result.as_dict(), out)
+        return 0
+    out.write(f"delta = {result.text}\n")
+    if result.met is not None:
+        verdict = "met" if result.met else "NOT met"
+        out.write(f"target delta = {args.delta}: {verdict}\n")
+    return 0
+
+
+def _write_out(path: str, text: str) -> None:
+    """Write ``--out`` atomically; a file that cannot be written is the user's error."""
+    try:
+        write_atomic(Path(path), text)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise CliError(f"--out: cannot write to {path!r}: {reason}") from exc
+
+
+def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym sweep``: a quantity over a parameter grid, written as CSV or JSON."""
+    grid = {}
+    for opt in args.param or []:
+        name, sep, values = opt.partition("=")
+        if not sep or not name:
+            raise CliError(f"--param: expected NAME=VALUES, got {opt[:40]!r}")
+        name = PARAM_ALIASES.get(name, name)
+        grid[name] = parse_values(values, name)
+    if not grid:
+        raise CliError("--param: give at least one NAME=VALUES")
+    workers = None
+    if args.workers is not None:
+        text = args.workers
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 256:
+            raise CliError("--workers: must be an integer in [1, 256]")
+        workers = int(args.workers)
+    progress = None
+    if sys.stderr.isatty():
+        def progress(done: int, total: int) -> None:
+            sys.stderr.write(f"\r{done}/{total}")
+            if done == total:
+                sys.stderr.write("\n")
+    digits = check_digits(args.digits)
+    rows = sweep(args.mechanism, grid, args.quantity, args.cost, digits,
+                 workers=workers, progress=progress)
+    meta = {"mechanism": args.mechanism, "quantity": args.quantity, "cost": args.cost,
+            "digits": digits}
+    text = to_json(rows, meta) if args.format == "json" else to_csv(rows)
+    if args.out is None:
+        out.write(text)
+    else:
+        _write_out(args.out, text)
+    return 0
+
+
+# ---------------------------------------------------------------------- check, derive
+def _selected(ids: list[str] | None) -> list[Any]:
+    """The claims named by ``ids`` (ids or prefixes; default all)."""
+    return [c for c in CLAIMS
+            if not ids or any(c.id == i or c.id.startswith(i + ".") for i in ids)]
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym check``: run the registered source claims; exit 1 if any disagrees."""
+    ids = args.claims or None
+    if ids:
+        known = [c.id for c in CLAIMS]
+        for cid in ids:
+            if not any(k == cid or k.startswith(cid + ".") for k in known):
+                raise CliError(f"claim: unknown claim {cid[:40]!r}; see 'dpsym check --list'")
+    if args.list:
+        rows = [(c.id, c.source, c.status, c.location[:50]) for c in _selected(ids)]
+        for line in format_table([("CLAIM", "SOURCE", "REGISTERED", "LOCATION"), *rows]):
+            out.write(line + "\n")
+        return 0
+    total = [0]
+    progress = None
+    if sys.stderr.isatty() and not args.json:
+        count = len(_selected(ids))
+
+        def progress(result: Any) -> None:
+            total[0] += 1
+            done = int(30 * total[0] / max(count, 1))
+            sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {total[0]}/{count} "
+                             f"{result.claim.id[:30]:30}")
+            if total[0] == count:
+                sys.stderr.write("\n")
+    results = run_claims(ids, progress=progress)
+    failed = [r for r in results if not r.ok]
+    if args.json:
+        emit_json({"passed": len(results) - len(failed), "failed": len(failed),
+                   "claims": [{"id": r.claim.id, "source": r.claim.source,
+                               "registered": r.claim.status, "computed": r.status,
+                               "ok": r.ok, "seconds": round(r.seconds, 3),
+                               "detail": r.detail} for r in results]}, out)
+    else:
+        table = [("CLAIM", "SOURCE", "VERDICT", "TIME", "")]
+        for r in results:
+            table.append((r.claim.id, r.claim.source, r.status, f"{r.seconds:.2f}s",
+                          "ok" if r.ok else "MISMATCH"))
+        for line in format_table(table):
+            out.write(line + "\n")
+        out.write(f"{len(results) - len(failed)} of {len(results)} claims as registered\n")
+    return 1 if failed else 0
+
+
+def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym derive``: regenerate the derivations (see :mod:`dpsym.derive`)."""
+    try:
+        main_job(args.out, stream=out)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise CliError(f"--out: cannot write to {args.out!r}: {reason}") from exc
+    return 0

@@ -1,0 +1,198 @@
+"""What the command's options and messages share: the registries of entries, the option of
+each parameter, the command's own errors and the one-line rendering of every error."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from ..bounds import BOUNDS
+from ..errors import DomainError, DpsymError
+from ..mechanisms import MECHANISMS
+from ..printing import one_line
+from ..regimes import MAX_ORDER
+from ..selection import SelectionError
+
+PROG = "dpsym"
+
+#: Options with a fixed name, and the parameter each one sets.
+PARAM_ALIASES: dict[str, str] = {"eps": "eps", "delta": "delta", "sensitivity": "Delta"}
+#: The option that sets a parameter, by parameter name (other names use ``--NAME``).
+OPTION_OF_PARAM: dict[str, str] = {param: f"--{opt}" for opt, param in PARAM_ALIASES.items()}
+#: The option behind an error's parameter name, for messages.
+OPTION_OF_NAME: dict[str, str] = {**OPTION_OF_PARAM, "digits": "--digits", "cost": "--cost",
+                                  "regime": "--regime", "order": "--order"}
+
+
+class CliError(DpsymError):
+    """An error of the command's input, reported as one line with exit status 2."""
+
+
+class UsageError(CliError):
+    """A command-line usage error raised by :meth:`ArgumentParser.error`."""
+
+
+# ---------------------------------------------------------------------- registries
+def registries() -> tuple[dict[str, Any], dict[str, Any]]:
+    """(``MECHANISMS``, ``BOUNDS``): every entry of the command."""
+    return MECHANISMS, BOUNDS
+
+
+def get_entry(name: str) -> Any:
+    """The mechanism or lower-bound class called ``name`` (mechanisms first).
+
+    Raises
+    ------
+    DomainError
+        If no entry has that name; the message lists every valid name.
+    """
+    if isinstance(name, str):
+        for registry in (MECHANISMS, BOUNDS):
+            if name in registry:
+                return registry[name]
+    shown = str(name)[:40]
+    raise DomainError("mechanism", f"unknown mechanism or bound {shown!r}; valid mechanisms: "
+                      f"{', '.join(MECHANISMS)}; lower bounds: {', '.join(BOUNDS)}")
+
+
+def is_bound(cls: Any) -> bool:
+    """Whether ``cls`` is a lower-bound object (an entry of ``BOUNDS``)."""
+    return BOUNDS.get(getattr(cls, "name", None)) is cls
+
+
+def param_names() -> dict[str, list[str]]:
+    """Every declared parameter name, with the entries that declare it (listing order)."""
+    names: dict[str, list[str]] = {}
+    for registry in registries():
+        for cls in registry.values():
+            for prm in cls.params:
+                names.setdefault(prm.name, []).append(cls.name)
+    return names
+
+
+def params_of(names: list[str] | tuple[str, ...]) -> list[Any]:
+    """The declared parameters of the entries called ``names``."""
+    out = []
+    for registry in registries():
+        for cls in registry.values():
+            if cls.name in names:
+                out.extend(cls.params)
+    return out
+
+
+def option(name: str) -> str:
+    """The command-line option of the parameter ``name``."""
+    return OPTION_OF_PARAM.get(name, f"--{name}")
+
+
+# ---------------------------------------------------------------------- parameters
+def given_params(args: argparse.Namespace) -> dict[str, str]:
+    """The parameter values given on the command line, by parameter name."""
+    given = {}
+    for dest, value in vars(args).items():
+        if dest.startswith("param:") and value is not None:
+            given[dest[len("param:"):]] = value
+    return given
+
+
+def instance(cls: Any, given: dict[str, str]) -> Any:
+    """``cls(**given)``, each error naming the parameter (and its option) at fault."""
+    names = [prm.name for prm in cls.params]
+    for name in given:
+        if name not in names:
+            valid = ", ".join(f"{n} ({option(n)})" for n in names)
+            raise DomainError(name, f"{cls.name} has no parameter {name}; its parameters: "
+                              f"{valid}")
+    inst = cls(**given)
+    for prm in cls.params:
+        if prm.name not in inst.values:
+            raise DomainError(prm.name, f"a value is required, in {prm.domain.describe()}")
+    return inst
+
+
+def structural(cls: Any) -> list[Any]:
+    """The discrete parameters that closed forms and series depend on (``dim``, ``grid``):
+    the integer parameters other than those with a fixed option (``eps``, ``delta``,
+    ``Delta``)."""
+    return [prm for prm in cls.params
+            if prm.domain.integer and prm.name not in PARAM_ALIASES.values()]
+
+
+def check_symbolic_params(command: str, cls: Any, given: dict[str, str]) -> None:
+    """Refuse the parameters that ``series``/``formula`` do not use for ``cls``."""
+    used = [prm.name for prm in structural(cls)]
+    accepted = ", ".join(option(n) for n in used) or "none"
+    for name in given:
+        if name in used:
+            continue
+        opt = option(name)
+        if name in {prm.name for prm in cls.params}:
+            why = f"not used by `dpsym {command}` (the expression is symbolic in {name})"
+        else:
+            why = f"{cls.name} has no parameter {name} ({opt})"
+        raise DomainError(name, f"{why}; parameter options of `dpsym {command}` for "
+                          f"{cls.name}: {accepted}")
+
+
+def specialise(cls: Any, given: dict[str, str]) -> tuple[Any, dict[Any, Any], dict[str, str]]:
+    """The class, substitution and shown values for the discrete parameters of ``cls``.
+
+    ``dim`` selects the class of that dimension (``cls.for_dim``) where the class has one;
+    any other discrete parameter is substituted into the expression. Each value is
+    validated by the declared :class:`~dpsym.params.Param`.
+    """
+    subs: dict[Any, Any] = {}
+    shown: dict[str, str] = {}
+    for prm in structural(cls):
+        text = given.get(prm.name, prm.default)
+        if text is None:
+            continue
+        value: Fraction = prm.validate(text)
+        shown[prm.name] = str(value)
+        if prm.name == "dim" and hasattr(cls, "for_dim"):
+            cls = cls.for_dim(value)
+        else:
+            subs[prm.symbol] = sp.Integer(value.numerator) / value.denominator
+    return cls, subs, shown
+
+
+def parse_order(text: str) -> int:
+    """Read ``--order`` (an integer in ``[0, MAX_ORDER]``) without eval or float."""
+    s = text.strip()
+    valid = f"must be an integer in [0, {MAX_ORDER}]"
+    if not re.fullmatch(r"[+-]?\d{1,6}", s):
+        raise DomainError("order", f"{valid}, got {one_line(s, 40)!r}")
+    order = int(s)
+    if not 0 <= order <= MAX_ORDER:
+        raise DomainError("order", f"{valid}, got {order}")
+    return order
+
+
+# ---------------------------------------------------------------------- messages
+def domain_message(err: DomainError) -> str:
+    """The message of a :class:`~dpsym.errors.DomainError`, naming the option too."""
+    name = getattr(err, "name", None)
+    text = str(err)
+    if isinstance(name, str) and text.startswith(f"{name}: "):
+        opt = OPTION_OF_NAME.get(name)
+        if opt is None and name in param_names():
+            opt = f"--{name}"
+        body = text[len(name) + 2:]
+        if opt is not None and opt != f"--{name}":
+            return f"{name} ({opt}): {body}"
+        if opt is not None:
+            return f"{opt}: {body}"
+    return text
+
+
+def error_message(err: DpsymError) -> str:
+    """An error of dpsym in the command's words (parameters named by their options)."""
+    if isinstance(err, DomainError):
+        return domain_message(err)
+    if isinstance(err, SelectionError):
+        return err.render(option)
+    return str(err)

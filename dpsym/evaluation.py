@@ -1,0 +1,269 @@
+r"""Certified values of a mechanism's quantities: the ball path and the mpmath path.
+
+:func:`value` answers ``quantity`` (the optimal cost, the optimal free parameter or a
+derived parameter) of a mechanism instance to a number of significant digits, every digit
+certified, by one of two paths:
+
+* ``"ball"``: the quantity's closed form, prepared once per instance and evaluated once
+  rigorously in ball arithmetic (:mod:`dpsym.balls`, python-flint's Arb); a closed form
+  that is rational in the exact parameters is evaluated and rounded exactly;
+* ``"mpmath"``: the engine's numeric path (the closed form, or a certified numeric
+  minimiser of the cost over the free parameter) at two working precisions that must
+  agree (:func:`dpsym.numerics.certified`).
+
+``"auto"`` takes the ball path where the quantity has a closed form it handles. The
+instance is used only through its public contract (``values``, ``params``, ``free``,
+``derived``, ``formula``, ``cost_function``...) and two hooks a family may refine:
+``_numeric_optimum`` and ``_guard_digits`` (default: :func:`numeric_optimum`,
+:func:`guard_digits`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import mpmath
+import sympy as sp
+
+from .balls import BallPlan, Certified, ExactPlan
+from .costs import Cost, parse_cost
+from .errors import DomainError, NoClosedFormError, UnsupportedError
+from .numerics import certified, check_digits, evaluate
+from .optimize import numeric_minimiser
+
+#: The evaluation methods of :func:`value`.
+METHODS = ("auto", "ball", "mpmath")
+
+#: Largest number of integer values of a free parameter scanned for the optimum.
+MAX_INTEGER_SCAN = 4096
+
+#: A mechanism instance (see :class:`dpsym.mechanisms.base.Mechanism`).
+Instance = Any
+
+
+class Value:
+    """A certified value: the number, its decimal string and the digits asked for.
+
+    Immutable. A value certified by ball arithmetic computes its number and text from the
+    certified rounding on first access (the certificate itself is established before the
+    value is returned).
+    """
+
+    __slots__ = ("_digits", "_number", "_source", "_text")
+
+    def __init__(self, number: mpmath.mpf | None, text: str | None, digits: int, *,
+                 source: Certified | None = None) -> None:
+        if source is None and (number is None or text is None):
+            raise TypeError("a Value needs its number and text, or a source")
+        self._number, self._text, self._digits, self._source = number, text, digits, source
+
+    @property
+    def number(self) -> mpmath.mpf:
+        """The value (an mpf; the ball's midpoint or the finer evaluation)."""
+        if self._number is None:
+            self._number = self._source.number()
+        return self._number
+
+    @property
+    def text(self) -> str:
+        """The value rounded to :attr:`digits` significant digits (every digit correct)."""
+        if self._text is None:
+            self._text = self._source.text()
+        return self._text
+
+    @property
+    def digits(self) -> int:
+        """The significant digits asked for."""
+        return self._digits
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Value):
+            return NotImplemented
+        return (self.number, self.text, self.digits) == (other.number, other.text,
+                                                          other.digits)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.digits))
+
+    def __reduce__(self) -> tuple[type, tuple[mpmath.mpf, str, int]]:
+        return Value, (self.number, self.text, self.digits)
+
+    def __repr__(self) -> str:
+        return f"Value(number={self.number!r}, text={self.text!r}, digits={self.digits!r})"
+
+
+def numeric_point(m: Instance) -> dict[sp.Symbol, object]:
+    """The parameter values, and every numeric-only derived parameter at the working
+    precision."""
+    m.require(*(prm.name for prm in m.params))
+    point: dict[sp.Symbol, object] = dict(m.substitution)
+    for der in m.derived:
+        if der.numeric:
+            point[der.symbol] = m.derived_numeric(der.symbol, point)
+    return point
+
+
+def cost_at(m: Instance, cost: Cost, point: Mapping) -> Callable[[object], mpmath.mpf]:
+    """The expected cost as a numeric function of the free parameter at ``point``.
+
+    Uses the family's symbolic cost function; where none exists in closed form (a
+    non-integer moment of a lattice tail) the description is made numeric first.
+    """
+    sym = None if m.free is None else m.free.symbol
+    try:
+        expr = m.cost_function(cost)
+    except NoClosedFormError:
+        def direct(t):
+            values = dict(point) if sym is None else {**point, sym: sp.Integer(int(t))}
+            return evaluate(m.noise().subs(values).moment(cost.exponent), point)
+        return direct
+    return lambda t: evaluate(expr, point if sym is None else {**point, sym: t})
+
+
+def numeric_optimum(m: Instance, cost: Cost, hint: mpmath.mpf | None = None
+                    ) -> tuple[mpmath.mpf | None, mpmath.mpf]:
+    """(optimal free parameter, optimal cost) at the working precision.
+
+    ``hint`` is the optimal parameter found at a lower precision, if any. An integer free
+    parameter is scanned (at most :data:`MAX_INTEGER_SCAN` values); a continuous one takes
+    the closed form where there is one, otherwise the certified bracketing minimiser of
+    :func:`dpsym.optimize.numeric_minimiser` on the engine's slope.
+    """
+    point = numeric_point(m)
+    at = cost_at(m, cost, point)
+    if m.free is None:
+        return None, at(None)
+    fp = m.free
+    lo, hi = evaluate(fp.lower, point), evaluate(fp.upper, point)
+    if fp.integer:
+        lo_i, hi_i = int(mpmath.ceil(lo)), int(mpmath.floor(hi))
+        if hi_i - lo_i > MAX_INTEGER_SCAN:
+            raise UnsupportedError(
+                f"{m.name}: more than {MAX_INTEGER_SCAN} values of {fp.name} to scan")
+        best = min(range(lo_i, hi_i + 1), key=at)
+        return mpmath.mpf(best), at(best)
+    closed = m.optimal_parameter(cost)
+    if closed is not None:
+        return evaluate(closed, point), evaluate(m.optimal_cost(cost), point)
+    slope_expr = m.slope_function(cost)
+    t = numeric_minimiser(at, lambda s: evaluate(slope_expr, {**point, fp.symbol: s}),
+                          lo, hi, hint)
+    return t, at(t)
+
+
+def guard_digits(m: Instance, cost: Cost) -> int:
+    r"""Guard digits for the first evaluation.
+
+    Expressions in :math:`b = e^{-\varepsilon}` lose about
+    :math:`\log_{10}(1/\varepsilon)` digits in every factor :math:`1 - b` as
+    :math:`\varepsilon \to 0`; start with enough guard digits for that.
+    """
+    e = m.values.get("eps")
+    if e is None or e >= 1:
+        return 0
+    lost = max(0, len(str(e.denominator)) - len(str(e.numerator)))
+    return 15 + lost * (int(mpmath.ceil(cost.exponent)) + 2)
+
+
+def derived_value(m: Instance, quantity: str, free_value: mpmath.mpf | None) -> mpmath.mpf:
+    """A derived parameter at the working precision (free parameter at ``free_value``)."""
+    der = next(d for d in m.derived if d.name == quantity)
+    point = numeric_point(m)
+    if der.numeric:
+        return point[der.symbol]
+    if m.free is not None:
+        point[m.free.symbol] = free_value
+    return evaluate(m.calibration()[der.symbol], point)
+
+
+def ball_plan(m: Instance, quantity: str, cost: Cost) -> BallPlan | ExactPlan | None:
+    """The closed form of ``quantity`` prepared at the instance's parameters
+    (:class:`dpsym.balls.BallPlan`: discrete parts decided, code compiled; an
+    :class:`~dpsym.balls.ExactPlan` for an exact rational value), or None where there is no
+    closed form the balls handle. Prepared once per instance (whose parameters are
+    read-only) and kept in its ``_plans`` attribute."""
+    plans = m.__dict__.setdefault("_plans", {})
+    key = (quantity, cost.name)
+    if key not in plans:
+        m.require(*(prm.name for prm in m.params))
+        plans[key] = None
+        if not (m.free is not None and m.free.integer):
+            expr = m._closed_form(quantity, cost)
+            if expr is not None:
+                symbol = m.symbols()
+                exact = {symbol[n]: v for n, v in m.values.items()}
+                plans[key] = BallPlan.prepare(expr, exact, allow_zero=quantity != "cost",
+                                              guard_digits=m._guard_digits(cost))
+    return plans[key]
+
+
+def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
+          digits: int = 30, *, method: str = "auto") -> Value:
+    r"""``quantity`` at the instance's parameters, certified to ``digits`` digits.
+
+    Parameters
+    ----------
+    m : Mechanism
+        An instance with every parameter given.
+    quantity : str
+        ``cost``, the free parameter's name or a derived parameter's name.
+    cost : Cost or str
+        The cost the family is optimised for.
+    digits : int
+        Significant digits, each one certified.
+    method : {"auto", "ball", "mpmath"}
+        ``"ball"``: one rigorous evaluation of the closed form in ball arithmetic;
+        ``"mpmath"``: the engine's numeric path evaluated at two working precisions that
+        must agree; ``"auto"`` (default): the ball path where the quantity has a closed
+        form it handles, otherwise the mpmath path. A closed form that is rational in the
+        (exact) parameters is evaluated exactly and rounded exactly, whichever the method.
+
+    Raises
+    ------
+    DomainError
+        For a missing parameter, an unknown quantity, an invalid ``digits`` or ``method``.
+    UnsupportedError
+        With ``method="ball"``, if the quantity has no closed form the ball path handles
+        at these parameters.
+    CertificationError
+        If the value cannot be certified.
+    """
+    m.check_quantity(quantity)
+    cost = parse_cost(cost)
+    m._specific(cost)
+    if method not in METHODS:
+        raise DomainError("method", f"must be one of {', '.join(METHODS)}, "
+                          f"got {str(method)[:40]!r}")
+    digits = check_digits(digits)
+    plan = ball_plan(m, quantity, cost)
+    # an exact rational value is rounded exactly whatever the method
+    if plan is not None and (method != "mpmath" or isinstance(plan, ExactPlan)):
+        found_ball = plan(digits)
+        if found_ball is not None:
+            return Value(None, None, digits, source=found_ball)
+    if method == "ball":
+        raise UnsupportedError(
+            f"{m.name}: {quantity} (cost {cost.name}) has no closed form that "
+            "ball arithmetic evaluates at these parameters; use method 'mpmath'")
+
+    found: list[mpmath.mpf | None] = [None]
+
+    def compute() -> mpmath.mpf:
+        t, v = m._numeric_optimum(cost, found[0])
+        found[0] = t
+        if quantity == "cost":
+            return v
+        if m.free is not None and quantity == m.free.name:
+            return t
+        return derived_value(m, quantity, t)
+
+    number, text = certified(compute, digits, allow_zero=quantity != "cost",
+                             guard=m._guard_digits(cost))
+    if m.free is not None and quantity == m.free.name and m.free.integer:
+        text = str(int(number))
+    return Value(number, text, digits)
+
+
+__all__ = ["MAX_INTEGER_SCAN", "METHODS", "Value", "ball_plan", "cost_at", "derived_value",
+           "guard_digits", "numeric_optimum", "numeric_point", "value"]

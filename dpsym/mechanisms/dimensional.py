@@ -1,0 +1,102 @@
+r"""Mechanisms on :math:`\mathbb{R}^d` (or :math:`\mathbb{Z}^d`) whose derivations depend on
+the dimension.
+
+The dimension is the declared integer parameter ``dim``; the symbolic derivations of a
+class are those of its :attr:`DimensionalMechanism.DIM` (default 2), and
+``Cls.for_dim(d)`` is the (cached) class of dimension ``d``: an instance created with
+``dim=d`` belongs to it. The multi-dimensional staircase, Laplace and independent
+staircases and the lattice products all build on this class.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from types import MappingProxyType
+from typing import ClassVar
+
+import numpy as np
+
+from ..costs import Cost
+from ..errors import UnsupportedError
+from ..evaluation import Value
+from ..params import dim_param
+from ..privacy import PrivacyCheck
+from .base import Mechanism
+
+
+@cache
+def _variant(root: type, d: int) -> type:
+    return type(f"{root.__name__}_dim{d}", (root,),
+                {"DIM": d, "_variant_of": root, "__module__": root.__module__,
+                 "__doc__": root.__doc__, "__qualname__": f"{root.__qualname__}_dim{d}"})
+
+
+def _rebuild(root: type, values: dict[str, Fraction]) -> DimensionalMechanism:
+    """An instance of ``root`` (or of its class of the given dimension) from its values."""
+    return root(**values)
+
+
+class DimensionalMechanism(Mechanism):
+    r"""A mechanism on :math:`\mathbb{R}^d` whose symbolic derivations depend on ``dim``.
+
+    The class attribute :attr:`DIM` is the dimension of the class's derivations;
+    :meth:`for_dim` returns the (cached) subclass of another dimension, and
+    ``Cls(dim=d, ...)`` creates an instance of it.
+    """
+
+    DIM: ClassVar[int] = 2
+    _variant_of: ClassVar[type | None] = None
+
+    @classmethod
+    def for_dim(cls, d: object) -> type[DimensionalMechanism]:
+        """The class of dimension ``d``.
+
+        Raises
+        ------
+        DomainError
+            If ``d`` is not an integer in [1, :data:`DIM_MAX`].
+        """
+        root = cls._variant_of or cls
+        value = int(dim_param().validate(d))
+        return root if value == root.DIM else _variant(root, value)
+
+    def __new__(cls, **values: object) -> DimensionalMechanism:
+        target = cls if values.get("dim") is None else cls.for_dim(values["dim"])
+        return object.__new__(target)
+
+    def __init__(self, **values: object) -> None:
+        super().__init__(**values)
+        self.values = MappingProxyType({**self.values, "dim": Fraction(self.DIM)})
+
+    def __reduce__(self) -> tuple[object, tuple[type, dict[str, Fraction]]]:
+        """Pickled as its root class and parameter values (the class of each dimension is
+        made at run time)."""
+        return _rebuild, (self._variant_of or type(self), dict(self.values))
+
+    @classmethod
+    def _specific(cls, cost: Cost) -> None:
+        if cost.exponent not in (1, 2):
+            raise UnsupportedError(
+                f"{cls.name}: costs are amplitude (E||X||_1) and power (E||X||_2^2); "
+                f"{cost.name} is not defined in {cls.DIM} dimensions")
+
+    def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
+        """Noise vectors, an array of shape ``(size, d)``."""
+        raise NotImplementedError
+
+    def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
+                        digits: int = 30, *, free_value: object = None) -> Value:
+        """Not available: :mod:`dpsym.privacy` handles one-dimensional noise only."""
+        raise UnsupportedError(
+            f"{self.name}: no certified privacy profile in d dimensions; see the module's "
+            "privacy functions")
+
+    def is_private(self, eps: object, delta: object = 0, cost: Cost | str = "amplitude",
+                   digits: int = 30, *, free_value: object = None) -> PrivacyCheck:
+        """Not available: :mod:`dpsym.privacy` handles one-dimensional noise only."""
+        raise UnsupportedError(
+            f"{self.name}: no certified privacy check in d dimensions")
+
+
+__all__ = ["DimensionalMechanism"]
