@@ -708,14 +708,14 @@ def catalogue_cases(quick: bool) -> list[Result]:
 
 
 # ---------------------------------------------------------------------- 3c. series
-#: The expansions the claims registry (dpsym/claims.py) computes, as source text run in a
+#: The expansions the claims registry (dpsym/claims/) computes, as source text run in a
 #: fresh interpreter: (label, setup, expression).
 REGISTRY_SERIES: list[tuple[str, str, str]] = [
     ("Laplace - staircase amplitude gap, sympy.series in eps to O(eps^3) (claims "
      "_stair_l1_gap)",
      "import sympy as sp\nfrom dpsym.mechanisms import Laplace, Staircase\n"
-     "from dpsym.claims import _from_b\nfrom dpsym.symbols import Delta, eps",
-     "sp.series(_from_b(Laplace.formula('cost', 'amplitude') - Staircase.formula('cost', "
+     "from dpsym.symbols import Delta, eps, in_eps",
+     "sp.series(in_eps(Laplace.formula('cost', 'amplitude') - Staircase.formula('cost', "
      "'amplitude')).subs(Delta, 1), eps, 0, 3).removeO()"),
     ("StaircaseMD.series('cost', 'amplitude', 'eps->0', 3) (claims _md_series)",
      "from dpsym.mechanisms.staircase_md import StaircaseMD",

@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum
 
-FINGERPRINT = 'df5b3746697e26e394f4acfabe967cd5d3c5a2ed7800b945150138151fa5f67d'
+FINGERPRINT = 'a25583b63634d2700e3dc1cee216a715d6b3561fecfac202e88dbb85d2b9493e'
 
 def _e0():
     with evaluate(False):

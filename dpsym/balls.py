@@ -373,8 +373,8 @@ class ExactPlan:
 
 
 def _exact_rational(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction]) -> Fraction | None:
-    """The exact value of ``expr`` when it is a rational function of exactly given
-    parameters (no :math:`b = e^{-\\varepsilon}`, no function), else None."""
+    r"""The exact value of ``expr`` when it is a rational function of exactly given
+    parameters (no :math:`b = e^{-\varepsilon}`, no function), else None."""
     if not expr.free_symbols <= set(values):
         return None
     for node in sp.preorder_traversal(expr):

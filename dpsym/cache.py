@@ -38,11 +38,11 @@ MODULE = PACKAGE / "_derived.py"
 #: derivations (numeric paths, samplers, reports, the command line): editing them leaves
 #: the cache valid.
 NOT_INPUTS = frozenset({
-    "__init__.py", "claims", "cli", "__main__.py", "_derived.py", "_version.py", "audit.py", "ball_sampling.py",
-    "balls.py", "cache.py", "cachegen.py", "derive.py", "divergence.py", "evaluation.py",
-    "exact_bits.py", "exact_sampling.py", "fastpath.py", "figures.py",
-    "gaussian_calibration.py", "printing.py", "privacy.py", "sampling.py", "selection.py",
-    "sweep.py", "textbook.py",
+    "__init__.py", "__main__.py", "_derived.py", "_version.py", "audit.py",
+    "ball_sampling.py", "balls.py", "cache.py", "cachegen.py", "claims", "cli", "derive.py",
+    "divergence.py", "evaluation.py", "exact_bits.py", "exact_sampling.py", "fastpath.py",
+    "figures.py", "gaussian_calibration.py", "printing.py", "privacy.py", "sampling.py",
+    "selection.py", "sweep.py", "textbook.py",
 })
 
 _MISSING = object()
@@ -75,6 +75,7 @@ def _store() -> dict[str, Callable[[], Any]]:
     if _state["store"] is None:
         entries: dict[str, Callable[[], Any]] = {}
         try:
+            # generated code, loaded at the first lookup (it may be stale or missing)
             from . import _derived
         except Exception:  # missing or unloadable (e.g. another sympy): derive afresh
             pass

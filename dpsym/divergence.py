@@ -88,7 +88,7 @@ class _Seg:
         return self.alpha is not None
 
     def shifted(self, d) -> _Seg:
-        """The same piece for :math:`x \\mapsto f(x + d)`."""
+        r"""The same piece for :math:`x \mapsto f(x + d)`."""
         out = object.__new__(_Seg)
         out.lo, out.hi, out.base = self.lo - d, self.hi - d, self.base
         out.scale, out.sigma = self.scale, self.sigma
@@ -111,7 +111,7 @@ class _Seg:
         return self.alpha is not None and self.A == 0
 
     def integral(self, lo, hi) -> mpmath.mpf:
-        """:math:`\\int_{lo}^{hi}` of the piece (its sum over ``lo..hi-1`` on a lattice)."""
+        r""":math:`\int_{lo}^{hi}` of the piece (its sum over ``lo..hi-1`` on a lattice)."""
         if self.alpha is None:
             if self.base.anti is not None and mpmath.isfinite(lo) and mpmath.isfinite(hi):
                 anti = self.base.anti
@@ -138,7 +138,7 @@ class _Seg:
         return A * mpmath.exp(a * (lo - self.x0)) * mpmath.expm1(a * (hi - lo)) / a
 
     def lattice_sum(self, lo, hi) -> mpmath.mpf:
-        """:math:`\\sum_{i = lo}^{hi - 1}` of the piece (``lo`` may be :math:`-\\infty`)."""
+        r""":math:`\sum_{i = lo}^{hi - 1}` of the piece (``lo`` may be :math:`-\infty`)."""
         if self.alpha is None:
             if not (mpmath.isfinite(lo) and mpmath.isfinite(hi)) or hi - lo > MAX_DIRECT_SUM:
                 raise UnsupportedError("too many lattice points of a non-exponential piece")

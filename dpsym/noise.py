@@ -219,7 +219,7 @@ class SymmetricNoise:
 
     # ------------------------------------------------------------------ numeric
     def numeric_pieces(self, periods: int) -> Iterator[tuple[mpmath.mpf, mpmath.mpf, object]]:
-        """Yield ``(lo, hi, f)`` on :math:`[0, \\infty)` with ``f`` an mpmath callable.
+        r"""Yield ``(lo, hi, f)`` on :math:`[0, \infty)` with ``f`` an mpmath callable.
 
         The description must be fully numeric. The tail is unrolled for ``periods``
         periods; the caller accounts for the remainder.

@@ -46,14 +46,22 @@ def numeric_minimiser(value: Callable[[mpmath.mpf], mpmath.mpf],
         bracket around it, only that bracket is refined (the global comparison was made
         at the lower precision); otherwise the full search runs.
 
-    A cost with a pole at an end of the range (evaluation raises ``ZeroDivisionError``)
-    counts as :math:`+\infty` there, its slope as :math:`\pm\infty` (pointing out of
-    the range).
+    Returns
+    -------
+    mpmath.mpf
+        The minimiser: an end point or a certified root of ``slope``.
 
     Raises
     ------
     CertificationError
         If a bracketed root of the slope cannot be refined.
+
+    Notes
+    -----
+    A cost with a pole at an end of the range (evaluation raises ``ZeroDivisionError``)
+    counts as :math:`+\infty` there, its slope as :math:`\pm\infty` (pointing out of
+    the range). The end points and the grid are computed from ``lo`` and ``hi``, which
+    must be mpmath numbers (Python integers would give a float grid).
     """
     value, slope = _pole_safe(value, lo, hi, value=True), _pole_safe(slope, lo, hi)
     if hint is not None and lo < hint < hi:
@@ -61,7 +69,7 @@ def numeric_minimiser(value: Callable[[mpmath.mpf], mpmath.mpf],
         a, b = max(lo, hint - width), min(hi, hint + width)
         sa, sb = slope(a), slope(b)
         if sa < 0 < sb:
-            return _bisect_root(slope, a, b, sa, sb, steps=8)
+            return bisect_root(slope, a, b, sa, sb, steps=8)
     grid = [lo + (hi - lo) * j / GRID for j in range(GRID + 1)]
     slopes = [slope(t) for t in grid]
     candidates = [lo, hi]
@@ -69,7 +77,7 @@ def numeric_minimiser(value: Callable[[mpmath.mpf], mpmath.mpf],
         if s0 == 0:
             candidates.append(t0)
         elif s0 < 0 < s1:  # a minimum of the cost lies in (t0, t1)
-            candidates.append(_bisect_root(slope, t0, t1, s0, s1))
+            candidates.append(bisect_root(slope, t0, t1, s0, s1))
     return min(candidates, key=value)
 
 
@@ -85,8 +93,8 @@ def _pole_safe(f: Callable[[mpmath.mpf], mpmath.mpf], lo: mpmath.mpf, hi: mpmath
     return safe
 
 
-def _bisect_root(f, a, b, fa, fb, steps: int = 24):
-    """Root of ``f`` in ``[a, b]`` (``fa < 0 < fb``), certified at the working precision.
+def bisect_root(f, a, b, fa, fb, steps: int = 24):
+    r"""Root of ``f`` in ``[a, b]`` (``fa < 0 < fb``), certified at the working precision.
 
     A bracket ``[0, b]`` is first narrowed geometrically (roots near zero may be as small
     as :math:`e^{-700}`), wide positive brackets are bisected geometrically, then
@@ -94,6 +102,23 @@ def _bisect_root(f, a, b, fa, fb, steps: int = 24):
     falsi converges superlinearly.
     The result is accepted only if ``f`` changes sign across a relative neighbourhood of
     :math:`2^{-p/2}` (``p`` the working precision in bits).
+
+    Parameters
+    ----------
+    f : callable
+        An increasing sign change: ``f(a) = fa < 0 < fb = f(b)``.
+    a, b : mpmath.mpf
+        The bracket, :math:`0 \le a < b`.
+    fa, fb : mpmath.mpf
+        ``f`` at ``a`` and ``b``.
+    steps : int
+        The arithmetic bisections before regula falsi.
+
+    Returns
+    -------
+    mpmath.mpf
+        The root; 0 when a bracket ``[0, b]`` still has no negative value of ``f`` at
+        :math:`b\,2^{-2^{40}}`.
 
     Raises
     ------
@@ -132,6 +157,9 @@ def _bisect_root(f, a, b, fa, fb, steps: int = 24):
     if not f(root * (1 - h)) <= 0 <= f(root * (1 + h)):
         raise CertificationError("root of the optimality condition could not be certified")
     return root
+
+
+#: The former private name, still imported by :mod:`dpsym.mechanisms.staircase_md`.
 
 
 def _illinois(f, a, b, fa, fb):

@@ -58,6 +58,7 @@ def radial_lp(eps: float, d: int, n: int = 40, periods: int | None = None,
     Delta : float
         The :math:`\ell^1` sensitivity.
     """
+    # scipy.optimize takes 0.5 s to import: loaded only when an LP is solved
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix
 

@@ -85,10 +85,6 @@ class Regime:
                                                    key=lambda item: item[0])))
         return main + sp.expand(result - result.removeO())
 
-    def truncate(self, series: sp.Expr) -> sp.Expr:
-        """The series without its order term."""
-        return series.removeO()
-
 
 #: Extra orders kept in the expansion of a logarithm, for the cancellations of the
 #: expression around it (a division by a power of the variable).

@@ -34,7 +34,7 @@ import sympy as sp
 from IPython.display import Math, display
 
 from dpsym import DiscreteLaplace, Laplace
-from dpsym.privacy import is_private, numeric_noise, privacy_loss_bound, privacy_profile
+from dpsym.privacy import privacy_loss_bound
 from dpsym.sampling import cdf_mp
 from dpsym.symbols import Delta, eps, x
 
@@ -102,11 +102,11 @@ assert sp.simplify(delta_prof - (1 - sp.exp((ep - eps) / 2))) == 0
 with mpmath.workdps(30):
     for eps_text, delta_text in (("1", "1"), ("0.5", "3")):
         inst = Laplace(eps=eps_text, Delta=delta_text)
-        assert is_private(inst, eps_text, 0).delta == 0
-        noise, sens = numeric_noise(inst)
+        assert inst.is_private(eps_text, 0).delta == 0
+        noise, sens = inst.numeric_noise(), inst.values["Delta"]
         assert abs(privacy_loss_bound(noise, sens) - mpmath.mpf(eps_text)) < 1e-25
         for e_prime in ("0", "0.1", "0.25"):
-            engine = privacy_profile(inst, e_prime, digits=20).number
+            engine = inst.privacy_profile(e_prime, digits=20).number
             exact = 1 - mpmath.exp((mpmath.mpf(e_prime) - mpmath.mpf(eps_text)) / 2)
             assert abs(engine - exact) < mpmath.mpf(10) ** -19
 
@@ -125,7 +125,7 @@ assert sp.simplify(tail - sp.exp(-t)) == 0
 
 with mpmath.workdps(30):
     inst = Laplace(eps="0.5", Delta="2")  # scale b = Delta/eps = 4
-    noise = numeric_noise(inst)[0]
+    noise = inst.numeric_noise()
     for t_val in ("0.1", "1", "5", "20"):
         tt = mpmath.mpf(t_val)
         prob = 1 - cdf_mp(noise, 4 * tt) + cdf_mp(noise, -4 * tt)
@@ -186,7 +186,7 @@ with mpmath.workdps(30):
     e_total = mpmath.mpf("0.7")
     for kq in (1, 2, 5, 10):
         coordinate = Laplace(eps=sp.Rational(7, 10) / kq, Delta=1)  # scale Delta/eps = k/0.7
-        noise, _ = numeric_noise(coordinate)
+        noise = coordinate.numeric_noise()
         loss = privacy_loss_bound(noise, 1)
         assert abs(loss - e_total / kq) < 1e-25
         assert abs(kq * loss - e_total) < 1e-25  # d = (1, ..., 1): the bound is attained
@@ -328,7 +328,7 @@ with mpmath.workdps(30):
             assert abs(v1 - 1 / mpmath.sinh(z)) < mpmath.mpf(10) ** -22 * v1
             assert abs(v2 - 1 / (2 * mpmath.sinh(z / 2) ** 2)) < mpmath.mpf(10) ** -22 * v2
             assert v1 < 1 / z and v2 < 2 / z**2  # below the continuous Laplace costs
-            assert is_private(DiscreteLaplace(eps=e_text, Delta=D), e_text, 0, digits=20).private
+            assert DiscreteLaplace(eps=e_text, Delta=D).is_private(e_text, 0, digits=20).private
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))

@@ -39,7 +39,7 @@ from IPython.display import Math, display
 from scipy.optimize import minimize_scalar
 
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
-from dpsym.privacy import is_private, privacy_profile
+from dpsym.privacy import is_private
 from dpsym.symbols import Delta, b, eps, gamma, k, u
 from dpsym.symbols import r as r_sym
 
@@ -609,11 +609,12 @@ for D_text, D_val in (("1", 1.0), ("2", 2.0)):
     inst = Staircase(eps="1", Delta=D_text)
     for cost, p_ in (("amplitude", 1), ("power", 2)):
         g_val = float(sp.lambdify(b, gstar[p_], "mpmath")(mpmath.exp(-1)))
-        check = is_private(inst, "1", 0, cost=cost, digits=20)
+        check = inst.is_private("1", 0, cost=cost, digits=20)
         assert check.private and check.delta == 0
-        assert is_private(inst, "1", 0, cost=cost, digits=20, sensitivity=D_val).delta == 0
+        assert is_private(inst.numeric_noise(cost, digits=30), "1", 0, 20,
+                          sensitivity=D_val).delta == 0
         for ep in ("0.25", "0.5", "0.9", "0.99"):
-            chk = is_private(inst, ep, 0, cost=cost, digits=15)
+            chk = inst.is_private(ep, 0, cost=cost, digits=15)
             assert not chk.private and chk.delta > 0
             mine = hockey_numeric(g_val, 1.0, float(chk.shift), float(ep), D_val)
             grid_max = max(hockey_numeric(g_val, 1.0, d, float(ep), D_val)
@@ -640,7 +641,7 @@ engine_x = [0.25, 0.5, 0.9, 0.99]
 ax.plot(engine_x, [profile_pts["1", "amplitude", x] for x in engine_x], "ko", mfc="none",
         label="engine")
 for x in (0.0, 0.5):
-    lap_val = privacy_profile(Laplace(eps="1"), str(x), digits=15).number
+    lap_val = Laplace(eps="1").privacy_profile(str(x), digits=15).number
     assert abs(lap_val - (1 - mpmath.exp((x - 1) / mpmath.mpf(2)))) < 1e-14
 ax.set(xlabel=r"$\epsilon'$", ylabel=r"$\delta(\epsilon')$",
        title=r"Privacy profiles, $\epsilon = 1$")

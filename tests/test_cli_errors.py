@@ -180,6 +180,7 @@ def test_debug_lets_the_traceback_through(capsys, monkeypatch):
     monkeypatch.setenv("DPSYM_DEBUG", "0")
     assert main([*V, "--eps", "1"]) == 70
     capsys.readouterr()
+    monkeypatch.undo()
     # input errors stay one line, exit 2, in debug mode too
     code = main([*V, "--eps", "-1"], debug=True)
     captured = capsys.readouterr()

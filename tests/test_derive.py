@@ -1,4 +1,9 @@
-"""Tests of the derivation job (:mod:`dpsym.derive`, ``dpsym derive``)."""
+"""Tests of the derivation job (:mod:`dpsym.derive`, ``dpsym derive``).
+
+The main job runs twice, at the same time, in two fresh interpreters with different hash
+seeds (``dpsym derive`` and ``python -m dpsym.derive``); every file, the PNG figures
+included, must come out byte for byte the same.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,14 @@ import json
 import os
 import subprocess
 import sys
+from io import StringIO
+from pathlib import Path
 
 import pytest
 import sympy as sp
 
 from dpsym import __version__, derive
-from dpsym.cli import main
+from dpsym.bounds.table import COLUMNS, POINTS
 from dpsym.derive import (
     ALL_FILES,
     CSV_COLUMNS,
@@ -25,30 +32,34 @@ from dpsym.derive import (
 from dpsym.mechanisms import MECHANISMS
 from dpsym.symbols import PUBLIC_SYMBOLS, in_eps
 
+#: The two runs: the entry point and the hash seed of each.
+RUNS = ((("-m", "dpsym", "derive"), "1"), (("-m", "dpsym.derive"), "12345"))
+
 
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory):
-    """The job run twice: in process through the CLI, and as ``python -m dpsym.derive``
-    in a fresh interpreter with another hash seed. Returns the directories and stdouts."""
-    first = tmp_path_factory.mktemp("first")
-    second = tmp_path_factory.mktemp("second")
-    from io import StringIO
-    from unittest import mock
+    """The job run twice at the same time, as ``python -m dpsym derive`` and as
+    ``python -m dpsym.derive``, each in a fresh interpreter with its own hash seed.
+    Returns the two directories and the two standard outputs."""
+    dirs = [tmp_path_factory.mktemp("first"), tmp_path_factory.mktemp("second")]
+    procs = []
+    for (entry, seed), directory in zip(RUNS, dirs, strict=True):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        env.pop("DPSYM_DEBUG", None)
+        procs.append(subprocess.Popen([sys.executable, *entry, "--out", str(directory)],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True, env=env))
+    outs = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=900)
+        assert proc.returncode == 0, err
+        outs.append(out)
+    return dirs[0], dirs[1], outs[0], outs[1]
 
-    buffer = StringIO()
-    with mock.patch("sys.stdout", buffer):
-        code = main(["derive", "--out", str(first)])
-    assert code == 0
-    env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    proc = subprocess.run([sys.executable, "-m", "dpsym.derive", "--out", str(second)],
-                          capture_output=True, text=True, env=env, timeout=600, check=False)
-    assert proc.returncode == 0, proc.stderr
-    return first, second, buffer.getvalue(), proc.stdout
 
-
-def test_outputs_are_byte_identical(two_runs):
+def test_outputs_are_byte_identical_across_hash_seeds(two_runs):
     first, second, out1, out2 = two_runs
-    for name in ALL_FILES:
+    for name in ALL_FILES:  # the PNG figures too
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
     assert out1 == out2
     # Only the declared files: no temporary file or staging directory is left behind.
@@ -92,8 +103,6 @@ def test_figures_and_tables_exist(two_runs):
     section6 = json.loads((first / "section6_ratios.json").read_text(encoding="utf-8"))
     assert section6["stamp"] == STAMP
     assert set(section6) >= {"amplitude", "power", "grid", "claim"}
-    from dpsym.bounds.table import COLUMNS, POINTS
-
     with open(first / "bounds_comparison.csv", newline="") as fh:
         reader = csv.reader(fh)
         assert tuple(next(reader)) == COLUMNS
@@ -202,15 +211,67 @@ def test_formulas_and_series_parse_back(two_runs):
                     assert ("str" in rec) != ("status" in rec)
 
 
-def test_committed_reference_values_are_current(two_runs):
+def _numbers(node, where=""):
+    """Every number of a JSON document, with its path."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _numbers(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _numbers(value, f"{where}/{i}")
+    elif isinstance(node, (int, float)) and not isinstance(node, bool):
+        yield where, node
+
+
+def test_numbers_are_decimal_strings_never_floats(two_runs):
+    """Every number the job writes is a certified decimal string (or an exact integer):
+    a float's repr could differ in its last digits from one machine to another."""
+    first, _, _, _ = two_runs
+    for name in ALL_FILES:
+        if name.endswith(".json"):
+            data = json.loads((first / name).read_text(encoding="utf-8"))
+            floats = [(w, v) for w, v in _numbers(data) if isinstance(v, float)]
+            assert floats == [], (name, floats[:5])
+    section6 = json.loads((first / "section6_ratios.json").read_text(encoding="utf-8"))
+    for name in ("amplitude", "power"):
+        for kind in ("min", "max"):
+            entry = section6[name][kind]
+            for key in ("grid_value", "grid_eps", "grid_delta"):
+                assert isinstance(entry[key], str) and float(entry[key]) > 0
+            assert set(entry["refined"]) == {"eps", "delta", "value", "where"}
+            # the refinement improves on the grid's extreme
+            grid, refined = float(entry["grid_value"]), float(entry["refined"]["value"])
+            assert refined >= grid if kind == "max" else refined <= grid
+
+
+def test_committed_tables_are_current(two_runs):
     """The committed ``derivations/`` tables are what the main job produces now.
 
-    The numeric tables are compared byte for byte; formula files depend on sympy's
-    printing, which may change between sympy releases, and are compared run to run above.
+    The numeric tables (certified decimal strings, the same on every machine) are compared
+    byte for byte; formula files depend on sympy's printing, which may change between
+    sympy releases, and figures on matplotlib's, and are compared run to run above.
     """
-    from pathlib import Path
-
     committed = Path(__file__).resolve().parent.parent / "derivations"
     first, _, _, _ = two_runs
-    for name in ("reference_values.csv", "reference_values.json"):
+    for name in ("reference_values.csv", "reference_values.json", "section6_ratios.json",
+                 "bounds_comparison.csv", "bounds_comparison.md"):
         assert (committed / name).read_bytes() == (first / name).read_bytes(), name
+
+
+def test_main_job_regenerates_the_cache_only_in_the_checkout(tmp_path, monkeypatch):
+    calls = []
+
+    def fake_write():
+        calls.append("write")
+        return tmp_path / "_derived.py"
+
+    monkeypatch.setattr(derive, "run", lambda out_dir, stream=None: {})
+    monkeypatch.setattr(derive, "write_cache", fake_write)
+    monkeypatch.setattr(derive, "in_checkout", lambda out_dir: False)
+    stream = StringIO()
+    derive.main_job(tmp_path, stream=stream)
+    assert calls == [] and stream.getvalue() == ""
+    monkeypatch.setattr(derive, "in_checkout", lambda out_dir: True)
+    derive.main_job(tmp_path, stream=stream)
+    assert calls == ["write"]
+    assert stream.getvalue().startswith("derivation cache: _derived.py (")

@@ -197,3 +197,49 @@ def test_laplace_grid_against_mpmath():
             e = mpmath.mpf(float(e))
             assert abs(a / (D / e) - 1) <= 2.3e-16
             assert abs(p / (2 * D**2 / e**2) - 1) <= 7e-16
+
+
+# ---------------------------------------------------------------------- one source of truth
+def _engine_cost(cost: str) -> sp.Expr:
+    from dpsym.mechanisms.truncated_laplace import TruncatedLaplace
+    from dpsym.symbols import in_eps
+
+    return in_eps(TruncatedLaplace.formula("cost", cost))
+
+
+@pytest.mark.parametrize("cost", ["amplitude", "power"])
+def test_the_stable_rewrite_is_the_engines_closed_form(cost):
+    r"""The module's cancellation-free form (Laplace's cost times h_p, with
+    L = log(1 + c)) is the engine's closed form of the truncated Laplacian: their
+    difference simplifies to 0, and vanishes at exact rational points to 60 digits."""
+    from dpsym.symbols import Delta, delta, eps
+
+    L = sp.log(1 + (sp.exp(eps) - 1) / (2 * delta))
+    if cost == "amplitude":
+        fast = Delta / eps * (sp.exp(L) - 1 - L) / (sp.exp(L) - 1)
+    else:
+        fast = 2 * Delta**2 / eps**2 * (sp.exp(L) - 1 - L - L**2 / 2) / (sp.exp(L) - 1)
+    engine = _engine_cost(cost)
+    assert sp.simplify(sp.expand_log(fast - engine, force=True)) == 0
+    for e, d, D in (("1/3", "1/7", "3/2"), ("25", "1/1000", "1"), ("1/1000", "49/100", "2")):
+        point = {eps: sp.Rational(e), delta: sp.Rational(d), Delta: sp.Rational(D)}
+        assert abs(sp.N((fast - engine).subs(point), 60)) < sp.Float("1e-55")
+
+
+@pytest.mark.parametrize("cost", ["amplitude", "power"])
+def test_float64_paths_match_the_engines_formula(cost):
+    """The float64 functions against the engine's closed form compiled to mpmath (not
+    another hand-written formula), over the module's stated domain."""
+    from dpsym.symbols import Delta, delta, eps
+
+    engine = sp.lambdify((eps, delta, Delta), _engine_cost(cost), "mpmath")
+    fast = fp.truncated_laplace_amplitude if cost == "amplitude" \
+        else fp.truncated_laplace_power
+    worst = 0.0
+    with mpmath.workdps(60):
+        for e in ("1e-9", "1e-4", "0.3", "1", "7", "40", "300"):
+            for d in ("1e-300", "1e-12", "1e-3", "0.1", "0.49"):
+                want = engine(mpmath.mpf(e), mpmath.mpf(d), mpmath.mpf("1.5"))
+                got = fast(float(e), float(d), 1.5)
+                worst = max(worst, float(abs(got - want) / want))
+    assert worst < 1e-14, worst

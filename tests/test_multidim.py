@@ -396,3 +396,57 @@ def test_radial_lp_matches_the_staircase():
     # start, and successive periods are scaled by b
     prof = res.profile
     assert np.allclose(prof[10:40] / prof[:30], math.exp(-2.0), rtol=1e-5)
+
+
+# ---------------------------------------------------------------------- one source of truth
+@pytest.mark.parametrize("d", [1, 2, 3, 5])
+def test_numeric_sums_are_the_engines_sums_at_exact_points(d):
+    """l1's cancellation-free sums (generated from power_geometric_sum, expanded
+    binomially) equal the engine's S_m(gamma) at exact rational points."""
+    from dpsym.l1 import power_geometric_sums_numeric, shifted_power_sum, shifted_power_sums_numeric
+
+    for bb, g in ((sp.Rational(1, 3), sp.Rational(2, 7)), (sp.Rational(99, 100), sp.Integer(0)),
+                  (sp.Rational(1, 10**6), sp.Integer(1))):
+        with mpmath.workdps(60):
+            e = power_geometric_sums_numeric(d + 2, mpmath.mpf(bb.p) / bb.q,
+                                             mpmath.mpf((1 - bb).p) / (1 - bb).q)
+            got = shifted_power_sums_numeric(d + 2, mpmath.mpf(g.p) / g.q, e)
+            for m in range(d + 3):
+                exact = shifted_power_sum(m).subs({b: bb, gamma: g})
+                assert exact.is_Rational
+                assert abs(got[m] - mpmath.mpf(exact.p) / exact.q) <= \
+                    mpmath.mpf(10) ** -55 * abs(got[m])
+
+
+@pytest.mark.parametrize(("d", "cost"), [(2, "amplitude"), (3, "amplitude"), (2, "power")])
+def test_numeric_cost_and_slope_are_the_engines(d, cost):
+    """The numeric path's cost C S_{d+p}/S_d is the engine's cost function, and the sign
+    it follows, (d+p) S_{d+p-1} S_d - d S_{d+p} S_{d-1}, is the engine's slope times
+    S_d^2 / C (an identity at exact rational points)."""
+    from dpsym.l1 import shifted_power_sum as S
+    from dpsym.mechanisms.staircase_md import cost_constant
+
+    cls = StaircaseMD.for_dim(d)
+    p = 1 if cost == "amplitude" else 2
+    C = cost_constant(d, p)
+    assert sp.simplify(cls.cost_function(cost) - C * S(d + p) / S(d)) == 0
+    numerator = (d + p) * S(d + p - 1) * S(d) - d * S(d + p) * S(d - 1)
+    slope = sp.diff(cls.cost_function(cost), gamma)
+    for bb, g in ((sp.Rational(1, 3), sp.Rational(2, 7)), (sp.Rational(4, 5), sp.Rational(1, 9))):
+        point = {b: bb, gamma: g, Delta: sp.Rational(3, 2)}
+        assert (slope * S(d) ** 2 / C - numerator).subs(point) == 0
+    with mpmath.workdps(40):
+        inst = StaircaseMD(eps="0.7", Delta="1.5", dim=d)
+        for g in ("0.1", "0.5", "0.9"):
+            want = evaluate(cls.cost_function(cost), {**inst.substitution, gamma: sp.Rational(g)})
+            assert abs(inst.cost_at(g, cost) - want) < mpmath.mpf(10) ** -35 * want
+
+
+def test_normalisation_float_is_the_engines():
+    from dpsym.mechanisms.staircase_md import normalisation
+
+    for d in (2, 3):
+        a = StaircaseMD.for_dim(d).calibration()[NORM]
+        want = float(evaluate(a, {b: sp.exp(-sp.Rational(1, 2)), gamma: sp.Rational(1, 4),
+                                  Delta: 1}))
+        assert abs(normalisation(d, 0.5, 0.25) - want) < 1e-14 * want

@@ -18,8 +18,8 @@ import sympy as sp
 from dpsym.errors import CertificationError
 from dpsym.optimize import (
     AlgebraicRoot,
-    _bisect_root,
     _with_exponents,
+    bisect_root,
     closed_form_minimiser,
     numeric_minimiser,
     polynomial_roots,
@@ -228,17 +228,17 @@ def test_numeric_minimiser_hint() -> None:
 def test_bisect_root_values() -> None:
     with mpmath.workdps(50):
         one, two = mpmath.mpf(1), mpmath.mpf(2)
-        root = _bisect_root(lambda t: t * t - 2, one, two, -one, two)
+        root = bisect_root(lambda t: t * t - 2, one, two, -one, two)
         assert abs(root - mpmath.sqrt(2)) < mpmath.mpf(10) ** -48
         tiny = mpmath.mpf(10) ** -300
-        assert abs(_bisect_root(lambda t: t - tiny, mpmath.mpf(0), one, -tiny, one) / tiny
+        assert abs(bisect_root(lambda t: t - tiny, mpmath.mpf(0), one, -tiny, one) / tiny
                    - 1) < mpmath.mpf(10) ** -45
 
 
 def test_bisect_root_at_zero() -> None:
     """A root at 0 itself (below b * 2^(-2^40)) is returned as 0."""
     with mpmath.workdps(30):
-        assert _bisect_root(lambda t: t, mpmath.mpf(0), mpmath.mpf(1), mpmath.mpf(0),
+        assert bisect_root(lambda t: t, mpmath.mpf(0), mpmath.mpf(1), mpmath.mpf(0),
                             mpmath.mpf(1)) == 0
 
 
@@ -246,5 +246,5 @@ def test_bisect_root_refuses_a_bracket_without_a_root() -> None:
     """A function that never changes sign (a wrong bracket) is not certified."""
     with mpmath.workdps(30):
         with pytest.raises(CertificationError):
-            _bisect_root(lambda t: mpmath.mpf(1), mpmath.mpf(1), mpmath.mpf(2),
+            bisect_root(lambda t: mpmath.mpf(1), mpmath.mpf(1), mpmath.mpf(2),
                          mpmath.mpf(-1), mpmath.mpf(1))

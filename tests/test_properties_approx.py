@@ -1,9 +1,9 @@
-"""Property tests of the approximate-DP mechanisms, drawn from their declared typical
+r"""Property tests of the approximate-DP mechanisms, drawn from their declared typical
 ranges (hypothesis; see tests/test_properties.py for the pure-DP ones).
 
 * values are identical at every precision once rounded;
-* the cost of :math:`|x|^p` scales as :math:`\\Delta^p` (continuous mechanisms);
-* costs decrease as :math:`\\delta` grows and as :math:`\\varepsilon` grows;
+* the cost of :math:`|x|^p` scales as :math:`\Delta^p` (continuous mechanisms);
+* costs decrease as :math:`\delta` grows and as :math:`\varepsilon` grows;
 * lower bound <= truncated Laplacian <= Laplace, and the truncated Laplacian is no worse
   than the analytic Gaussian on the paper's plotted range.
 """

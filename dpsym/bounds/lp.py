@@ -217,6 +217,7 @@ def certified_lp_lower_bound(eps: object, delta: object, Delta: object, N: int, 
     Certificate
         Whose ``bound`` is a proven lower bound on :math:`\min \mathbb{E}|X|^p`.
     """
+    # scipy.optimize takes 0.5 s to import: loaded only when an LP is solved
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix
 
@@ -366,6 +367,7 @@ def lp_optimal_mechanism(eps: object, delta: object, Delta: object, N: int, p: i
     CertificationError
         If the rationalised solution fails the exact privacy check.
     """
+    # scipy.optimize takes 0.5 s to import: loaded only when an LP is solved
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix
 
@@ -430,7 +432,7 @@ def lp_optimal_mechanism(eps: object, delta: object, Delta: object, N: int, p: i
 
 # --------------------------------------------------------------------------- CLI object
 def grid_param() -> Param:
-    """The grid refinement :math:`N` (step :math:`\\Delta/N`)."""
+    r"""The grid refinement :math:`N` (step :math:`\Delta/N`)."""
     return Param("grid", GRID, Domain(lower=Fraction(1), lower_open=False, integer=True,
                                            upper=Fraction(MAX_GRID), upper_open=False),
                  "grid refinement N (grid step Delta/N)", ("4", "16"), default="8")

@@ -67,7 +67,7 @@ W_OF_B = 1 + (1 - b) / (2 * delta * b)
 
 
 def convergent_branch(expr: sp.Expr) -> sp.Expr:
-    """The generic branch (:math:`b \\ne 1`) of a sympy sum returned as a Piecewise."""
+    r"""The generic branch (:math:`b \ne 1`) of a sympy sum returned as a Piecewise."""
     def pick(pw: sp.Piecewise) -> sp.Expr:
         for branch, cond in pw.args:
             if cond.subs(b, sp.Rational(1, 2)) is sp.true:
@@ -151,7 +151,7 @@ class LowerBound(BoundObject):
         raise UnsupportedError(f"{cls.name}: no series in regime {regime}")
 
     def bound_at_working_precision(self, cost: Cost) -> mpmath.mpf:
-        """:math:`V_p^{\\mathrm{low}}` at the current precision (not rounded)."""
+        r""":math:`V_p^{\mathrm{low}}` at the current precision (not rounded)."""
         self.require("eps", "delta", "Delta")
         point = dict(self.substitution)
         e = evaluate(eps, point)

@@ -6,23 +6,27 @@ r"""The finite-parameter comparison: what the papers only show in the limit.
   \delta)` and for amplitude and power, the certified LP lower bound, the closed-form
   lower bound (:class:`~dpsym.bounds.real.LowerBound`), the LP-optimal mechanism's exact
   cost, and the costs of the truncated Laplacian, uniform, Laplace and analytic Gaussian
-  mechanisms (a mechanism whose module is not installed is left blank; the analytic
-  Gaussian falls back to :mod:`dpsym.gaussian_calibration`'s certified :math:`\sigma`);
+  mechanisms;
 * ``bounds_lp_noise.png``: the LP-optimal noise density next to the truncated Laplacian
   density (matplotlib, Agg).
 
-Lower bounds are printed rounded down, upper bounds (costs of mechanisms) to nearest;
-the output is deterministic.
+Every number is a certified decimal string: lower bounds rounded down, upper bounds
+(costs of mechanisms) to nearest; the output is deterministic.
 """
 
 from __future__ import annotations
 
 import csv
-import importlib
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+
 from ..mechanisms.base import Mechanism
+from ..mechanisms.gaussian import AnalyticGaussian
+from ..mechanisms.laplace import Laplace
+from ..mechanisms.truncated_laplace import TruncatedLaplace
+from ..mechanisms.uniform_mass import UniformMass
 from .common import round_exact
 from .lp import certified_lp_lower_bound, lp_optimal_mechanism
 from .real import LowerBound
@@ -35,31 +39,20 @@ DIGITS = 12
 COLUMNS = ("eps", "delta", "cost", "lp_lower_certified", "closed_form_lower",
            "lp_mechanism", "truncated_laplace", "uniform", "laplace", "analytic_gaussian")
 
-_MECHANISMS = {
-    "truncated_laplace": ("dpsym.mechanisms.truncated_laplace", "TruncatedLaplace"),
-    "uniform": ("dpsym.mechanisms.uniform_mass", "UniformMass"),
-    "laplace": ("dpsym.mechanisms.laplace", "Laplace"),
-    "analytic_gaussian": ("dpsym.mechanisms.gaussian", "AnalyticGaussian"),
+#: The mechanism of each mechanism column.
+MECHANISM_COLUMNS: dict[str, type[Mechanism]] = {
+    "truncated_laplace": TruncatedLaplace,
+    "uniform": UniformMass,
+    "laplace": Laplace,
+    "analytic_gaussian": AnalyticGaussian,
 }
-
-
-def mechanism_class(column: str) -> type[Mechanism] | None:
-    """The mechanism class of a table column, or None if its module is not there."""
-    module, name = _MECHANISMS[column]
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        return None
 
 
 def mechanism_cost(column: str, eps: str, delta: str, cost: str, digits: int = DIGITS
                    ) -> str:
-    """A mechanism's certified cost as text ('' when the mechanism is unavailable)."""
-    cls = mechanism_class(column)
-    if cls is None and column == "analytic_gaussian":
-        return _gaussian_fallback(eps, delta, cost, digits)
-    if cls is None:
-        return ""
+    r"""The certified cost of a column's mechanism at ``(eps, delta)``, :math:`\Delta = 1`,
+    as text."""
+    cls = MECHANISM_COLUMNS[column]
     names = {prm.name for prm in cls.params}
     kwargs: dict[str, object] = {"Delta": 1}
     if "eps" in names:
@@ -67,24 +60,6 @@ def mechanism_cost(column: str, eps: str, delta: str, cost: str, digits: int = D
     if "delta" in names:
         kwargs["delta"] = delta
     return cls(**kwargs).value("cost", cost, digits).text
-
-
-def _gaussian_fallback(eps: str, delta: str, cost: str, digits: int) -> str:
-    r"""The analytic Gaussian's cost from :func:`dpsym.gaussian_calibration.calibrate_sigma_mp`
-    while the mechanism class is not there: :math:`\sigma\sqrt{2/\pi}` or
-    :math:`\sigma^2`."""
-    import mpmath
-
-    from ..numerics import format_digits
-
-    try:
-        from ..gaussian_calibration import calibrate_sigma_mp
-    except ImportError:
-        return ""
-    sigma, _ = calibrate_sigma_mp(eps, delta, 1, digits + 10)
-    with mpmath.workdps(digits + 10):
-        value = sigma * mpmath.sqrt(2 / mpmath.pi) if cost == "amplitude" else sigma**2
-        return format_digits(value, digits)
 
 
 def comparison_rows(points=POINTS, grid: int = GRID, digits: int = DIGITS) -> list[dict]:
@@ -101,7 +76,7 @@ def comparison_rows(points=POINTS, grid: int = GRID, digits: int = DIGITS) -> li
                 .value("cost", cost, digits).text,
                 "lp_mechanism": round_exact(mech.cost, digits, down=False)[1],
             }
-            for column in ("truncated_laplace", "uniform", "laplace", "analytic_gaussian"):
+            for column in MECHANISM_COLUMNS:
                 row[column] = mechanism_cost(column, eps, delta, cost, digits)
             rows.append(row)
     return rows
@@ -109,11 +84,10 @@ def comparison_rows(points=POINTS, grid: int = GRID, digits: int = DIGITS) -> li
 
 def plot_noise(path: Path, eps: str = "1", delta: str = "0.05", grid: int = GRID) -> None:
     """The LP-optimal noise density (amplitude) next to the truncated Laplacian density."""
-    import matplotlib
+    import matplotlib  # optional and slow to import: only the figure needs it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
+    import matplotlib.pyplot as plt  # after choosing the backend
 
     e, d = float(Fraction(eps)), float(Fraction(delta))
     mech = lp_optimal_mechanism(eps, delta, 1, grid, 1).noise
@@ -148,7 +122,7 @@ def write_comparison(out_dir: str | Path, points=POINTS, grid: int = GRID,
     out.mkdir(parents=True, exist_ok=True)
     rows = comparison_rows(points, grid, digits)
     csv_path = out / "bounds_comparison.csv"
-    with csv_path.open("w", newline="") as fh:
+    with csv_path.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
@@ -156,11 +130,11 @@ def write_comparison(out_dir: str | Path, points=POINTS, grid: int = GRID,
     lines = [f"Delta = 1, grid step 1/{grid}; lower bounds rounded down.", "",
              "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     lines += ["| " + " | ".join(r[col] for col in COLUMNS) + " |" for r in rows]
-    md_path.write_text("\n".join(lines) + "\n")
+    md_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     png_path = out / "bounds_lp_noise.png"
     plot_noise(png_path, grid=grid)
     return [csv_path, md_path, png_path]
 
 
-__all__ = ["COLUMNS", "POINTS", "comparison_rows", "mechanism_cost", "plot_noise",
-           "write_comparison"]
+__all__ = ["COLUMNS", "MECHANISM_COLUMNS", "POINTS", "comparison_rows", "mechanism_cost",
+           "plot_noise", "write_comparison"]

@@ -1,8 +1,7 @@
 r"""Tightness of the lower and upper bounds (paper 003, Theorems 6 and 7).
 
-The upper bounds are the truncated Laplacian's costs, derived here from its Definition 3
-density (:func:`upper_bound`: integrate :math:`B e^{-|x|/\lambda}` on :math:`[-A, A]`
-with :math:`e^{A/\lambda} = 1 + (e^\varepsilon - 1)/(2\delta)`); the lower bounds are
+The upper bounds are the truncated Laplacian's costs as the engine derives them from its
+Definition 3 density (:func:`upper_bound`); the lower bounds are
 :class:`~dpsym.bounds.real.LowerBound`'s rigorous closed forms with :math:`n` at its
 eventual value in each regime (:meth:`LowerBound.regime_formula`). The three regimes:
 
@@ -25,14 +24,12 @@ import sympy as sp
 
 from ..costs import parse_cost
 from ..errors import DomainError
+from ..mechanisms.truncated_laplace import TruncatedLaplace
 from ..regimes import get_regime
-from ..symbols import Delta, b, c, delta, eps, x
+from ..symbols import b, c, delta, eps, in_eps
 from .real import LowerBound, n, tail_bound
 
 REGIMES = ("eps->0", "delta->0", "eps=delta->0")
-_lam = sp.Symbol("lambda", positive=True)
-_W = sp.Symbol("W", positive=True)
-_B = sp.Symbol("B", positive=True)
 
 
 def _power(cost: object) -> int:
@@ -44,14 +41,10 @@ def _power(cost: object) -> int:
 
 @cache
 def upper_bound(cost: object = "amplitude") -> sp.Expr:
-    r"""The truncated Laplacian's cost :math:`V_p^{\mathrm{upp}}` from Definition 3."""
-    p = _power(cost)
-    A = _lam * sp.log(_W)
-    norm = sp.solve(sp.Eq(2 * sp.integrate(_B * sp.exp(-x / _lam), (x, 0, A), conds="none"),
-                          1), _B)[0]
-    value = sp.simplify(2 * sp.integrate(norm * x**p * sp.exp(-x / _lam), (x, 0, A),
-                                         conds="none"))
-    return value.subs({_lam: Delta / eps, _W: 1 + (sp.exp(eps) - 1) / (2 * delta)})
+    r"""The truncated Laplacian's cost :math:`V_p^{\mathrm{upp}}` (the engine's closed form
+    of :class:`~dpsym.mechanisms.truncated_laplace.TruncatedLaplace`, in
+    :math:`\varepsilon`)."""
+    return in_eps(TruncatedLaplace.formula("cost", ("amplitude", "power")[_power(cost) - 1]))
 
 
 @cache
@@ -67,7 +60,11 @@ def lower_bound(cost: object = "amplitude", regime: str = "eps->0") -> sp.Expr:
 
 
 def _simplify_logs(expr: sp.Expr) -> sp.Expr:
-    return sp.simplify(sp.factor(sp.expand_log(sp.expand(expr), force=True)))
+    """``expr`` with every logarithm split into logarithms of irreducible factors, then
+    simplified (so that equal limits written with different log arguments cancel)."""
+    split = sp.expand_log(sp.expand(expr), force=True)
+    split = sp.expand_log(split.replace(sp.log, lambda a: sp.log(sp.factor(a))), force=True)
+    return sp.simplify(sp.factor(split))
 
 
 @cache

@@ -15,7 +15,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from ..bounds import LowerBound, tightness
+from ..bounds import LowerBound
 from ..bounds.real import n as nsym
 from ..bounds.real import paper_n
 from ..bounds.tightness import PAPER_CLAIMS, ratio_limit
@@ -217,7 +217,7 @@ def _lower_identity(power: int) -> Callable[[], Verdict]:
             direct = sum(2 * a * b**j * j**power * Delta**power for j in range(nv))
             ok &= sp.simplify(printed.subs(nn, nv) - direct) == 0
         rows.append(f"closed form = 2a sum_k b^k (k Delta)^{power} for n = 2, 3, 7: {ok}")
-        upp = tightness.upper_bound("amplitude" if power == 1 else "power")
+        upp = TruncatedLaplace.formula("cost", "amplitude" if power == 1 else "power")
         for e, d, nv in _paper_points():
             av = (d + (sp.exp(e) - 1) / 2) / sp.exp(e)  # the paper's a, printed
             low = to_mpf(printed.subs({a: av, b: sp.exp(-e), nn: nv, Delta: 1}))

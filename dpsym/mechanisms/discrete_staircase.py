@@ -16,7 +16,10 @@ optimal :math:`r^*` (an integer minimisation) are derived by the engine.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ..evaluation import MAX_INTEGER_SCAN
+from ..exact_sampling import OPTIMAL_STEP
 from ..noise import GeometricTail, Piece, SymmetricNoise
 from ..params import FreeParameter, eps_param, sensitivity_param
 from ..symbols import NORM, Delta, b, r
@@ -38,3 +41,11 @@ class DiscreteStaircase(Mechanism):
         period = (Piece(0, r, NORM), Piece(r, Delta, NORM * b))
         return SymmetricNoise(lattice=True,
                               tail=GeometricTail(start=0, period=Delta, ratio=b, pieces=period))
+
+
+def _optimal_step(eps: Fraction, Delta: int, cost: str) -> int:
+    """The optimal step :math:`r^*` for ``cost`` (:func:`dpsym.exact_sampling.exact_sampler`)."""
+    return int(DiscreteStaircase(eps=eps, Delta=Delta).free_value(cost))
+
+
+OPTIMAL_STEP[DiscreteStaircase.name] = _optimal_step

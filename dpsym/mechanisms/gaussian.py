@@ -43,7 +43,7 @@ sigma = sp.Symbol("sigma", positive=True)
 
 
 class _Gaussian(Mechanism):
-    """Gaussian noise of standard deviation :math:`\\sigma` (set by the subclass)."""
+    r"""Gaussian noise of standard deviation :math:`\sigma` (set by the subclass)."""
 
     guarantee = Guarantee.APPROXIMATE
 
@@ -63,7 +63,7 @@ class _Gaussian(Mechanism):
         return generator.normal(0.0, self._sigma_float(), size)
 
     def _sigma_float(self) -> float:
-        """:math:`\\sigma` rounded to float64 from its certified 20-digit value, once per
+        r""":math:`\sigma` rounded to float64 from its certified 20-digit value, once per
         instance (whose parameters are read-only)."""
         if "_sigma64" not in self.__dict__:
             self.__dict__["_sigma64"] = float(self._sigma(20))

@@ -37,17 +37,17 @@ class IndependentStaircase(DimensionalMechanism):
 
     @classmethod
     def _per_coordinate(cls, expr: sp.Expr) -> sp.Expr:
-        """``expr`` of the 1-D staircase with :math:`b \\to b^{1/d}`."""
+        r"""``expr`` of the 1-D staircase with :math:`b \to b^{1/d}`."""
         return sp.sympify(expr).subs(b, b ** sp.Rational(1, cls.DIM))
 
     @classmethod
     def noise_shape(cls) -> SymmetricNoise:
-        """The law of one coordinate (the 1-D staircase at :math:`\\varepsilon/d`)."""
+        r"""The law of one coordinate (the 1-D staircase at :math:`\varepsilon/d`)."""
         return Staircase.noise_shape().subs({b: b ** sp.Rational(1, cls.DIM)})
 
     @classmethod
     def calibration(cls) -> dict[sp.Symbol, sp.Expr]:
-        """The 1-D staircase normalisation at :math:`\\varepsilon/d`."""
+        r"""The 1-D staircase normalisation at :math:`\varepsilon/d`."""
         return {s: cls._per_coordinate(e) for s, e in Staircase.calibration().items()}
 
     @classmethod
@@ -59,21 +59,21 @@ class IndependentStaircase(DimensionalMechanism):
 
     @classmethod
     def optimal_parameter(cls, cost: Cost | str) -> sp.Expr | None:
-        """The 1-D optimum at :math:`\\varepsilon/d`."""
+        r"""The 1-D optimum at :math:`\varepsilon/d`."""
         cost = parse_cost(cost)
         cls._specific(cost)
         return cls._per_coordinate(Staircase.optimal_parameter(cost))
 
     @classmethod
     def optimal_cost(cls, cost: Cost | str) -> sp.Expr | None:
-        """:math:`d` times the optimal 1-D cost at :math:`\\varepsilon/d`."""
+        r""":math:`d` times the optimal 1-D cost at :math:`\varepsilon/d`."""
         cost = parse_cost(cost)
         cls._specific(cost)
         return cls.DIM * cls._per_coordinate(Staircase.optimal_cost(cost))
 
     def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
-        """Noise vectors, shape ``(size, d)``: the 1-D staircase sampler at
-        :math:`\\varepsilon/d`."""
+        r"""Noise vectors, shape ``(size, d)``: the 1-D staircase sampler at
+        :math:`\varepsilon/d`."""
         if not isinstance(size, int) or isinstance(size, bool) or size < 0:
             raise DomainError("size", "must be a nonnegative integer")
         self.require("eps", "Delta")

@@ -63,11 +63,10 @@ from ..l1 import (
     shifted_power_sums_numeric,
 )
 from ..numerics import evaluate
-from ..optimize import AlgebraicRoot, _bisect_root
+from ..optimize import AlgebraicRoot, bisect_root
 from ..params import dim_param, eps_param, sensitivity_param
 from ..regimes import get_regime
-from ..sums import LerchSum
-from ..symbols import NORM, Delta, b, dim, gamma, k
+from ..symbols import NORM, Delta, b, gamma, k
 from .base import FreeParameter
 from .dimensional import DimensionalMechanism
 
@@ -148,22 +147,6 @@ def cost_constant(d: int, p: int) -> sp.Expr:
                               / shifted_power_sum(d + p))
 
 
-def general_cost_function(cost: Cost | str = "amplitude") -> sp.Expr:
-    r"""The cost as a function of :math:`\gamma` for symbolic dimension :math:`d`.
-
-    With the Lerch sums :math:`L(b, m, \gamma) = \sum_k b^k (k+\gamma)^m`:
-    :math:`\mathbb{E}\|X\|_1 = \Delta \frac{d}{d+1} L(b, d+1, \gamma)/L(b, d, \gamma)` and
-    :math:`\mathbb{E}\|X\|_2^2 = \frac{2\Delta^2 d}{(d+1)(d+2)} L(b, d+2, \gamma)/L(b, d, \gamma)`.
-    """
-    cost = parse_cost(cost)
-    if cost.exponent == 1:
-        return Delta * dim / (dim + 1) * LerchSum(b, dim + 1, gamma) / LerchSum(b, dim, gamma)
-    if cost.exponent == 2:
-        return (2 * Delta**2 * dim / ((dim + 1) * (dim + 2)) * LerchSum(b, dim + 2, gamma)
-                / LerchSum(b, dim, gamma))
-    raise UnsupportedError(f"staircase-md: no cost {cost.name}")
-
-
 def gamma_star_d2() -> sp.Expr:
     r"""The minimiser of :math:`\mathbb{E}\|X\|_1` for :math:`d = 2` in radicals (Ferrari).
 
@@ -200,7 +183,7 @@ class StaircaseMD(DimensionalMechanism):
     @classmethod
     @cache
     def calibration(cls) -> dict[sp.Symbol, sp.Expr]:
-        """:math:`a(\\gamma)` from total mass = 1 (the mass is linear in :data:`NORM`)."""
+        r""":math:`a(\gamma)` from total mass = 1 (the mass is linear in :data:`NORM`)."""
         mass = RadialStaircaseLaw(cls.DIM, sp.Integer(1)).total_mass()
         return {NORM: sp.factor(sp.cancel(1 / mass))} if cls.DIM <= 6 else {NORM: 1 / mass}
 
@@ -319,7 +302,7 @@ class StaircaseMD(DimensionalMechanism):
         (the slope at 0 is :math:`\approx b^2 > 0`) and its minimum near
         :math:`(d b)^{1/(d+1)}`: the slope is scanned on a grid geometric below
         :math:`2^{-5}` (down to :math:`b^{1/(d+p)}/64`) and uniform above, every
-        :math:`- \to +` sign change is refined (:func:`dpsym.optimize._bisect_root`), and
+        :math:`- \to +` sign change is refined (:func:`dpsym.optimize.bisect_root`), and
         the smallest cost among those roots and the end points wins.
         """
         if self.DIM == 1:
@@ -339,7 +322,7 @@ class StaircaseMD(DimensionalMechanism):
             lo, hi = hint - width, hint + width
             s_lo, s_hi = slope(lo), slope(hi)
             if s_lo < 0 < s_hi:
-                t = _bisect_root(slope, lo, hi, s_lo, s_hi, steps=8)
+                t = bisect_root(slope, lo, hi, s_lo, s_hi, steps=8)
                 return t, value(t)
         top = mpmath.mpf(2) ** -5
         bottom = min(top, bb ** (mpmath.mpf(1) / (d + p)) / 64)
@@ -351,7 +334,7 @@ class StaircaseMD(DimensionalMechanism):
         candidates = [mpmath.mpf(0), mpmath.mpf(1)]
         for j in range(len(grid) - 1):
             if slopes[j] < 0 < slopes[j + 1]:
-                candidates.append(_bisect_root(slope, grid[j], grid[j + 1], slopes[j],
+                candidates.append(bisect_root(slope, grid[j], grid[j + 1], slopes[j],
                                                slopes[j + 1]))
         best = min(candidates, key=value)
         return best, value(best)
@@ -490,5 +473,5 @@ def normalisation(d: int, eps_value: float, gamma_value: float, Delta_value: flo
 
 
 __all__ = ["EPS_MAX_MD", "RadialStaircaseLaw", "StaircaseMD", "cost_constant",
-           "gamma_star_d2", "general_cost_function", "hockey_stick_2d", "level_index",
+           "gamma_star_d2", "hockey_stick_2d", "level_index",
            "normalisation", "radial_moment"]

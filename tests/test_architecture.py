@@ -1,0 +1,180 @@
+"""The shape of the package: layers, no import cycles, module sizes, where imports stand.
+
+The layering is written as import-linter contracts in ``pyproject.toml``; ``lint-imports``
+must keep them. Independently of import-linter, the import graph is rebuilt here from the
+sources (module-level *and* function-level imports alike, the package root included) and
+must have no cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "dpsym"
+#: Generated code, exempt from the size limit.
+GENERATED = {"_derived.py"}
+#: Largest module (lines), and the Mechanism contract's own limit.
+MAX_LINES = 700
+MAX_BASE_LINES = 350
+#: Imports that may stand inside a function: heavy optional dependencies, each written
+#: with a comment giving the reason, and the generated derivation cache (loaded when a
+#: derivation is first looked up, after its fingerprint is checked).
+LAZY_ALLOWED = ("scipy", "matplotlib", "dask", "dpsym._derived")
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+def _targets(module: str, path: Path, node: ast.AST, modules: dict[str, Path]) -> list[str]:
+    """The package modules an import statement loads (submodules, else their package)."""
+    if isinstance(node, ast.ImportFrom):
+        if node.level:
+            base = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+            for _ in range(node.level - 1):
+                base = base.rsplit(".", 1)[0]
+            base = f"{base}.{node.module}" if node.module else base
+        else:
+            base = node.module or ""
+        names = [f"{base}.{alias.name}" for alias in node.names]
+        found = [n if n in modules else base for n in names]
+    else:
+        found = [alias.name for alias in node.names]
+    out = []
+    for name in found:
+        while name not in modules and "." in name:
+            name = name.rsplit(".", 1)[0]
+        if name in modules and name != module:
+            out.append(name)
+    return out
+
+
+def _graph() -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
+    """(imports of every package module, function-level imports as (module, line, text))."""
+    modules = _modules()
+    edges: dict[str, set[str]] = defaultdict(set)
+    lazy = []
+    for module, path in modules.items():
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                edges[module].update(_targets(module, path, node, modules))
+        for func in ast.walk(tree):
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(func):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)):
+                        lazy.append((module, node.lineno, ast.get_source_segment(source, node)))
+    return edges, lazy
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in list(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_import_graph_has_no_cycle():
+    edges, _ = _graph()
+    assert _cycles(edges) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_module_imports_the_package_root():
+    edges, _ = _graph()
+    offenders = sorted(m for m, targets in edges.items() if "dpsym" in targets and m != "dpsym")
+    assert offenders == []
+
+
+def test_function_level_imports_are_heavy_optional_dependencies_only():
+    _, lazy = _graph()
+    wrong = [(m, line, text) for m, line, text in lazy
+             if not any(f"import {name}" in text or f"from {name}" in text
+                        or (name == "dpsym._derived" and "_derived" in text)
+                        for name in LAZY_ALLOWED)]
+    assert wrong == []
+    for module, line, _ in lazy:  # each with its reason, on the line or just above
+        path = _modules()[module]
+        lines = path.read_text(encoding="utf-8").splitlines()
+        context = "\n".join(lines[max(0, line - 4):line])
+        assert "#" in context or "imported lazily" in context, f"{module}:{line}"
+
+
+def test_module_sizes():
+    sizes = {path.relative_to(PACKAGE).as_posix(): len(path.read_text().splitlines())
+             for path in PACKAGE.rglob("*.py") if path.name not in GENERATED}
+    assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
+    assert sizes["mechanisms/base.py"] <= MAX_BASE_LINES
+
+
+@pytest.mark.skipif(shutil.which("lint-imports") is None, reason="import-linter missing")
+def test_import_linter_contracts_are_kept():
+    root = PACKAGE.parent
+    done = subprocess.run(["lint-imports", "--config", str(root / "pyproject.toml")],
+                          cwd=root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "0 broken" in done.stdout
+
+
+def test_the_layers_contract_encodes_the_layering():
+    import tomllib
+
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())
+    contracts = config["tool"]["importlinter"]["contracts"]
+    layers = next(c for c in contracts if c["type"] == "layers")["layers"]
+    order = [{m.strip() for part in layer.split("|") for m in part.split(":")}
+             for layer in layers]
+
+    def level(module: str) -> int:
+        return next(i for i, names in enumerate(order) if module in names)
+
+    assert level("dpsym.cli") < level("dpsym.claims") < level("dpsym.bounds") \
+        < level("dpsym.mechanisms") < level("dpsym.privacy") < level("dpsym.engine") \
+        < level("dpsym.numerics") < level("dpsym.params") < level("dpsym.symbols")
+    # every module of the package belongs to a layer (a new module must be placed)
+    top = {".".join(name.split(".")[:2]) for name in _modules() if name != "dpsym"}
+    assert top <= set().union(*order), sorted(top - set().union(*order))
+
