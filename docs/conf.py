@@ -42,6 +42,9 @@ myst_heading_anchors = 3
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 napoleon_use_rtype = False
+# "number" in a numpydoc type means any real number, not an attribute of that name
+napoleon_preprocess_types = True
+napoleon_type_aliases = {"number": "numbers.Real"}
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "show-inheritance": True}

@@ -193,7 +193,7 @@ class _Problem:
         return out
 
     def series_order(self, poly: sp.Poly) -> int | None:
-        """Smallest :math:`t`-order over the coefficients of ``poly`` in :math:`\\gamma`."""
+        r"""Smallest :math:`t`-order over the coefficients of ``poly`` in :math:`\gamma`."""
         F = Field(self.F)
         n = 8
         while n <= MAX_SERIES:

@@ -131,7 +131,7 @@ ALL_FILES: tuple[str, ...] = FILES + FIGURE_FILES
 
 # ---------------------------------------------------------------------- records
 def _expr_record(expr: sp.Expr, *, in_b: bool = False) -> dict[str, str]:
-    """``str`` (as the engine writes it), ``str_eps`` (in eps) and ``latex`` of ``expr``.
+    r"""``str`` (as the engine writes it), ``str_eps`` (in eps) and ``latex`` of ``expr``.
 
     Both strings are read back by ``sympy.parse_expr`` with
     ``local_dict=dpsym.symbols.PUBLIC_SYMBOLS``. For a series in the regime

@@ -14,10 +14,9 @@ from reference import staircase_cost_by_sympy_sum
 
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
 from dpsym.mechanisms import MECHANISMS
-from dpsym.mechanisms.base import NORM
 from dpsym.noise import GeometricTail, Piece, SymmetricNoise
 from dpsym.numerics import evaluate, format_digits
-from dpsym.symbols import Delta, b, eps, gamma, in_eps, r
+from dpsym.symbols import NORM, Delta, b, eps, gamma, in_eps, r
 
 DIGITS = 30
 

@@ -30,7 +30,7 @@ R = sp.Rational
 
 
 def partial_sum(term, ratio: Fraction, terms: int = 400) -> Fraction:
-    """:math:`\\sum_{k < K} r^k F(k)` exactly."""
+    r""":math:`\sum_{k < K} r^k F(k)` exactly."""
     total, power = Fraction(0), Fraction(1)
     for kk in range(terms):
         total += power * term(kk)

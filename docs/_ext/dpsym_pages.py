@@ -6,7 +6,7 @@ Hooked on ``builder-inited``, before the sources are read, it writes into
 * ``mechanisms/index.md`` and ``mechanisms/<name>.md``: one page per mechanism
   (:data:`dpsym.mechanisms.MECHANISMS`) and lower bound (:data:`dpsym.bounds.BOUNDS`),
   with its parameters, quantities and the closed forms of the optimal cost for
-  ``amplitude`` and ``power`` (LaTeX from :func:`dpsym.cli.latex_text`);
+  ``amplitude`` and ``power`` (LaTeX from :func:`dpsym.printing.latex_text`);
 * ``include/claims_table.md``: the claim registry :data:`dpsym.claims.CLAIMS` (the checks are
   *not* run);
 * ``include/notebooks_list.md`` and ``notebooks/<name>.md``: the proof-check notebooks with their
@@ -82,8 +82,8 @@ def _code(text: str) -> str:
 
 def _formula(cls, subs, cost: str) -> tuple[str, float]:
     """The LaTeX of the optimal cost (or a note), and the seconds it took."""
-    from dpsym.cli import latex_text
     from dpsym.errors import DpsymError, UnsupportedError
+    from dpsym.printing import latex_text
 
     start = time.perf_counter()
     try:
@@ -103,7 +103,8 @@ def _formula(cls, subs, cost: str) -> tuple[str, float]:
 
 def _mechanism_page(name: str, cls0, kind: str) -> tuple[str, str]:
     """The page of one registry entry, and its summary-table row."""
-    from dpsym.cli import _describe_free, _specialise
+    from dpsym.cli.options import specialise as _specialise
+    from dpsym.printing import describe_free as _describe_free
 
     cls, subs, shown = _specialise(cls0, {})
     lines = [f"(entry-{name})=", "", f"# {cls0.title} (`{name}`)", ""]
@@ -247,11 +248,13 @@ def _usage_block(doc: str) -> str:
 
 def write_cli(out: Path) -> None:
     import dpsym.cli as cli
+    from dpsym.cli.options import param_names
+    from dpsym.cli.parser import build_parser
 
     old = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = "88"
     try:
-        parser = cli.build_parser(cli._param_names())
+        parser = build_parser(param_names())
         sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
         helps = [("dpsym --help", parser.format_help())]
         helps += [(f"dpsym {name} --help", p.format_help()) for name, p in sub.choices.items()]
@@ -264,7 +267,7 @@ def write_cli(out: Path) -> None:
              "```text", _usage_block(cli.__doc__ or ""), "```", "",
              "## `--help`", "",
              "The help texts printed by the argument parser "
-             "({py:func}`dpsym.cli.build_parser`).", ""]
+             "({py:func}`dpsym.cli.parser.build_parser`).", ""]
     for title, text in helps:
         lines += [f"### `{title}`", "", "```text", text.rstrip(), "```", ""]
     _write(out / "include" / "cli_reference.md", "\n".join(lines))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from ..errors import DomainError
-from .base import FreeParameter, Mechanism, Value
+from ..evaluation import Value
+from ..params import FreeParameter
+from .base import Mechanism
 from .discrete_laplace import DiscreteLaplace
 from .discrete_staircase import DiscreteStaircase
 from .discrete_uniform import DiscreteUniform

@@ -31,10 +31,10 @@ from ..costs import Cost, parse_cost
 from ..errors import DomainError
 from ..evaluation import Value
 from ..noise import SymmetricNoise
-from ..params import Derived, FreeParameter, Guarantee, Parametrised, parse_number
+from ..params import Guarantee, Parametrised, parse_number
 from ..privacy import PrivacyCheck, is_private, privacy_profile
 from ..sampling import Sampler, sampler
-from ..symbols import NORM, b, eps
+from ..symbols import b, eps
 
 
 class Mechanism(Parametrised):
@@ -190,4 +190,4 @@ def _cached_sampler(cls: type[Mechanism], values: tuple[tuple[str, Fraction], ..
                                            digits=17))
 
 
-__all__ = ["NORM", "Derived", "FreeParameter", "Mechanism", "Value"]
+__all__ = ["Mechanism"]

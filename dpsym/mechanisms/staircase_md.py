@@ -64,10 +64,9 @@ from ..l1 import (
 )
 from ..numerics import evaluate
 from ..optimize import AlgebraicRoot, bisect_root
-from ..params import dim_param, eps_param, sensitivity_param
+from ..params import FreeParameter, dim_param, eps_param, sensitivity_param
 from ..regimes import get_regime
 from ..symbols import NORM, Delta, b, gamma, k
-from .base import FreeParameter
 from .dimensional import DimensionalMechanism
 
 #: Largest eps accepted by the multi-dimensional staircase: the minimiser
