@@ -13,16 +13,16 @@ the noise densities only: the staircase cost is integrated piece by piece with
 
 from __future__ import annotations
 
-import json
 import random
 from fractions import Fraction
 
 import mpmath
 import pytest
 import sympy as sp
+from cli_helpers import assert_one_line_error, mp_from_text, run, run_json
 
 from dpsym.bounds import BOUNDS
-from dpsym.cli import main, parse_expression
+from dpsym.cli import parse_expression
 from dpsym.errors import DomainError, DpsymError, UnsupportedError
 from dpsym.evaluation import Value
 from dpsym.mechanisms import MECHANISMS, Laplace
@@ -50,30 +50,8 @@ def structural_defaults(cls) -> dict[str, str]:
             if prm.domain.integer and prm.name != "Delta" and prm.default is not None}
 
 
-def assert_one_line_error(code: int, out: str, err: str, needle: str = "") -> None:
-    assert code == 2, (out, err)
-    assert out == ""
-    assert err.startswith("dpsym: error: ") and err.count("\n") == 1, err
-    assert "Traceback" not in err and "internal error" not in err
-    assert needle in err, err
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """Run ``dpsym argv`` in process; return (status, stdout, stderr)."""
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def run_json(capsys, *argv: str):
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    assert err == ""
-    return json.loads(out)
-
-
-def mp_from_text(text: str) -> mpmath.mpf:
-    return mpmath.mpf(text)
 
 
 def significant_digits(text: str) -> int:

@@ -7,8 +7,8 @@ import dataclasses
 import json
 from fractions import Fraction
 
-import mpmath
 import pytest
+from cli_helpers import assert_one_line_error, mp_from_text, run, run_json
 
 from dpsym.bounds import BOUNDS
 from dpsym.claims import REGISTRY
@@ -31,30 +31,8 @@ from dpsym.selection import (
 ENTRIES = {**MECHANISMS, **BOUNDS}
 
 
-def assert_one_line_error(code: int, out: str, err: str, needle: str = "") -> None:
-    assert code == 2, (out, err)
-    assert out == ""
-    assert err.startswith("dpsym: error: ") and err.count("\n") == 1, err
-    assert "Traceback" not in err and "internal error" not in err
-    assert needle in err, err
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """Run ``dpsym argv`` in process; return (status, stdout, stderr)."""
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def run_json(capsys, *argv: str):
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    assert err == ""
-    return json.loads(out)
-
-
-def mp_from_text(text: str) -> mpmath.mpf:
-    return mpmath.mpf(text)
 
 
 # ---------------------------------------------------------------------- compare

@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_helpers import assert_one_line_error, run
 
 from dpsym.cli import EXIT_INTERNAL, main
 from dpsym.mechanisms import MECHANISMS, Laplace
@@ -23,19 +24,6 @@ ENV = {**os.environ, "PYTHONHASHSEED": "0"}
 ENV.pop("DPSYM_DEBUG", None)
 
 
-def assert_one_line_error(code: int, out: str, err: str, needle: str = "") -> None:
-    assert code == 2, (out, err)
-    assert out == ""
-    assert err.startswith("dpsym: error: ") and err.count("\n") == 1, err
-    assert "Traceback" not in err and "internal error" not in err
-    assert needle in err, err
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """Run ``dpsym argv`` in process; return (status, stdout, stderr)."""
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 # ---------------------------------------------------------------------- input errors

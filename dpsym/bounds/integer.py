@@ -37,7 +37,7 @@ from ..evaluation import Value
 from ..params import Guarantee, delta_param, eps_param, sensitivity_param
 from ..symbols import Delta, delta
 from .common import BoundObject, round_exact
-from .lp import MAX_SUPPORT, auto_support, certified_lp_lower_bound
+from .lp import LP_EPS_MAX, MAX_SUPPORT, auto_support, certified_lp_lower_bound
 
 #: :math:`u = 1/(2\delta)` (a positive integer in the closed forms) and a summation index.
 u = sp.Symbol("u", integer=True, positive=True)
@@ -96,7 +96,7 @@ class DiscreteLowerBound(BoundObject):
     guarantee = Guarantee.APPROXIMATE
     lattice = True
     max_moment = 4
-    params = (eps_param("privacy parameter (0 allowed: (0, delta)-DP)", zero=True),
+    params = (eps_param("privacy parameter (0 allowed: (0, delta)-DP)", LP_EPS_MAX, zero=True),
               delta_param(Fraction(1, 2)), sensitivity_param(integer=True, upper=MAX_DELTA))
 
     @classmethod

@@ -73,6 +73,9 @@ GRID = sp.Symbol("N", integer=True, positive=True)
 MAX_GRID = 64
 #: Largest number of grid cells on one side of the support.
 MAX_SUPPORT = 4000
+#: Largest eps of the LP entries: the constraint coefficients e^{eps} stay below 1e14, the
+#: range HiGHS accepts (at eps = 35 it reports a model error).
+LP_EPS_MAX = Fraction(32)
 
 
 def exp_bracket(eps: Fraction, bits: int = 200) -> tuple[Fraction, Fraction]:
@@ -453,7 +456,8 @@ class LPBound(BoundObject):
     source = "003 discretisation argument of Theorems 4-5; slides 000 Part Three LP"
     guarantee = Guarantee.APPROXIMATE
     max_moment = 2
-    params = (eps_param(), delta_param(Fraction(1, 2)), sensitivity_param(), grid_param())
+    params = (eps_param(upper=LP_EPS_MAX), delta_param(Fraction(1, 2)), sensitivity_param(),
+              grid_param())
 
     @classmethod
     def quantities(cls) -> tuple[str, ...]:
