@@ -16,14 +16,22 @@ optimal :math:`r^*` (an integer minimisation) are derived by the engine.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
+from .. import evaluation
+from ..costs import Cost
 from ..evaluation import MAX_INTEGER_SCAN
 from ..exact_sampling import OPTIMAL_STEP
 from ..noise import GeometricTail, Piece, SymmetricNoise
 from ..params import FreeParameter, eps_param, sensitivity_param
 from ..symbols import NORM, Delta, b, r
 from .base import Mechanism
+
+#: Largest eps accepted: the cost's terms of order :math:`b = e^{-\varepsilon}` are
+#: resolved against its terms of order one with :math:`\varepsilon \log_{10} e` extra
+#: digits (:meth:`DiscreteStaircase._guard_digits`), 4343 at this bound.
+EPS_MAX_DISCRETE = Fraction(10) ** 4
 
 
 class DiscreteStaircase(Mechanism):
@@ -33,7 +41,8 @@ class DiscreteStaircase(Mechanism):
     title = "Discrete staircase mechanism"
     source = "000 Part One (extension to discrete setting)"
     lattice = True
-    params = (eps_param(), sensitivity_param(integer=True, upper=MAX_INTEGER_SCAN))
+    params = (eps_param(upper=EPS_MAX_DISCRETE),
+              sensitivity_param(integer=True, upper=MAX_INTEGER_SCAN))
     free = FreeParameter("r", r, 1, Delta, integer=True)
 
     @classmethod
@@ -41,6 +50,18 @@ class DiscreteStaircase(Mechanism):
         period = (Piece(0, r, NORM), Piece(r, Delta, NORM * b))
         return SymmetricNoise(lattice=True,
                               tail=GeometricTail(start=0, period=Delta, ratio=b, pieces=period))
+
+    def _guard_digits(self, cost: Cost) -> int:
+        r"""The engine's guard digits, plus :math:`\varepsilon \log_{10} e` for
+        :math:`\varepsilon \ge 1`: at the optimum :math:`r^* = 1` of large
+        :math:`\varepsilon` the order-one terms of the cost's numerator cancel exactly
+        (:math:`r^2 - r = 0`) and what remains is of order :math:`b`, which a working
+        precision below :math:`\varepsilon \log_{10} e` digits rounds away."""
+        base = evaluation.guard_digits(self, cost)
+        e = self.values.get("eps")
+        if e is None or e < 1:
+            return base
+        return base + math.ceil(e * math.log10(math.e)) + 10
 
 
 def _optimal_step(eps: Fraction, Delta: int, cost: str) -> int:
