@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum
 
-FINGERPRINT = 'a25583b63634d2700e3dc1cee216a715d6b3561fecfac202e88dbb85d2b9493e'
+FINGERPRINT = 'a7fa1b23d69a48130fd7136594d06d6a3dffeb5561b0a0393cd2480cc165aade'
 
 def _e0():
     with evaluate(False):

@@ -24,9 +24,10 @@ regime variable :math:`t` is still computable exactly:
    :math:`\mathbb{Q}(C)` modulo the minimal polynomial of :math:`C`);
 5. the minimum is :math:`V(\gamma^*(s), s^q)`, expanded as a quotient of power series.
 
-Every coefficient is exact; the numerics only choose between exact candidates. The exact
-power-series arithmetic, the field extensions and the Newton polygon are in
-:mod:`dpsym.powerseries`.
+Every coefficient is exact; the numerics only choose between exact candidates (at
+precisions scoped under the lock of :mod:`dpsym.precision`, which :func:`minimiser_series`
+holds throughout). The exact power-series arithmetic, the field extensions and the Newton
+polygon are in :mod:`dpsym.powerseries`.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from .powerseries import (
     series_root,
     valuation,
 )
+from .precision import exclusive, workdps
 from .regimes import MAX_ORDER, Regime
 from .symbols import in_eps
 
@@ -213,7 +215,7 @@ class _Problem:
         of :math:`N` are isolated exactly (rational arithmetic), each is refined by
         bisection at 150 digits and the cost is compared at the roots and the end points.
         """
-        with mpmath.workdps(150):
+        with workdps(150):
             man, exp = mpmath.exp(-mpmath.mpf(tv.p) / tv.q / self.scale).man_exp
             wv = sp.Integer(man) * sp.Rational(2) ** exp
             subs = {self.t: tv, self.w: wv, **self.point}
@@ -309,7 +311,7 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
     if f.degree(t) <= 0 and f.degree(problem.w) <= 0:
         poly = sp.Poly(f.as_expr(), var)
         factors = [sp.Poly(g, var) for g, _ in sp.factor_list(poly.as_expr(), var)[1]]
-        with mpmath.workdps(PROBE_DIGITS):
+        with workdps(PROBE_DIGITS):
             best = min(((abs(r - last.gamma), g) for g in factors if g.degree() > 0
                         for r in real_roots(numeric_coeffs(g, point))),
                        key=lambda pair: pair[0])
@@ -325,7 +327,7 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
     x = sp.Dummy("x")
     leading = sp.Poly(list(reversed([F.to_sympy(c[k]) for c in series])), x)
     roots = []
-    with mpmath.workdps(PROBE_DIGITS):
+    with workdps(PROBE_DIGITS):
         for g, _ in sp.factor_list(leading.as_expr(), x)[1]:
             gp = sp.Poly(g, x)
             if gp.degree() > 0:
@@ -367,7 +369,7 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
     i_min = min(i for i, o in points if o == k)
     hull = lower_hull([pt for pt in points if pt[0] <= i_min])
     candidates = []
-    with mpmath.workdps(PROBE_DIGITS):
+    with workdps(PROBE_DIGITS):
         g0 = numeric_element(K, gamma0, point).real
         for (i1, o1), (i2, o2) in itertools.pairwise(hull):
             alpha = Fraction(o1 - o2, i2 - i1)
@@ -404,7 +406,7 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
         chi_poly = sp.Poly(list(reversed([F.to_sympy(chi.get(j, F.zero))
                                           for j in range(i2 - i1 + 1)])), x)
         best = None
-        with mpmath.workdps(PROBE_DIGITS):
+        with workdps(PROBE_DIGITS):
             for psi, mult in sp.factor_list(chi_poly.as_expr(), x)[1]:
                 pp = sp.Poly(psi, x)
                 for r in real_roots(numeric_coeffs(pp, point)):
@@ -505,6 +507,7 @@ def _cost_series(problem: _Problem, branch: _Branch, order: int) -> list[tuple[i
 
 
 # ---------------------------------------------------------------------------- API
+@exclusive
 def minimiser_series(cost: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
                      regime: Regime, order: int, *,
                      point: Mapping[sp.Symbol, object] | None = None,

@@ -40,6 +40,7 @@ from .mechanisms import Staircase
 from .noise import Piece, SymmetricNoise
 from .numerics import check_digits
 from .params import POSITIVE, Domain, Param
+from .precision import exclusive, workdps
 from .privacy import privacy_profile
 from .symbols import x
 
@@ -53,6 +54,8 @@ AUDITED: dict[str, tuple[str, ...]] = {
 }
 
 _LARGE = Fraction(10) ** 300
+#: Largest truncation bound, in units of the scale, that the audit evaluates.
+MAX_BOUND_RATIO = 10**6
 _PARAMS = {
     "sigma": Param("sigma", sp.Symbol("sigma", positive=True),
                    Domain(lower=Fraction(0), upper=_LARGE, upper_open=False),
@@ -118,6 +121,7 @@ class Audit:
                 "met": self.met}
 
 
+@exclusive
 def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
           digits: int = 30, **noise: object) -> Audit:
     r"""The :math:`\delta` achieved at :math:`\varepsilon` by a noise with given parameters.
@@ -155,6 +159,10 @@ def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
         if noise.get(name) is None:
             raise DomainError(name, f"is required to audit {mechanism}")
     values = {name: _PARAMS[name].validate(noise[name]) for name in needed}
+    if "bound" in values and values["bound"] > MAX_BOUND_RATIO * values["scale"]:
+        raise DomainError("bound", f"must be at most {MAX_BOUND_RATIO} times the scale "
+                          "(beyond, the truncated mass e^(-bound/scale) is below every "
+                          "precision; audit it as laplace)")
     e = _PARAMS["eps"].validate(eps)
     target = None if delta is None else _PARAMS["delta"].validate(delta)
     sens = _PARAMS["Delta"].validate(Delta)
@@ -162,7 +170,7 @@ def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
     number, text = _profile(mechanism, e, sens, values, digits)
     met = None
     if target is not None:
-        with mpmath.workdps(digits + 20):
+        with workdps(digits + 20):
             met = bool(number <= mpmath.mpf(target.numerator) / target.denominator)
     return Audit(mechanism, e, number, text, digits, target, met)
 

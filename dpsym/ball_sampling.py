@@ -17,6 +17,8 @@ import numpy as np
 
 from .errors import DomainError
 from .l1 import power_geometric_sums_numeric, shifted_power_sums_numeric
+from .precision import workdps
+from .sampler_checks import REACH_MAX, check_rng, check_size
 
 #: The table of the period index covers :math:`K < N` with :math:`N + 1` a power of two
 #: between these bounds, the smallest whose remaining mass is below :data:`_TAIL_MASS`.
@@ -104,11 +106,15 @@ class BallMixtureSampler:
                  gamma_value: Fraction) -> None:
         if not 0 <= gamma_value <= 1:
             raise DomainError("gamma", "must lie in [0, 1]")
+        if (d + 1) * Delta_value / eps_value > REACH_MAX:  # the radius is about d Delta/eps
+            raise DomainError("eps/Delta", f"the float64 sampler draws noise of scale up to "
+                              f"{REACH_MAX:.3g}, this noise has scale (d + 1) Delta/eps > "
+                              f"{REACH_MAX:.3g}")
         self.d = d
         self.eps_f = float(eps_value)
         self.Delta_f = float(Delta_value)
         self.gamma_f = float(gamma_value)
-        with mpmath.workdps(30):
+        with workdps(30):
             e = mpmath.mpf(eps_value.numerator) / eps_value.denominator
             g = mpmath.mpf(gamma_value.numerator) / gamma_value.denominator
             bb, omb = mpmath.exp(-e), -mpmath.expm1(-e)
@@ -212,17 +218,27 @@ class BallMixtureSampler:
                                  count=m)
             _flip_signs(dest[i], bits, work.mask[:m])
 
-    def __call__(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """``size`` noise vectors, shape ``(size, d)`` (the transpose of a C array).
+    def __call__(self, rng: np.random.Generator | None, size: int | tuple[int, ...]
+                 ) -> np.ndarray:
+        """``size`` noise vectors, shape ``(size, d)`` (the transpose of a C array;
+        ``size + (d,)`` for a tuple ``size``); ``rng=None``: a fresh unseeded generator.
 
         Drawn in blocks of :data:`_BLOCK` vectors into buffers allocated once per call,
         so that the intermediate arrays stay in the processor's cache.
+
+        Raises
+        ------
+        DomainError
+            If ``size`` is not a non-negative integer or a tuple of them, or ``rng`` is
+            neither a :class:`numpy.random.Generator` nor ``None``.
         """
-        out = np.empty((self.d, size))
-        work = _Workspace(self.d, min(size, _BLOCK))
-        for start in range(0, size, _BLOCK):
-            self._fill(rng, out[:, start:min(size, start + _BLOCK)], work)
-        return out.T
+        shape, rng = check_size(size), check_rng(rng)
+        n = math.prod(shape)
+        out = np.empty((self.d, n))
+        work = _Workspace(self.d, min(n, _BLOCK))
+        for start in range(0, n, _BLOCK):
+            self._fill(rng, out[:, start:min(n, start + _BLOCK)], work)
+        return out.T.reshape((*shape, self.d))
 
 
 class _Workspace:

@@ -23,7 +23,11 @@ then a rational function of the exact parameters is evaluated exactly and rounde
 (:class:`ExactPlan`), so that a value on a rounding tie (:math:`3.125` to three digits)
 is decided where no ball around it could be.
 
-Precision is only ever scoped (``flint.ctx.workprec``, ``mpmath.workprec``).
+Precision is only ever scoped, and under the precision lock of :mod:`dpsym.precision`
+(``arb_workprec``, ``workprec``): python-flint's ``flint.ctx.prec`` is process-wide like
+mpmath's, so a ball computed in one thread must not see another thread's precision. The
+public functions (:func:`ball_value`, :func:`enclosure`, a plan's call) hold the lock
+for the whole evaluation.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from .numerics import (
     scaled_rounding,
     shifted_rounding,
 )
+from .precision import arb_workprec, exclusive, workprec
 from .symbols import b, eps
 
 #: Guard bits of the first evaluation, beyond the bits of the digits asked for.
@@ -106,11 +111,17 @@ def _rational(p: int, q: int) -> flint.arb:
     return flint.arb(p) / q
 
 
+def _literal(n: int) -> str:
+    """``n`` as a Python literal: decimal, or hexadecimal when it is long."""
+    return str(n) if n.bit_length() < 4000 else hex(n)
+
+
 class _ArbPrinter(MpmathPrinter):
     """The mpmath printer with rationals as Arb balls (``_q(p, q)``)."""
 
     def _print_Rational(self, expr: sp.Rational) -> str:
-        return f"_q({expr.p}, {expr.q})"
+        # hexadecimal literals: Python refuses decimal ones of more than 4300 digits
+        return f"_q({_literal(expr.p)}, {_literal(expr.q)})"
 
     def _print_Half(self, expr: sp.Rational) -> str:
         return "_q(1, 2)"
@@ -230,7 +241,7 @@ def _ball_rounding(ball: flint.arb, digits: int) -> tuple[int, str, int] | None:
             if hi_round == pow10(digits):
                 return sign, pow10(digits - 1), power + 1
             return sign, hi_round, power  # the digits of hi_round, formatted on demand
-    with flint.ctx.workprec(int((big + small).bit_length()) + 8):  # exact ends
+    with arb_workprec(int((big + small).bit_length()) + 8):  # exact ends
         ends = (ball.lower(), ball.upper())
     found = {decimal_rounding(*_man_exp(end), digits) for end in ends}
     return found.pop() if len(found) == 1 else None  # digits as a string
@@ -274,7 +285,7 @@ class Certified:
         if self._ball is None:
             return mpmath.mpf(0)
         if isinstance(self._ball, Fraction):
-            with mpmath.workprec(int(self._digits / LOG10_2) + 64):
+            with workprec(int(self._digits / LOG10_2) + 64):
                 return mpmath.mpf(self._ball.numerator) / self._ball.denominator
         return _to_mpf(self._ball.mid())
 
@@ -329,16 +340,13 @@ class BallPlan:
 
     def enclosure(self, prec: int) -> flint.arb:
         """A ball containing the value, computed at ``prec`` bits."""
-        old = flint.ctx.prec
-        flint.ctx.prec = prec
-        try:  # the precision is scoped to this evaluation
+        with arb_workprec(prec):  # the precision is scoped to this evaluation
             # every argument enters as a ball (an int exactly): Python's own int
             # arithmetic in the generated code would divide in floating point
             return _arb(self._fn(*((-flint.arb(x)).exp() if exp_minus else flint.arb(x)
                                    for exp_minus, x in self._args)))
-        finally:
-            flint.ctx.prec = old
 
+    @exclusive
     def __call__(self, digits: int) -> Certified | None:
         """The value certified to ``digits`` digits, or None (see :func:`ball_value`)."""
         guard = GUARD_BITS + int(self.guard_digits * _BITS_PER_DIGIT)
@@ -390,6 +398,7 @@ def _exact_rational(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction]) -> Frac
     return Fraction(int(value.p), int(value.q))
 
 
+@exclusive
 def enclosure(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], prec: int
               ) -> flint.arb | None:
     r"""A ball containing ``expr`` at exact parameter ``values``, at ``prec`` bits.
@@ -399,11 +408,12 @@ def enclosure(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], prec: int
     """
     plan = BallPlan.prepare(expr, values)
     if isinstance(plan, ExactPlan):
-        with flint.ctx.workprec(prec):
+        with arb_workprec(prec):
             return flint.arb(flint.fmpq(plan.value.numerator, plan.value.denominator))
     return None if plan is None else plan.enclosure(prec)
 
 
+@exclusive
 def ball_value(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], digits: int, *,
                allow_zero: bool = False, guard_digits: int = 0
                ) -> tuple[mpmath.mpf, str] | None:

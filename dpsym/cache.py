@@ -30,6 +30,8 @@ from typing import Any
 
 import sympy as sp
 
+from .precision import exclusive
+
 #: The package directory.
 PACKAGE = Path(__file__).resolve().parent
 #: The generated module.
@@ -38,11 +40,11 @@ MODULE = PACKAGE / "_derived.py"
 #: derivations (numeric paths, samplers, reports, the command line): editing them leaves
 #: the cache valid.
 NOT_INPUTS = frozenset({
-    "__init__.py", "__main__.py", "_derived.py", "_version.py", "audit.py",
-    "ball_sampling.py", "balls.py", "cache.py", "cachegen.py", "claims", "cli", "derive.py",
-    "divergence.py", "evaluation.py", "exact_bits.py", "exact_sampling.py", "fastpath.py",
-    "figures.py", "gaussian_calibration.py", "printing.py", "privacy.py", "sampling.py",
-    "selection.py", "sweep.py", "textbook.py",
+    "__init__.py", "__main__.py", "_derived.py", "_version.py", "audit.py", "ball_sampling.py",
+    "balls.py", "cache.py", "cachegen.py", "claims", "cli", "derive.py", "divergence.py",
+    "evaluation.py", "exact_bits.py", "exact_sampling.py", "fastpath.py", "figures.py",
+    "gaussian_calibration.py", "inversion.py", "precision.py", "printing.py", "privacy.py",
+    "sampler_checks.py", "sampling.py", "selection.py", "sweep.py", "textbook.py",
 })
 
 _MISSING = object()
@@ -118,16 +120,19 @@ def derivation(method: Callable[..., Any]) -> Callable[..., Any]:
         memo_key = (cls, name, *map(_argument_key, args))
         value = _MEMO.get(memo_key, _MISSING)
         if value is _MISSING:
-            if _state["enabled"] and cls.__module__.startswith("dpsym."):
-                build = _store().get(entry_key(cls, name, args))
-                if build is not None:
-                    try:
-                        value = build()
-                    except Exception:  # a stored entry that no longer rebuilds
-                        value = _MISSING
-            if value is _MISSING:
-                value = method(cls, *args)
-            _MEMO[memo_key] = value
+            # a derivation evaluates numerically inside sympy (evalf changes mpmath's
+            # precision): it runs under the precision lock (dpsym.precision)
+            with exclusive():
+                if _state["enabled"] and cls.__module__.startswith("dpsym."):
+                    build = _store().get(entry_key(cls, name, args))
+                    if build is not None:
+                        try:
+                            value = build()
+                        except Exception:  # a stored entry that no longer rebuilds
+                            value = _MISSING
+                if value is _MISSING:
+                    value = method(cls, *args)
+                _MEMO[memo_key] = value
         return value
 
     wrapper.derivation = True  # type: ignore[attr-defined]

@@ -44,7 +44,10 @@ SVG/PDF/PS). Every file is written atomically: the text files through a temporar
 the same directory, then :func:`os.replace`; the helper modules write into a staging
 directory inside the output directory, and only once every job has succeeded is each of
 their files moved into place with :func:`os.replace` (a failing job leaves the output
-directory untouched). Nothing is cached on disk.
+directory untouched). Nothing is cached on disk. A staging directory is named after the
+process that made it (``.derive-staging-<pid>-...``); a run that was killed (``kill -9``)
+cannot remove its own, so every run first removes those whose process no longer exists
+(:func:`clean_stale_staging`).
 
 Run it as ``dpsym derive [--out DIR]`` or ``python -m dpsym.derive [--out DIR]``.
 """
@@ -56,6 +59,7 @@ import csv
 import io
 import itertools
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -79,9 +83,10 @@ from .symbols import display_eps
 
 __all__ = ["ALL_FILES", "COSTS", "CSV_COLUMNS", "DELTAS", "DELTA_VALUES", "DIGITS",
            "EPS_VALUES", "FIGURE_FILES", "FIGURE_JOBS", "FILES", "LATTICE_DELTAS", "ORDER",
-           "REGIMES", "STAMP", "derive_formulas", "derive_series", "derive_values", "main",
-           "main_job", "render_claims", "render_csv", "render_table", "render_tex", "run",
-           "run_figures", "value_points", "write_atomic"]
+           "REGIMES", "STAGING_PREFIX", "STAMP", "clean_stale_staging", "derive_formulas",
+           "derive_series", "derive_values", "main", "main_job", "render_claims",
+           "render_csv", "render_table", "render_tex", "run", "run_figures", "value_points",
+           "write_atomic"]
 
 #: The costs derived for every mechanism.
 COSTS: tuple[str, ...] = ("amplitude", "power")
@@ -99,6 +104,9 @@ FILES: tuple[str, ...] = ("formulas.json", "formulas.tex", "series.json",
                           "reference_values.json", "reference_values.csv", "claims.md")
 CSV_COLUMNS: tuple[str, ...] = ("mechanism", "quantity", "cost", "eps", "delta", "Delta",
                                 "digits", "value")
+#: The name of a staging directory starts with this, then the pid of its process and ``-``.
+STAGING_PREFIX = ".derive-staging-"
+_STAGING = re.compile(re.escape(STAGING_PREFIX) + r"([0-9]{1,10})-[^/\\]*")
 
 
 def _section6(out_dir: Path) -> None:
@@ -446,11 +454,57 @@ def install_staged(staged: dict[str, Path], out: Path) -> dict[str, Path]:
     return written
 
 
+def _process_exists(pid: int) -> bool:
+    """Whether a process ``pid`` exists (when in doubt, that it does)."""
+    if pid < 1:
+        return False
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except OSError:  # PermissionError: it exists, under another user
+        return True
+    return True
+
+
+def clean_stale_staging(out: Path) -> list[Path]:
+    """Remove the staging directories left in ``out`` by runs that were killed: those
+    named ``.derive-staging-<pid>-...`` whose process ``pid`` no longer exists.
+
+    The directories of live processes (a concurrent run) are kept, and so is anything
+    else. On Windows, where probing a pid is not harmless, nothing is removed.
+
+    Returns
+    -------
+    list of Path
+        The directories removed.
+    """
+    removed: list[Path] = []
+    if os.name == "nt":
+        return removed
+    with os.scandir(out) as entries:
+        for entry in entries:
+            match = _STAGING.fullmatch(entry.name)
+            if match is None or not entry.is_dir(follow_symlinks=False):
+                continue
+            if not _process_exists(int(match.group(1))):
+                shutil.rmtree(entry.path, ignore_errors=True)
+                removed.append(Path(entry.path))
+    return removed
+
+
+def _staging_dir(out: Path) -> Path:
+    """A fresh staging directory in ``out``, named after this process, once the stale ones
+    are removed."""
+    clean_stale_staging(out)
+    return Path(tempfile.mkdtemp(dir=out, prefix=f"{STAGING_PREFIX}{os.getpid()}-"))
+
+
 def run_figures(out_dir: str | os.PathLike[str] = "derivations") -> dict[str, Path]:
     """Write only the figures and tables of :data:`FIGURE_JOBS` into ``out_dir``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=out, prefix=".derive-staging-"))
+    staging = _staging_dir(out)
     try:
         return install_staged(stage_figures(staging), out)
     finally:
@@ -478,6 +532,7 @@ def run(out_dir: str | os.PathLike[str] = "derivations",
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    clean_stale_staging(out)
     formulas = derive_formulas()
     series = derive_series()
     rows = derive_values()
@@ -490,7 +545,7 @@ def run(out_dir: str | os.PathLike[str] = "derivations",
         "reference_values.csv": render_csv(rows),
         "claims.md": render_claims(),
     }
-    staging = Path(tempfile.mkdtemp(dir=out, prefix=".derive-staging-"))
+    staging = _staging_dir(out)
     try:
         staged = stage_figures(staging)
         written = {}

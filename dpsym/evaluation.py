@@ -16,6 +16,11 @@ instance is used only through its public contract (``values``, ``params``, ``fre
 ``derived``, ``formula``, ``cost_function``...) and two hooks a family may refine:
 ``_numeric_optimum`` and ``_guard_digits`` (default: :func:`numeric_optimum`,
 :func:`guard_digits`).
+
+:func:`value` holds the precision lock of :mod:`dpsym.precision` from start to end (the
+plan's preparation, the ball evaluation or both mpmath evaluations): no other thread's
+dpsym code changes mpmath's or python-flint's precision while a value is computed, so
+threads get the digits of a serial run.
 """
 
 from __future__ import annotations
@@ -29,8 +34,9 @@ import sympy as sp
 from .balls import BallPlan, Certified, ExactPlan
 from .costs import Cost, parse_cost
 from .errors import DomainError, NoClosedFormError, UnsupportedError
-from .numerics import certified, check_digits, evaluate
+from .numerics import certified, check_digits, decimal_digits, evaluate
 from .optimize import numeric_minimiser
+from .precision import exclusive
 
 #: The evaluation methods of :func:`value`.
 METHODS = ("auto", "ball", "mpmath")
@@ -116,11 +122,18 @@ def cost_at(m: Instance, cost: Cost, point: Mapping) -> Callable[[object], mpmat
     except NoClosedFormError:
         def direct(t):
             values = dict(point) if sym is None else {**point, sym: sp.Integer(int(t))}
-            return evaluate(m.noise().subs(values).moment(cost.exponent), point)
+            try:
+                return evaluate(m.noise().subs(values).moment(cost.exponent), point)
+            except RecursionError:  # one Lerch sum per lattice point of a period
+                raise UnsupportedError(
+                    f"{m.name}: the {cost.name} cost has no closed form and its sum over "
+                    "a period is too large an expression at this sensitivity; use an "
+                    "integer moment or a smaller sensitivity") from None
         return direct
     return lambda t: evaluate(expr, point if sym is None else {**point, sym: t})
 
 
+@exclusive
 def numeric_optimum(m: Instance, cost: Cost, hint: mpmath.mpf | None = None
                     ) -> tuple[mpmath.mpf | None, mpmath.mpf]:
     """(optimal free parameter, optimal cost) at the working precision.
@@ -162,10 +175,11 @@ def guard_digits(m: Instance, cost: Cost) -> int:
     e = m.values.get("eps")
     if e is None or e >= 1:
         return 0
-    lost = max(0, len(str(e.denominator)) - len(str(e.numerator)))
+    lost = max(0, decimal_digits(e.denominator) - decimal_digits(e.numerator))
     return 15 + lost * (int(mpmath.ceil(cost.exponent)) + 2)
 
 
+@exclusive
 def derived_value(m: Instance, quantity: str, free_value: mpmath.mpf | None) -> mpmath.mpf:
     """A derived parameter at the working precision (free parameter at ``free_value``)."""
     der = next(d for d in m.derived if d.name == quantity)
@@ -177,6 +191,7 @@ def derived_value(m: Instance, quantity: str, free_value: mpmath.mpf | None) -> 
     return evaluate(m.calibration()[der.symbol], point)
 
 
+@exclusive
 def ball_plan(m: Instance, quantity: str, cost: Cost) -> BallPlan | ExactPlan | None:
     """The closed form of ``quantity`` prepared at the instance's parameters
     (:class:`dpsym.balls.BallPlan`: discrete parts decided, code compiled; an
@@ -198,6 +213,7 @@ def ball_plan(m: Instance, quantity: str, cost: Cost) -> BallPlan | ExactPlan | 
     return plans[key]
 
 
+@exclusive
 def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
           digits: int = 30, *, method: str = "auto") -> Value:
     r"""``quantity`` at the instance's parameters, certified to ``digits`` digits.

@@ -50,6 +50,7 @@ from .mechanisms.laplace_md import LaplaceMD
 from .mechanisms.staircase_md import StaircaseMD
 from .mechanisms.truncated_laplace import TruncatedLaplace
 from .numerics import certified, decimal_text, format_digits, fraction_rounding, to_mpf
+from .precision import extraprec, workdps
 from .symbols import in_eps
 
 __all__ = ["DELTA_RANGE", "EPS_RANGE", "plot_cost_ratios", "ratios_mp", "section6",
@@ -80,10 +81,10 @@ def truncated_laplace_mp(eps: mpmath.mpf, delta: mpmath.mpf) -> tuple[mpmath.mpf
     for their cancellations: :math:`e^\varepsilon - 1` at small :math:`\varepsilon`, and
     terms of order :math:`c^2` at small :math:`c = (e^\varepsilon - 1)/(2\delta)`."""
     amplitude, power = _truncated_laplace_costs()
-    with mpmath.extraprec(64):
+    with extraprec(64):
         c = mpmath.expm1(eps) / (2 * delta)
         extra = 3 * max(0, -int(mpmath.mag(c))) + max(0, -int(mpmath.mag(eps))) + 16
-    with mpmath.extraprec(extra + 64):
+    with extraprec(extra + 64):
         amp, pw = amplitude(eps, delta), power(eps, delta)
     return +amp, +pw
 
@@ -106,7 +107,7 @@ def _axis(ends: tuple[str, str], n: int) -> np.ndarray:
     """``n`` log-spaced points from ``ends[0]`` to ``ends[1]``, each the float64 nearest to
     the exact point (computed in mpmath, the same on every machine)."""
     lo, hi = Fraction(ends[0]), Fraction(ends[1])
-    with mpmath.workdps(40):
+    with workdps(40):
         a, ratio = to_mpf(lo), to_mpf(hi / lo)
         points = [float(a * ratio ** (mpmath.mpf(i) / (n - 1))) for i in range(n)]
     points[0], points[-1] = float(lo), float(hi)

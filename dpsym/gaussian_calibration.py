@@ -87,6 +87,7 @@ import numpy.typing as npt
 from .errors import CertificationError, DomainError
 from .numerics import certified, check_digits, to_mpf
 from .params import Domain, Param, parse_number
+from .precision import exclusive, extraprec, workprec
 from .symbols import Delta as _Delta_sym
 from .symbols import delta as _delta_sym
 from .symbols import eps as _eps_sym
@@ -126,7 +127,8 @@ _MAX_EXTRA_BITS = 1 << 22
 
 
 # ---------------------------------------------------------------------------------------
-# Arbitrary precision (mpmath, at the current working precision)
+# Arbitrary precision (mpmath, at the current working precision; each public function
+# holds the precision lock of dpsym.precision while it computes)
 # ---------------------------------------------------------------------------------------
 
 def _bits(t: mpmath.mpf) -> int:
@@ -142,7 +144,7 @@ def _mills_mp(t: mpmath.mpf) -> mpmath.mpf:
     :math:`t^2/2` in the exponents.
     """
     extra = 2 * _bits(t) + 16
-    with mpmath.extraprec(extra):
+    with extraprec(extra):
         h = t / mpmath.sqrt(2)
         r = mpmath.sqrt(mpmath.pi / 2) * mpmath.erfc(h) * mpmath.exp(h * h)
     return +r
@@ -151,7 +153,7 @@ def _mills_mp(t: mpmath.mpf) -> mpmath.mpf:
 def _log_phi_mp(t: mpmath.mpf) -> mpmath.mpf:
     r""":math:`\log\varphi(t) = -t^2/2 - \log\sqrt{2\pi}`, with :math:`2\log_2|t|` extra bits
     (so that :math:`e^{\log\varphi}` keeps the working relative precision)."""
-    with mpmath.extraprec(2 * _bits(t) + 16):
+    with extraprec(2 * _bits(t) + 16):
         v = -t * t / 2 - mpmath.log(2 * mpmath.pi) / 2
     return v
 
@@ -172,7 +174,7 @@ def _parts_mp(x: mpmath.mpf, mu: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf]:
     prec = mpmath.mp.prec
     extra = 32
     while True:
-        with mpmath.workprec(prec + extra):
+        with workprec(prec + extra):
             y = x + mu
             rx, ry = _mills_mp(x), _mills_mp(y)
             diff = rx - ry
@@ -194,12 +196,13 @@ def _parts_mp(x: mpmath.mpf, mu: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf]:
 def _profile_mu_mp(eps: mpmath.mpf, mu: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf]:
     r""":math:`(\log\delta, \log(1-\delta))` of :math:`\delta(\varepsilon; \mu)`."""
     # x carries 2 log2|x| extra bits: phi(x) = exp(-x^2/2) needs x^2 to absolute precision
-    with mpmath.extraprec(2 * (_bits(eps / mu) + _bits(mu)) + 32):
+    with extraprec(2 * (_bits(eps / mu) + _bits(mu)) + 32):
         x = eps / mu - mu / 2
-    with mpmath.extraprec(2 * _bits(x) + 16):
+    with extraprec(2 * _bits(x) + 16):
         return _parts_mp(x, mu)
 
 
+@exclusive
 def profile_mp(eps: object, sigma: object, Delta: object = 1) -> mpmath.mpf:
     r"""The exact privacy profile :math:`\delta(\varepsilon)` of :math:`N(0, \sigma^2)` noise.
 
@@ -233,6 +236,7 @@ def profile_mp(eps: object, sigma: object, Delta: object = 1) -> mpmath.mpf:
     return _exp_of_log(_profile_mu_mp(*_eps_mu_mp(e, d / s))[0])
 
 
+@exclusive
 def profile_value(eps: object, sigma: object, Delta: object = 1,
                   digits: int = 30) -> tuple[mpmath.mpf, str]:
     """:func:`profile_mp` certified to ``digits`` significant digits (value, text)."""
@@ -261,13 +265,13 @@ def _eps_mu_mp(eps: Fraction, mu: Fraction) -> tuple[mpmath.mpf, mpmath.mpf]:
     profile's relative sensitivity to :math:`\mu` is about :math:`x^2`, so rounding an
     exact input to the working precision alone would spoil it when :math:`|x|` is large."""
     extra = 2 * (_log2(eps / mu) + _log2(mu)) + 32 if eps else 32
-    with mpmath.extraprec(extra):
+    with extraprec(extra):
         return to_mpf(eps), to_mpf(mu)
 
 
 def _exp_of_log(log_v: mpmath.mpf) -> mpmath.mpf:
     """``exp(log_v)`` at the working relative precision also for a huge ``|log_v|``."""
-    with mpmath.extraprec(_bits(log_v) + 16):
+    with extraprec(_bits(log_v) + 16):
         v = mpmath.exp(log_v)
     return +v
 
@@ -299,7 +303,7 @@ def _solve_x_mp(eps: mpmath.mpf, delta: mpmath.mpf, one_minus: mpmath.mpf) -> mp
             slope = -mpmath.exp(lphi - log_d) * mu / s
         return g, slope, s
 
-    with mpmath.workprec(64):
+    with workprec(64):
         lo = -max(mpmath.mpf(1), mpmath.sqrt(-2 * mpmath.log(one_minus)))
         hi = max(mpmath.mpf(1), mpmath.sqrt(-2 * mpmath.log(delta)))
         x = hi
@@ -324,7 +328,7 @@ def _solve_x_mp(eps: mpmath.mpf, delta: mpmath.mpf, one_minus: mpmath.mpf) -> mp
     prec = 64
     while True:
         prec = min(2 * prec, target)
-        with mpmath.workprec(prec + 32):
+        with workprec(prec + 32):
             for _ in range(3 if prec == target else 1):
                 g, slope, s = g_and_slope(x)
                 step = -g / slope
@@ -342,6 +346,7 @@ def _mu_mp(eps: Fraction, delta: Fraction) -> mpmath.mpf:
     return mu
 
 
+@exclusive
 def calibrate_sigma_mp(eps: object, delta: object, Delta: object = 1,
                        digits: int = 30) -> tuple[mpmath.mpf, str]:
     r"""The analytic Gaussian calibration (Balle and Wang), certified.
@@ -380,6 +385,7 @@ def calibrate_sigma_mp(eps: object, delta: object, Delta: object = 1,
     return certified(lambda: to_mpf(sens) / _mu_mp(e, d), digits)
 
 
+@exclusive
 def calibrate_sigma_value(eps: object, delta: object, Delta: object = 1) -> mpmath.mpf:
     r"""The analytic :math:`\sigma^*` at the current working precision (not certified)."""
     e = _validate(EPS, eps)
@@ -388,6 +394,7 @@ def calibrate_sigma_value(eps: object, delta: object, Delta: object = 1) -> mpma
     return to_mpf(sens) / _mu_mp(e, d)
 
 
+@exclusive
 def classic_sigma_mp(eps: object, delta: object, Delta: object = 1) -> mpmath.mpf:
     r"""The classic calibration :math:`\sqrt{2\log(1.25/\delta)}\,\Delta/\varepsilon` at the
     current working precision.
@@ -403,6 +410,7 @@ def classic_sigma_mp(eps: object, delta: object, Delta: object = 1) -> mpmath.mp
     return mpmath.sqrt(2 * mpmath.log(to_mpf(Fraction(5, 4) / d))) * to_mpf(sens) / to_mpf(e)
 
 
+@exclusive
 def classic_check(eps: object, delta: object) -> dict[str, mpmath.mpf | bool]:
     r"""Measure the classic calibration with the exact profile.
 
@@ -417,7 +425,7 @@ def classic_check(eps: object, delta: object) -> dict[str, mpmath.mpf | bool]:
     e = _validate(EPS, eps)
     d = _validate(DELTA, delta)
     sc = classic_sigma_mp(e, d)
-    with mpmath.extraprec(2 * _bits(to_mpf(e) * sc) + 32):
+    with extraprec(2 * _bits(to_mpf(e) * sc) + 32):
         prof = _exp_of_log(_profile_mu_mp(to_mpf(e), 1 / classic_sigma_mp(e, d))[0])
     sa = 1 / _mu_mp(e, d)
     return {"sigma_classic": sc, "sigma_analytic": sa, "profile": prof,

@@ -1,6 +1,17 @@
 r"""From sympy expressions to certified mpmath values.
 
-Precision is only ever scoped (``mpmath.workdps``); nothing here assigns ``mp.dps``.
+Precision is only ever scoped, and under the precision lock (:mod:`dpsym.precision`:
+``workdps``, ``arb_workprec``); nothing here assigns ``mp.dps``.
+
+Threads: mpmath's and python-flint's working precisions are process-wide. Every change
+of precision in dpsym holds one process-wide re-entrant lock, and every public entry point
+that computes (``Mechanism.value``, ``privacy_profile``, ``series``, the bounds' ``value``,
+the Gaussian calibration, :func:`certified`, :func:`evaluate`...) holds it for the whole
+computation (:func:`dpsym.precision.exclusive`), so that any number of threads get the
+digits of a serial run. The limit: code outside dpsym that changes mpmath's precision in
+another thread during a dpsym computation (assigning ``mpmath.mp.dps``, ``mpmath.workdps``,
+sympy's numeric evaluation of special functions) is outside dpsym's control; scope it with
+:func:`dpsym.precision.workdps`, or run it inside ``with dpsym.precision.exclusive():``.
 
 The precision contract: :func:`certified` evaluates a quantity at two working precisions,
 each with guard digits beyond the requested ``digits``; it returns the value only when
@@ -21,6 +32,7 @@ import sympy as sp
 from gmpy2 import mpz
 
 from .errors import CertificationError, DomainError
+from .precision import arb_workprec, exclusive, workdps
 from .sums import NUMERIC_FUNCTIONS
 from .symbols import b, eps
 
@@ -28,6 +40,13 @@ from .symbols import b, eps
 MAX_DIGITS = 10_000
 #: Guard digits of the first evaluation; doubled on each retry.
 GUARD = 15
+
+
+def decimal_digits(n: int) -> int:
+    """The number of decimal digits of the positive integer ``n``, from its bit length:
+    exact, or one more just below a power of ten (no decimal conversion, which Python
+    refuses beyond 4300 digits)."""
+    return int(n.bit_length() * LOG10_2) + 1
 
 
 def check_digits(digits: object) -> int:
@@ -46,6 +65,7 @@ def check_digits(digits: object) -> int:
     return digits
 
 
+@exclusive
 def to_mpf(value: Fraction | int | sp.Expr) -> mpmath.mpf:
     """An exact number (rational, or a constant sympy expression) as an mpf at the
     current working precision."""
@@ -80,6 +100,7 @@ def _lambdified(expr: sp.Expr, symbols: tuple[sp.Symbol, ...]) -> Callable:
     return sp.lambdify(symbols, expr, modules=[NUMERIC_FUNCTIONS, "mpmath"])
 
 
+@exclusive
 def evaluate(expr: sp.Expr, values: Mapping[sp.Symbol, object]) -> mpmath.mpf:
     r"""Evaluate ``expr`` with mpmath at the current working precision.
 
@@ -203,7 +224,7 @@ def floor_log10_pow2(n: int) -> int:
     r""":math:`\lfloor n \log_{10} 2 \rfloor` within one unit (callers correct it)."""
     if abs(n) < 2**50:  # the double product errs by far less than one unit here
         return math.floor(n * LOG10_2)
-    with mpmath.workdps(len(str(abs(n))) + 20):
+    with workdps(len(str(abs(n))) + 20):
         return int(mpmath.floor(n * mpmath.log10(2)))
 
 
@@ -213,7 +234,7 @@ def _logarithmic_rounding(m: mpz, e: int, digits: int, power: int) -> tuple[str,
     the exponent's bits, doubled until the leading decade and the rounding are certain."""
     prec = int(digits / LOG10_2) + 64 + 2 * max(abs(e), abs(power), 2).bit_length()
     for _ in range(16):
-        with flint.ctx.workprec(prec):
+        with arb_workprec(prec):
             k = digits - 1 - power
             y = (flint.arb(int(m)).log() + e * flint.arb.const_log2()
                  + k * flint.arb.const_log10()).exp()
@@ -282,6 +303,7 @@ def decimal_text(sign: int, mantissa: str, power: int, digits: int) -> str:
     return f"{text}e+{power}" if power > 0 else f"{text}e{power}"
 
 
+@exclusive
 def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
               attempts: int = 6, allow_zero: bool = False,
               guard: int | None = None) -> tuple[mpmath.mpf, str]:
@@ -316,7 +338,7 @@ def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
     prev_text: str | None = None
     failure: CertificationError | None = None
     for _ in range(attempts + 1):
-        with mpmath.workdps(digits + guard):
+        with workdps(digits + guard):
             try:
                 current = compute()
                 _finite(current)

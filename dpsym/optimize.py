@@ -24,6 +24,7 @@ import sympy as sp
 
 from .errors import CertificationError
 from .numerics import evaluate
+from .precision import workdps
 from .symbols import p
 
 GRID = 32
@@ -376,7 +377,7 @@ def closed_form_minimiser(cost: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Exp
         return None
     slope_expr = sp.diff(cost, var)
     accepted = []
-    with mpmath.workdps(40):
+    with workdps(40):
         for cand in candidates:
             ok = True
             clamps: dict[str, sp.Expr] = {}

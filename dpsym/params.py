@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
@@ -26,10 +27,14 @@ import mpmath
 import sympy as sp
 
 from .errors import DomainError
+from .precision import workdps
 from .symbols import Delta, delta, dim, eps
 
 #: Largest decimal exponent accepted in a number (``1e999999`` is refused, not expanded).
 MAX_EXPONENT = 10_000
+#: Largest number of digits read in a mantissa, a numerator or a denominator.
+MAX_DIGITS_READ = 4000
+_RATIO = re.compile(r"^([+-]?[0-9]+)/([0-9]+)$")
 _DECIMAL = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 
 
@@ -39,8 +44,9 @@ def parse_number(text: object, name: str) -> Fraction:
     Parameters
     ----------
     text : str, int, Fraction or float
-        A decimal string (``"2"``, ``"-0.5"``, ``"1e-6"``), an integer, a fraction, or a
-        finite float (taken at its exact binary value).
+        A decimal string (``"2"``, ``"-0.5"``, ``"1e-6"``), a fraction string ``"p/q"`` of
+        integers (``"1/3"``), an integer, a fraction, or a finite float (taken at its exact
+        binary value).
     name : str
         The parameter's name, used in error messages.
 
@@ -74,15 +80,27 @@ def parse_number(text: object, name: str) -> Fraction:
         kind = type(text).__name__
         raise DomainError(name, f"expected a number or a decimal string, got {kind}")
     s = text.strip()
+    ratio = _RATIO.match(s)
+    if ratio:
+        p, q = ratio.groups()
+        if max(len(p), len(q)) > MAX_DIGITS_READ + 1:
+            raise DomainError(name, f"a fraction p/q takes at most {MAX_DIGITS_READ} digits "
+                              "in p and in q")
+        if int(Decimal(q)) == 0:
+            raise DomainError(name, "a fraction p/q needs q > 0")
+        return Fraction(int(Decimal(p)), int(Decimal(q)))
     if not _DECIMAL.match(s):
         shown = s if len(s) <= 40 else s[:37] + "..."
-        raise DomainError(name, f"expected a finite decimal number, got {shown!r}")
+        raise DomainError(name, "expected a finite decimal number or a fraction p/q, "
+                          f"got {shown!r}")
     mantissa, _, exponent = s.lower().partition("e")
     if exponent and abs(int(exponent)) > MAX_EXPONENT:
         raise DomainError(
             name, f"exponent {exponent} is out of range (|exponent| <= {MAX_EXPONENT})"
         )
-    value = Fraction(mantissa)
+    if len(mantissa) > MAX_DIGITS_READ + 2:
+        raise DomainError(name, f"at most {MAX_DIGITS_READ} digits are read in a number")
+    value = Fraction(Decimal(mantissa))  # Decimal: no limit on the digits Python converts
     if exponent:
         value *= Fraction(10) ** int(exponent)
     return value
@@ -92,7 +110,7 @@ def _fmt(v: Fraction | None) -> str:
     if v is None:
         return "inf"
     if max(abs(v.numerator), v.denominator).bit_length() > 128:
-        with mpmath.workdps(8):
+        with workdps(8):
             return mpmath.nstr(mpmath.mpf(v.numerator) / v.denominator, 6)
     if v.denominator == 1:
         return str(v.numerator)

@@ -61,7 +61,9 @@ of :math:`f` and :math:`f(\cdot + d)` differ.
 Precision: every function computes at the current mpmath working precision; differences
 that are zero to within rounding (such as :math:`\delta(\varepsilon) = 0` for an
 :math:`\varepsilon`-DP mechanism) are returned as exact zeros, so that
-:func:`~dpsym.numerics.certified` certifies them. Nothing here assigns ``mp.dps``.
+:func:`~dpsym.numerics.certified` certifies them. Nothing here assigns ``mp.dps``. Each
+public function holds the precision lock of :mod:`dpsym.precision` while it computes
+(choose its precision with :func:`dpsym.precision.workdps` when threads are about).
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ from .evaluation import Value
 from .noise import SymmetricNoise
 from .numerics import certified, check_digits, to_mpf
 from .params import parse_number
+from .precision import exclusive, workdps
 
 #: Largest number of shifts evaluated for the supremum over the shift.
 MAX_SHIFTS = 4096
@@ -120,6 +123,7 @@ def _mp_of(value: Fraction | sp.Expr) -> mpmath.mpf:
 
 
 # ---------------------------------------------------------------------------- public API
+@exclusive
 def hockey_stick(noise_numeric: SymmetricNoise, shift: object,
                  eps_prime: object) -> mpmath.mpf:
     r"""Return :math:`\int \bigl(f(x) - e^{\varepsilon'} f(x + d)\bigr)_+ dx` exactly.
@@ -189,6 +193,7 @@ def _candidate_shifts(dens: Density, sensitivity: mpmath.mpf) -> tuple[list, boo
     )
 
 
+@exclusive
 def max_hockey_stick(noise_numeric: SymmetricNoise, sensitivity: object,
                      eps_prime: object) -> tuple[mpmath.mpf, object]:
     r"""Return :math:`\bigl(\sup_{|d| \le \Delta} H(d), d^*\bigr)` at the working precision.
@@ -250,6 +255,7 @@ def max_hockey_stick(noise_numeric: SymmetricNoise, sensitivity: object,
     return best, where
 
 
+@exclusive
 def privacy_loss_bound(noise_numeric: SymmetricNoise, shift: object) -> mpmath.mpf:
     r"""Return :math:`\sup_x \log f(x)/f(x + d)` over the points where both are positive.
 
@@ -294,6 +300,7 @@ def _certified_profile(noise: SymmetricNoise, eps_prime: object, digits: int,
     return Value(number, text, digits), where[0]
 
 
+@exclusive
 def privacy_profile(noise: SymmetricNoise, eps_prime: object, digits: int = 30, *,
                     sensitivity: object = None) -> Value:
     r"""The privacy profile :math:`\delta(\varepsilon')` of ``noise`` at ``sensitivity``,
@@ -357,6 +364,7 @@ class PrivacyCheck:
         return self.private
 
 
+@exclusive
 def is_private(noise: SymmetricNoise, eps: object, delta: object = 0, digits: int = 30, *,
                sensitivity: object = None) -> PrivacyCheck:
     r"""Decide :math:`(\varepsilon, \delta)`-differential privacy from the exact profile.
@@ -390,7 +398,7 @@ def is_private(noise: SymmetricNoise, eps: object, delta: object = 0, digits: in
         raise DomainError("delta", f"must be >= 0, got {allowed}")
     eps_exact = _exact(eps, "eps")
     value, shift = _certified_profile(noise, eps_exact, digits, sensitivity)
-    with mpmath.workdps(digits + 10):
+    with workdps(digits + 10):
         tolerance = mpmath.mpf(10) ** (5 - digits)
         verdict = bool(value.number <= to_mpf(allowed) + tolerance)
     return PrivacyCheck(verdict, value.number, value.text, shift, eps_exact, allowed, tolerance)

@@ -72,18 +72,21 @@ class Regime:
         try:
             prepared, thaw = _expand_logs(prepared, t, order)
             result = sp.series(prepared, t, 0, order)
-        except (sp.PoleError, NotImplementedError, ValueError) as exc:
+            if not result.has(sp.Order):
+                result = result + sp.Order(t**order, t)
+            # write it as a sum of terms, one per power of t, followed by the order term
+            main = result.removeO()
+            main = sp.Add(*(factor(coeff.xreplace(thaw)) * t**power
+                            for power, coeff in sorted(_by_power(main, t).items(),
+                                                       key=lambda item: item[0])))
+            return main + sp.expand(result - result.removeO())
+        except (sp.PoleError, NotImplementedError, ValueError, ZeroDivisionError) as exc:
+            # sympy's refusals (and a Lerch sum evaluated at its pole z = 1) mean that
+            # this expression has no expansion sympy can give in this regime
+            reason = str(exc) or type(exc).__name__
             raise UnsupportedError(
-                f"regime {self.name}: sympy cannot expand this expression in {t} ({exc})"
+                f"regime {self.name}: sympy cannot expand this expression in {t} ({reason})"
             ) from None
-        if not result.has(sp.Order):
-            result = result + sp.Order(t**order, t)
-        # write it as a sum of terms, one per power of t, followed by the order term
-        main = result.removeO()
-        main = sp.Add(*(factor(coeff.xreplace(thaw)) * t**power
-                        for power, coeff in sorted(_by_power(main, t).items(),
-                                                   key=lambda item: item[0])))
-        return main + sp.expand(result - result.removeO())
 
 
 #: Extra orders kept in the expansion of a logarithm, for the cancellations of the

@@ -8,8 +8,9 @@ geometric tail) and derives from it, symbolically and once,
   :math:`M_{\text{tail}} = \sum_k q^k M_{\text{period}} = M_{\text{period}}/(1 - q)`;
 * the upper partial mass :math:`U_j(t) = \int_t^{h_j} f_j` (lattice:
   :math:`\sum_{i=t}^{h_j - 1} f_j(i)`) of every piece as an expression in :math:`t`;
-* for a piece whose density is not constant, the inverse of :math:`U_j`, solved once with
-  sympy and compiled to numpy.
+* for a piece whose density is not constant, the inverse of :math:`U_j`
+  (:mod:`dpsym.inversion`: explicit for :math:`C e^{a t}`, bisection otherwise; no
+  symbolic solver).
 
 **Sampling** (:func:`sampler`) is a composition of exact choices, vectorised over the
 sample: the value 0 is drawn with its exact probability (the atom, or the lattice point
@@ -59,54 +60,22 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from .inversion import FLOAT_DIGITS, CompiledPiece, float_constant, mp_constant
 from .noise import GeometricTail, Piece, SymmetricNoise
 from .numerics import to_mpf
+from .precision import workdps
+from .sampler_checks import LATTICE_REACH_MAX, REACH_MAX, ScaleError, check_rng, check_size
 from .symbols import u, x
 
 #: A sampler: ``draw(rng, size)`` returns an array of shape ``size`` (int64 on a lattice).
 SamplerFunction = Callable[[np.random.Generator, "int | tuple[int, ...]"], np.ndarray]
 
-#: Decimal digits used to round exact constants to float64.
-_FLOAT_DIGITS = 30
 #: Largest deviation of the total mass from 1 that a description may have (in float64).
 _MASS_TOLERANCE = 1e-12
 #: Samples drawn at once: the working arrays of a block stay in the processor's cache.
 _BLOCK = 1 << 16
 
-_t = sp.Symbol("t", real=True)
-_v = sp.Symbol("v", positive=True)
-
-
-# ---------------------------------------------------------------------- exact pieces
-def _mp_const(expr: sp.Expr) -> mpmath.mpf:
-    """An exact numeric sympy expression as an mpf at the working precision."""
-    expr = sp.sympify(expr)
-    if expr == sp.oo:
-        return mpmath.inf
-    return mpmath.mpf(sp.lambdify([], expr, "mpmath")())
-
-
-def _float_const(expr: sp.Expr) -> float:
-    """An exact numeric sympy expression correctly rounded (from 30 digits) to float64."""
-    expr = sp.sympify(expr)
-    if expr == sp.oo:
-        return float("inf")
-    with mpmath.workdps(_FLOAT_DIGITS):
-        return float(_mp_const(expr))
-
-
-def _numpy_function(expr: sp.Expr, var: sp.Symbol) -> Callable[[np.ndarray], np.ndarray]:
-    """``expr`` in ``var`` compiled to numpy, its constants rounded from 30 digits."""
-    body = sp.N(expr, _FLOAT_DIGITS)
-    f = sp.lambdify(var, body, "numpy")
-
-    def call(y: np.ndarray) -> np.ndarray:
-        y = np.asarray(y, dtype=float)
-        return np.asarray(f(y), dtype=float) + np.zeros_like(y)
-
-    return call
-
-
+# ---------------------------------------------------------------------- structure
 def _is_zero(expr: sp.Expr) -> bool:
     expr = sp.sympify(expr)
     if expr.is_zero is not None:
@@ -114,130 +83,20 @@ def _is_zero(expr: sp.Expr) -> bool:
     return sp.simplify(expr) == 0
 
 
-class _Part:
-    r"""One piece :math:`[lo, hi)` of the positive half with its derived quantities.
-
-    ``var`` is the piece's variable (:data:`~dpsym.symbols.x` in the head,
-    :data:`~dpsym.symbols.u` in the tail's period).
-    """
-
-    def __init__(self, lo: sp.Expr, hi: sp.Expr, expr: sp.Expr, var: sp.Symbol,
-                 lattice: bool) -> None:
-        self.lo, self.hi, self.expr = sp.sympify(lo), sp.sympify(hi), sp.sympify(expr)
-        self.lattice = lattice
-        self.constant = var not in self.expr.free_symbols
-        density = self.expr.subs(var, _t)
-        if self.constant:
-            width = self.hi - self.lo
-            self.mass = sp.sympify(self.expr * width)
-            self.upper = self.expr * (self.hi - _t)
-        elif lattice:
-            self.mass = sp.summation(density, (_t, self.lo, self.hi - 1))
-            s = sp.Dummy("s", integer=True)
-            self.upper = sp.summation(density.subs(_t, s), (s, _t, self.hi - 1))
-        else:
-            self.mass = sp.integrate(density, (_t, self.lo, self.hi), conds="none")
-            s = sp.Dummy("s", real=True)
-            self.upper = sp.integrate(density.subs(_t, s), (s, _t, self.hi), conds="none")
-        if self.mass.has(sp.Sum, sp.Integral) or self.upper.has(sp.Sum, sp.Integral):
-            raise NotImplementedError(f"no closed-form mass for the piece {self.expr}")
-        if self.lattice and not (self.lo.is_Integer and (self.hi.is_Integer or self.hi == sp.oo)):
-            raise ValueError(f"lattice piece bounds must be integers, got [{lo}, {hi})")
-        # float64 forms
-        self.lo_f, self.hi_f = _float_const(self.lo), _float_const(self.hi)
-        self.mass_f = _float_const(self.mass)
-        if not self.mass_f >= 0:
-            raise ValueError(f"negative or undefined mass {self.mass} of a piece")
-        self.upper_np = _numpy_function(self.upper, _t)
-        self.upper_mp = sp.lambdify(_t, self.upper, "mpmath")
-        self._inverse: Callable[[np.ndarray], np.ndarray] | None = None
-
-    # ------------------------------------------------------------------ positions
-    def draw(self, rng: np.random.Generator, m: int) -> np.ndarray:
-        """``m`` positions in the piece, distributed as its (normalised) density."""
-        if self.constant:
-            if self.lattice:
-                width = int(self.hi - self.lo)
-                return int(self.lo) + rng.integers(0, width, size=m)
-            return self.lo_f + (self.hi_f - self.lo_f) * rng.random(m)
-        v = 1.0 - rng.random(m)  # uniform on (0, 1]
-        return self.inverse(v)
-
-    def inverse(self, v: np.ndarray) -> np.ndarray:
-        r"""The position :math:`t` with :math:`U(t) = v M` (lattice: the largest such integer)."""
-        if self._inverse is None:
-            self._inverse = self._build_inverse()
-        t = self._inverse(v)
-        if not self.lattice:
-            return np.clip(t, self.lo_f, self.hi_f)
-        return self._lattice_fix(t, v)
-
-    def _lattice_fix(self, t: np.ndarray, v: np.ndarray) -> np.ndarray:
-        r"""The largest integer :math:`n \in [lo, hi)` with :math:`U(n) \ge v M`."""
-        lo, top = self.lo_f, self.hi_f - 1
-        n = np.clip(np.floor(np.nan_to_num(t, nan=lo, posinf=top)), lo, top)
-        target = v * self.mass_f
-        for _ in range(2):  # the closed form is exact up to rounding: fix off-by-one
-            up = (n + 1 <= top) & (self.upper_np(n + 1) >= target)
-            n = np.where(up, n + 1, n)
-            down = (n - 1 >= lo) & (self.upper_np(n) < target)
-            n = np.where(down, n - 1, n)
-        return n.astype(np.int64)
-
-    def _build_inverse(self) -> Callable[[np.ndarray], np.ndarray]:
-        """Solve :math:`U(t) = v M` for :math:`t` symbolically, else invert numerically."""
-        try:
-            roots = sp.solve(sp.Eq(self.upper, _v * self.mass), _t)
-        except (NotImplementedError, ValueError):
-            roots = []
-        for root in roots:
-            if self._valid_root(root):
-                return _numpy_function(root, _v)
-        return self._bisection
-
-    def _valid_root(self, root: sp.Expr) -> bool:
-        lo = self.lo_f - (1 if self.lattice else 0)
-        for probe in (sp.Rational(3, 10), sp.Rational(4, 5)):
-            with mpmath.workdps(_FLOAT_DIGITS):
-                value = sp.N(root.subs(_v, probe), _FLOAT_DIGITS)
-                if not value.is_real:
-                    return False
-                t = mpmath.mpf(value)
-                if not lo - 1e-9 <= t <= self.hi_f + 1e-9:
-                    return False
-                residual = self.upper_mp(t) - _mp_const(probe * self.mass)
-                if abs(residual) > 1e-20 * max(1, abs(_mp_const(self.mass))):
-                    return False
-        return True
-
-    def _bisection(self, v: np.ndarray) -> np.ndarray:
-        """Vectorised bisection of the decreasing :math:`U` (used if sympy finds no root)."""
-        target = v * self.mass_f
-        lo = np.full_like(v, self.lo_f)
-        if np.isfinite(self.hi_f):
-            hi = np.full_like(v, self.hi_f)
-        else:
-            hi = lo + 1.0
-            for _ in range(2000):
-                short = self.upper_np(hi) > target
-                if not short.any():
-                    break
-                hi = np.where(short, lo + 2 * (hi - lo), hi)
-        for _ in range(200):
-            mid = 0.5 * (lo + hi)
-            if np.all((mid == lo) | (mid == hi)):
-                break
-            right = self.upper_np(mid) >= target
-            lo, hi = np.where(right, mid, lo), np.where(right, hi, mid)
-        return lo
-
-
 @dataclass
 class _TailParts:
     start: sp.Expr
     period: sp.Expr
     ratio: sp.Expr
-    parts: list[_Part]
+    parts: list[CompiledPiece]
+
+    def log_inv_q(self) -> mpmath.mpf:
+        r""":math:`\log(1/q)` at the working precision, accurate for :math:`q` near 1."""
+        return mp_constant(-sp.log(self.ratio))
+
+    def one_minus_q(self) -> mpmath.mpf:
+        """:math:`1 - q` at the working precision, without cancellation."""
+        return -mpmath.expm1(-self.log_inv_q())
 
 
 class _Compiled:
@@ -259,12 +118,13 @@ class _Compiled:
             head, tail = _split_zero(head, tail)
         else:
             self.zero = sp.sympify(noise.atom)
-        self.head = [_Part(pc.lo, pc.hi, pc.expr, x, self.lattice) for pc in head]
+        self.head = [CompiledPiece(pc.lo, pc.hi, pc.expr, x, self.lattice) for pc in head]
         self.tail = None if tail is None else _TailParts(
             sp.sympify(tail.start), sp.sympify(tail.period), sp.sympify(tail.ratio),
-            [_Part(pc.lo, pc.hi, pc.expr, u, self.lattice) for pc in tail.pieces])
+            [CompiledPiece(pc.lo, pc.hi, pc.expr, u, self.lattice) for pc in tail.pieces])
         self._check_layout()
         self._floats()
+        self._check_reach()
         self.single_piece = self.tail is None and len(self.head) == 1 and _is_zero(self.zero)
         self._mp_cache: dict[int, dict[str, object]] = {}
 
@@ -281,9 +141,9 @@ class _Compiled:
         t = self.tail
         if self.head and not _is_zero(t.start - edge):
             raise ValueError(f"the tail must start where the head ends ({edge}), not {t.start}")
-        q = _float_const(t.ratio)
-        if not 0 < q < 1:
-            raise ValueError(f"the tail ratio must lie in (0, 1), got {t.ratio}")
+        with workdps(FLOAT_DIGITS):
+            if not (mp_constant(t.ratio) > 0 and 0 < t.log_inv_q() < mpmath.inf):
+                raise ValueError(f"the tail ratio must lie in (0, 1), got {t.ratio}")
         edge = sp.Integer(0)
         for part in t.parts:
             if not _is_zero(part.lo - edge):
@@ -294,15 +154,15 @@ class _Compiled:
 
     def _floats(self) -> None:
         """Masses, cumulative choice tables and the constants of the float64 paths."""
-        with mpmath.workdps(_FLOAT_DIGITS):
-            zero = _mp_const(self.zero)
-            head = [_mp_const(pt.mass) for pt in self.head]
+        with workdps(FLOAT_DIGITS):
+            zero = mp_constant(self.zero)
+            head = [mp_constant(pt.mass) for pt in self.head]
             tail_total = mpmath.mpf(0)
             period: list[mpmath.mpf] = []
             if self.tail is not None:
-                q = _mp_const(self.tail.ratio)
-                period = [_mp_const(pt.mass) for pt in self.tail.parts]
-                tail_total = mpmath.fsum(period) / (1 - q)
+                q = mp_constant(self.tail.ratio)
+                period = [mp_constant(pt.mass) for pt in self.tail.parts]
+                tail_total = mpmath.fsum(period) / self.tail.one_minus_q()
             total = zero + 2 * (mpmath.fsum(head) + tail_total)
             if abs(total - 1) > _MASS_TOLERANCE:
                 raise ValueError(f"the noise description has total mass {mpmath.nstr(total, 15)}")
@@ -316,18 +176,18 @@ class _Compiled:
             self.head_after = [float(mpmath.fsum(head[j + 1:]) + tail_total)
                                for j in range(len(head))]
             self.head_end_f = (self.head[-1].hi_f if self.head else 0.0) if self.tail is None \
-                else _float_const(self.tail.start)
+                else float_constant(self.tail.start)
             if self.tail is not None:
                 t = self.tail
                 mp_period = mpmath.fsum(period)
                 self.q_f = float(q)
-                self.log_inv_q_f = float(-mpmath.log(q))
-                self.start_f, self.period_f = _float_const(t.start), _float_const(t.period)
+                self.log_inv_q_f = float(t.log_inv_q())
+                self.start_f, self.period_f = float_constant(t.start), float_constant(t.period)
                 self.period_hi = np.array([pt.hi_f for pt in t.parts])
                 self.period_cum = np.array([float(mpmath.fsum(period[: i + 1]) / mp_period)
                                             for i in range(len(period))])
                 self.period_cum[-1] = 1.0
-                beyond = q * mp_period / (1 - q)
+                beyond = q * mp_period / t.one_minus_q()
                 self.period_after = [float(mpmath.fsum(period[j + 1:]) + beyond)
                                      for j in range(len(period))]
                 # every part of the period has a constant density: one uniform picks the
@@ -340,22 +200,38 @@ class _Compiled:
                 self.period_lo = np.array([pt.lo_f for pt in t.parts])
                 self.period_width = np.array([pt.hi_f - pt.lo_f for pt in t.parts])
 
+    def _check_reach(self) -> None:
+        """Raise :class:`ScaleError` if the samples could leave the range of their type."""
+        # a constant piece on a lattice is drawn in int64 arithmetic (numpy's integers)
+        exact = [pt.reach for pt in self.head if self.lattice and pt.constant]
+        reach = max([pt.reach for pt in self.head if not (self.lattice and pt.constant)],
+                    default=0.0)
+        if self.tail is not None:
+            periods = 1 / self.log_inv_q_f if self.log_inv_q_f > 0 else np.inf
+            reach = max(reach, self.start_f + self.period_f * (1 + periods))
+        limit = LATTICE_REACH_MAX if self.lattice else REACH_MAX
+        if not reach <= limit:
+            raise ScaleError(reach, limit, self.lattice)
+        if not max(exact, default=0.0) < 2.0**62:
+            raise ScaleError(max(exact), 2.0**62, self.lattice)
+
     def _mp(self) -> dict[str, object]:
         """The exact constants at the current working precision (cached per precision)."""
         prec = mpmath.mp.prec
         if prec not in self._mp_cache:
-            head = [_mp_const(pt.mass) for pt in self.head]
-            c: dict[str, object] = {"head_hi": [_mp_const(pt.hi) for pt in self.head]}
+            head = [mp_constant(pt.mass) for pt in self.head]
+            c: dict[str, object] = {"head_hi": [mp_constant(pt.hi) for pt in self.head]}
             tail_total = mpmath.mpf(0)
             if self.tail is not None:
                 t = self.tail
-                q = _mp_const(t.ratio)
-                period = [_mp_const(pt.mass) for pt in t.parts]
+                q = mp_constant(t.ratio)
+                period = [mp_constant(pt.mass) for pt in t.parts]
                 mp_period = mpmath.fsum(period)
-                tail_total = mp_period / (1 - q)
-                c.update(q=q, start=_mp_const(t.start), period=_mp_const(t.period),
-                         period_hi=[_mp_const(pt.hi) for pt in t.parts],
-                         period_after=[mpmath.fsum(period[j + 1:]) + q * mp_period / (1 - q)
+                tail_total = mp_period / t.one_minus_q()
+                c.update(q=q, log_inv_q=t.log_inv_q(), start=mp_constant(t.start),
+                         period=mp_constant(t.period),
+                         period_hi=[mp_constant(pt.hi) for pt in t.parts],
+                         period_after=[mpmath.fsum(period[j + 1:]) + q * tail_total
                                        for j in range(len(period))])
                 c["head_end"] = c["start"]
             else:
@@ -480,7 +356,7 @@ class _Compiled:
                 sel = idx == j
                 if sel.any():
                     res[sel] = part.upper_np(local[sel]) + self.period_after[j]
-            out[in_tail] = np.power(self.q_f, kk) * res
+            out[in_tail] = np.exp(-kk * self.log_inv_q_f) * res  # q^k, q may round to 1
         return out
 
     # ------------------------------------------------------------------ mpmath S(y)
@@ -503,7 +379,8 @@ class _Compiled:
         parts = self.tail.parts
         for j, part in enumerate(parts):
             if local < c["period_hi"][j] or j == len(parts) - 1:
-                return c["q"] ** kk * (mpmath.mpf(part.upper_mp(local)) + c["period_after"][j])
+                return (mpmath.exp(-kk * c["log_inv_q"])
+                        * (mpmath.mpf(part.upper_mp(local)) + c["period_after"][j]))
         raise AssertionError("unreachable")
 
 
@@ -582,10 +459,16 @@ class Sampler:
 
     def __call__(self, rng: np.random.Generator | None,
                  size: int | tuple[int, ...]) -> np.ndarray:
-        """Draw an array of shape ``size`` (``rng=None``: a fresh unseeded generator)."""
-        if rng is None:
-            rng = np.random.default_rng()
-        return self._compiled.draw(rng, size)
+        """Draw an array of shape ``size`` (``rng=None``: a fresh unseeded generator).
+
+        Raises
+        ------
+        DomainError
+            If ``size`` is not a non-negative integer or a tuple of them, or ``rng`` is
+            neither a :class:`numpy.random.Generator` nor ``None``.
+        """
+        shape = check_size(size)
+        return self._compiled.draw(check_rng(rng), shape)
 
     def __repr__(self) -> str:
         kind = "lattice" if self.lattice else "continuous"
@@ -611,6 +494,9 @@ def sampler(noise_numeric: SymmetricNoise) -> Sampler:
     ValueError
         If the description still has free symbols, is not laid out contiguously, or
         its total mass differs from 1 by more than :math:`10^{-12}`.
+    ScaleError
+        If the noise's scale exceeds :data:`~dpsym.sampler_checks.REACH_MAX` (on a
+        lattice :data:`~dpsym.sampler_checks.LATTICE_REACH_MAX`).
 
     Examples
     --------

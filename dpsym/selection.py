@@ -43,6 +43,7 @@ from .errors import DpsymError, UnsupportedError
 from .mechanisms import MECHANISMS
 from .numerics import check_digits
 from .params import Guarantee, delta_param, dim_param, eps_param, sensitivity_param
+from .precision import workdps
 
 __all__ = ["OPT_IN_BOUNDS", "RATIO_DIGITS", "CompareInputs", "Comparison", "IneligibleError",
            "Ranked", "SelectionError", "Skipped", "compare", "compare_inputs",
@@ -100,8 +101,9 @@ class CompareInputs:
     lp : bool
         Include the certified LP bound ``lp-bound``.
     text : mapping of str to str
-        The parameters as given (stripped), by parameter name: what the mechanisms are
-        built from, so that every value is exactly the one typed.
+        The parameters as given (stripped; a fraction as ``p/q``), by parameter name, as
+        they are shown. The mechanisms are built from the exact values above, which are
+        exactly the ones typed.
     """
 
     eps: Fraction
@@ -201,29 +203,36 @@ class Comparison:
     excluded: tuple[str, ...]
 
 
-def compare_inputs(eps: str, delta: str = "0", sensitivity: str = "1",
-                   cost: str | Cost = "amplitude", digits: str | int = "15",
-                   dim: str | None = None, lp: bool = False,
-                   grid: str | None = None) -> CompareInputs:
+def _typed(value: str | Fraction) -> str:
+    """A parameter as given: the stripped text, or an exact fraction as ``p/q``."""
+    return value.strip() if isinstance(value, str) else str(value)
+
+
+def compare_inputs(eps: str | Fraction, delta: str | Fraction = "0",
+                   sensitivity: str | Fraction = "1", cost: str | Cost = "amplitude",
+                   digits: str | int = "15", dim: str | Fraction | None = None,
+                   lp: bool = False, grid: str | Fraction | None = None) -> CompareInputs:
     r"""Validate a comparison request.
+
+    Every number is a decimal string (read exactly) or an exact :class:`~fractions.Fraction`.
 
     Parameters
     ----------
-    eps : str
+    eps : str or Fraction
         :math:`\varepsilon \in [0, 10^{100}]` (0: :math:`(0, \delta)`-DP).
-    delta : str
+    delta : str or Fraction
         :math:`\delta \in [0, 1)` (0: pure :math:`\varepsilon`-DP).
-    sensitivity : str
+    sensitivity : str or Fraction
         :math:`\Delta > 0`.
     cost : str or Cost
         ``amplitude``, ``power`` or ``moment:P``.
     digits : str or int
         Significant digits, in [1, 10000].
-    dim : str, optional
+    dim : str or Fraction, optional
         A dimension: compare the multi-dimensional mechanisms instead.
     lp : bool
         Include the LP bound.
-    grid : str, optional
+    grid : str or Fraction, optional
         The LP bound's grid refinement (only with ``lp``).
 
     Raises
@@ -233,7 +242,7 @@ def compare_inputs(eps: str, delta: str = "0", sensitivity: str = "1",
     SelectionError
         For ``grid`` without ``lp``, or :math:`\varepsilon = \delta = 0`.
     """
-    text = {"eps": eps.strip(), "delta": delta.strip(), "Delta": sensitivity.strip()}
+    text = {"eps": _typed(eps), "delta": _typed(delta), "Delta": _typed(sensitivity)}
     parsed_cost = parse_cost(cost)
     parsed_digits = check_digits(digits)
     e = eps_param(zero=True).validate(eps)
@@ -246,7 +255,7 @@ def compare_inputs(eps: str, delta: str = "0", sensitivity: str = "1",
             raise SelectionError("{grid}: used only with {lp} (the grid refinement of "
                                  "lp-bound)")
         refinement = grid_param().validate(grid)
-        text["grid"] = grid.strip()
+        text["grid"] = _typed(grid)
     if e == 0 and d == 0:
         raise SelectionError("{eps}, {delta}: cannot both be 0 ((0, 0)-DP noise cannot "
                              "depend on the data); give {eps} > 0 or {delta} in (0, 1)")
@@ -268,7 +277,7 @@ def _guarantee(cls: Any) -> Guarantee:
         raise IneligibleError(f"unknown guarantee {cls.guarantee!r}") from None
 
 
-def _kwargs(cls: Any, inputs: CompareInputs) -> dict[str, str]:
+def _kwargs(cls: Any, inputs: CompareInputs) -> dict[str, Fraction]:
     """The parameters the comparison gives ``cls``; an :class:`IneligibleError` says why it
     does not qualify at these parameters."""
     guarantee = _guarantee(cls)
@@ -276,12 +285,14 @@ def _kwargs(cls: Any, inputs: CompareInputs) -> dict[str, str]:
         raise IneligibleError("pure eps-DP: needs {eps} > 0")
     if guarantee != Guarantee.PURE and inputs.delta == 0:
         raise IneligibleError(f"{guarantee.label}: needs {{delta}} > 0")
-    kwargs: dict[str, str] = {}
+    exact = {"eps": inputs.eps, "delta": inputs.delta, "Delta": inputs.Delta,
+             "dim": inputs.dim, "grid": inputs.grid}
+    kwargs: dict[str, Fraction] = {}
     for prm in cls.params:
         unused = (prm.name == "eps" and guarantee == Guarantee.ZERO_EPS) or \
             (prm.name == "delta" and guarantee == Guarantee.PURE)
-        if prm.name in inputs.text and not unused:
-            kwargs[prm.name] = inputs.text[prm.name]
+        if exact.get(prm.name) is not None and not unused:
+            kwargs[prm.name] = exact[prm.name]
         elif prm.default is None:
             raise IneligibleError(f"needs the parameter {prm.name}, which compare does "
                                   "not set")
@@ -343,7 +354,7 @@ def compare(inputs: CompareInputs) -> Comparison:
         entry = _entry(cls, "lower bound", inputs)
         (skipped if isinstance(entry, Skipped) else lower).append(entry)
     rows: list[Ranked] = []
-    with mpmath.workdps(inputs.digits + 10):
+    with workdps(inputs.digits + 10):
         for query in QUERIES:
             section = sorted((r for r in found if r.query == query), key=lambda r: r.number)
             best = section[0].number if section else None

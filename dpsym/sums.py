@@ -20,6 +20,7 @@ import mpmath
 import sympy as sp
 from sympy.core.function import ArgumentIndexError
 
+from .precision import extraprec, workprec
 from .symbols import k
 
 _R = sp.Symbol("R", positive=True)
@@ -85,7 +86,7 @@ class LerchSum(sp.Function):
         raise ArgumentIndexError(self, argindex)
 
     def _eval_evalf(self, prec: int) -> sp.Float:
-        with mpmath.workprec(prec + 20):
+        with workprec(prec + 20):
             z, s, a = (mpmath.mpf(sp.N(v, mpmath.mp.dps)) for v in self.args)
             return sp.Float(mp_lerch_sum(z, s, a), precision=prec)
 
@@ -97,7 +98,7 @@ def mp_lerch_sum(z, s, a):
 
 @lru_cache(maxsize=4096)
 def _mp_lerch_cached(z, s, a, prec):
-    with mpmath.workprec(prec):
+    with workprec(prec):
         return _mp_lerch_sum(z, s, a)
 
 
@@ -135,7 +136,7 @@ def _mp_lerch_sum(z, s, a):
                 return total
             kk += 1
             zk *= z
-    with mpmath.extraprec(30):
+    with extraprec(30):
         total = mpmath.gamma(1 + s) * t ** (-1 - s)
         n = 0
         factor = mpmath.mpf(1)

@@ -18,7 +18,9 @@ Small finite objects whose privacy can be computed *exactly* rather than argued:
 * :func:`randomized_response` -- the binary randomized response pair.
 
 Finite laws are dictionaries ``{outcome: probability}`` with exact (``Fraction`` or sympy)
-or mpmath probabilities. Nothing here assigns ``mp.dps``.
+or mpmath probabilities. Nothing here assigns ``mp.dps``; the functions that evaluate
+numerically (mpmath, or sympy's numeric comparisons) hold the precision lock of
+:mod:`dpsym.precision` while they compute.
 """
 
 from __future__ import annotations
@@ -30,9 +32,12 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from .precision import exclusive, workdps
+
 Law = Mapping[Hashable, object]
 
 
+@exclusive
 def exponential_mechanism(utilities: Sequence[object], eps: object,
                           sensitivity: object = 1) -> list[sp.Expr]:
     r"""The exact output law of the notes' exponential mechanism on a finite range.
@@ -60,6 +65,7 @@ def exponential_mechanism(utilities: Sequence[object], eps: object,
     return [w / total for w in weights]
 
 
+@exclusive
 def exponential_privacy_loss(u: Sequence[object], u_prime: Sequence[object], eps: object,
                              sensitivity: object = 1) -> sp.Expr:
     r"""The exact privacy loss :math:`\max_r |\log \Pr[M(x) = r]/\Pr[M(x') = r]|`.
@@ -84,17 +90,20 @@ def exponential_privacy_loss(u: Sequence[object], u_prime: Sequence[object], eps
     return sp.Max(*[sp.Abs(v) for v in losses])
 
 
+@exclusive
 def laplace_cdf(x: mpmath.mpf, centre: object, scale: object) -> mpmath.mpf:
     r"""CDF of :math:`\mathrm{Lap}(\text{scale})` centred at ``centre``."""
     z = (x - centre) / scale
     return mpmath.exp(z) / 2 if z < 0 else 1 - mpmath.exp(-z) / 2
 
 
+@exclusive
 def laplace_pdf(x: mpmath.mpf, centre: object, scale: object) -> mpmath.mpf:
     r"""Density :math:`e^{-|x - c|/s}/(2s)` of :math:`\mathrm{Lap}(s)` centred at :math:`c`."""
     return mpmath.exp(-abs(x - centre) / scale) / (2 * scale)
 
 
+@exclusive
 def report_noisy_max(counts: Sequence[object], eps: object, digits: int = 20
                      ) -> list[mpmath.mpf]:
     r"""The law of report noisy max with :math:`\mathrm{Lap}(1/\varepsilon)` noise.
@@ -119,7 +128,7 @@ def report_noisy_max(counts: Sequence[object], eps: object, digits: int = 20
     list of mpmath.mpf
         :math:`\Pr[\text{output} = i]` for each :math:`i`.
     """
-    with mpmath.workdps(digits + 10):
+    with workdps(digits + 10):
         e = mpmath.mpf(sp.Rational(sp.nsimplify(eps)).p) / sp.Rational(sp.nsimplify(eps)).q
         scale = 1 / e
         cs = [mpmath.mpf(sp.Rational(sp.nsimplify(c)).p) / sp.Rational(sp.nsimplify(c)).q
@@ -137,6 +146,7 @@ def report_noisy_max(counts: Sequence[object], eps: object, digits: int = 20
         return [+v for v in out]
 
 
+@exclusive
 def noisy_max_privacy_loss(k: int, eps: object, base_counts: Sequence[Sequence[int]],
                            neighbour: str = "add/remove", digits: int = 20) -> mpmath.mpf:
     r"""The largest :math:`|\log \Pr[M(c) = i]/\Pr[M(c') = i]|` of report noisy max.
@@ -165,7 +175,7 @@ def noisy_max_privacy_loss(k: int, eps: object, base_counts: Sequence[Sequence[i
     """
     steps = (0, 1) if neighbour == "add/remove" else (-1, 0, 1)
     worst = mpmath.mpf(0)
-    with mpmath.workdps(digits + 10):
+    with workdps(digits + 10):
         for c in base_counts:
             p = report_noisy_max(c, eps, digits)
             for s in itertools.product(steps, repeat=k):
@@ -202,6 +212,7 @@ def randomized_response(eps: object) -> tuple[dict[int, sp.Expr], dict[int, sp.E
     return {1: keep, 0: 1 - keep}, {1: 1 - keep, 0: keep}
 
 
+@exclusive
 def hockey_stick(p: Law, q: Law, eps: object) -> sp.Expr:
     r"""Exact :math:`H_\varepsilon(P\|Q) = \sum_y (P(y) - e^\varepsilon Q(y))_+`."""
     c = sp.exp(sp.nsimplify(eps))
@@ -213,6 +224,7 @@ def hockey_stick(p: Law, q: Law, eps: object) -> sp.Expr:
     return sp.simplify(total)
 
 
+@exclusive
 def sup_over_sets(p: Law, q: Law, eps: object, digits: int = 30) -> object:
     r""":math:`\max_S [P(S) - e^\varepsilon Q(S)]` by enumerating every event :math:`S`
     (finite outcome sets only; :math:`2^{|Y|}` events). Exact (``Fraction``) when
@@ -221,7 +233,7 @@ def sup_over_sets(p: Law, q: Law, eps: object, digits: int = 30) -> object:
     outcomes = sorted(set(p) | set(q), key=repr)
     exact = sp.nsimplify(eps) == 0 and all(
         isinstance(v, (int, Fraction)) for v in (*p.values(), *q.values()))
-    with mpmath.workdps(digits):
+    with workdps(digits):
         if exact:
             terms: list = [Fraction(p.get(y, 0)) - Fraction(q.get(y, 0)) for y in outcomes]
             best: object = Fraction(0)
@@ -260,6 +272,7 @@ def post_process(law: Law, kernel: Callable[[Hashable], Law]) -> dict[Hashable, 
     return out
 
 
+@exclusive
 def group_chain(laws: Sequence[Law], eps: object) -> tuple[sp.Expr, list[sp.Expr]]:
     r"""For laws :math:`M_{D_0}, \dots, M_{D_K}` along a chain of neighbours: the exact
     :math:`H_{K\varepsilon}(M_{D_0}\|M_{D_K})` and the neighbouring

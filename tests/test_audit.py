@@ -75,3 +75,13 @@ def test_every_audited_mechanism_answers():
     for name, needed in AUDITED.items():
         result = audit(name, eps="1", **{k: noise[k] for k in needed})
         assert 0 <= mp(result.text) < 1 and result.eps == Fraction(1)
+
+
+def test_a_bound_beyond_the_precision_range_is_refused():
+    """--bound 1e300 used to end in OverflowError (and 1e9 in a gmp abort)."""
+    from dpsym.audit import audit
+
+    ok = audit("truncated-laplace", "1", scale="1", bound="1e6", digits=10)
+    assert ok.text.endswith("e-434295")
+    with pytest.raises(DomainError, match="bound: must be at most 1000000 times the scale"):
+        audit("truncated-laplace", "1", scale="1", bound="1e300")

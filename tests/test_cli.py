@@ -185,6 +185,25 @@ def test_value_laplace_plain_output_and_exact_params(capsys):
         assert agrees(data["value"], exact, 30)
 
 
+def test_every_numeric_parameter_takes_an_exact_fraction(capsys):
+    """``p/q`` (ASCII integers) is the exact rational, like ``moment:p/q``: the same answer
+    as the decimal where there is one, the exact value where there is none."""
+    half = run_json(capsys, "value", "laplace", "--eps", "1/2", "--sensitivity", "3/2")
+    assert half["params"] == {"eps": "1/2", "Delta": "3/2"}
+    assert half["value"] == run_json(capsys, "value", "laplace", "--eps", "0.5",
+                                     "--sensitivity", "1.5")["value"]
+    third = run_json(capsys, "value", "laplace", "--eps", "1/3", "--digits", "12")
+    assert third["value"] == "3.00000000000"  # 1/3 exactly, not 0.333...
+    assert run_json(capsys, "value", "staircase-md", "--eps", "+2/2", "--dim", "6/2")[
+        "value"] == run_json(capsys, "value", "staircase-md", "--eps", "1", "--dim", "3")[
+        "value"]
+    assert run_json(capsys, "formula", "laplace-md", "--dim", "10/2")["params"] == {
+        "dim": "5"}
+    data = run_json(capsys, "audit", "laplace", "--scale", "2", "--eps", "2/5", "--delta",
+                    "1/20", "--digits", "15")
+    assert data["delta"] == "0.0487705754992860" and data["met"] is True
+
+
 def test_value_agrees_with_engine(capsys):
     for name, cls in ENTRIES.items():
         kwargs = {prm.name: TYPICAL[prm.name] for prm in cls.params if prm.name in TYPICAL}

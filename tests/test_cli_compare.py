@@ -93,6 +93,15 @@ def test_compare_pure_dp(capsys):
     assert not set(multi) & {r["name"] for r in data["rows"]}
 
 
+def test_compare_takes_exact_fractions(capsys):
+    data = compare_json(capsys, "--eps", "1/2", "--delta", "1/100", "--digits", "10")
+    decimal = compare_json(capsys, "--eps", "0.5", "--delta", "0.01", "--digits", "10")
+    assert (data["eps"], data["delta"]) == ("1/2", "1/100")
+    assert data["rows"] == decimal["rows"] and data["skipped"] == decimal["skipped"]
+    code, out, err = run(capsys, "compare", "--eps", "1/2", "--digits", "5")
+    assert code == 0 and err == "" and out.startswith("eps = 1/2, delta = 0, ")
+
+
 def test_compare_approximate_dp_power_and_table(capsys):
     argv = ("--eps", "0.5", "--delta", "0.01", "--cost", "power", "--digits", "10")
     data = compare_json(capsys, *argv)

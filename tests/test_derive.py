@@ -145,6 +145,57 @@ def test_figure_jobs_must_write_their_declared_files(tmp_path, monkeypatch):
     assert oct((tmp_path / "b.txt").stat().st_mode & 0o777) == "0o644"
 
 
+def _dead_pid() -> int:
+    """The pid of a process that has exited (and been reaped)."""
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+@pytest.mark.skipif(os.name == "nt", reason="stale staging directories are kept on Windows")
+def test_stale_staging_directories_of_dead_runs_are_removed(tmp_path, monkeypatch):
+    dead = tmp_path / f"{derive.STAGING_PREFIX}{_dead_pid()}-abc123"
+    live = tmp_path / f"{derive.STAGING_PREFIX}{os.getpid()}-def456"
+    old_style = tmp_path / f"{derive.STAGING_PREFIX}k2j4_x9q"  # no pid: not ours to judge
+    for directory in (dead, live, old_style):
+        (directory / "job0").mkdir(parents=True)
+        (directory / "job0" / "a.png").write_bytes(b"partial")
+    (tmp_path / "keep.txt").write_text("kept")
+    assert derive.clean_stale_staging(tmp_path) == [dead]
+    assert not dead.exists() and live.exists() and old_style.exists()
+    # every run cleans first; its own staging directory is gone when it returns
+    dead.mkdir()
+    monkeypatch.setattr(derive, "FIGURE_JOBS", (("ok", _job(["a.txt"]), ("a.txt",)),))
+    derive.run_figures(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["a.txt", "keep.txt", live.name, old_style.name])
+
+
+@pytest.mark.skipif(os.name == "nt", reason="needs SIGKILL")
+def test_kill_9_during_derive_leaves_nothing_after_the_next_run(tmp_path):
+    """A run killed while staging leaves its directory; the next run removes it."""
+    script = ("import sys, time\n"
+              "import dpsym.derive as derive\n"
+              "def stage(staging):\n"
+              "    print(staging, flush=True)\n"
+              "    time.sleep(120)\n"
+              "derive.stage_figures = stage\n"
+              "derive.run_figures(sys.argv[1])\n")
+    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        staging = Path(proc.stdout.readline().strip())
+        assert staging.parent == tmp_path and staging.is_dir()
+        assert staging.name.startswith(f"{derive.STAGING_PREFIX}{proc.pid}-")
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+        proc.stdout.close()
+    assert staging.is_dir()  # SIGKILL: no clean-up ran
+    assert derive.clean_stale_staging(tmp_path) == [staging]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_stamp_and_sorted_keys(two_runs):
     first, _, _, _ = two_runs
     assert f"dpsym {__version__}" in STAMP

@@ -385,6 +385,51 @@ def test_baseline_samplers(rng):
     assert abs(z) < 5.7
 
 
+def d_dimensional_samplers() -> list:
+    return [StaircaseMD(eps=1, dim=2), IndependentStaircase(eps=2, dim=2),
+            LaplaceMD(eps=2, dim=3)]
+
+
+@pytest.mark.parametrize("size", [2.7, "5", True, -1, (2, 2.0), [3], None, np.float64(3.0)],
+                         ids=repr)
+def test_d_dimensional_samplers_refuse_bad_sizes(size):
+    for mech in d_dimensional_samplers():
+        with pytest.raises(DomainError, match=r"^size: must be a non-negative integer or a "
+                                              r"tuple of non-negative integers"):
+            mech.sample(np.random.default_rng(0), size)
+    with pytest.raises(DomainError, match=r"^size: "):
+        StaircaseMD(eps=1, dim=2).ball_sampler()(np.random.default_rng(0), size)
+
+
+@pytest.mark.parametrize("bad", [5, "abc", np.random.RandomState(0), np.random.PCG64(0)],
+                         ids=lambda r: type(r).__name__)
+def test_d_dimensional_samplers_refuse_bad_rngs(bad):
+    for mech in d_dimensional_samplers():
+        with pytest.raises(DomainError, match=r"^rng: must be a numpy.random.Generator or None"):
+            mech.sample(bad, 3)
+
+
+def test_d_dimensional_samplers_take_shapes_and_no_rng():
+    """``size`` may be a tuple (shape ``size + (d,)``, the same draws as its product);
+    ``rng=None`` draws from a fresh generator (LaplaceMD raised AttributeError)."""
+    for mech in d_dimensional_samplers():
+        d = mech.DIM
+        assert mech.sample(None, 4).shape == (4, d)
+        assert mech.sample(np.random.default_rng(0), np.int64(4)).shape == (4, d)
+        a = mech.sample(np.random.default_rng(1), (2, 3))
+        b = mech.sample(np.random.default_rng(1), 6)
+        assert a.shape == (2, 3, d) and b.shape == (6, d)
+        np.testing.assert_array_equal(a.reshape(6, d), b)
+        assert mech.sample(np.random.default_rng(1), 0).shape == (0, d)
+
+
+def test_d_dimensional_noise_beyond_float64_names_the_parameters():
+    with pytest.raises(DomainError, match=r"^eps/Delta: the float64 sampler draws noise"):
+        LaplaceMD(eps="1e-310", dim=2).sample(np.random.default_rng(0), 3)
+    with pytest.raises(DomainError, match=r"^eps/Delta: the float64 sampler draws noise"):
+        StaircaseMD(eps="1e-310", dim=2).ball_sampler(gamma_value=Fraction(1, 2))
+
+
 # ---------------------------------------------------------------------- radial LP
 def test_radial_lp_matches_the_staircase():
     res = radial_lp(2.0, 2, n=10)

@@ -38,7 +38,7 @@ def test_parse_number_is_exact(text, value):
     assert parse_number(text, "x") == value
 
 
-@pytest.mark.parametrize("text", ["nan", "inf", "1/3", "0x10", "1e", "", "--1", "1e99999",
+@pytest.mark.parametrize("text", ["nan", "inf", "1/0", "0x10", "1e", "", "--1", "1e99999",
                                   float("nan"), float("inf"), True, None, [1]])
 def test_parse_number_refuses_what_is_not_a_finite_decimal(text):
     with pytest.raises(DomainError) as err:
@@ -135,3 +135,15 @@ def test_a_param_names_itself_in_its_errors():
     with pytest.raises(DomainError) as err:
         p.validate("-1")
     assert str(err.value) == "x: must be in (0, inf), got -1"
+
+
+def test_fractions_and_long_numbers():
+    assert parse_number("1/3", "eps") == Fraction(1, 3)
+    assert parse_number(" -2/4 ", "eps") == Fraction(-1, 2)
+    for bad, needle in (("1/0", "q > 0"), ("1/2/3", "fraction p/q"), ("1.5/2", "fraction"),
+                        ("9" * 5000, "at most 4000 digits"),
+                        ("1/" + "3" * 5000, "at most 4000 digits")):
+        with pytest.raises(DomainError, match=needle):
+            parse_number(bad, "eps")
+    assert parse_number("0." + "0" * 3000 + "1", "eps") == Fraction(1, 10**3001)
+    assert eps_param().validate("1/3") == Fraction(1, 3)

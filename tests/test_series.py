@@ -153,3 +153,15 @@ def test_series_without_closed_form_goes_through_the_optimality_condition(regime
             "cost", "moment:3", 50).number
 
     check_remainder(series, t_sym, POINTS[regime], reference, order)
+
+
+@pytest.mark.parametrize(("mechanism", "cost", "regime", "order"), [
+    ("discrete-laplace", "moment:1/2", "eps->0", 0),  # a Lerch sum at its pole z = 1
+    ("discrete-laplace", "moment:3", "eps->oo", 1),  # sympy: depends on the sign of log(b)
+])
+def test_sympy_refusals_are_unsupported_errors_not_bugs(mechanism, cost, regime, order):
+    from dpsym.errors import UnsupportedError
+    from dpsym.mechanisms import get_mechanism
+
+    with pytest.raises(UnsupportedError, match=f"regime {regime}: sympy cannot expand"):
+        get_mechanism(mechanism).series("cost", cost, regime, order)

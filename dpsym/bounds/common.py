@@ -6,6 +6,12 @@ one unit further down when the certified value lies too close to a decimal bound
 the direction to be decided). :class:`BoundObject` is what the bounds share with the
 mechanisms without being one: declared parameters and named quantities
 (:class:`~dpsym.params.Parametrised`), ``formula``, ``series`` and ``value``.
+
+Every bound's computing methods (:data:`LOCKED_METHODS`: ``value``, ``formula``,
+``series``, ``certificate``...), those of :class:`BoundObject` and of every subclass, hold
+the precision lock of :mod:`dpsym.precision` while they compute
+(:meth:`BoundObject.__init_subclass__` wraps them), so that threads get the digits of a
+serial run.
 """
 
 from __future__ import annotations
@@ -22,10 +28,15 @@ from ..errors import DomainError, UnsupportedError
 from ..evaluation import Value
 from ..numerics import certified, check_digits, format_digits
 from ..params import Guarantee, Parametrised
+from ..precision import exclusive, workdps
 from ..regimes import get_regime
 
 #: Extra digits certified beyond those printed, before rounding down.
 ROUNDING_GUARD = 12
+#: The methods of a bound that compute: each holds the precision lock (every subclass's
+#: own definitions are wrapped by :meth:`BoundObject.__init_subclass__`).
+LOCKED_METHODS = ("value", "formula", "series", "regime_formula", "certificate",
+                  "bound_at_working_precision")
 
 
 def round_down(value: mpmath.mpf, digits: int, uncertainty_digits: int = ROUNDING_GUARD
@@ -62,7 +73,7 @@ def _round_directed(value: mpmath.mpf, digits: int, uncertainty_digits: int, up:
         neg, text = _round_directed(-value, digits, uncertainty_digits, not up)
         return -neg, "-" + text
     step = 1 if up else -1
-    with mpmath.workdps(digits + uncertainty_digits + 20):
+    with workdps(digits + uncertainty_digits + 20):
         v = mpmath.mpf(value)
         e = int(mpmath.floor(mpmath.log10(v))) - digits + 1
         scaled = v / mpmath.power(10, e)
@@ -107,10 +118,11 @@ def round_exact(value: Fraction, digits: int, down: bool = True) -> tuple[mpmath
     q, r = divmod(scaled.numerator, scaled.denominator)
     if not down and r:
         q += 1
-    with mpmath.workdps(digits + 20):
+    with workdps(digits + 20):
         return _decimal(q, e, digits)
 
 
+@exclusive
 def certified_lower(compute: Callable[[], mpmath.mpf], digits: int,
                     guard: int | None = None) -> Value:
     r"""Certify ``compute`` with :data:`ROUNDING_GUARD` extra digits, then round down."""
@@ -133,6 +145,17 @@ class BoundObject(Parametrised):
     #: The largest integer moment this object accepts.
     max_moment: ClassVar[int] = 8
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """Wrap the subclass's own :data:`LOCKED_METHODS` in
+        :func:`~dpsym.precision.exclusive` (plain, class and static methods alike)."""
+        super().__init_subclass__(**kwargs)
+        for name in LOCKED_METHODS:
+            attr = cls.__dict__.get(name)
+            if isinstance(attr, (classmethod, staticmethod)):
+                setattr(cls, name, type(attr)(exclusive(attr.__func__)))
+            elif callable(attr):
+                setattr(cls, name, exclusive(attr))
+
     @classmethod
     def parse_bound_cost(cls, cost: Cost | str) -> Cost:
         """Accept ``amplitude``, ``power`` and ``moment:P`` with integer ``P`` up to
@@ -145,12 +168,14 @@ class BoundObject(Parametrised):
         return c
 
     @classmethod
+    @exclusive
     def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
         """The closed form of ``quantity`` (subclasses; none by default)."""
         cls.check_quantity(quantity)
         raise UnsupportedError(f"{cls.name}: no closed form for {quantity}")
 
     @classmethod
+    @exclusive
     def series(cls, quantity: str = "cost", cost: Cost | str = "amplitude",
                regime: str = "eps->0", order: int = 3) -> sp.Expr:
         """The expansion of :meth:`regime_formula` in ``regime`` (see the subclass)."""
@@ -160,15 +185,17 @@ class BoundObject(Parametrised):
         return reg.expand(cls.regime_formula(cost, regime), order)
 
     @classmethod
+    @exclusive
     def regime_formula(cls, cost: Cost, regime: str) -> sp.Expr:
         """The closed form valid throughout ``regime`` (subclasses)."""
         raise UnsupportedError(f"{cls.name}: no series in regime {regime}")
 
+    @exclusive
     def value(self, quantity: str = "cost", cost: Cost | str = "amplitude",
               digits: int = 30) -> Value:
         """The bound certified and rounded down to ``digits`` digits (subclasses)."""
         raise NotImplementedError
 
 
-__all__ = ["ROUNDING_GUARD", "BoundObject", "certified_lower", "round_down", "round_exact",
-           "round_up"]
+__all__ = ["LOCKED_METHODS", "ROUNDING_GUARD", "BoundObject", "certified_lower", "round_down",
+           "round_exact", "round_up"]

@@ -64,6 +64,7 @@ from ..params import (
     parse_number,
     sensitivity_param,
 )
+from ..precision import workdps, workprec
 from .common import BoundObject, round_exact
 from .real import nu_of
 
@@ -81,7 +82,7 @@ LP_EPS_MAX = Fraction(32)
 def exp_bracket(eps: Fraction, bits: int = 200) -> tuple[Fraction, Fraction]:
     r"""Rationals :math:`E_- \le e^\varepsilon \le E_+` (within :math:`2^{-\mathrm{bits}+4}`
     relative)."""
-    with mpmath.workprec(bits + 20):
+    with workprec(bits + 20):
         value = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
         man, exp = mpmath.mpf(value).man_exp
         central = Fraction(int(man)) * Fraction(2) ** int(exp)
@@ -112,7 +113,7 @@ def cell_cost(i: int, h: Fraction, p: int) -> Fraction:
 def auto_support(eps: Fraction, delta: Fraction, N: int, factor: float = 1.3) -> int:
     r"""A support half-width (in cells) covering the truncated Laplacian's :math:`[-A, A]`
     with margin: :math:`\lceil \mathrm{factor}\cdot N A/\Delta\rceil + N`."""
-    with mpmath.workdps(20):
+    with workdps(20):
         dd = mpmath.mpf(delta.numerator) / delta.denominator
         nu = 1 / (2 * dd) if eps == 0 else nu_of(mpmath.mpf(eps.numerator) / eps.denominator,
                                                    dd)

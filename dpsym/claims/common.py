@@ -18,6 +18,7 @@ from ..gaussian_calibration import profile_mp
 from ..mechanisms import DiscreteUniform
 from ..numerics import to_mpf
 from ..params import parse_number
+from ..precision import workdps
 from ..textbook import hockey_stick, sup_over_sets
 from .registry import Verdict
 
@@ -47,7 +48,7 @@ def same(lhs: sp.Expr, rhs: sp.Expr, points: Sequence[dict], tol: str = "1e-20")
     diff = sp.simplify(lhs - rhs)
     if diff == 0:
         return True
-    with mpmath.workdps(40):
+    with workdps(40):
         return all(abs(to_mpf(diff.subs(pt)))
                    < mpmath.mpf(tol) * (1 + abs(to_mpf(rhs.subs(pt)))) for pt in points)
 
@@ -115,7 +116,7 @@ def classic_gaussian(constant: str, eps_grid: tuple[str, ...]) -> Verdict:
     :math:`c = 1.25`); the corrected statement restricts to :math:`\delta \le 1/2`."""
     rows, printed_ok, corrected_ok = [], True, True
     grid_d = ("1e-6", "0.01", "0.3", "0.5", "0.99")
-    with mpmath.workdps(30):
+    with workdps(30):
         const = mpmath.mpf(constant)
         for e in eps_grid:
             for d in grid_d:

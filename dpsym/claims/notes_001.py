@@ -14,6 +14,7 @@ import sympy as sp
 
 from ..gaussian_calibration import profile_mp
 from ..mechanisms import Laplace, TruncatedLaplace
+from ..precision import workdps
 from ..privacy import hockey_stick as noise_hockey_stick
 from ..privacy import privacy_loss_bound
 from ..symbols import Delta, delta, eps, x
@@ -49,7 +50,7 @@ def _pure_recovered() -> Verdict:
        "implies (eps, delta)-DP", notebook=_NB)
 def _loss_sufficient() -> Verdict:
     rows, ok = [], True
-    with mpmath.workdps(30):
+    with workdps(30):
         for e, s in (("0.5", "2"), ("1", "1"), ("0.2", "4")):
             ee, mu = mpmath.mpf(e), 1 / mpmath.mpf(s)
             # Z = log p(x)/p'(x) ~ N(mu^2/2, mu^2) under x ~ N(0, sigma^2), shift Delta = 1
@@ -111,7 +112,7 @@ def _classic_gaussian() -> Verdict:
        notebook=_NB)
 def _analytic_gaussian() -> Verdict:
     rows, printed_ok, corrected_ok = [], True, True
-    with mpmath.workdps(30):
+    with workdps(30):
         for e, s in (("0.5", "2"), ("1", "1"), ("0.1", "5")):
             ee, ss = mpmath.mpf(e), mpmath.mpf(s)
             m = 1 / ss

@@ -21,6 +21,7 @@ from ..bounds.real import paper_n
 from ..bounds.tightness import PAPER_CLAIMS, ratio_limit
 from ..mechanisms import AnalyticGaussian, DiscreteLaplace, DiscreteUniform, TruncatedLaplace
 from ..numerics import to_mpf
+from ..precision import workdps
 from ..privacy import hockey_stick as noise_hockey_stick
 from ..privacy import privacy_loss_bound
 from ..symbols import Delta, b, c, delta, eps, x
@@ -59,7 +60,7 @@ def _tl_lemma1() -> Verdict:
     rows, ok = [], True
     for e, d in _TL_POINTS[:2]:
         pt = {eps: exact(e), delta: exact(d), Delta: 1}
-        with mpmath.workdps(30):
+        with workdps(30):
             a_, b_, lam = to_mpf(A.subs(pt)), to_mpf(B.subs(pt)), 1 / to_mpf(exact(e))
 
             def sf(t, a_=a_, b_=b_, lam=lam):  # P(X >= t)
@@ -178,7 +179,7 @@ def _paper_points() -> list[tuple[sp.Expr, object, int]]:
 def _lemma2() -> Verdict:
     rows, ok, N = [], True, 10
     for e, d, n_ in _paper_points():
-        with mpmath.workdps(30):
+        with workdps(30):
             bb = mpmath.exp(-to_mpf(e))
             dd = (mpmath.mpf(d.numerator) / d.denominator if isinstance(d, Fraction)
                   else mpmath.mpf(d))

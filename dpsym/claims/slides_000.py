@@ -30,6 +30,7 @@ from ..mechanisms.laplace_md import LaplaceMD
 from ..mechanisms.lattice_md import DiscreteLaplaceMD, DiscreteUniformMD
 from ..mechanisms.staircase_md import StaircaseMD
 from ..numerics import to_mpf
+from ..precision import workdps
 from ..privacy import privacy_loss_bound
 from ..symbols import Delta, b, delta, eps, gamma, in_eps
 from ..textbook import compose, hockey_stick, randomized_response
@@ -45,7 +46,7 @@ _NB_MD, _NB_LB = "notebooks/staircase_md.py", "notebooks/lower_bounds.py"
 def _hypothesis_testing(delta_value: object) -> Callable[[], Verdict]:
     def check() -> Verdict:
         d = exact(delta_value)
-        with mpmath.workdps(30):
+        with workdps(30):
             if d == 0:  # Laplace(1/eps), Delta = 1, eps = 1
                 def sf(t):
                     return mpmath.exp(-t) / 2 if t >= 0 else 1 - mpmath.exp(t) / 2

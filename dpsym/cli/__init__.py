@@ -10,6 +10,12 @@ r"""The ``dpsym`` command.
    dpsym formula MECHANISM [QUANTITY] --cost C [--dim D] [--json] [--latex]
    dpsym compare --eps E [--delta D] [--cost C] [--sensitivity S] [--digits N]
                  [--dim D] [--lp [--grid N]] [--json]
+   dpsym audit   MECHANISM --eps E [--delta D] [noise options] [--sensitivity S]
+                 [--digits N] [--json]
+   dpsym sweep   MECHANISM [QUANTITY] --param NAME=VALUES [--param ...] [--cost C]
+                 [--digits N] [--format csv|json] [--out FILE] [--workers K]
+                 [--timeout SECONDS]
+   dpsym check   [CLAIM ...] [--list] [--json]
    dpsym derive  [--out DIR]
 
 ``MECHANISM`` is a mechanism or a lower bound from ``dpsym list`` (the registries
@@ -33,7 +39,17 @@ parameters of the named entry (:attr:`dpsym.mechanisms.base.Mechanism.params`):
 
 A parameter the command does not use for that entry is refused with a one-line error.
 Numbers are handed to the engine as the strings typed and parsed there exactly
-(:func:`dpsym.params.parse_number`).
+(:func:`dpsym.params.parse_number`); every numeric parameter also takes an exact fraction
+``p/q`` of ASCII integers (``--eps 1/3``, as ``--cost moment:1/2``), read by
+:func:`~dpsym.cli.options.exact_number`. Integer options (``--digits``, ``--order``,
+``--dim``, ``--grid``, ``--workers``) take ASCII digits only. An option that takes a value
+is given at most once: a repeated one is refused, never silently replaced.
+
+``sweep`` checks every option, ``--out`` included, before it evaluates a point, and
+writes ``--out`` as :mod:`~dpsym.cli.output` describes (through symbolic links, into
+devices and FIFOs, a regular file replaced atomically, the umask honoured). A point that
+fails, or exceeds ``--timeout``, is a row with an ``error``; Ctrl-C stops the workers at
+once (exit status 130).
 
 ``compare`` answers "which mechanism should I use?": every registered mechanism that is
 (eps, delta)-DP at the given parameters (decided from its ``guarantee``: ``eps``
@@ -56,9 +72,9 @@ printed only when the environment variable ``DPSYM_DEBUG`` is ``1``
 
 The package: :mod:`~dpsym.cli.parser` (the argument parser),
 :mod:`~dpsym.cli.options` (registries, parameter options, error messages),
-:mod:`~dpsym.cli.commands` (the handlers, which print) and :mod:`~dpsym.cli.app`
-(:func:`main`). The command formats only: the computations are the engine's, and the
-comparison is :mod:`dpsym.selection`'s.
+:mod:`~dpsym.cli.commands` (the handlers, which print), :mod:`~dpsym.cli.output` (output
+files) and :mod:`~dpsym.cli.app` (:func:`main`). The command formats only: the
+computations are the engine's, and the comparison is :mod:`dpsym.selection`'s.
 """
 
 from __future__ import annotations

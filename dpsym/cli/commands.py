@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from ..audit import audit
 from ..claims import CLAIMS, run_claims
 from ..costs import parse_cost
-from ..derive import main_job, write_atomic
+from ..derive import main_job
 from ..errors import DomainError, UnsupportedError
 from ..numerics import check_digits
 from ..params import Guarantee
@@ -26,7 +25,7 @@ from ..printing import (
 )
 from ..regimes import get_regime
 from ..selection import Comparison, Skipped, compare, compare_inputs
-from ..sweep import parse_values, sweep, to_csv, to_json
+from ..sweep import failures, parse_values, sweep, to_csv, to_json
 from ..symbols import display_eps
 from .options import (
     OPTION_OF_PARAM,
@@ -34,15 +33,18 @@ from .options import (
     CliError,
     check_symbolic_params,
     error_message,
+    exact_number,
     get_entry,
     given_params,
     instance,
     is_bound,
     option,
+    parse_count,
     parse_order,
     registries,
     specialise,
 )
+from .output import check_output, write_output
 
 
 def guarantee_label(guarantee: object) -> str:
@@ -236,8 +238,10 @@ def comparison_record(result: Comparison) -> dict[str, Any]:
 def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym compare``: the mechanisms that are (eps, delta)-DP at the given parameters,
     ranked by their optimal cost, with the lower bounds."""
-    inputs = compare_inputs(args.eps, args.delta, args.sensitivity, args.cost, args.digits,
-                            dim=args.dim, lp=args.lp, grid=args.grid)
+    inputs = compare_inputs(exact_number(args.eps, "eps"), exact_number(args.delta, "delta"),
+                            exact_number(args.sensitivity, "Delta"), args.cost, args.digits,
+                            dim=exact_number(args.dim, "dim"), lp=args.lp,
+                            grid=exact_number(args.grid, "grid"))
     record = comparison_record(compare(inputs))
     if args.json:
         emit_json(record, out)
@@ -278,9 +282,11 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
 # ---------------------------------------------------------------------- audit, sweep
 def cmd_audit(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym audit``: the delta a noise with user-supplied parameters achieves."""
-    noise = {name: getattr(args, name) for name in ("sigma", "scale", "bound", "eps0", "gamma")}
-    result = audit(args.mechanism, args.eps, args.delta, args.sensitivity, args.digits,
-                   **noise)
+    noise = {name: exact_number(getattr(args, name), name)
+             for name in ("sigma", "scale", "bound", "eps0", "gamma")}
+    result = audit(args.mechanism, exact_number(args.eps, "eps"),
+                   exact_number(args.delta, "delta"), exact_number(args.sensitivity, "Delta"),
+                   args.digits, **noise)
     if args.json:
         emit_json(result.as_dict(), out)
         return 0
@@ -291,32 +297,50 @@ def cmd_audit(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _write_out(path: str, text: str) -> None:
-    """Write ``--out`` atomically; a file that cannot be written is the user's error."""
-    try:
-        write_atomic(Path(path), text)
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise CliError(f"--out: cannot write to {path!r}: {reason}") from exc
+def _sweep_error(exc: DomainError) -> CliError:
+    """An error of the sweep's request in the command's words (``--param``)."""
+    body = str(exc)
+    name = getattr(exc, "name", None)
+    if isinstance(name, str) and body.startswith(f"{name}: "):
+        body = body[len(name) + 2:]
+    if name == "points":
+        return CliError(f"--param: {body} (the product of the numbers of values)")
+    return CliError(f"--param {str(name)[:40]}: {body}")
 
 
-def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
-    """``dpsym sweep``: a quantity over a parameter grid, written as CSV or JSON."""
-    grid = {}
-    for opt in args.param or []:
+def _sweep_grid(params: list[str] | None) -> dict[str, list[str]]:
+    """The grid of ``--param NAME=VALUES`` options (each parameter once)."""
+    grid: dict[str, list[str]] = {}
+    for opt in params or []:
         name, sep, values = opt.partition("=")
         if not sep or not name:
             raise CliError(f"--param: expected NAME=VALUES, got {opt[:40]!r}")
         name = PARAM_ALIASES.get(name, name)
-        grid[name] = parse_values(values, name)
+        if name in grid:
+            raise CliError(f"--param: {name} given more than once; give its values in one "
+                           "--param")
+        try:
+            grid[name] = parse_values(values, name)
+        except DomainError as exc:
+            raise _sweep_error(exc) from exc
     if not grid:
         raise CliError("--param: give at least one NAME=VALUES")
+    return grid
+
+
+def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym sweep``: a quantity over a parameter grid, written as CSV or JSON.
+
+    Every option, ``--out`` included, is checked before any point is evaluated. Points
+    that fail are rows with an ``error`` (and one line on standard error counts them).
+    """
+    grid = _sweep_grid(args.param)
     workers = None
     if args.workers is not None:
-        text = args.workers
-        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 256:
-            raise CliError("--workers: must be an integer in [1, 256]")
-        workers = int(args.workers)
+        workers = parse_count(args.workers, "--workers", 1, 256)
+    timeout = None if args.timeout is None else exact_number(args.timeout, "timeout")
+    if args.out is not None:
+        check_output(args.out)
     progress = None
     if sys.stderr.isatty():
         def progress(done: int, total: int) -> None:
@@ -324,15 +348,28 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
             if done == total:
                 sys.stderr.write("\n")
     digits = check_digits(args.digits)
-    rows = sweep(args.mechanism, grid, args.quantity, args.cost, digits,
-                 workers=workers, progress=progress)
+    try:
+        rows = sweep(args.mechanism, grid, args.quantity, args.cost, digits,
+                     workers=workers, progress=progress, timeout=timeout)
+    except DomainError as exc:
+        if exc.name == "points" or exc.name in grid:
+            raise _sweep_error(exc) from exc
+        raise
+    except KeyboardInterrupt:
+        if progress is not None:
+            sys.stderr.write("\n")
+        raise
     meta = {"mechanism": args.mechanism, "quantity": args.quantity, "cost": args.cost,
             "digits": digits}
     text = to_json(rows, meta) if args.format == "json" else to_csv(rows)
     if args.out is None:
         out.write(text)
     else:
-        _write_out(args.out, text)
+        write_output(args.out, text)
+    failed = failures(rows)
+    if failed:
+        sys.stderr.write(f"dpsym: note: {failed} of {len(rows)} points have no value (see "
+                         "the error column)\n")
     return 0
 
 

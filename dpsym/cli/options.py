@@ -16,6 +16,7 @@ from ..mechanisms import MECHANISMS
 from ..printing import one_line
 from ..regimes import MAX_ORDER
 from ..selection import SelectionError
+from ..sweep import FRACTION, read_number
 
 PROG = "dpsym"
 
@@ -25,7 +26,8 @@ PARAM_ALIASES: dict[str, str] = {"eps": "eps", "delta": "delta", "sensitivity": 
 OPTION_OF_PARAM: dict[str, str] = {param: f"--{opt}" for opt, param in PARAM_ALIASES.items()}
 #: The option behind an error's parameter name, for messages.
 OPTION_OF_NAME: dict[str, str] = {**OPTION_OF_PARAM, "digits": "--digits", "cost": "--cost",
-                                  "regime": "--regime", "order": "--order"}
+                                  "regime": "--regime", "order": "--order",
+                                  "timeout": "--timeout"}
 
 
 class CliError(DpsymError):
@@ -90,6 +92,22 @@ def option(name: str) -> str:
 
 
 # ---------------------------------------------------------------------- parameters
+def exact_number(text: str | None, name: str) -> str | Fraction | None:
+    """A parameter value as typed, for the parameter's ``validate``: a fraction ``p/q`` of
+    ASCII integers (``q > 0``) as the exact :class:`~fractions.Fraction`
+    (:func:`dpsym.sweep.read_number`), any other text unchanged (a decimal, read exactly by
+    :func:`dpsym.params.parse_number`).
+
+    Raises
+    ------
+    DomainError
+        Naming ``name``, for ``q = 0`` or too many digits in ``p`` or ``q``.
+    """
+    if text is None or FRACTION.fullmatch(text.strip()) is None:
+        return text
+    return read_number(text, name)
+
+
 def given_params(args: argparse.Namespace) -> dict[str, str]:
     """The parameter values given on the command line, by parameter name."""
     given = {}
@@ -107,7 +125,7 @@ def instance(cls: Any, given: dict[str, str]) -> Any:
             valid = ", ".join(f"{n} ({option(n)})" for n in names)
             raise DomainError(name, f"{cls.name} has no parameter {name}; its parameters: "
                               f"{valid}")
-    inst = cls(**given)
+    inst = cls(**{name: exact_number(text, name) for name, text in given.items()})
     for prm in cls.params:
         if prm.name not in inst.values:
             raise DomainError(prm.name, f"a value is required, in {prm.domain.describe()}")
@@ -151,7 +169,7 @@ def specialise(cls: Any, given: dict[str, str]) -> tuple[Any, dict[Any, Any], di
         text = given.get(prm.name, prm.default)
         if text is None:
             continue
-        value: Fraction = prm.validate(text)
+        value: Fraction = prm.validate(exact_number(text, prm.name))
         shown[prm.name] = str(value)
         if prm.name == "dim" and hasattr(cls, "for_dim"):
             cls = cls.for_dim(value)
@@ -164,12 +182,20 @@ def parse_order(text: str) -> int:
     """Read ``--order`` (an integer in ``[0, MAX_ORDER]``) without eval or float."""
     s = text.strip()
     valid = f"must be an integer in [0, {MAX_ORDER}]"
-    if not re.fullmatch(r"[+-]?\d{1,6}", s):
+    if not re.fullmatch(r"[+-]?[0-9]{1,6}", s):
         raise DomainError("order", f"{valid}, got {one_line(s, 40)!r}")
     order = int(s)
     if not 0 <= order <= MAX_ORDER:
         raise DomainError("order", f"{valid}, got {order}")
     return order
+
+
+def parse_count(text: str, option: str, lower: int, upper: int) -> int:
+    """Read an integer option in ``[lower, upper]`` written in ASCII digits."""
+    s = text.strip()
+    if not (re.fullmatch(r"\+?[0-9]{1,9}", s) and lower <= int(s) <= upper):
+        raise CliError(f"{option}: must be an integer in [{lower}, {upper}]")
+    return int(s)
 
 
 # ---------------------------------------------------------------------- messages

@@ -27,11 +27,30 @@ from .commands import (
 )
 from .options import PARAM_ALIASES, PROG, UsageError, param_names, params_of
 
-#: Accepts negative numbers in any notation as option values (``--eps -1e-3``).
-_NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^-(inf|infinity|nan)$",
-                              re.IGNORECASE)
+#: Accepts negative numbers in any notation as option values (``--eps -1e-3``,
+#: ``--eps -1/2``).
+_NEGATIVE_NUMBER = re.compile(r"^-([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
+                              r"|^-[0-9]+/[0-9]+$|^-(inf|infinity|nan)$", re.IGNORECASE)
+#: The namespace attribute where :class:`StoreOnce` records the options seen.
+_SEEN = "_options_seen"
 #: The commands whose options come from the registries.
 REGISTRY_COMMANDS = ("value", "series", "formula")
+
+
+class StoreOnce(argparse.Action):
+    """Store an option's value, refusing the option given a second time (argparse would
+    silently keep the last value)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        seen = getattr(namespace, _SEEN, None)
+        if seen is None:
+            seen = set()
+            setattr(namespace, _SEEN, seen)
+        if self.dest in seen:
+            raise argparse.ArgumentError(self, "given more than once; give it once")
+        seen.add(self.dest)
+        setattr(namespace, self.dest, values)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -39,6 +58,7 @@ class ArgumentParser(argparse.ArgumentParser):
 
     :meth:`error` raises instead of printing the usage and exiting, so that
     :func:`dpsym.cli.main` reports every error in the same way and returns its status.
+    An option that takes a value may be given once (:class:`StoreOnce`).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -46,6 +66,22 @@ class ArgumentParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         # Negative numbers in every notation are values, not options.
         self._negative_number_matcher = _NEGATIVE_NUMBER
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        """As :meth:`argparse.ArgumentParser.add_argument`; an option that stores a value
+        is refused when repeated."""
+        if args and str(args[0]).startswith("-") and kwargs.get("action", "store") == "store":
+            kwargs["action"] = StoreOnce
+        return super().add_argument(*args, **kwargs)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        """As :meth:`argparse.ArgumentParser.parse_known_args`, without the record of the
+        options seen."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if hasattr(parsed, _SEEN):
+            delattr(parsed, _SEEN)
+        return parsed, extras
 
     def error(self, message: str) -> NoReturn:
         """Raise a usage error (reported by :func:`dpsym.cli.main`, exit status 2)."""
@@ -195,7 +231,8 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
         "sweep", help="a quantity over a parameter grid (CSV or JSON), in parallel",
         epilog="VALUES is a comma-separated list (0.1,1,10) or log:LO:HI:N (N log-spaced "
                "values). Points run on every core; the output is in grid order, identical "
-               "to a serial run (--workers 1).")
+               "to a serial run (--workers 1). A point that fails or exceeds --timeout is a "
+               "row with an error; the other points keep their values.")
     p.add_argument("mechanism", metavar="MECHANISM")
     p.add_argument("quantity", nargs="?", default="cost", metavar="QUANTITY")
     p.add_argument("--param", action="append", metavar="NAME=VALUES",
@@ -204,9 +241,13 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
     p.add_argument("--cost", default="amplitude", help="amplitude, power or moment:P")
     p.add_argument("--digits", default="30", metavar="N", help="digits (default 30)")
     p.add_argument("--format", choices=("csv", "json"), default="csv")
-    p.add_argument("--out", default=None, metavar="FILE", help="write here (atomically)")
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="write here (checked before any work; a regular file is replaced "
+                        "atomically, a device or FIFO written to)")
     p.add_argument("--workers", default=None, metavar="K",
                    help="worker processes (default: every core)")
+    p.add_argument("--timeout", default=None, metavar="SECONDS",
+                   help="time budget of each point; a point over it gets an error row")
     p.set_defaults(handler=cmd_sweep)
 
     p = sub.add_parser(

@@ -18,6 +18,7 @@ the layers below, to which the methods here delegate:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from typing import ClassVar
@@ -32,9 +33,30 @@ from ..errors import DomainError
 from ..evaluation import Value
 from ..noise import SymmetricNoise
 from ..params import Guarantee, Parametrised, parse_number
+from ..precision import exclusive
 from ..privacy import PrivacyCheck, is_private, privacy_profile
+from ..sampler_checks import ScaleError, check_rng, check_size
 from ..sampling import Sampler, sampler
 from ..symbols import b, eps
+
+#: The methods that compute with sympy, mpmath or python-flint, and so run under the
+#: precision lock (:mod:`dpsym.precision`), in this class and in every subclass that
+#: overrides them; drawing samples (numpy) is not locked.
+LOCKED_METHODS = ("value", "formula", "series", "free_value", "numeric_noise",
+                  "privacy_profile", "is_private", "sampler", "ball_sampler", "cost_at",
+                  "radial_cdf", "derived_numeric", "calibration", "cost_function",
+                  "slope_function", "moment", "optimal_parameter", "optimal_cost",
+                  "_numeric_optimum")
+
+
+def _lock(cls: type) -> None:
+    """Wrap the :data:`LOCKED_METHODS` that ``cls`` itself defines in the precision lock."""
+    for name in LOCKED_METHODS:
+        attr = cls.__dict__.get(name)
+        if isinstance(attr, classmethod):
+            setattr(cls, name, classmethod(exclusive(attr.__func__)))
+        elif callable(attr):
+            setattr(cls, name, exclusive(attr))
 
 
 class Mechanism(Parametrised):
@@ -49,6 +71,10 @@ class Mechanism(Parametrised):
     """
 
     guarantee: ClassVar[Guarantee] = Guarantee.PURE
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        _lock(cls)
 
     # ------------------------------------------------------------------ definition
     @classmethod
@@ -107,7 +133,7 @@ class Mechanism(Parametrised):
         optimum = self.value(self.free.name, cost, digits)
         if self.free.integer:
             return sp.Integer(int(mpmath.nint(optimum.number)))
-        exact = parse_number(optimum.text, self.free.name)
+        exact = _exact_decimal(optimum.text)
         return sp.Rational(exact.numerator, exact.denominator)
 
     def numeric_noise(self, cost: Cost | str = "amplitude", free_value: object = None,
@@ -142,7 +168,7 @@ class Mechanism(Parametrised):
         for der in self.derived:
             if der.numeric:
                 value = self.value(der.name, cost, digits)
-                exact = parse_number(value.text, der.name)
+                exact = _exact_decimal(value.text)
                 subs[der.symbol] = sp.Rational(exact.numerator, exact.denominator)
         return self.noise().subs(subs)
 
@@ -150,17 +176,38 @@ class Mechanism(Parametrised):
     def sampler(self, cost: Cost | str = "amplitude") -> Sampler:
         """A reusable sampler of this instance's noise (:func:`dpsym.sampling.sampler`),
         cached per class, parameters and cost; the optimal free parameter for ``cost`` is
-        certified to 17 digits and substituted exactly."""
+        certified to 17 digits and substituted exactly.
+
+        Raises
+        ------
+        DomainError
+            If the noise's scale is beyond what float64 samples hold
+            (:class:`~dpsym.sampling.ScaleError`), naming the parameters that set it.
+        """
         cost = parse_cost(cost)
         key = tuple(sorted(self.values.items()))
-        return _cached_sampler(type(self), key, cost if self.free is not None else None)
+        try:
+            return _cached_sampler(type(self), key, cost if self.free is not None else None)
+        except ScaleError as err:
+            names = "/".join(n for n in ("eps", "delta", "Delta") if n in self.values)
+            raise DomainError(names, f"{err} (sample with a smaller noise scale: a larger "
+                              "eps or delta, or a smaller Delta)") from None
 
     def sample(self, rng: np.random.Generator | None, size: int | tuple[int, ...],
                cost: Cost | str = "amplitude") -> np.ndarray:
-        """Draw ``size`` noise values (float64, or int64 for an integer-valued mechanism)
-        with the optimal free parameter for ``cost``; ``rng=None`` uses a fresh unseeded
-        generator."""
-        return self.sampler(cost)(rng, size)
+        """Draw noise values of shape ``size`` (float64, or int64 for an integer-valued
+        mechanism) with the optimal free parameter for ``cost``; ``rng=None`` uses a fresh
+        unseeded generator.
+
+        Raises
+        ------
+        DomainError
+            If ``size`` is not a non-negative integer or a tuple of them, ``rng`` is not a
+            :class:`numpy.random.Generator` or ``None``, or the noise's scale is beyond
+            float64.
+        """
+        shape, generator = check_size(size), check_rng(rng)
+        return self.sampler(cost)(generator, shape)
 
     def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
                         digits: int = 30, *, free_value: object = None) -> Value:
@@ -182,7 +229,17 @@ class Mechanism(Parametrised):
         return self.values["Delta"]
 
 
+_lock(Mechanism)
+
+
+def _exact_decimal(text: str) -> Fraction:
+    """A certified decimal string of the engine's own (any exponent) as an exact rational;
+    user input goes through :func:`dpsym.params.parse_number` and its limits instead."""
+    return Fraction(Decimal(text))
+
+
 @lru_cache(maxsize=128)
+@exclusive
 def _cached_sampler(cls: type[Mechanism], values: tuple[tuple[str, Fraction], ...],
                     cost: Cost | None) -> Sampler:
     mechanism = cls(**dict(values))

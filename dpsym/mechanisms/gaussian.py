@@ -35,6 +35,7 @@ from ..evaluation import Value
 from ..gaussian_calibration import calibrate_sigma_value, profile_value
 from ..noise import Piece, SymmetricNoise
 from ..params import Derived, Domain, Guarantee, Param, delta_param, eps_param, sensitivity_param
+from ..sampler_checks import check_rng, check_size
 from ..symbols import NORM, Delta, delta, eps, x
 from .base import Mechanism
 
@@ -59,8 +60,8 @@ class _Gaussian(Mechanism):
                cost: Cost | str = "amplitude") -> np.ndarray:
         """Draw noise values with ``rng.normal`` (float64; not hardened, see
         :mod:`dpsym.sampling`)."""
-        generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-        return generator.normal(0.0, self._sigma_float(), size)
+        shape, generator = check_size(size), check_rng(rng)
+        return generator.normal(0.0, self._sigma_float(), shape)
 
     def _sigma_float(self) -> float:
         r""":math:`\sigma` rounded to float64 from its certified 20-digit value, once per

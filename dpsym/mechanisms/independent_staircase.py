@@ -17,9 +17,9 @@ import numpy as np
 import sympy as sp
 
 from ..costs import Cost, parse_cost
-from ..errors import DomainError
 from ..noise import SymmetricNoise
 from ..params import FreeParameter, dim_param, eps_param, sensitivity_param
+from ..sampler_checks import check_rng, check_size
 from ..symbols import b, gamma
 from .dimensional import DimensionalMechanism
 from .staircase import Staircase
@@ -71,14 +71,15 @@ class IndependentStaircase(DimensionalMechanism):
         cls._specific(cost)
         return cls.DIM * cls._per_coordinate(Staircase.optimal_cost(cost))
 
-    def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
-        r"""Noise vectors, shape ``(size, d)``: the 1-D staircase sampler at
-        :math:`\varepsilon/d`."""
-        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-            raise DomainError("size", "must be a nonnegative integer")
+    def sample(self, rng: object, size: int | tuple[int, ...],
+               cost: Cost | str = "amplitude") -> np.ndarray:
+        r"""Noise vectors, shape ``(size, d)`` (``size + (d,)`` for a tuple ``size``): the
+        1-D staircase sampler at :math:`\varepsilon/d`; ``rng`` a
+        :class:`numpy.random.Generator` or ``None`` (a fresh unseeded one)."""
+        shape, generator = check_size(size), check_rng(rng)
         self.require("eps", "Delta")
         one = Staircase(eps=self.values["eps"] / self.DIM, Delta=self.values["Delta"])
-        return np.asarray(one.sample(rng, size * self.DIM, cost)).reshape(size, self.DIM)
+        return one.sample(generator, (*shape, self.DIM), cost)
 
 
 __all__ = ["IndependentStaircase"]

@@ -19,6 +19,7 @@ from ..costs import Cost, parse_cost
 from ..errors import DomainError
 from ..noise import SymmetricNoise
 from ..params import dim_param, eps_param, sensitivity_param
+from ..sampler_checks import REACH_MAX, check_rng, check_size
 from .dimensional import DimensionalMechanism
 from .laplace import Laplace
 
@@ -49,13 +50,17 @@ class LaplaceMD(DimensionalMechanism):
         cls._specific(cost)
         return cls.DIM * Laplace.moment(cost.exponent)
 
-    def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
-        """Noise vectors, shape ``(size, d)``."""
-        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-            raise DomainError("size", "must be a nonnegative integer")
+    def sample(self, rng: object, size: int | tuple[int, ...],
+               cost: Cost | str = "amplitude") -> np.ndarray:
+        """Noise vectors, shape ``(size, d)`` (``size + (d,)`` for a tuple ``size``);
+        ``rng`` a :class:`numpy.random.Generator` or ``None`` (a fresh unseeded one)."""
+        shape, generator = check_size(size), check_rng(rng)
         self.require("eps", "Delta")
-        scale = float(self.values["Delta"] / self.values["eps"])
-        return rng.laplace(0.0, scale, (size, self.DIM))
+        scale = self.values["Delta"] / self.values["eps"]
+        if scale > REACH_MAX:
+            raise DomainError("eps/Delta", f"the float64 sampler draws noise of scale up to "
+                              f"{REACH_MAX:.3g}, this noise has scale Delta/eps > {REACH_MAX:.3g}")
+        return generator.laplace(0.0, float(scale), (*shape, self.DIM))
 
 
 __all__ = ["LaplaceMD"]

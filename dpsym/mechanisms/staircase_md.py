@@ -54,7 +54,7 @@ import sympy as sp
 from ..asymptotics import minimiser_series
 from ..ball_sampling import BallMixtureSampler, ball_sampler
 from ..costs import Cost, parse_cost
-from ..errors import DomainError, UnsupportedError
+from ..errors import UnsupportedError
 from ..l1 import (
     l1_sphere_measure,
     power_geometric_sum,
@@ -62,10 +62,11 @@ from ..l1 import (
     shifted_power_sum,
     shifted_power_sums_numeric,
 )
-from ..numerics import evaluate
+from ..numerics import decimal_digits, evaluate
 from ..optimize import AlgebraicRoot, bisect_root
 from ..params import FreeParameter, dim_param, eps_param, sensitivity_param
 from ..regimes import get_regime
+from ..sampler_checks import check_rng, check_size
 from ..symbols import NORM, Delta, b, gamma, k
 from .dimensional import DimensionalMechanism
 
@@ -345,7 +346,7 @@ class StaircaseMD(DimensionalMechanism):
         e = self.values.get("eps")
         if e is None or e >= 1:
             return base
-        lost = math.ceil(math.log10(e.denominator / e.numerator))
+        lost = decimal_digits(e.denominator) - decimal_digits(e.numerator) + 1
         return base + (self.DIM + 1) * lost
 
     # -------------------------------------------------------------- sampling
@@ -364,18 +365,18 @@ class StaircaseMD(DimensionalMechanism):
                 else Fraction(gamma_value)
         return ball_sampler(self.DIM, self.values["eps"], self.values["Delta"], g)
 
-    def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
-        r"""Noise vectors, shape ``(size, d)`` (a Fortran-ordered array).
+    def sample(self, rng: object, size: int | tuple[int, ...],
+               cost: Cost | str = "amplitude") -> np.ndarray:
+        r"""Noise vectors, shape ``(size, d)`` (a Fortran-ordered array; ``size + (d,)``
+        for a tuple ``size``); ``rng`` a :class:`numpy.random.Generator` or ``None`` (a
+        fresh unseeded one).
 
         The density is a mixture of uniform laws on :math:`\ell^1` balls (see
         :class:`BallMixtureSampler`): :math:`X = (K + \gamma)\Delta\, V` with
         :math:`P(K = k) \propto b^k (k + \gamma)^d` and :math:`V` uniform on the unit ball.
         """
-        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-            raise DomainError("size", "must be a nonnegative integer")
-        if rng is None:
-            rng = np.random.default_rng()
-        return self.ball_sampler(cost)(rng, size)
+        shape, generator = check_size(size), check_rng(rng)
+        return self.ball_sampler(cost)(generator, shape)
 
     def radial_cdf(self, r: object, gamma_value: object) -> mpmath.mpf:
         r"""The exact CDF :math:`P(\|X\|_1 \le r)` at the working precision.
