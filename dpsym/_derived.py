@@ -3,9 +3,9 @@
 from sympy import *
 from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
-from dpsym.sums import LerchSum
+from dpsym.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'a7fa1b23d69a48130fd7136594d06d6a3dffeb5561b0a0393cd2480cc165aade'
+FINGERPRINT = 'b41458ae87885a61fe6196fb45271219fbe98c27805b8216fbf96080da278f63'
 
 def _e0():
     with evaluate(False):

@@ -103,6 +103,9 @@ class Audit:
     met : bool or None
         Whether the achieved :math:`\delta` is at most the target (decided at the working
         precision of the certified value, with the exact target).
+    needed : Needed or None
+        With a target: the value of the noise's scale parameter (:data:`SCALE_PARAMETER`)
+        at which the target is met, the others unchanged (:func:`needed_scale`).
     """
 
     mechanism: str
@@ -112,13 +115,41 @@ class Audit:
     digits: int
     target: Fraction | None
     met: bool | None
+    needed: Needed | None = None
 
     def as_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (numbers as decimal strings)."""
+        needed = self.needed
         return {"mechanism": self.mechanism, "eps": str(self.eps), "delta": self.text,
                 "digits": self.digits,
                 "target": None if self.target is None else _decimal(self.target),
-                "met": self.met}
+                "met": self.met,
+                "needed": None if needed is None or needed.value is None
+                else _decimal(needed.value),
+                "needed_parameter": None if needed is None else needed.parameter,
+                "needed_reason": None if needed is None else needed.reason}
+
+
+@dataclass(frozen=True)
+class Needed:
+    r"""The scale parameter's value that meets a target :math:`\delta`.
+
+    Attributes
+    ----------
+    parameter : str
+        ``sigma``, ``scale`` or ``eps0`` (:data:`SCALE_PARAMETER`).
+    value : Fraction or None
+        A value with :data:`NEEDED_DIGITS` significant digits, rounded in the safe
+        direction (up for ``sigma``/``scale``, down for ``eps0``), whose certified
+        :math:`\delta` is at most the target; None if no value in the search range meets
+        it.
+    reason : str or None
+        Why there is no value.
+    """
+
+    parameter: str
+    value: Fraction | None
+    reason: str | None = None
 
 
 @exclusive
@@ -168,11 +199,113 @@ def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
     sens = _PARAMS["Delta"].validate(Delta)
     digits = check_digits(digits)
     number, text = _profile(mechanism, e, sens, values, digits)
-    met = None
+    met = needed = None
     if target is not None:
-        with workdps(digits + 20):
-            met = bool(number <= mpmath.mpf(target.numerator) / target.denominator)
-    return Audit(mechanism, e, number, text, digits, target, met)
+        met = _meets(number, target, digits)
+        needed = needed_scale(mechanism, e, sens, values, target)
+    return Audit(mechanism, e, number, text, digits, target, met, needed)
+
+
+#: The parameter :func:`needed_scale` solves for, and whether more of it means less
+#: :math:`\delta` (+1) or more (-1).
+SCALE_PARAMETER: dict[str, tuple[str, int]] = {
+    "analytic-gaussian": ("sigma", 1), "gaussian": ("sigma", 1), "laplace": ("scale", 1),
+    "truncated-laplace": ("scale", 1), "staircase": ("eps0", -1)}
+#: Significant digits of a needed value.
+NEEDED_DIGITS = 6
+#: Digits of the profile values during the search.
+_SEARCH_DIGITS = 12
+#: Steps allowed to bracket the needed value, their largest factor, bisection steps.
+_BRACKET_STEPS, _MAX_FACTOR, _BISECTIONS = 40, Fraction(10) ** 64, 60
+
+
+def _meets(number: mpmath.mpf, target: Fraction, digits: int) -> bool:
+    with workdps(digits + 20):
+        return bool(number <= mpmath.mpf(target.numerator) / target.denominator)
+
+
+def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Fraction],
+                 target: Fraction) -> Needed:
+    r"""The value of the noise's scale parameter at which :math:`\delta(\varepsilon)` meets
+    ``target``, the other noise parameters unchanged.
+
+    :math:`\delta` is monotone in the parameter (a larger :math:`\sigma` or Laplace
+    scale, a smaller staircase :math:`\varepsilon_0`, adds noise): the boundary is
+    bracketed by steps of growing factors, bisected in :math:`\log` of the parameter and
+    rounded to :data:`NEEDED_DIGITS` significant digits: the first of the tighter
+    rounding, the safe rounding and two further steps of one unit in the last digit whose
+    certified profile meets the target is returned.
+    """
+    name, sign = SCALE_PARAMETER[mechanism]
+    domain = _PARAMS[name].domain
+    top = domain.upper
+
+    def meets(v: Fraction) -> bool:
+        number, _ = _profile(mechanism, e, sens, {**values, name: v}, _SEARCH_DIGITS)
+        return _meets(number, target, _SEARCH_DIGITS)
+
+    # bracket: `good` meets the target, `bad` does not; the step factor squares each time
+    # (2, 4, 16, 256, ...), so the whole domain is covered in a few steps
+    v = values[name]
+    good = bad = None
+    factor = Fraction(2)
+    for _ in range(_BRACKET_STEPS):
+        if meets(v):
+            good = v
+            if bad is not None:
+                break
+            v = v / factor if sign > 0 else min(v * factor, top)  # less noise
+        else:
+            bad = v
+            if good is not None:
+                break
+            v = v * factor if sign > 0 else v / factor  # more noise
+        factor = min(factor * factor, _MAX_FACTOR)
+        if v > top or v <= 0 or (good is not None and v == good):
+            break
+    if good is None:
+        limit = f"up to {float(top):.0e}" if sign > 0 else "above 0"
+        return Needed(name, None, f"no {name} {limit} meets the target (the other "
+                                  "parameters unchanged)")
+    if bad is None:  # met at every value tried: the least noise is the domain's end
+        return Needed(name, good, None)
+    with workdps(30):
+        lo, hi = sorted((good, bad))
+        for _ in range(_BISECTIONS):
+            man, exp = mpmath.sqrt(mpmath.mpf(lo.numerator) / lo.denominator
+                                   * hi.numerator / hi.denominator).man_exp
+            mid = Fraction(int(man)) * Fraction(2) ** int(exp)
+            if not lo < mid < hi:
+                break
+            good_side = meets(mid)
+            if (sign > 0) == good_side:
+                hi = mid
+            else:
+                lo = mid
+            if hi / lo - 1 < Fraction(1, 10 ** (NEEDED_DIGITS + 3)):
+                break
+        candidate = hi if sign > 0 else lo
+    # the tighter rounding first (it meets when the boundary is itself a short decimal)
+    tries = [_round_significant(candidate, NEEDED_DIGITS, up=sign < 0)]
+    for _ in range(3):
+        tries.append(_round_significant(candidate, NEEDED_DIGITS, up=sign > 0))
+        candidate = tries[-1] * (1 + Fraction(sign, 10 ** NEEDED_DIGITS))
+    for rounded in tries:
+        number, _ = _profile(mechanism, e, sens, {**values, name: rounded}, 20)
+        if _meets(number, target, 20):
+            return Needed(name, rounded, None)
+    return Needed(name, None, "the search did not converge")
+
+
+def _round_significant(value: Fraction, digits: int, *, up: bool) -> Fraction:
+    """``value`` rounded to ``digits`` significant decimal digits, up or down."""
+    exponent = len(str(value.numerator // value.denominator)) if value >= 1 else \
+        -len(str(value.denominator // value.numerator)) + 1
+    scale = Fraction(10) ** (digits - exponent)
+    scaled = value * scale
+    whole = -(-scaled.numerator // scaled.denominator) if up else \
+        scaled.numerator // scaled.denominator
+    return Fraction(whole) / scale
 
 
 def _profile(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Fraction],

@@ -44,6 +44,7 @@ from gmpy2 import mpz
 from mpmath.libmp import from_man_exp
 from sympy.printing.pycode import MpmathPrinter
 
+from .lambdas import literal
 from .numerics import (
     EXACT_SCALE,
     LOG10_2,
@@ -56,6 +57,7 @@ from .numerics import (
     shifted_rounding,
 )
 from .precision import arb_workprec, exclusive, workprec
+from .sums import LowerGammaStar, arb_lower_gamma_star
 from .symbols import b, eps
 
 #: Guard bits of the first evaluation, beyond the bits of the digits asked for.
@@ -65,8 +67,10 @@ ATTEMPTS = 8
 
 _BITS_PER_DIGIT = math.log2(10)
 
-#: sympy function classes evaluated by Arb (printed as ``mpmath.<name>`` and mapped below).
-_FUNCTIONS = (sp.exp, sp.log, sp.Abs, sp.erf, sp.erfc, sp.sin, sp.cos)
+#: sympy function classes evaluated by Arb (printed as ``mpmath.<name>`` and mapped below;
+#: :class:`~dpsym.sums.LowerGammaStar` by its own name).
+_FUNCTIONS = (sp.exp, sp.log, sp.Abs, sp.erf, sp.erfc, sp.sin, sp.cos, sp.gamma,
+              LowerGammaStar)
 #: Leaf and operation classes of a supported expression.
 _NODES = (sp.Symbol, sp.Integer, sp.Rational, sp.Add, sp.Mul, sp.Pow,
           type(sp.pi), type(sp.E))
@@ -88,6 +92,7 @@ class _ArbNamespace:
     sin = staticmethod(lambda x: _arb(x).sin())
     cos = staticmethod(lambda x: _arb(x).cos())
     fabs = staticmethod(lambda x: abs(_arb(x)))
+    gamma = staticmethod(lambda x: _arb(x).gamma())
 
     @property
     def pi(self) -> flint.arb:
@@ -111,17 +116,12 @@ def _rational(p: int, q: int) -> flint.arb:
     return flint.arb(p) / q
 
 
-def _literal(n: int) -> str:
-    """``n`` as a Python literal: decimal, or hexadecimal when it is long."""
-    return str(n) if n.bit_length() < 4000 else hex(n)
-
-
 class _ArbPrinter(MpmathPrinter):
     """The mpmath printer with rationals as Arb balls (``_q(p, q)``)."""
 
     def _print_Rational(self, expr: sp.Rational) -> str:
         # hexadecimal literals: Python refuses decimal ones of more than 4300 digits
-        return f"_q({_literal(expr.p)}, {_literal(expr.q)})"
+        return f"_q({literal(expr.p)}, {literal(expr.q)})"
 
     def _print_Half(self, expr: sp.Rational) -> str:
         return "_q(1, 2)"
@@ -135,6 +135,9 @@ class _ArbPrinter(MpmathPrinter):
             return root if power.p == 1 else f"{root}**{power.p}"
         return super()._print_Pow(expr, rational=rational)
 
+    def _print_LowerGammaStar(self, expr: sp.Expr) -> str:
+        return f"LowerGammaStar({self._print(expr.args[0])}, {self._print(expr.args[1])})"
+
 
 #: Largest root index printed as a root (larger denominators go through exp and log).
 _MAX_ROOT = 64
@@ -145,7 +148,8 @@ def _root(x: object, k: int) -> flint.arb:
     return _arb(x).root(k)
 
 
-_NAMESPACE = {"mpmath": _ArbNamespace(), "_q": _rational, "_root": _root, "abs": abs}
+_NAMESPACE = {"mpmath": _ArbNamespace(), "_q": _rational, "_root": _root, "abs": abs,
+              "LowerGammaStar": lambda a, z: arb_lower_gamma_star(_arb(a), _arb(z))}
 
 
 @lru_cache(maxsize=1024)
@@ -159,7 +163,10 @@ def supported(expr: sp.Expr) -> bool:
 
 @lru_cache(maxsize=1024)
 def _compiled(expr: sp.Expr, symbols: tuple[sp.Symbol, ...]) -> Callable[..., flint.arb]:
-    return sp.lambdify(symbols, expr, modules=[_NAMESPACE], printer=_ArbPrinter, cse=True)
+    # no docstring: lambdify would print the expression with str(), which refuses the
+    # integers of more than 4300 digits that exact constants such as e^{-10^5} bring
+    return sp.lambdify(symbols, expr, modules=[_NAMESPACE], printer=_ArbPrinter, cse=True,
+                       docstring_limit=0)
 
 
 @lru_cache(maxsize=1024)
@@ -319,7 +326,15 @@ class BallPlan:
                 allow_zero: bool = False, guard_digits: int = 0
                 ) -> BallPlan | ExactPlan | None:
         """The plan of ``expr`` at exact ``values`` (see :func:`ball_value`): an
-        :class:`ExactPlan` when the value is an exact rational, or None."""
+        :class:`ExactPlan` when the value is an exact rational, or None. An irrational
+        value (a constant sympy expression such as ``log(3)``) is substituted into
+        ``expr`` (:math:`b` too, as ``exp(-eps)``) and evaluated with it."""
+        irrational = {s: v for s, v in values.items() if not isinstance(v, Fraction)}
+        if irrational:
+            if eps in irrational:
+                irrational[b] = sp.exp(-irrational[eps])
+            expr = sp.sympify(expr).xreplace(irrational)
+            values = {s: v for s, v in values.items() if isinstance(v, Fraction)}
         expr = resolve_exact(expr, values)
         exact = _exact_rational(expr, values)
         if exact is not None:

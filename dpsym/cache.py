@@ -44,7 +44,11 @@ NOT_INPUTS = frozenset({
     "balls.py", "cache.py", "cachegen.py", "claims", "cli", "derive.py", "divergence.py",
     "evaluation.py", "exact_bits.py", "exact_sampling.py", "fastpath.py", "figures.py",
     "gaussian_calibration.py", "inversion.py", "precision.py", "printing.py", "privacy.py",
+    "lambdas.py", "names.py",
     "sampler_checks.py", "sampling.py", "selection.py", "sweep.py", "textbook.py",
+    "distributions.py", "expressions.py",
+    "budget.py", "forkrun.py", "progress.py", "notebook.py",
+    "privacy_loss.py", "renyi.py", "composition.py", "accounting.py",
 })
 
 _MISSING = object()

@@ -85,7 +85,7 @@ def render(values: dict[str, Any] | None = None) -> str:
         "from sympy import *",
         "from sympy.core.parameters import evaluate",
         "from sympy.functions.elementary.piecewise import ExprCondPair",
-        "from dpsym.sums import LerchSum",
+        "from dpsym.sums import LerchSum, LowerGammaStar",
         "",
         f"FINGERPRINT = {fingerprint()!r}",
         "",

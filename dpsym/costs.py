@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from .errors import DomainError
+from .names import unknown
 from .params import POSITIVE, Domain, parse_number
 
 #: The exponents accepted for ``moment:P`` (p > 0, at most 20: beyond, non-integer
@@ -56,8 +57,14 @@ AMPLITUDE = Cost(sp.Integer(1))
 POWER = Cost(sp.Integer(2))
 
 
+#: Other names of the costs (matched in any case): the l1 and squared l2 norms of the
+#: noise, as the sources name them.
+COST_ALIASES = {"l1": "amplitude", "l2": "power"}
+
+
 def parse_cost(text: str | Cost | int) -> Cost:
-    """Read a cost name: ``amplitude``, ``power``, ``moment:P`` (``P`` a decimal or ``a/b``).
+    """Read a cost name: ``amplitude`` (or ``l1``), ``power`` (or ``l2``), ``moment:P``
+    (``P`` a decimal or ``a/b``), in any case.
 
     Raises
     ------
@@ -71,11 +78,10 @@ def parse_cost(text: str | Cost | int) -> Cost:
     if not isinstance(text, str):
         raise DomainError("cost", "expected amplitude, power or moment:P with P in (0, 20]")
     s = text.strip()
-    if s == "amplitude":
-        return AMPLITUDE
-    if s == "power":
-        return POWER
-    if s.startswith("moment:"):
+    named = {"amplitude": AMPLITUDE, "power": POWER}
+    if s.casefold() in COST_ALIASES or s.casefold() in named:
+        return named[COST_ALIASES.get(s.casefold(), s.casefold())]
+    if s.casefold().startswith("moment:"):
         body = s[len("moment:"):]
         num, slash, den = body.partition("/")
         value = parse_number(num, "cost")
@@ -87,6 +93,5 @@ def parse_cost(text: str | Cost | int) -> Cost:
         if value not in EXPONENT_DOMAIN:
             raise DomainError("cost", f"moment:P needs P in {EXPONENT_DOMAIN.describe()}")
         return Cost(sp.Rational(value.numerator, value.denominator))
-    raise DomainError(
-        "cost", f"unknown cost {s[:40]!r}; valid: amplitude, power, moment:P with P > 0"
-    )
+    raise unknown("cost", "cost", s, [*named, *COST_ALIASES, "moment:P"],
+                  "amplitude (l1), power (l2), moment:P with P > 0")

@@ -21,6 +21,7 @@ import mpmath
 import sympy as sp
 
 from .errors import DomainError, UnsupportedError
+from .lambdas import mpmath_function
 from .noise import SymmetricNoise
 from .numerics import evaluate
 from .symbols import u, x
@@ -51,15 +52,15 @@ class _Base:
 @lru_cache(maxsize=1024)
 def _prepare(expr: sp.Expr, var: sp.Symbol) -> _Base:
     expr = sp.sympify(expr)
-    func = sp.lambdify(var, expr, "mpmath")
-    deriv = sp.lambdify(var, sp.diff(expr, var), "mpmath")
+    func = mpmath_function(var, expr)
+    deriv = mpmath_function(var, sp.diff(expr, var))
     if var not in expr.free_symbols:
         return _Base(expr, sp.Integer(0), expr, func, None, deriv)
     rate = sp.simplify(sp.diff(expr, var) / expr)
     if var not in rate.free_symbols:
         return _Base(expr, rate, sp.simplify(expr.subs(var, 0)), func, None, deriv)
     anti_expr = sp.integrate(expr, var)
-    anti = None if anti_expr.has(sp.Integral) else sp.lambdify(var, anti_expr, "mpmath")
+    anti = None if anti_expr.has(sp.Integral) else mpmath_function(var, anti_expr)
     return _Base(expr, None, sp.Integer(0), func, anti, deriv)
 
 

@@ -38,7 +38,8 @@ from .noise import SymmetricNoise
 from .optimize import AlgebraicRoot, closed_form_minimiser
 from .params import Derived
 from .regimes import get_regime
-from .symbols import NORM, Delta, b, eps
+from .sums import LerchSum, LowerGammaStar
+from .symbols import NORM, Delta, b, eps, p
 from .tidy import factor as tidy_factor
 from .tidy import tidy
 
@@ -104,12 +105,33 @@ def noise(fam: Family) -> SymmetricNoise:
 def moment(fam: Family, power: sp.Expr) -> sp.Expr:
     r"""The expected cost :math:`\mathbb{E}|X|^p` as a function of the free parameter."""
     power = sp.sympify(power)
+    if power.is_Rational and not power.is_Integer and not fam.lattice:
+        # one derivation for every non-integer exponent: sympy integrates x^p e^{-x/l}
+        # over [0, A] at once for a symbolic p (an incomplete gamma function), but for
+        # p = 29/4 not in ten minutes, and for a half-integer p it expands into erf and
+        # exponentials that cancel catastrophically as A/l -> 0
+        expr = fam.moment(p).xreplace({p: power})
+        # one fraction: sums over adjacent periods cancel (see dpsym.sums.LerchSum)
+        return sp.factor(expr) if expr.has(LerchSum) else expr
     # integrate with the derived parameters as symbols, substitute them afterwards:
     # their closed forms (logarithms) then stay single atoms of the result
-    expr = fam.noise_shape().moment(power).subs(fam.calibration())
+    expr = fam.noise_shape().moment(power)
+    if power.is_Symbol:
+        expr = _entire_incomplete_gamma(expr)
+    expr = expr.subs(fam.calibration())
     if power.is_Integer:
         return tidy_factor(expr)
     return expr
+
+
+def _entire_incomplete_gamma(expr: sp.Expr) -> sp.Expr:
+    r"""``expr`` with every :math:`\gamma(a, z)` written as
+    :math:`\Gamma(a)\,z^a\,\gamma^*(a, z)` (:class:`~dpsym.sums.LowerGammaStar`, which
+    is never expanded into cancelling elementary terms and is evaluated stably)."""
+    return expr.replace(
+        lambda e: isinstance(e, sp.lowergamma),
+        lambda e: sp.gamma(e.args[0]) * e.args[1] ** e.args[0]
+        * LowerGammaStar(e.args[0], e.args[1]))
 
 
 def cost_function(fam: Family, cost: Cost | str) -> sp.Expr:

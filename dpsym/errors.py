@@ -41,3 +41,30 @@ class NoClosedFormError(UnsupportedError, NotImplementedError):
 
 class CertificationError(DpsymError, ArithmeticError):
     """A numerical value could not be certified to the requested number of digits."""
+
+
+class BudgetExceeded(DpsymError):
+    """A computation exceeded its time or memory budget and was stopped.
+
+    Raised by :func:`dpsym.budget.run_with_budget` and the entry points built on it; the
+    command line reports it with exit status 3. It is not a :class:`ValueError`: the
+    request was valid, it only needs more time or memory than it was given.
+
+    Parameters
+    ----------
+    what : str
+        What was being computed (``"staircase cost (moment:1.5, 40 digits, eps=0.01)"``).
+    budget : str
+        Which budget: ``"time"`` or ``"memory"``.
+    limit : str
+        The budget as shown in the message (``"1 s"``, ``"512 MiB"``).
+    """
+
+    def __init__(self, what: str, budget: str, limit: str) -> None:
+        self.what = what
+        self.budget = budget
+        self.limit = limit
+        super().__init__(f"{budget} budget of {limit} exceeded while computing {what}")
+
+    def __reduce__(self) -> tuple[type[BudgetExceeded], tuple[str, str, str]]:
+        return type(self), (self.what, self.budget, self.limit)

@@ -26,6 +26,7 @@ threads get the digits of a serial run.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -34,15 +35,19 @@ import sympy as sp
 from .balls import BallPlan, Certified, ExactPlan
 from .costs import Cost, parse_cost
 from .errors import DomainError, NoClosedFormError, UnsupportedError
+from .expressions import approximation
 from .numerics import certified, check_digits, decimal_digits, evaluate
-from .optimize import numeric_minimiser
-from .precision import exclusive
+from .optimize import numeric_minimiser, refine_root
+from .precision import exclusive, workdps
 
 #: The evaluation methods of :func:`value`.
 METHODS = ("auto", "ball", "mpmath")
 
 #: Largest number of integer values of a free parameter scanned for the optimum.
 MAX_INTEGER_SCAN = 4096
+#: Digits (beyond the guard digits) of the global search for a continuous minimiser
+#: before its root is refined to the working precision (:func:`numeric_optimum`).
+LADDER_DIGITS = 30
 
 #: A mechanism instance (see :class:`dpsym.mechanisms.base.Mechanism`).
 Instance = Any
@@ -97,6 +102,24 @@ class Value:
 
     def __repr__(self) -> str:
         return f"Value(number={self.number!r}, text={self.text!r}, digits={self.digits!r})"
+
+    def __str__(self) -> str:
+        """The certified digits, :attr:`text`."""
+        return self.text
+
+    def __float__(self) -> float:
+        """The nearest float64 to :attr:`number` (more precise than :attr:`text`)."""
+        return float(self.number)
+
+    @property
+    def _mpf_(self) -> tuple:
+        """mpmath's protocol: ``mpmath.mpf(value)`` is :attr:`number` (at the working
+        precision)."""
+        return self.number._mpf_
+
+    def __format__(self, spec: str) -> str:
+        """``f"{value}"`` is :attr:`text`; a format spec formats ``float(value)``."""
+        return self.text if not spec else format(float(self), spec)
 
 
 def numeric_point(m: Instance) -> dict[sp.Symbol, object]:
@@ -160,9 +183,36 @@ def numeric_optimum(m: Instance, cost: Cost, hint: mpmath.mpf | None = None
     if closed is not None:
         return evaluate(closed, point), evaluate(m.optimal_cost(cost), point)
     slope_expr = m.slope_function(cost)
-    t = numeric_minimiser(at, lambda s: evaluate(slope_expr, {**point, fp.symbol: s}),
-                          lo, hi, hint)
+
+    def slope(s: mpmath.mpf) -> mpmath.mpf:
+        return evaluate(slope_expr, {**point, fp.symbol: s})
+
+    bits = mpmath.mp.prec // 3  # a hint's accuracy (found at a lower precision)
+    if hint is None:
+        # the global search at a low precision, then the root refined to the working one
+        low = max(m._guard_digits(cost), 0) + LADDER_DIGITS
+        if mpmath.mp.dps > 2 * low:
+            with workdps(low):
+                hint = numeric_minimiser(at, slope, lo, hi)
+            bits = int(LADDER_DIGITS * 3.32)
+    if hint is not None and lo < hint < hi:
+        t = refine_root(slope, hint, lo, hi, bits)
+        if t is not None:
+            return t, at(t)
+    t = numeric_minimiser(at, slope, lo, hi, hint)
     return t, at(t)
+
+
+def small_eps_digits(m: Instance) -> int:
+    r"""About :math:`\log_{10}(1/\varepsilon)` for :math:`\varepsilon < 1` (0 otherwise
+    or without :math:`\varepsilon`): the digits one factor :math:`1 - b`,
+    :math:`b = e^{-\varepsilon}`, loses."""
+    e = m.values.get("eps")
+    if e is not None and not isinstance(e, Fraction):  # irrational: its size is enough
+        e = approximation(e)
+    if e is None or e >= 1:
+        return 0
+    return max(0, decimal_digits(e.denominator) - decimal_digits(e.numerator))
 
 
 def guard_digits(m: Instance, cost: Cost) -> int:
@@ -173,9 +223,11 @@ def guard_digits(m: Instance, cost: Cost) -> int:
     :math:`\varepsilon \to 0`; start with enough guard digits for that.
     """
     e = m.values.get("eps")
-    if e is None or e >= 1:
+    if e is None:
         return 0
-    lost = max(0, decimal_digits(e.denominator) - decimal_digits(e.numerator))
+    lost = small_eps_digits(m)
+    if not lost and (e if isinstance(e, Fraction) else approximation(e)) >= 1:
+        return 0
     return 15 + lost * (int(mpmath.ceil(cost.exponent)) + 2)
 
 
@@ -281,5 +333,6 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
     return Value(number, text, digits)
 
 
-__all__ = ["MAX_INTEGER_SCAN", "METHODS", "Value", "ball_plan", "cost_at", "derived_value",
-           "guard_digits", "numeric_optimum", "numeric_point", "value"]
+__all__ = ["LADDER_DIGITS", "MAX_INTEGER_SCAN", "METHODS", "Value", "ball_plan", "cost_at",
+           "derived_value", "guard_digits", "numeric_optimum", "numeric_point",
+           "small_eps_digits", "value"]

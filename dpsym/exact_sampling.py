@@ -52,7 +52,6 @@ these samplers do not protect against timing side channels.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -60,7 +59,6 @@ from functools import lru_cache
 from numbers import Integral
 
 import numpy as np
-import sympy as sp
 
 from .errors import DomainError, UnsupportedError
 from .exact_bits import (
@@ -75,8 +73,6 @@ from .exact_bits import (
 )
 from .params import EPS_MAX, parse_number
 
-_RATIO = re.compile(r"^\s*([+-]?[0-9]+)\s*/\s*([0-9]+)\s*$")
-
 #: The mechanisms with an exact sampler, by CLI name.
 EXACT_MECHANISMS = ("discrete-laplace", "discrete-staircase", "discrete-uniform")
 
@@ -89,20 +85,9 @@ OPTIMAL_STEP: dict[str, Callable[[Fraction, int, str], int]] = {}
 
 
 # ---------------------------------------------------------------------- parameters
-def _reject_float(value: object, name: str) -> None:
-    if isinstance(value, (float, np.floating)) or isinstance(value, sp.Float):
-        raise DomainError(name, "must be given exactly (an int, a Fraction or a decimal or "
-                          f"'p/q' string), not as a float: got {value!r}")
-
-
 def _rational(value: object, name: str) -> Fraction:
-    _reject_float(value, name)
-    if isinstance(value, str):
-        match = _RATIO.match(value)
-        if match:
-            if int(match.group(2)) == 0:
-                raise DomainError(name, f"zero denominator in {value!r}")
-            return Fraction(int(match.group(1)), int(match.group(2)))
+    """An exact rational by the package's input rule (:func:`dpsym.params.parse_number`:
+    a float is the decimal it prints as, ``0.1`` is 1/10)."""
     return parse_number(value, name)
 
 
@@ -128,7 +113,6 @@ def check_integer(value: object, name: str, lower: int, upper: int | None = None
         f"an integer in [{lower}, {upper}]"
     if isinstance(value, bool):
         raise DomainError(name, f"must be {where}, got {value!r}")
-    _reject_float(value, name)
     number = parse_number(value, name) if not isinstance(value, Integral) \
         else Fraction(int(value))
     if number.denominator != 1 or number < lower or (upper is not None and number > upper):

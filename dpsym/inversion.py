@@ -35,6 +35,7 @@ import numpy as np
 import sympy as sp
 
 from .balls import ball_value
+from .lambdas import mpmath_function
 from .precision import workdps
 
 #: Decimal digits used to round exact constants to float64.
@@ -58,7 +59,7 @@ def mp_constant(expr: sp.Expr) -> mpmath.mpf:
     found = ball_value(expr, {}, mpmath.mp.dps, allow_zero=True)
     if found is not None:
         return +found[0]
-    return mpmath.mpf(sp.lambdify([], expr, "mpmath")())
+    return mpmath.mpf(mpmath_function([], expr)())
 
 
 def float_constant(expr: sp.Expr) -> float:
@@ -128,7 +129,7 @@ class CompiledPiece:
         self._mp_cache: dict[int, tuple[mpmath.mpf, ...]] = {}
         if rate is None:
             self._upper_np = numpy_function(self.upper, _t)
-            self._upper_mp = sp.lambdify(_t, self.upper, "mpmath")
+            self._upper_mp = mpmath_function(_t, self.upper)
 
     @property
     def reach(self) -> float:

@@ -113,5 +113,55 @@ def shifted_power_sums_numeric(m: int, g: mpmath.mpf, e: list[mpmath.mpf]) -> li
             for n in range(m + 1)]
 
 
+def shifted_power_sum_remainders(orders: list[int], g: mpmath.mpf, t: mpmath.mpf,
+                                 reflected: bool = False) -> dict[int, mpmath.mpf]:
+    r"""The relative remainders :math:`R_m` of :math:`S_m(\gamma) = \sum_{k \ge 0}
+    e^{-kt} (k + \gamma)^m` (:func:`shifted_power_sum` at :math:`b = e^{-t}`) beyond their
+    leading term, at the working precision, for each ``m`` in ``orders``:
+
+    .. math:: S_m(\gamma) = e^{\gamma t} \frac{m!}{t^{m+1}} (1 + R_m), \qquad
+              R_m = -\frac{t^{m+1}}{m!} \sum_{n \ge 0}
+                    \frac{B_{m+n+1}(\gamma)}{m + n + 1} \frac{(-t)^n}{n!},
+
+    (with ``reflected``, ``g`` is :math:`1 - \gamma`, for :math:`\gamma` closer to 1 than
+    the working precision resolves), the expansion of the Lerch sum in Hurwitz zeta functions
+    (:func:`dpsym.sums._mp_lerch_sum`) with
+    :math:`\zeta(-j, \gamma) = -B_{j+1}(\gamma)/(j + 1)` (Bernoulli polynomials),
+    convergent for :math:`0 < t < 2\pi` like :math:`(t/2\pi)^n`. As
+    :math:`t = \varepsilon \to 0` the sums themselves grow like :math:`t^{-m-1}` and every
+    combination of them that cancels to leading order (the :math:`d`-dimensional
+    staircase's slope cancels to relative order :math:`\varepsilon^{d+1}`) is written with
+    the :math:`R_m` instead, without cancellation; :math:`t` is :math:`\varepsilon`
+    itself, exact. A test holds this equal to :func:`shifted_power_sums_numeric`.
+    """
+    tiny = mpmath.mpf(2) ** (-mpmath.mp.prec - 10)
+    # B_j(g) = (-1)^j B_j(1 - g): near g = 1 the polynomial is evaluated at the small
+    # 1 - g (exact for g >= 1/2), where it does not cancel
+    if reflected:
+        flip, x = True, g
+    else:
+        flip = g > 0.5
+        x = 1 - g if flip else g
+    out = {}
+    values: dict[int, mpmath.mpf] = {}  # B_j(gamma) / j, shared by the orders
+    for m in orders:
+        total = mpmath.mpf(0)
+        factor = mpmath.mpf(1)  # (-t)^n / n!
+        n = 0
+        while True:
+            j = m + n + 1
+            if j not in values:
+                values[j] = (-1 if flip and j % 2 else 1) * mpmath.bernpoly(j, x) / j
+            term = values[j] * factor
+            total += term
+            if n > 2 and abs(term) <= tiny * max(abs(total), tiny):
+                break
+            n += 1
+            factor *= -t / n
+        out[m] = -t ** (m + 1) / math.factorial(m) * total
+    return out
+
+
 __all__ = ["eulerian_numbers", "l1_ball_volume", "l1_sphere_measure", "power_geometric_sum",
-           "power_geometric_sums_numeric", "shifted_power_sum", "shifted_power_sums_numeric"]
+           "power_geometric_sums_numeric", "shifted_power_sum", "shifted_power_sum_remainders",
+           "shifted_power_sums_numeric"]

@@ -27,6 +27,7 @@ import mpmath
 import sympy as sp
 
 from .errors import NoClosedFormError
+from .lambdas import mpmath_function
 from .sums import lerch_sum, polynomial_geometric_sum
 from .symbols import k, u, x
 
@@ -227,14 +228,14 @@ class SymmetricNoise:
         for pc in self.head:
             yield (mpmath.mpf(sp.N(pc.lo, mpmath.mp.dps + 10)),
                    mpmath.mpf(sp.N(pc.hi, mpmath.mp.dps + 10)) if pc.hi != sp.oo else mpmath.inf,
-                   sp.lambdify(x, pc.expr, "mpmath"))
+                   mpmath_function(x, pc.expr))
         if self.tail is None:
             return
         t = self.tail
         s0, T, q = (mpmath.mpf(sp.N(e, mpmath.mp.dps + 10)) for e in (t.start, t.period, t.ratio))
         shapes = [(mpmath.mpf(sp.N(pc.lo, mpmath.mp.dps + 10)),
                    mpmath.mpf(sp.N(pc.hi, mpmath.mp.dps + 10)),
-                   sp.lambdify(u, pc.expr, "mpmath")) for pc in t.pieces]
+                   mpmath_function(u, pc.expr)) for pc in t.pieces]
         for kk in range(periods):
             base = s0 + kk * T
             scale = q**kk

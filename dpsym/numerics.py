@@ -49,8 +49,14 @@ def decimal_digits(n: int) -> int:
     return int(n.bit_length() * LOG10_2) + 1
 
 
-def check_digits(digits: object) -> int:
-    """Validate a requested number of significant digits (an integer in [1, 10000])."""
+#: Digits that internal callers of :func:`certified` may add to a validated request
+#: (e.g. the guard digits of a lower bound rounded down).
+INTERNAL_DIGITS = 100
+
+
+def check_digits(digits: object, limit: int = MAX_DIGITS) -> int:
+    """Validate a requested number of significant digits (an integer in [1, ``limit``],
+    by default [1, 10000])."""
     if isinstance(digits, bool) or not isinstance(digits, int):
         try:
             text = digits.strip().lstrip("+") if isinstance(digits, str) else ""
@@ -59,9 +65,9 @@ def check_digits(digits: object) -> int:
             else:
                 raise ValueError
         except ValueError:
-            raise DomainError("digits", f"must be an integer in [1, {MAX_DIGITS}]") from None
-    if not 1 <= digits <= MAX_DIGITS:
-        raise DomainError("digits", f"must be an integer in [1, {MAX_DIGITS}], got {digits}")
+            raise DomainError("digits", f"must be an integer in [1, {limit}]") from None
+    if not 1 <= digits <= limit:
+        raise DomainError("digits", f"must be an integer in [1, {limit}], got {digits}")
     return digits
 
 
@@ -333,7 +339,8 @@ def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
     CertificationError
         If the evaluations never agree, or one of them is not finite.
     """
-    digits = check_digits(digits)
+    # internal: the callers validated the digits asked for and may add guard digits
+    digits = check_digits(digits, MAX_DIGITS + INTERNAL_DIGITS)
     guard = GUARD if guard is None else max(GUARD, int(guard))
     prev_text: str | None = None
     failure: CertificationError | None = None

@@ -24,7 +24,7 @@ import sympy as sp
 
 from .errors import CertificationError
 from .numerics import evaluate
-from .precision import workdps
+from .precision import workdps, workprec
 from .symbols import p
 
 GRID = 32
@@ -80,6 +80,49 @@ def numeric_minimiser(value: Callable[[mpmath.mpf], mpmath.mpf],
         elif s0 < 0 < s1:  # a minimum of the cost lies in (t0, t1)
             candidates.append(bisect_root(slope, t0, t1, s0, s1))
     return min(candidates, key=value)
+
+
+def refine_root(f: Callable[[mpmath.mpf], mpmath.mpf], x0: mpmath.mpf, lo: mpmath.mpf,
+                hi: mpmath.mpf, bits: int) -> mpmath.mpf | None:
+    r"""Refine a root of an increasing ``f`` from an approximation ``x0`` (relative error
+    about :math:`2^{-\mathrm{bits}}`) to the working precision.
+
+    Each step is a secant (a Newton step with a difference quotient) through
+    :math:`x \pm h`, :math:`h = 2^{-\mathrm{bits}} |x|`, at about twice the precision of
+    the current approximation, so that the number of correct bits doubles and all steps
+    together cost about two evaluations at the working precision. The result is accepted
+    on the criterion of :func:`bisect_root`: ``f`` changes sign across a relative
+    neighbourhood :math:`2^{-p/2}` of it (``p`` the working precision in bits; the
+    last secant step is taken through the two ends of that neighbourhood).
+
+    Returns
+    -------
+    mpmath.mpf or None
+        The certified root, or None (the caller falls back to a bracketing search) if a
+        step leaves ``(lo, hi)`` or the sign change is not found.
+    """
+    target = mpmath.mp.prec
+    x = mpmath.mpf(x0)
+    acc = max(int(bits), 16)
+    while True:
+        work = min(target, 2 * acc + 32)
+        final = work >= target
+        if final:  # the last step's two points are the certificate's neighbourhood
+            acc = target // 2
+        with workprec(work):
+            h = abs(x) * mpmath.mpf(2) ** (-acc)
+            a, b = x - h, x + h
+            if not (lo < a and b < hi):
+                return None
+            fa, fb = f(a), f(b)
+            if not fb > fa:
+                return None
+            x = a - fa * (b - a) / (fb - fa)
+        if not lo < x < hi:
+            return None
+        if final:
+            return x if fa <= 0 <= fb else None
+        acc = min(2 * acc, target)
 
 
 def _pole_safe(f: Callable[[mpmath.mpf], mpmath.mpf], lo: mpmath.mpf, hi: mpmath.mpf,

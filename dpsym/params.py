@@ -4,9 +4,16 @@ A mechanism declares each of its parameters as a :class:`Param`: a name, the sha
 symbol, a :class:`Domain` and a typical range. Validation, error messages, the CLI's
 options and the property tests all read these declarations.
 
-Numbers supplied by a user are parsed *exactly*: a decimal string such as ``"1e-6"`` or
-``"0.1"`` becomes the rational number it denotes (:class:`fractions.Fraction`), never a
-binary float and never through ``eval`` or ``sympify``.
+Numbers supplied by a user are parsed *exactly*, by one parser for the API and the command
+line (:func:`parse_exact`; :func:`parse_number` where only rationals make sense), never
+through ``eval`` or ``sympify``. The rule (:data:`INPUT_RULE`): a decimal string, an
+integer, a fraction ``p/q``, an exact expression such as ``log(3)``, ``sqrt(2)/2`` or
+``exp(-1)`` (:mod:`dpsym.expressions`), a :class:`~fractions.Fraction`,
+:class:`~decimal.Decimal` or sympy number is taken at its exact value, and a Python float
+means the decimal it prints as (``0.3`` is :math:`3/10`, not the binary double nearest
+to it). A rational value is a :class:`~fractions.Fraction`; an irrational one a constant
+sympy expression, whose domain is decided rigorously
+(:func:`dpsym.expressions.compare`).
 """
 
 from __future__ import annotations
@@ -24,29 +31,122 @@ from types import MappingProxyType
 from typing import ClassVar
 
 import mpmath
+import numpy as np
 import sympy as sp
 
 from .errors import DomainError
+from .expressions import (
+    MAX_DIGITS_READ,
+    MAX_EXPONENT,
+    Exact,
+    compare,
+    decimal,
+    from_expression,
+    from_sympy,
+    parse,
+    to_sympy,
+)
+from .names import resolve, unknown
 from .precision import workdps
 from .symbols import Delta, delta, dim, eps
 
-#: Largest decimal exponent accepted in a number (``1e999999`` is refused, not expanded).
-MAX_EXPONENT = 10_000
-#: Largest number of digits read in a mantissa, a numerator or a denominator.
-MAX_DIGITS_READ = 4000
 _RATIO = re.compile(r"^([+-]?[0-9]+)/([0-9]+)$")
 _DECIMAL = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+_FLOAT_TYPES = (float, np.floating, sp.Float)
+
+#: The rule for numbers, in one sentence (README, docstrings and help quote it).
+INPUT_RULE = ("Numbers are exact: a decimal string, an integer, a fraction p/q, an exact "
+              "expression such as log(3), sqrt(2)/2 or exp(-1) (rationals combined with "
+              "+ - * / ^, log/ln, exp, sqrt, pi, e), a Fraction, Decimal or sympy number "
+              "is taken at its exact value, and a Python float means the decimal it prints "
+              "as (0.3 is 3/10).")
 
 
-def parse_number(text: object, name: str) -> Fraction:
-    """Read ``text`` as an exact rational number.
+def parse_exact(text: object, name: str) -> Exact:
+    r"""Read ``text`` as an exact real number, rational or not (:data:`INPUT_RULE`).
 
     Parameters
     ----------
-    text : str, int, Fraction or float
-        A decimal string (``"2"``, ``"-0.5"``, ``"1e-6"``), a fraction string ``"p/q"`` of
-        integers (``"1/3"``), an integer, a fraction, or a finite float (taken at its exact
-        binary value).
+    text : str, int, Fraction, Decimal, float, sympy number or mpmath.mpf
+        A decimal string (``"2"``, ``"-0.5"``, ``"1e-6"``), a fraction ``"p/q"``, an
+        exact expression of :mod:`dpsym.expressions` (``"log(3)"``, ``"sqrt(2)/2"``); an
+        integer, :class:`~fractions.Fraction` or :class:`~decimal.Decimal` (exactly); a
+        float (numpy's too) as the decimal it prints as (``0.3`` is :math:`3/10`); a
+        sympy Rational or exact constant expression (``sympy.log(3)``); an ``mpmath.mpf``
+        at its exact binary value.
+    name : str
+        The parameter's name, used in error messages.
+
+    Returns
+    -------
+    Fraction or sympy.Expr
+        A :class:`~fractions.Fraction` for a rational value, else a constant sympy
+        expression (:func:`dpsym.expressions.parse`).
+
+    Raises
+    ------
+    DomainError
+        Naming ``name``, if ``text`` is not such a number or exceeds the limits of
+        :mod:`dpsym.expressions`.
+    """
+    if isinstance(text, bool):
+        raise DomainError(name, f"expected a number, got {text!r}")
+    if isinstance(text, Fraction):
+        return text
+    if isinstance(text, Integral):
+        return Fraction(int(text))
+    if isinstance(text, _FLOAT_TYPES):
+        value = float(text)
+        if not math.isfinite(value):
+            raise DomainError(name, f"expected a finite number, got {value!r}")
+        shown = str(text) if isinstance(text, np.floating) else repr(value)
+        return decimal(shown, name)  # the shortest decimal that prints as the float
+    if isinstance(text, sp.Basic):
+        return from_expression(text, name)
+    if isinstance(text, Rational):
+        return Fraction(text.numerator, text.denominator)
+    if isinstance(text, Decimal):
+        if not text.is_finite():
+            raise DomainError(name, f"expected a finite number, got {text!r}")
+        return decimal(format(text, "e"), name)
+    if isinstance(text, mpmath.mpf):
+        if not mpmath.isfinite(text):
+            raise DomainError(name, f"expected a finite number, got {text!r}")
+        man, exp = text.man_exp
+        if man == 0:
+            return Fraction(0)
+        if abs(int(exp)) > 4 * MAX_EXPONENT:
+            raise DomainError(name, f"exponent out of range (|exponent| <= {MAX_EXPONENT})")
+        return Fraction(int(man)) * Fraction(2) ** int(exp)
+    if isinstance(text, Real) and not isinstance(text, str):
+        return parse_exact(float(text), name)
+    if not isinstance(text, str):
+        kind = type(text).__name__
+        raise DomainError(name, f"expected a number or a decimal string, got {kind}")
+    s = text.strip()
+    if _DECIMAL.match(s):  # the common case, without the expression parser
+        return decimal(s, name)
+    ratio = _RATIO.match(s)
+    if ratio:
+        p, q = ratio.groups()
+        if max(len(p), len(q)) > MAX_DIGITS_READ + 1:
+            raise DomainError(name, f"a fraction p/q takes at most {MAX_DIGITS_READ} digits "
+                              "in p and in q")
+        if int(Decimal(q)) == 0:
+            raise DomainError(name, "a fraction p/q needs q > 0")
+        return Fraction(int(Decimal(p)), int(Decimal(q)))
+    return parse(s, name)
+
+
+def parse_number(text: object, name: str) -> Fraction:
+    """Read ``text`` as an exact *rational* number (:func:`parse_exact`, then rational).
+
+    Parameters
+    ----------
+    text : str, int, Fraction, Decimal, float or sympy Rational
+        As for :func:`parse_exact`: a decimal string (``"2"``, ``"-0.5"``, ``"1e-6"``), a
+        fraction ``"p/q"`` (``"1/3"``), an exact expression whose value is rational
+        (``"2^-3"``), an integer, a fraction, a float as the decimal it prints as.
     name : str
         The parameter's name, used in error messages.
 
@@ -58,57 +158,21 @@ def parse_number(text: object, name: str) -> Fraction:
     Raises
     ------
     DomainError
-        If ``text`` is not a finite decimal number, or its exponent exceeds
-        :data:`MAX_EXPONENT` in magnitude.
+        If ``text`` is not such a number, exceeds the limits, or is irrational.
     """
-    if isinstance(text, bool):
-        raise DomainError(name, f"expected a number, got {text!r}")
-    if isinstance(text, Fraction):
-        return text
-    if isinstance(text, Integral):
-        return Fraction(int(text))
-    if isinstance(text, sp.Rational):
-        return Fraction(int(text.p), int(text.q))
-    if isinstance(text, Rational):
-        return Fraction(text.numerator, text.denominator)
-    if isinstance(text, Real) and not isinstance(text, str):
-        value = float(text)
-        if not math.isfinite(value):
-            raise DomainError(name, f"expected a finite number, got {value!r}")
-        return Fraction(value)
-    if not isinstance(text, str):
-        kind = type(text).__name__
-        raise DomainError(name, f"expected a number or a decimal string, got {kind}")
-    s = text.strip()
-    ratio = _RATIO.match(s)
-    if ratio:
-        p, q = ratio.groups()
-        if max(len(p), len(q)) > MAX_DIGITS_READ + 1:
-            raise DomainError(name, f"a fraction p/q takes at most {MAX_DIGITS_READ} digits "
-                              "in p and in q")
-        if int(Decimal(q)) == 0:
-            raise DomainError(name, "a fraction p/q needs q > 0")
-        return Fraction(int(Decimal(p)), int(Decimal(q)))
-    if not _DECIMAL.match(s):
-        shown = s if len(s) <= 40 else s[:37] + "..."
-        raise DomainError(name, "expected a finite decimal number or a fraction p/q, "
-                          f"got {shown!r}")
-    mantissa, _, exponent = s.lower().partition("e")
-    if exponent and abs(int(exponent)) > MAX_EXPONENT:
-        raise DomainError(
-            name, f"exponent {exponent} is out of range (|exponent| <= {MAX_EXPONENT})"
-        )
-    if len(mantissa) > MAX_DIGITS_READ + 2:
-        raise DomainError(name, f"at most {MAX_DIGITS_READ} digits are read in a number")
-    value = Fraction(Decimal(mantissa))  # Decimal: no limit on the digits Python converts
-    if exponent:
-        value *= Fraction(10) ** int(exponent)
+    value = parse_exact(text, name)
+    if not isinstance(value, Fraction):
+        raise DomainError(name, f"must be a rational number here (a decimal or p/q), got "
+                          f"{str(value)[:40]}")
     return value
 
 
-def _fmt(v: Fraction | None) -> str:
+def _fmt(v: Exact | None) -> str:
     if v is None:
         return "inf"
+    if not isinstance(v, Fraction):
+        text = str(v)
+        return text if len(text) <= 60 else text[:57] + "..."
     if max(abs(v.numerator), v.denominator).bit_length() > 128:
         with workdps(8):
             return mpmath.nstr(mpmath.mpf(v.numerator) / v.denominator, 6)
@@ -137,17 +201,21 @@ class Domain:
     upper_open: bool = True
     integer: bool = False
 
-    def __contains__(self, value: Fraction) -> bool:
-        if self.integer and Fraction(value).denominator != 1:
+    def __contains__(self, value: Exact) -> bool:
+        """Whether ``value`` lies in the domain, decided exactly (rationals) or rigorously
+        (irrational values: :func:`dpsym.expressions.compare`, which raises a
+        :class:`DomainError` rather than guess)."""
+        if self.integer and not (isinstance(value, Fraction) and value.denominator == 1):
             return False
-        if self.lower is not None and (
-            value < self.lower or (self.lower_open and value == self.lower)
-        ):
-            return False
-        return not (
-            self.upper is not None
-            and (value > self.upper or (self.upper_open and value == self.upper))
-        )
+        if self.lower is not None:
+            side = compare(value, self.lower)
+            if side < 0 or (self.lower_open and side == 0):
+                return False
+        if self.upper is not None:
+            side = compare(value, self.upper)
+            if side > 0 or (self.upper_open and side == 0):
+                return False
+        return True
 
     def describe(self) -> str:
         """The domain in interval notation, e.g. ``(0, 1)`` or ``integers >= 1``."""
@@ -201,15 +269,35 @@ class Param:
     default: str | None = None
 
     def validate(self, value: object) -> Fraction:
-        """Parse ``value`` exactly and check it lies in the domain.
+        """Parse ``value`` exactly as a rational number (the grammar of
+        :func:`parse_exact`) and check it lies in the domain.
+
+        Raises
+        ------
+        DomainError
+            Naming the parameter and its valid range, or for an irrational value.
+        """
+        v = self.validate_exact(value)
+        if not isinstance(v, Fraction):
+            raise DomainError(self.name, f"takes rational values only here (a decimal or "
+                              f"p/q), got {_fmt(v)}")
+        return v
+
+    def validate_exact(self, value: object) -> Exact:
+        """Parse ``value`` exactly (:func:`parse_exact`: a Fraction, or a sympy expression
+        for an irrational value) and check it lies in the domain, rigorously.
 
         Raises
         ------
         DomainError
             Naming the parameter and its valid range.
         """
-        v = parse_number(value, self.name)
-        if v not in self.domain:
+        v = parse_exact(value, self.name)
+        try:
+            inside = v in self.domain
+        except DomainError as err:  # undecidable comparison: name this parameter
+            raise DomainError(self.name, str(err).partition(": ")[2]) from None
+        if not inside:
             where = self.domain.describe()
             where = where if self.domain.integer else f"in {where}"
             raise DomainError(self.name, f"must be {where}, got {_fmt(v)}")
@@ -352,6 +440,22 @@ class Derived:
     numeric: bool = False
 
 
+#: Keyword aliases of the parameters (the names of diffprivlib and OpenDP).
+ALIASES = {"epsilon": "eps", "sensitivity": "Delta"}
+
+
+def _aliased(values: dict[str, object], names: set[str]) -> dict[str, object]:
+    """``values`` with the keyword aliases of :data:`ALIASES` renamed; giving a parameter
+    under both names is a :class:`DomainError`."""
+    out = dict(values)
+    for alias, name in ALIASES.items():
+        if alias in out and name in names:
+            if out.get(name) is not None:
+                raise DomainError(name, f"given twice (as {name}= and {alias}=)")
+            out[name] = out.pop(alias)
+    return out
+
+
 class Parametrised:
     r"""An object declared by its parameters, answering named quantities.
 
@@ -391,26 +495,75 @@ class Parametrised:
     free: ClassVar[FreeParameter | None] = None
     derived: ClassVar[tuple[Derived, ...]] = ()
 
+    #: Whether parameter values may be irrational (``eps="log(3)"``); where ``False``,
+    #: such a value is refused with a :class:`DomainError` (the numerics read fractions).
+    irrational_values: ClassVar[bool] = False
+
     def __init__(self, **values: object) -> None:
+        values = _aliased(values, {prm.name for prm in self.params})
+        free_given = None
+        if self.free is not None and self.free.name in values:
+            free_given = values.pop(self.free.name)
         known = {prm.name: prm for prm in self.params}
         unknown = set(values) - set(known)
         if unknown:
             name = sorted(unknown)[0]
+            extra = [] if self.free is None else [f"{self.free.name} (its free parameter)"]
             raise DomainError(name, f"is not a parameter of {self.name}; valid: "
-                              + ", ".join(known))
-        given: dict[str, Fraction] = {}
+                              + ", ".join([*known, *extra]))
+        given: dict[str, Exact] = {}
         for prm in self.params:
             if values.get(prm.name) is not None:
                 given[prm.name] = self.validate(prm, values[prm.name])
             elif prm.default is not None:
                 given[prm.name] = prm.validate(prm.default)
         self.check_joint(given)
-        #: The parameter values (exact, read-only: an instance is its parameters).
-        self.values: Mapping[str, Fraction] = MappingProxyType(given)
+        #: The parameter values (exact, read-only: an instance is its parameters): a
+        #: Fraction, or a constant sympy expression for an irrational value.
+        self.values: Mapping[str, Exact] = MappingProxyType(given)
+        #: The free parameter's value given to the constructor (``gamma=``), or None for
+        #: the optimum of each cost.
+        self.free_given: Exact | None = None
+        if free_given is not None:
+            fp = self.free
+            if any(prm.name == "dim" for prm in self.params):  # their samplers optimise it
+                raise DomainError(fp.name, f"{self.name}: a fixed {fp.name} is available for "
+                                  "the one-dimensional mechanisms only")
+            self.free_given = self.check_free(free_given)
 
-    def validate(self, prm: Param, value: object) -> Fraction:
-        """Validate one parameter value; subclasses refine (e.g. integer sensitivity)."""
-        return prm.validate(value)
+    def check_free(self, value: object) -> Exact:
+        """Validate a value of the free parameter against its range at this instance's
+        parameters (decided rigorously).
+
+        Raises
+        ------
+        DomainError
+            Naming the free parameter and its range.
+        """
+        fp = self.free
+        assert fp is not None
+        v = parse_exact(value, fp.name)
+        subs = {prm.symbol: to_sympy(self.values[prm.name]) for prm in self.params
+                if prm.name in self.values}
+        lo, hi = (sp.sympify(e).xreplace(subs) for e in (fp.lower, fp.upper))
+        kind = "an integer" if fp.integer else "a number"
+        where = f"must be {kind} in [{lo}, {hi}], got {_fmt(v)}"
+        if not (lo.is_number and hi.is_number):
+            raise DomainError(fp.name, f"{where} (give the parameters it depends on)")
+        if fp.integer and not (isinstance(v, Fraction) and v.denominator == 1):
+            raise DomainError(fp.name, where)
+        if compare(v, from_sympy(lo), fp.name) < 0 or compare(v, from_sympy(hi), fp.name) > 0:
+            raise DomainError(fp.name, where)
+        return v
+
+    def validate(self, prm: Param, value: object) -> Exact:
+        """Validate one parameter value (irrational values where
+        :attr:`irrational_values`); subclasses refine (e.g. integer sensitivity)."""
+        v = prm.validate_exact(value)
+        if not (self.irrational_values or isinstance(v, Fraction)):
+            raise DomainError(prm.name, f"{self.name} takes rational values only (a decimal "
+                              f"or p/q), got {_fmt(v)}")
+        return v
 
     @classmethod
     def check_joint(cls, values: Mapping[str, Fraction]) -> None:
@@ -418,11 +571,14 @@ class Parametrised:
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={str(v)!r}" for k, v in self.values.items())
+        if getattr(self, "free_given", None) is not None:
+            args += f", {self.free.name}={str(self.free_given)!r}"
         return f"{type(self).__name__}({args})"
 
     def __getstate__(self) -> dict[str, object]:
         """The instance's state without prepared (compiled) plans."""
-        state = {k: v for k, v in self.__dict__.items() if not k.startswith("_plan")}
+        state = {k: v for k, v in self.__dict__.items()
+                 if not (k.startswith("_plan") or k.startswith("_dist"))}
         state["values"] = dict(self.values)
         return state
 
@@ -437,11 +593,11 @@ class Parametrised:
         return {prm.name: prm.symbol for prm in cls.params}
 
     @property
-    def substitution(self) -> dict[sp.Symbol, sp.Rational]:
-        """The instance's values as a sympy substitution (exact rationals)."""
+    def substitution(self) -> dict[sp.Symbol, sp.Expr]:
+        """The instance's values as a sympy substitution (exact: rationals, or constant
+        expressions for irrational values)."""
         symbol = self.symbols()
-        return {symbol[n]: sp.Rational(v.numerator, v.denominator)
-                for n, v in self.values.items()}
+        return {symbol[n]: to_sympy(v) for n, v in self.values.items()}
 
     def require(self, *names: str) -> None:
         """Raise a :class:`DomainError` if a parameter needed numerically is missing."""
@@ -459,13 +615,16 @@ class Parametrised:
 
     @classmethod
     def check_quantity(cls, quantity: str) -> str:
-        """Validate a quantity name."""
+        """Validate a quantity name (exactly; the error suggests the closest name)."""
         if quantity not in cls.quantities():
-            raise DomainError(
-                "quantity", f"unknown quantity {str(quantity)[:40]!r} for {cls.name}; "
-                f"valid: {', '.join(cls.quantities())}"
-            )
+            raise unknown("quantity", f"quantity of {cls.name}", quantity, cls.quantities())
         return quantity
+
+    @classmethod
+    def resolve_quantity(cls, quantity: str) -> str:
+        """The quantity a user's name stands for, in any case (:func:`dpsym.names.resolve`;
+        for the command line)."""
+        return resolve("quantity", f"quantity of {cls.name}", quantity, cls.quantities())
 
     @classmethod
     def describe_params(cls) -> list[dict[str, str]]:

@@ -17,11 +17,19 @@ modulo :math:`s^n`:
   which branch to follow).
 
 This is the exact arithmetic of :func:`dpsym.asymptotics.minimiser_series`.
+
+:class:`PuiseuxArithmetic` is the arithmetic of truncated Puiseux series
+:math:`\sum_i c_i t^{(v+i)/q}` with a precision, and their exponentials, logarithms and
+rational powers, over a :class:`dpsym.tidy.Coefficients` field: the arithmetic of
+:func:`dpsym.regimes.expand_series`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -326,8 +334,309 @@ def lower_hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return hull
 
 
+# ---------------------------------------------------------------------------- Puiseux series
+class PrecisionLoss(Exception):
+    """A leading coefficient cancelled within the precision carried: more is needed."""
+
+
+#: The most terms (of numerators and denominators) the coefficients of one series may have:
+#: a bound on the time and memory of an expansion to a high order.
+MAX_TERMS_CARRIED = 30_000
+
+
+@dataclass
+class Puiseux:
+    r""":math:`\sum_i c_i t^{(v + i)/q}`, known modulo :math:`t^{p/q}` (``p`` None: exact,
+    a finite sum).
+
+    ``c[0]`` is nonzero; an empty ``c`` is zero, exactly (``p`` None) or to the precision
+    :math:`t^{p/q}` (``v = p``). Coefficients are elements of a
+    :class:`~dpsym.tidy.Coefficients` field.
+    """
+
+    q: int
+    v: int
+    c: list
+    p: int | None
+
+    @property
+    def exact_zero(self) -> bool:
+        """Whether the series is exactly zero."""
+        return self.p is None and not self.c
+
+    @property
+    def order(self) -> Fraction:
+        """The exponent of the leading term (of the order term for a zero series)."""
+        return Fraction(self.v if self.c else self.p, self.q)
+
+
+class PuiseuxArithmetic:
+    r"""Exact arithmetic of truncated Puiseux series with coefficients in ``K``.
+
+    An infinite expansion made from an exact series (an inverse, an exponential...) carries
+    the relative precision ``rel`` (in powers of :math:`t`); nothing is carried beyond the
+    absolute precision :math:`t^{\mathrm{cap}}`. A cancellation of leading terms costs
+    relative precision, which the caller restores by starting again with a larger ``rel``
+    (:class:`PrecisionLoss` when nothing is left).
+    """
+
+    def __init__(self, K: Any, rel: Fraction, cap: Fraction) -> None:
+        self.K, self.rel, self.cap = K, Fraction(rel), Fraction(cap)
+
+    # ------------------------------------------------------------------ shapes
+    def const(self, a: Any, tpow: Fraction = Fraction(0)) -> Puiseux:
+        r"""The exact monomial :math:`a t^{\mathrm{tpow}}`."""
+        if a.n.is_zero():
+            return Puiseux(1, 0, [], None)
+        return Puiseux(tpow.denominator, tpow.numerator, [a], None)
+
+    def zero_to(self, q: int, p: int) -> Puiseux:
+        """:math:`O(t^{p/q})`."""
+        return Puiseux(q, p, [], p)
+
+    def regrid(self, s: Puiseux, q: int) -> Puiseux:
+        """``s`` with exponents in steps of :math:`1/q` (a multiple of ``s.q``)."""
+        k = q // s.q
+        if k == 1:
+            return s
+        c: list = []
+        for i, a in enumerate(s.c):
+            if i:
+                c.extend([self.K.zero] * (k - 1))
+            c.append(a)
+        if s.p is None:
+            return Puiseux(q, s.v * k, c, None)
+        c.extend([self.K.zero] * ((s.p - s.v) * k - len(c)))
+        return Puiseux(q, s.v * k, c, s.p * k)
+
+    def _capped(self, s: Puiseux) -> Puiseux:
+        limit = math.ceil(self.cap * s.q)
+        end = s.p if s.p is not None else s.v + len(s.c)
+        if end <= limit:
+            return s
+        c = s.c[:max(0, limit - s.v)]
+        return Puiseux(s.q, s.v, c, limit) if c else self.zero_to(s.q, limit)
+
+    def normal(self, q: int, v: int, c: list, p: int | None) -> Puiseux:
+        """The series of these coefficients, leading zeros removed and capped.
+
+        Raises
+        ------
+        UnsupportedError
+            If the coefficients have more than :data:`MAX_TERMS_CARRIED` terms in all.
+        """
+        if sum(len(a.n) + len(a.d) for a in c) > MAX_TERMS_CARRIED:
+            raise UnsupportedError(f"the coefficients of this expansion grow beyond "
+                                   f"{MAX_TERMS_CARRIED} terms; ask for a lower order")
+        start = 0
+        while start < len(c) and self.K.is_zero(c[start]):
+            start += 1
+        c, v = c[start:], v + start
+        if p is None:
+            while c and c[-1].n.is_zero():
+                c.pop()
+            if not c:
+                return Puiseux(1, 0, [], None)
+        elif not c:
+            return self.zero_to(q, p)
+        return self._capped(Puiseux(q, v, c, p))
+
+    def _terms(self, s: Puiseux) -> int:
+        """The number of coefficients of an infinite expansion relative to ``s``."""
+        return s.p - s.v if s.p is not None else max(1, math.ceil(self.rel * s.q))
+
+    def split(self, f: Puiseux) -> tuple[Any, Puiseux]:
+        """(leading coefficient, :math:`f / (c_0 t^{v/q})`, which starts with 1).
+
+        Raises
+        ------
+        PrecisionLoss
+            If ``f`` is zero to its precision.
+        """
+        if not f.c:
+            raise PrecisionLoss
+        il = self.K.inv(f.c[0])
+        return f.c[0], Puiseux(f.q, 0, [self.K.mul(a, il) for a in f.c],
+                               None if f.p is None else f.p - f.v)
+
+    # ------------------------------------------------------------------ ring operations
+    def add(self, f: Puiseux, g: Puiseux) -> Puiseux:
+        """:math:`f + g`."""
+        if f.exact_zero:
+            return g
+        if g.exact_zero:
+            return f
+        q = math.lcm(f.q, g.q)
+        f, g = self.regrid(f, q), self.regrid(g, q)
+        precs = [s.p for s in (f, g) if s.p is not None]
+        p = min(precs) if precs else None
+        lo = min(f.v, g.v)
+        hi = p if p is not None else max(f.v + len(f.c), g.v + len(g.c))
+        if hi <= lo:
+            return self.zero_to(q, p)
+        K = self.K
+        out = [K.zero] * (hi - lo)
+        for s in (f, g):
+            for i, a in enumerate(s.c[:hi - s.v]):
+                out[s.v + i - lo] = K.add(out[s.v + i - lo], a)
+        return self.normal(q, lo, out, p)
+
+    def neg(self, f: Puiseux) -> Puiseux:
+        """:math:`-f`."""
+        return Puiseux(f.q, f.v, [self.K.neg(a) for a in f.c], f.p)
+
+    def sub(self, f: Puiseux, g: Puiseux) -> Puiseux:
+        """:math:`f - g`."""
+        return self.add(f, self.neg(g))
+
+    def mul(self, f: Puiseux, g: Puiseux) -> Puiseux:
+        """:math:`f g`."""
+        if f.exact_zero or g.exact_zero:
+            return Puiseux(1, 0, [], None)
+        q = math.lcm(f.q, g.q)
+        f, g = self.regrid(f, q), self.regrid(g, q)
+        if not f.c or not g.c:
+            bounds = [s.p + (o.v if o.c else o.p) for s, o in ((f, g), (g, f)) if not s.c]
+            return self.zero_to(q, min(bounds))
+        v = f.v + g.v
+        rels = [s.p - s.v for s in (f, g) if s.p is not None]
+        full = len(f.c) + len(g.c) - 1
+        n = min(min(rels) if rels else full, max(0, math.ceil(self.cap * q) - v))
+        K = self.K
+        lf, lg = len(f.c), len(g.c)
+        out = [K.dot((f.c[i], g.c[k - i]) for i in range(max(0, k - lg + 1), min(k, lf - 1) + 1))
+               for k in range(n)]
+        if not out:
+            return self.zero_to(q, v + n)
+        return self.normal(q, v, out, v + n if rels or n < full else None)
+
+    def inv(self, f: Puiseux) -> Puiseux:
+        """:math:`1/f`.
+
+        Raises
+        ------
+        PrecisionLoss
+            If ``f`` is zero to its precision.
+        """
+        if not f.c:
+            raise PrecisionLoss
+        K = self.K
+        i0 = K.inv(f.c[0])
+        if f.p is None and len(f.c) == 1:
+            return Puiseux(f.q, -f.v, [i0], None)
+        n = self._terms(f)
+        out = [i0]
+        for k in range(1, n):
+            acc = K.dot((f.c[i], out[k - i]) for i in range(1, min(k, len(f.c) - 1) + 1))
+            out.append(K.neg(K.mul(acc, i0)))
+        return self._capped(Puiseux(f.q, -f.v, out, -f.v + n))
+
+    def power(self, f: Puiseux, k: int) -> Puiseux:
+        """:math:`f^k` for an integer :math:`k`."""
+        if k < 0:
+            return self.power(self.inv(f), -k)
+        result, base = self.const(self.K.one), f
+        while k:
+            if k & 1:
+                result = self.mul(result, base)
+            k >>= 1
+            if k:
+                base = self.mul(base, base)
+        return result
+
+    # ------------------------------------------------------------------ functions
+    def powr(self, f: Puiseux, r: Fraction) -> Puiseux:
+        r""":math:`f^r` for a rational :math:`r`: :math:`c_0^r t^{r v/q} h^r` with
+        :math:`h = f/(c_0 t^{v/q})` (Miller's recurrence)."""
+        if r.denominator == 1:
+            return self.power(f, r.numerator)
+        lead, h = self.split(f)
+        K = self.K
+        head = K.pow_const(lead, r)
+        shift = Fraction(f.v, f.q) * r
+        if h.p is None and len(h.c) == 1:
+            g = Puiseux(h.q, 0, [K.one], None)
+        else:
+            n, g1 = self._terms(h), r + 1
+            out = [K.one]
+            for k in range(1, n):
+                acc = K.dot((K.scale(h.c[j], g1 * j - k), out[k - j])
+                            for j in range(1, min(k, len(h.c) - 1) + 1))
+                out.append(K.scale(acc, Fraction(1, k)))
+            g = Puiseux(h.q, 0, out, n)
+        q = math.lcm(g.q, shift.denominator)
+        g = self.regrid(g, q)
+        s = int(shift * q)
+        return self._capped(Puiseux(q, g.v + s, [K.mul(head, a) for a in g.c],
+                                    None if g.p is None else g.p + s))
+
+    def exp(self, f: Puiseux) -> Puiseux:
+        r""":math:`e^f`: the constant term through :meth:`~dpsym.tidy.Coefficients.exp_const`
+        (which may give a power of :math:`t`), the rest by the recurrence of
+        :math:`g' = f' g`.
+
+        Raises
+        ------
+        UnsupportedError
+            If ``f`` has a pole (an essential singularity).
+        """
+        K = self.K
+        if f.c and f.v < 0:
+            raise UnsupportedError("the exponential of a pole has no power series")
+        head, tpow = K.one, Fraction(0)
+        if f.c and f.v == 0:
+            head, tpow = K.exp_const(f.c[0])
+            f = self.sub(f, self.const(f.c[0]))
+        if f.exact_zero:
+            return self.const(head, tpow)
+        n = f.p if f.p is not None else math.ceil(self.rel * f.q)
+        n = max(1, min(n, math.ceil(self.cap * f.q)))
+        fc = [K.zero] * n
+        for i, a in enumerate(f.c[:max(0, n - f.v)]):
+            fc[f.v + i] = a
+        out = [K.one]
+        for k in range(1, n):
+            acc = K.dot((K.scale(fc[j], Fraction(j)), out[k - j]) for j in range(1, k + 1))
+            out.append(K.scale(acc, Fraction(1, k)))
+        return self.mul(self.const(head, tpow), self.normal(f.q, 0, out, n))
+
+    def log(self, f: Puiseux) -> Puiseux:
+        r""":math:`\log f = \log(c_0 t^{v/q}) + \log h` (the first a constant of the field,
+        :meth:`~dpsym.tidy.Coefficients.log_const`; the second by the recurrence of
+        :math:`h g' = h'`)."""
+        lead, h = self.split(f)
+        K = self.K
+        const = self.const(K.log_const(lead, Fraction(f.v, f.q)))
+        if h.p is None and len(h.c) == 1:
+            return const
+        n = self._terms(h)
+        hc = [h.c[i] if i < len(h.c) else K.zero for i in range(n)]
+        out = [K.zero]
+        for k in range(1, n):
+            acc = K.dot((K.scale(out[j], Fraction(j)), hc[k - j]) for j in range(1, k))
+            out.append(K.sub(hc[k], K.scale(acc, Fraction(1, k))))
+        return self.add(const, self.normal(h.q, 0, out, n))
+
+    def compose(self, coefficients: Any, u: Puiseux) -> Puiseux:
+        r""":math:`\sum_k a_k u^k` for a series ``u`` of positive order, with ``a_k``
+        given by ``coefficients(k)`` (a series) for as many :math:`k` as the precision
+        needs."""
+        if u.exact_zero:
+            return coefficients(0)
+        count = math.ceil(self.cap / u.order) + 1
+        total, uk = coefficients(0), self.const(self.K.one)
+        for k in range(1, count):
+            uk = self.mul(uk, u)
+            total = self.add(total, self.mul(coefficients(k), uk))
+        return total
+
+
 __all__ = [
+    "MAX_TERMS_CARRIED",
     "Field",
+    "PrecisionLoss",
+    "Puiseux",
+    "PuiseuxArithmetic",
     "adjoin_root",
     "bisect_polynomial_root",
     "lower_hull",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
 from typing import Any, TextIO
 
 import sympy as sp
@@ -21,8 +22,8 @@ from sympy.printing.str import StrPrinter
 
 from .symbols import PUBLIC_SYMBOLS, eps
 
-__all__ = ["describe_free", "emit_json", "expression_text", "format_table", "json_document",
-           "latex_text", "one_line", "parse_expression"]
+__all__ = ["ascending", "describe_free", "display_number", "emit_json", "expression_text",
+           "format_table", "json_document", "latex_text", "one_line", "parse_expression"]
 
 #: The summation index of a ``LerchSum`` printed as the sum it denotes.
 _K = sp.Symbol("k", integer=True, nonnegative=True)
@@ -41,7 +42,7 @@ class _ExpressionPrinter(StrPrinter):
         return self._print(sp.Sum(z**_K * (_K + a) ** s, (_K, start, sp.oo)))
 
 
-def expression_text(expr: Any) -> str:
+def expression_text(expr: Any, *, ordered: bool = False) -> str:
     r"""``expr`` as plain ``str()`` text that ``sympy.parse_expr`` reads back.
 
     The text is read with ``local_dict=dpsym.symbols.PUBLIC_SYMBOLS``, where ``gamma``
@@ -50,12 +51,56 @@ def expression_text(expr: Any) -> str:
     ``LerchSum(z, s, a)`` as the sum it denotes, :math:`\sum_{k \ge 0} z^k (k + a)^s`
     (from :math:`k = 1` when :math:`a = 0`, since the engine takes :math:`0^s = 0`).
     """
-    return _ExpressionPrinter().doprint(expr)
+    return _ExpressionPrinter({"order": "none"} if ordered else {}).doprint(expr)
 
 
-def latex_text(expr: Any) -> str:
-    r"""``expr`` in LaTeX, with :math:`\varepsilon` for ``eps``."""
-    return sp.latex(expr, symbol_names={eps: r"\varepsilon"})
+def latex_text(expr: Any, *, ordered: bool = False) -> str:
+    r"""``expr`` in LaTeX, with :math:`\varepsilon` for ``eps`` (the terms of a sum in
+    the order given when ``ordered``, see :func:`ascending`)."""
+    return sp.latex(expr, symbol_names={eps: r"\varepsilon"},
+                    **({"order": "none"} if ordered else {}))
+
+
+def display_number(text: str, digits: int) -> str:
+    r"""A decimal string shown with ``digits`` significant digits in one uniform style.
+
+    Positional (``0.831199``, ``1.00000``, ``250000``) when the decimal exponent
+    :math:`e` of the number satisfies :math:`-5 \le e < \mathrm{digits}`, scientific
+    (``2.50000e+29``) otherwise, so that no shown digit is a placeholder. ``text`` is a
+    correctly rounded decimal with at most ``digits`` significant digits (a certified
+    value's text), so the digits shown are the same digits.
+    """
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return text
+    if not number.is_finite():
+        return text
+    if number == 0:
+        return "0"
+    e = number.adjusted()
+    if -5 <= e < digits:
+        return f"{number:.{max(digits - 1 - e, 0)}f}"
+    return f"{number:.{digits - 1}e}"
+
+
+def ascending(series: Any, t: sp.Symbol) -> Any:
+    r"""A series :math:`\sum_k c_k t^{e_k} + O(t^K)` as an unevaluated sum in increasing
+    order of :math:`e_k`, the order term last (print it with ``ordered=True``).
+
+    Terms are grouped by their exponent of ``t`` (``as_coeff_exponent``); a term in which
+    ``t`` remains in the coefficient (a logarithm of ``t``) sorts by its power of ``t``.
+    """
+    series = sp.sympify(series)
+    order = series.getO()
+    main = series.removeO()
+    terms: list[tuple[Any, Any]] = []
+    for term in sp.Add.make_args(main):
+        _, power = term.as_coeff_exponent(t)
+        terms.append((power if power.is_number else sp.Integer(0), term))
+    terms.sort(key=lambda item: item[0])
+    parts = [term for _, term in terms] + ([order] if order is not None else [])
+    return sp.Add(*parts, evaluate=False) if len(parts) > 1 else (parts[0] if parts else main)
 
 
 def parse_expression(text: str) -> sp.Expr:

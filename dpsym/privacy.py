@@ -79,7 +79,7 @@ from .errors import CertificationError, DomainError, UnsupportedError
 from .evaluation import Value
 from .noise import SymmetricNoise
 from .numerics import certified, check_digits, to_mpf
-from .params import parse_number
+from .params import parse_exact, parse_number
 from .precision import exclusive, workdps
 
 #: Largest number of shifts evaluated for the supremum over the shift.
@@ -95,9 +95,8 @@ def _real_input(value: object, name: str) -> mpmath.mpf:
     """A number at the current precision: mpf as is, sympy expressions evaluated, else exact."""
     if isinstance(value, mpmath.mpf):
         return value
-    if isinstance(value, sp.Basic) and not isinstance(value, sp.Rational):
-        return numeric_value(value)
-    return to_mpf(parse_number(value, name))
+    exact = _exact(value, name)
+    return to_mpf(exact) if isinstance(exact, Fraction) else numeric_value(exact)
 
 
 def _shift_input(value: object, lattice: bool):
@@ -115,7 +114,7 @@ def _exact(value: object, name: str) -> Fraction | sp.Expr:
         return Fraction(int(man)) * Fraction(2) ** int(ex)
     if isinstance(value, sp.Basic) and not isinstance(value, sp.Rational):
         return value
-    return parse_number(value, name)
+    return parse_exact(value, name)  # "log(3)" as exactly as sympy.log(3)
 
 
 def _mp_of(value: Fraction | sp.Expr) -> mpmath.mpf:

@@ -9,9 +9,18 @@ one machine goes through an existing engine: a Dask ``distributed`` client's
 ``get_executor()`` is an ``Executor``.
 
 A point whose value fails (a parameter outside its domain, an uncertifiable value, a bug,
-a worker process that died, a point over its time budget ``timeout``) gives a row with an
-``error`` message instead of a value; the sweep itself does not stop, and every other
-point keeps its value.
+a worker process that died, a point over its time budget ``timeout`` or its memory budget
+``memory``) gives a row with an ``error`` message instead of a value; the sweep itself
+does not stop, and every other point keeps its value.
+
+**Budgets are per point.** With ``timeout`` or ``memory``, each point is evaluated in a
+forked child process (a :class:`dpsym.budget.Worker`: one per worker of the default
+pool, kept from chunk to chunk so that the caches one point warms serve the next; one per
+serial run; one per chunk on another executor). Each point gets the whole budget, counted
+from its own start (the memory budget over the child's size when the point starts); a
+point over it is stopped at once, even inside a long call into C, and recorded as
+``exceeded the time budget of N s`` (or ``the memory budget of ...``); its child is
+killed and a new one takes the next points. There is no budget on the sweep as a whole.
 
 The default process pool stops with its caller: an interruption (``KeyboardInterrupt``,
 any exception) cancels the pending points and terminates the workers before it
@@ -32,32 +41,31 @@ import itertools
 import json
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.util
 import os
 import re
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import mpmath
 
+from .budget import MAX_TIMEOUT, Worker, check_memory, check_timeout
 from .costs import parse_cost
-from .errors import DomainError, DpsymError, UnsupportedError
+from .errors import BudgetExceeded, DomainError, DpsymError
 from .mechanisms import get_mechanism
 from .numerics import check_digits
-from .params import MAX_EXPONENT, parse_number
+from .params import parse_number
 from .precision import workdps
 
 #: Largest number of grid points one sweep accepts.
 MAX_POINTS = 10**6
 #: Points per task handed to an executor.
 CHUNK = 16
-#: Largest time budget of one point, in seconds.
-MAX_TIMEOUT = Fraction(10**6)
 #: Significant digits of the values of ``log:LO:HI:N``: at least the first, as many more
 #: as distinct points need, at most the second.
 LOG_DIGITS = (6, 30)
@@ -65,39 +73,24 @@ LOG_DIGITS = (6, 30)
 TERMINATE_GRACE = 2.0
 
 #: A fraction ``p/q`` of ASCII integers (``p`` signed), accepted for every parameter.
-FRACTION = re.compile(r"([+-]?[0-9]+)/([0-9]+)")
 #: ``prctl`` option asking the kernel for a signal when the parent dies (Linux).
 _PR_SET_PDEATHSIG = 1
-
-
-class PointTimeout(BaseException):
-    """Raised inside a point's evaluation when it exceeds its time budget.
-
-    A ``BaseException``, so that no ``except Exception`` of the engine swallows it.
-    """
+#: In a worker of the default pool: the budget worker kept from chunk to chunk (its child
+#: keeps the caches that the points warm).
+_POOL_WORKER: list[Worker] = []
 
 
 def read_number(text: object, name: str) -> Fraction:
-    """A parameter value of a sweep: a decimal (:func:`dpsym.params.parse_number`) or an
-    exact fraction ``p/q`` of ASCII integers (``q > 0``).
+    """A parameter value of a sweep: an exact rational in the package's one grammar
+    (:func:`dpsym.params.parse_number`: a decimal, ``p/q``, or an exact expression whose
+    value is rational).
 
     Raises
     ------
     DomainError
         Naming ``name``, for anything else.
     """
-    s = text.strip() if isinstance(text, str) else text
-    match = FRACTION.fullmatch(s) if isinstance(s, str) else None
-    if match is None:
-        return parse_number(s, name)
-    p, q = match.groups()
-    if max(len(p), len(q)) > MAX_EXPONENT + 1:
-        raise DomainError(name, f"a fraction p/q takes at most {MAX_EXPONENT + 1} digits "
-                          "in p and in q")
-    denominator = int(Decimal(q))  # Decimal: no limit on the number of digits
-    if denominator == 0:
-        raise DomainError(name, f"a fraction p/q needs q > 0, got {s[:40]!r}")
-    return Fraction(int(Decimal(p)), denominator)
+    return parse_number(text, name)
 
 
 def _significant(value: Fraction) -> int:
@@ -174,38 +167,21 @@ def parse_values(text: str, name: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------- one point
-def _raise_timeout(signum: int, frame: Any) -> None:
-    raise PointTimeout
-
-
-@contextlib.contextmanager
-def _budget(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`PointTimeout` in this (main) thread after ``seconds`` (``SIGALRM``)."""
-    if seconds is None:
-        yield
-        return
-    previous = signal.signal(signal.SIGALRM, _raise_timeout)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))  # 0 would disarm it
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def _point(cls: Any, point: tuple[tuple[str, str], ...], quantity: str, cost: str,
-           digits: int, timeout: float | None) -> dict[str, str]:
-    """The row of one point: its value, or why it has none."""
+           digits: int, budgeted: bool = False) -> dict[str, str]:
+    """The row of one point: its value, or why it has none. Under a memory budget
+    (``budgeted``) a :class:`MemoryError` propagates, for the budget to report it."""
     row = dict(point)
     value = error = ""
     try:
-        with _budget(timeout):
-            kwargs = {name: read_number(text, name) for name, text in point}
-            value = cls(**kwargs).value(quantity, cost, digits).text
-    except PointTimeout:
-        value, error = "", f"exceeded the time budget of {timeout:g} s"
+        kwargs = {name: read_number(text, name) for name, text in point}
+        value = cls(**kwargs).value(quantity, cost, digits).text
     except (DpsymError, ValueError, ArithmeticError, NotImplementedError) as exc:
         value, error = "", " ".join(str(exc).split())[:300]
+    except MemoryError:
+        if budgeted:
+            raise
+        value, error = "", "out of memory"
     except Exception as exc:  # a bug at one point must not lose the others
         detail = " ".join(str(exc).split())[:300]
         value, error = "", f"internal error: {type(exc).__name__}: {detail}"
@@ -214,12 +190,46 @@ def _point(cls: Any, point: tuple[tuple[str, str], ...], quantity: str, cost: st
     return row
 
 
+def _budget_error(exc: BaseException) -> str:
+    """The ``error`` of a point stopped by its budget (or whose process died)."""
+    if isinstance(exc, BudgetExceeded):
+        return f"exceeded the {exc.budget} budget of {exc.limit}"
+    detail = " ".join(str(exc).split())[:300]
+    return f"not evaluated: {type(exc).__name__}: {detail}"
+
+
+def _point_named(name: str, point: tuple[tuple[str, str], ...], quantity: str, cost: str,
+                 digits: int, budgeted: bool) -> dict[str, str]:
+    """:func:`_point` of the mechanism called ``name`` (in the child of a budget)."""
+    return _point(get_mechanism(name), point, quantity, cost, digits, budgeted)
+
+
 def _evaluate(task: tuple[str, str, str, int, tuple[tuple[tuple[str, str], ...], ...],
-                          float | None]) -> list[dict[str, str]]:
-    """Evaluate one chunk of points (runs in a worker)."""
-    name, quantity, cost, digits, points, timeout = task
-    cls = get_mechanism(name)
-    return [_point(cls, point, quantity, cost, digits, timeout) for point in points]
+                          float | None, int | None],
+              worker: Worker | None = None) -> list[dict[str, str]]:
+    """Evaluate one chunk of points (runs in a worker). With a budget, each point runs
+    within it in the forked child of ``worker`` (default: the one kept by this process
+    when it is a worker of the default pool, else one for this chunk)."""
+    name, quantity, cost, digits, points, seconds, memory = task
+    if seconds is None and memory is None:
+        cls = get_mechanism(name)
+        return [_point(cls, point, quantity, cost, digits) for point in points]
+    own = worker is None and not _POOL_WORKER
+    if worker is None:
+        worker = _POOL_WORKER[0] if _POOL_WORKER else Worker()
+    rows = []
+    try:
+        for point in points:
+            params = ", ".join(f"{k}={v}" for k, v in point)
+            what = f"{name} {quantity} ({cost}, {digits} digits, {params})"
+            args = (name, point, quantity, cost, digits, memory is not None)
+            outcome = worker.call(("call", _point_named, args), seconds, memory, what)
+            rows.append(outcome.value if outcome.error is None else
+                        {**dict(point), "value": "", "error": _budget_error(outcome.error)})
+    finally:
+        if own:
+            worker.close()
+    return rows
 
 
 def _failed(task: tuple[Any, ...], reason: str) -> list[dict[str, str]]:
@@ -254,6 +264,10 @@ def _worker_init(parent: int) -> None:
             os._exit(1)
     threading.Thread(target=_exit_with, args=(parent,), daemon=True,
                      name="dpsym-sweep-parent-watch").start()
+    worker = Worker()
+    _POOL_WORKER.append(worker)
+    # closed (its child asked to exit and reaped) when this worker process exits normally
+    multiprocessing.util.Finalize(worker, worker.close, exitpriority=10)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -299,28 +313,11 @@ def _run(submit: Callable[[Any], Future[Any]], tasks: Sequence[Any],
         emit(rows)
 
 
-def _check_timeout(timeout: object, executor: Executor | None, workers: int | None
-                   ) -> float | None:
-    if timeout is None:
-        return None
-    seconds = read_number(timeout, "timeout")
-    if not 0 < seconds <= MAX_TIMEOUT:
-        raise DomainError("timeout", f"must be in (0, {MAX_TIMEOUT}] seconds")
-    if not hasattr(signal, "setitimer"):
-        raise UnsupportedError("timeout: a time budget needs POSIX interval timers")
-    if executor is not None:
-        raise DomainError("timeout", "is enforced by the default process pool and by a "
-                          "serial run only, not with an executor")
-    if workers == 1 and threading.current_thread() is not threading.main_thread():
-        raise DomainError("timeout", "a serial run enforces it in the main thread only")
-    return float(seconds)
-
-
 def sweep(mechanism: str, grid: Mapping[str, Sequence[str]], quantity: str = "cost",
           cost: str = "amplitude", digits: int = 30, executor: Executor | None = None,
           workers: int | None = None,
           progress: Callable[[int, int], None] | None = None,
-          timeout: object = None) -> list[dict[str, str]]:
+          timeout: object = None, memory: object = None) -> list[dict[str, str]]:
     """``quantity`` of ``mechanism`` at every point of ``grid``, in grid order.
 
     Parameters
@@ -338,11 +335,15 @@ def sweep(mechanism: str, grid: Mapping[str, Sequence[str]], quantity: str = "co
         an executor runs serially in this process.
     progress : callable, optional
         Called as ``progress(done, total)`` after each chunk.
-    timeout : number, optional
-        A time budget per point, in seconds (in (0, 10^6]); a point over it gives a row
-        with the error ``exceeded the time budget``. Enforced with ``SIGALRM`` between
-        Python bytecodes, by the default pool or a serial run in the main thread (which
-        then uses ``SIGALRM`` and the real-time interval timer itself).
+    timeout : number or str, optional
+        A time budget per point, in seconds (in [0.001, 10^6]); a point over it gives a row
+        with the error ``exceeded the time budget of N s``.
+    memory : int or str, optional
+        A memory budget per point (bytes, or a size such as ``"512M"``, at least 64 MiB:
+        :func:`dpsym.budget.check_memory`); a point over it gives a row with the error
+        ``exceeded the memory budget of ...``. Both budgets are enforced in a forked child
+        of whatever runs the chunk (the default pool, a serial run, or the workers of
+        ``executor``, processes or threads), on POSIX systems (see :mod:`dpsym.budget`).
 
     Returns
     -------
@@ -354,14 +355,15 @@ def sweep(mechanism: str, grid: Mapping[str, Sequence[str]], quantity: str = "co
     ------
     DomainError
         Before any point is evaluated: an unknown mechanism, quantity, cost or parameter,
-        invalid digits or timeout, or more than :data:`MAX_POINTS` points (name
+        invalid digits, timeout or memory, or more than :data:`MAX_POINTS` points (name
         ``points``).
     """
     cls = get_mechanism(mechanism)
     cls.check_quantity(quantity)
     parse_cost(cost)
     digits = check_digits(digits)
-    seconds = _check_timeout(timeout, executor, workers)
+    seconds = check_timeout(timeout)
+    size = check_memory(memory)
     known = {prm.name for prm in cls.params}
     for name in grid:
         if name not in known:
@@ -375,7 +377,7 @@ def sweep(mechanism: str, grid: Mapping[str, Sequence[str]], quantity: str = "co
         raise DomainError("points", f"the grid has {total} points; at most {MAX_POINTS}")
     points = [tuple(zip(names, combo, strict=True))
               for combo in itertools.product(*(grid[n] for n in names))]
-    tasks = [(mechanism, quantity, cost, digits, tuple(points[i:i + CHUNK]), seconds)
+    tasks = [(mechanism, quantity, cost, digits, tuple(points[i:i + CHUNK]), seconds, size)
              for i in range(0, len(points), CHUNK)]
     results: list[dict[str, str]] = []
 
@@ -385,8 +387,9 @@ def sweep(mechanism: str, grid: Mapping[str, Sequence[str]], quantity: str = "co
             progress(len(results), total)
 
     if executor is None and workers == 1:
-        for task in tasks:
-            emit(_evaluate(task))
+        with Worker() as worker:  # forks only with a budget
+            for task in tasks:
+                emit(_evaluate(task, worker))
         return results
     futures: list[Future[Any]] = []
     if executor is not None:
@@ -429,5 +432,5 @@ def failures(rows: Iterable[Mapping[str, str]]) -> int:
     return sum(1 for row in rows if row.get("error"))
 
 
-__all__ = ["CHUNK", "FRACTION", "MAX_POINTS", "MAX_TIMEOUT", "PointTimeout", "failures",
+__all__ = ["CHUNK", "MAX_POINTS", "MAX_TIMEOUT", "failures",
            "parse_values", "read_number", "sweep", "to_csv", "to_json"]

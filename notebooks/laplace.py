@@ -31,20 +31,15 @@ import matplotlib.pyplot as plt
 import mpmath
 import numpy as np
 import sympy as sp
-from IPython.display import Math, display
 
 from dpsym import DiscreteLaplace, Laplace
+from dpsym.notebook import show, show_figure
 from dpsym.privacy import privacy_loss_bound
 from dpsym.sampling import cdf_mp
 from dpsym.symbols import Delta, eps, x
 
 if "inline" not in matplotlib.get_backend():  # plain `python notebook.py`: no display
     matplotlib.use("Agg")
-
-
-def show(label, expr):
-    """Display ``label = expr`` as LaTeX."""
-    display(Math(label + " = " + sp.latex(expr)))
 
 
 lam = sp.Symbol("lambda", positive=True)  # the Laplace scale
@@ -271,7 +266,7 @@ ax.axhline(np.exp(-10), color="gray", lw=0.8)
 ax.set(xlabel=r"$t$ (error threshold $t/\epsilon$)", ylabel="Pr[some bucket off]",
        title=r"Histogram with $k = 10^4$ buckets", ylim=(1e-8, 2))
 ax.legend(fontsize=8)
-plt.show()
+show_figure()
 
 # %% [markdown]
 # ## 5. The discrete Laplace (geometric) mechanism
@@ -346,4 +341,4 @@ axes[1].semilogx(es, es**2 / (4 * np.sinh(es / 2) ** 2),
 axes[1].set(xlabel=r"$\epsilon/\Delta$", ylabel="discrete / continuous", title="Cost ratio")
 axes[1].legend()
 plt.tight_layout()
-plt.show()
+show_figure()

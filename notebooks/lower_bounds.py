@@ -46,6 +46,7 @@ from dpsym.bounds.lp import (
 )
 from dpsym.bounds.real import n, tail_bound
 from dpsym.bounds.tightness import PAPER_CLAIMS, ratio_limit, upper_bound
+from dpsym.notebook import show_figure
 from dpsym.symbols import Delta, b, c, delta, eps, k
 
 if "inline" not in matplotlib.get_backend():
@@ -414,4 +415,5 @@ Bn = 1 / (2 * (1 - np.exp(-A)))
 plt.step(xs, mech.density(xs), where="mid", label="LP-optimal")
 plt.plot(xs, np.where(np.abs(xs) <= A, Bn * np.exp(-np.abs(xs)), 0), label="truncated Laplacian")
 plt.legend()
+show_figure()
 assert abs(np.trapezoid(mech.density(xs), xs) - 1) < 1e-3

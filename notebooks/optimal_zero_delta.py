@@ -30,6 +30,7 @@ import sympy as sp
 from dpsym.costs import Cost
 from dpsym.mechanisms import DiscreteUniform, UniformMass
 from dpsym.mechanisms.uniform_mass import L, alpha
+from dpsym.notebook import show_figure
 from dpsym.symbols import Delta, delta, p
 
 if "inline" not in matplotlib.get_backend():
@@ -126,5 +127,5 @@ plt.plot(ds, [amp_f(d) for d in ds], label="E|X| of P_alpha*")
 plt.yscale("log")
 plt.xlabel("delta")
 plt.legend()
-plt.show()
+show_figure()
 assert all(np.diff([amp_f(d) for d in ds]) < 0)

@@ -31,18 +31,13 @@ import matplotlib.pyplot as plt
 import mpmath
 import numpy as np
 import sympy as sp
-from IPython.display import Math, display
 
 from dpsym.noise import Piece, SymmetricNoise
+from dpsym.notebook import show, show_figure
 from dpsym.privacy import hockey_stick, privacy_profile
 
 if "inline" not in matplotlib.get_backend():  # plain `python notebook.py`: no display
     matplotlib.use("Agg")
-
-
-def show(label, expr):
-    """Display ``label = expr`` as LaTeX."""
-    display(Math(label + " = " + sp.latex(expr)))
 
 
 e = sp.Symbol("epsilon", positive=True)
@@ -174,7 +169,7 @@ ax.axhline(2, color="gray", lw=0.8)
 ax.axhline(1, color="gray", lw=0.8)
 ax.set(xlabel="M", ylabel=r"privacy loss / $\epsilon$", title="Exponential mechanism, worst pair")
 ax.legend(fontsize=8)
-plt.show()
+show_figure()
 
 # %% [markdown]
 # ## 3. The utility theorem

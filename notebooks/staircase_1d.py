@@ -35,21 +35,16 @@ import matplotlib.pyplot as plt
 import mpmath
 import numpy as np
 import sympy as sp
-from IPython.display import Math, display
 from scipy.optimize import minimize_scalar
 
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
+from dpsym.notebook import show, show_figure
 from dpsym.privacy import is_private
 from dpsym.symbols import Delta, b, eps, gamma, k, u
 from dpsym.symbols import r as r_sym
 
 if "inline" not in matplotlib.get_backend():  # plain `python notebook.py`: no display
     matplotlib.use("Agg")
-
-
-def show(label, expr):
-    """Display ``label = expr`` as LaTeX."""
-    display(Math(label + " = " + sp.latex(expr)))
 
 
 def convergent(s):
@@ -142,7 +137,7 @@ for g in (0.1, 0.3, g_l1_at_1, 0.8):
 ax.plot(xs, 0.5 * np.exp(-np.abs(xs)), "k--", lw=1, label="Laplace")
 ax.set(xlabel="x", ylabel="density", title=r"Staircase densities, $\epsilon = 1$, $\Delta = 1$")
 ax.legend()
-plt.show()
+show_figure()
 
 # the numeric density integrates to one (independent check of a(gamma))
 # (midpoint rule on a grid aligned with the breakpoints: exact up to the truncation at |x| = 40)
@@ -248,7 +243,7 @@ for ax, p_, lap, name in ((axes[0], 1, lambda e: 1 / e, r"$|x|$"),
     ax.set(xlabel=r"$\gamma$", ylabel=r"$V(\gamma) / V_{\mathrm{Lap}}$", title=f"cost {name}")
     ax.legend()
 plt.tight_layout()
-plt.show()
+show_figure()
 
 # %% [markdown]
 # ## 5. The optimal costs against the slides
@@ -373,7 +368,7 @@ ax.loglog(es[es > 3], (2 ** (-5 / 3) * es**2 * np.exp(-2 * es / 3))[es > 3], "C1
           label=r"$2^{-5/3}\epsilon^2 e^{-2\epsilon/3}$")
 ax.set(xlabel=r"$\epsilon$", ylabel="staircase / Laplace", title="Optimal cost ratio")
 ax.legend()
-plt.show()
+show_figure()
 assert np.all(r1 < 1) and np.all(r2 < 1)
 assert np.all(np.diff(r1) < 0) and np.all(np.diff(r2) < 0)
 
@@ -484,7 +479,7 @@ for m, color in ((3, "C2"), (0.5, "C3")):
                 label=f"m = {m} (engine)")
 ax.set(xlabel=r"$\epsilon$", ylabel=r"$\gamma^*$", title=r"Optimal $\gamma^*$ for $|x|^m$")
 ax.legend(fontsize=8)
-plt.show()
+show_figure()
 
 # %% [markdown]
 # ## 9. The discrete staircase (integer-valued query, integer $\Delta$)
@@ -575,7 +570,7 @@ ax.bar(ii, pmf, width=0.6, label=rf"discrete staircase, $r^* = {r_star}$")
 ax.plot(ii, geo, "k.--", lw=0.8, label=r"discrete Laplace, $\lambda = e^{-\epsilon/\Delta}$")
 ax.set(xlabel="i", ylabel="mass", title=rf"$\epsilon = 1$, $\Delta = {D}$")
 ax.legend()
-plt.show()
+show_figure()
 i_pos = np.arange(4000)  # total mass: 2 * sum over i >= 0, minus the mass at 0 counted twice
 half_mass = np.sum(a_num * np.exp(-e_val) ** (i_pos // D)
                    * np.where(i_pos % D < r_star, 1.0, np.exp(-e_val)))
@@ -646,5 +641,5 @@ for x in (0.0, 0.5):
 ax.set(xlabel=r"$\epsilon'$", ylabel=r"$\delta(\epsilon')$",
        title=r"Privacy profiles, $\epsilon = 1$")
 ax.legend()
-plt.show()
+show_figure()
 assert stair_curve[-1] < 1e-12 and all(v > 0 for v in stair_curve[:-1])

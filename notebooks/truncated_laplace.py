@@ -29,6 +29,7 @@ import sympy as sp
 from dpsym.fastpath import amplitude_ratio, power_ratio
 from dpsym.mechanisms import AnalyticGaussian, TruncatedLaplace
 from dpsym.mechanisms.truncated_laplace import A
+from dpsym.notebook import show_figure
 from dpsym.symbols import Delta, c, delta, eps, x
 
 if "inline" not in matplotlib.get_backend():  # plain `python notebook.py`: no display
@@ -143,7 +144,7 @@ plt.plot(xs, ys)
 plt.axvspan(a_val - 1, a_val, alpha=0.2, label="mass delta")
 plt.title("truncated Laplacian, eps = 1, delta = 0.05")
 plt.legend()
-plt.show()
+show_figure()
 assert abs(np.trapezoid(ys, xs) - 1) < 1e-3
 
 # %% [markdown]

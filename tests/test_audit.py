@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import mpmath
@@ -85,3 +86,66 @@ def test_a_bound_beyond_the_precision_range_is_refused():
     assert ok.text.endswith("e-434295")
     with pytest.raises(DomainError, match="bound: must be at most 1000000 times the scale"):
         audit("truncated-laplace", "1", scale="1", bound="1e300")
+
+
+# ------------------------------------------------------------------ the scale that is needed
+def _up6(x: mpmath.mpf) -> Fraction:
+    """``x`` rounded up to 6 significant digits."""
+    e = int(mpmath.floor(mpmath.log10(x))) + 1
+    return Fraction(int(mpmath.ceil(x * mpmath.mpf(10) ** (6 - e)))) / Fraction(10) ** (6 - e)
+
+
+@pytest.mark.parametrize(("eps", "target", "scale"), [("1", "0.1", "0.5"), ("0.3", "1e-3", "7"),
+                                                      ("2", "0", "0.1")])
+def test_needed_laplace_scale_is_the_closed_form_rounded_up(eps, target, scale):
+    r"""Laplace: delta(eps) = 1 - exp((eps - Delta/lambda)/2) for eps < Delta/lambda, so the
+    least scale meeting delta_t is Delta/(eps - 2 log(1 - delta_t))."""
+    result = audit("laplace", eps=eps, delta=target, Delta="1.5", scale=scale, digits=20)
+    with mpmath.workdps(40):
+        exact = mpmath.mpf("1.5") / (mpmath.mpf(eps) - 2 * mpmath.log1p(-mpmath.mpf(target)))
+        assert result.needed.parameter == "scale"
+        assert result.needed.value == _up6(exact)
+    met = audit("laplace", eps=eps, delta=target, Delta="1.5", digits=20,
+                scale=str(result.needed.value))
+    assert met.met is True
+
+
+def test_needed_sigma_is_the_analytic_calibration_rounded_up():
+    from dpsym.mechanisms import AnalyticGaussian
+
+    result = audit("analytic-gaussian", eps="0.5", delta="1e-6", sigma="2", digits=15)
+    assert result.met is False
+    sigma = AnalyticGaussian(eps="0.5", delta="1e-6").value("sigma", digits=30).number
+    assert result.needed.value == _up6(sigma)
+
+
+def test_needed_staircase_eps0_is_tight():
+    """The staircase's eps0 <= value meets the target; one unit more in the 6th digit does
+    not (the search found the boundary, not merely a safe value)."""
+    result = audit("staircase", eps="1", delta="0.01", eps0="2", gamma="0.3", digits=15)
+    value = result.needed.value
+    assert result.needed.parameter == "eps0" and result.met is False
+    assert audit("staircase", eps="1", delta="0.01", eps0=str(value), gamma="0.3").met
+    above = value + Fraction(2, 10**5)
+    assert not audit("staircase", eps="1", delta="0.01", eps0=str(above), gamma="0.3").met
+
+
+def test_needed_is_none_with_a_reason_when_no_scale_meets_the_target():
+    result = audit("truncated-laplace", eps="1", delta="0.01", scale="1", bound="0.6")
+    assert result.needed.value is None and "no scale" in result.needed.reason
+    assert audit("gaussian", eps="1", delta="0", sigma="3").needed.value is None
+
+
+def test_cli_audit_exit_status_gates_on_the_target(capsys):
+    from cli_helpers import run
+
+    code, out, err = run(capsys, "audit", "laplace", "--eps", "1", "--delta", "0.1",
+                         "--scale", "0.5")
+    assert (code, err) == (1, "") and "NOT met" in out and "scale >= 0.825955" in out
+    code, out, err = run(capsys, "audit", "laplace", "--eps", "1", "--delta", "0.5",
+                         "--scale", "0.5", "--json")
+    data = json.loads(out)
+    assert (code, data["met"], data["needed_parameter"]) == (0, True, "scale")
+    assert Fraction(data["needed"]) <= Fraction(1, 2)
+    code, out, _ = run(capsys, "audit", "laplace", "--eps", "1", "--scale", "0.5")
+    assert code == 0 and "met" not in out

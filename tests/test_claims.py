@@ -209,7 +209,18 @@ def test_every_registered_claim_is_covered_by_a_statement() -> None:
         cid = _numbered_id(prefix, line)
         if cid:
             mapped |= {c for c in REGISTRY if c == cid or c.startswith(cid + ".")}
+    # a proof step is covered through the statement it proves
+    mapped |= {c.id for c in CLAIMS if c.kind == "proof-step" and c.theorem in mapped}
     assert set(REGISTRY) - mapped == set()
+
+
+def test_kinds_and_proof_steps() -> None:
+    for claim in CLAIMS:
+        assert claim.kind in ("statement", "proof-step", "definition"), claim.id
+        if claim.kind == "proof-step":
+            assert claim.theorem in REGISTRY and claim.theorem != claim.id, claim.id
+        else:
+            assert claim.theorem is None, claim.id
 
 
 @pytest.mark.parametrize("cid", list(REGISTRY))

@@ -358,8 +358,24 @@ def test_list_json_and_table(capsys):
     assert (code, err) == (0, "")
     for name, cls in ENTRIES.items():
         assert name in out and cls.title in out
+    for row in data:  # joint limits of the parameters are declared, not found by surprise
+        assert row["limits"] == list(getattr(ENTRIES[row["name"]], "limits", ()))
+        for text in row["limits"]:
+            assert f"limit: {text}" in " ".join(out.split())
+    assert max(map(len, out.splitlines())) <= 100  # readable in a 100-column terminal
     assert "(0, inf)" in out
     assert "lower bound" in out and "(eps,delta)-DP" in out and "(0,delta)-DP" in out
+
+
+@pytest.mark.parametrize(("argv", "limit_of"), [
+    (("value", "discrete-uniform", "--delta", "1e-30"), "discrete-uniform"),
+    (("value", "discrete-lower-bound", "--eps", "0", "--delta", "1e-9"), "discrete-lower-bound"),
+    (("value", "lp-bound", "--eps", "0.01", "--delta", "1e-9", "--grid", "64"), "lp-bound"),
+])
+def test_a_joint_limit_refusal_quotes_the_limit_dpsym_list_shows(capsys, argv, limit_of):
+    code, out, err = run(capsys, *argv)
+    assert_one_line_error(code, out, err, "--delta" if limit_of != "lp-bound" else "--grid")
+    assert ENTRIES[limit_of].limits[0].split(" <= ")[0] in err
 
 
 def test_help_and_version(capsys):
@@ -506,3 +522,12 @@ def test_unknown_name_lists_every_entry(capsys):
     assert_one_line_error(code, out, err, "mechanism")
     for name in ENTRIES:
         assert name in err
+
+
+def test_lower_bound_at_the_largest_digits(capsys):
+    """--digits 10000 is in the declared range; the bound's internal guard digits are not
+    the user's request (it said "got 10012", issue 20 item 8)."""
+    code, out, err = run(capsys, "value", "lower-bound", "--eps", "1", "--delta", "0.1",
+                         "--digits", "10000")
+    assert (code, err) == (0, "")
+    assert len(out.strip().replace(".", "").lstrip("0")) == 10000

@@ -299,3 +299,38 @@ def test_selection_keeps_a_buggy_entry_apart(monkeypatch):
     (skipped,) = [s for s in result.skipped if s.name == "staircase"]
     assert skipped.internal and isinstance(skipped.error, ZeroDivisionError)
     assert next(r.name for r in result.rows if r.query == "real") == "laplace"
+
+
+def test_compare_formats_agree_and_numbers_are_uniform(capsys):
+    """table, md, latex and csv show the same entries as --json; in the human formats every
+    cost has the digits asked for and every ratio 6, in one style (no ``1.0`` beside
+    ``1``, no ``833333000.`` with placeholder digits)."""
+    import csv
+    import io
+    import re
+
+    argv = ("compare", "--eps", "1", "--delta", "1e-5", "--cost", "power", "--digits", "6")
+    data = run_json(capsys, *argv)
+    names = [r["name"] for r in data["rows"]]
+    from dpsym.cli.compare import RENDERERS
+
+    outputs = {fmt: render(data) for fmt, render in RENDERERS.items()}
+    for out in outputs.values():
+        for name in names:
+            assert name in out
+    code, out, err = run(capsys, *argv, "--format", "csv")  # the option reaches them
+    assert (code, err, out) == (0, "", outputs["csv"])
+    number = re.compile(r"^-?\d\.\d{5}e[+-]\d+$|^-?(?=[\d.]{7}$)\d+\.\d+$")
+    for line in outputs["table"].splitlines():
+        cells = line.split()
+        if cells and (cells[0].isdigit() or cells[:2] == ["lower", "bound"]):
+            offset = 1 if cells[0].isdigit() else 2
+            cost, ratio = cells[offset + 2], cells[offset + 3]
+            assert number.match(cost), line
+            assert number.match(ratio), line
+    rows = list(csv.DictReader(io.StringIO(outputs["csv"])))
+    by_name = {r["name"]: r for r in rows if r["kind"] in ("mechanism", "lower bound")}
+    for r in data["rows"]:
+        assert by_name[r["name"]]["cost"] == r["cost"]
+    assert outputs["latex"].count(r"\\") >= len(names) and "\\toprule" in outputs["latex"]
+    assert sum(line.startswith("|---") for line in outputs["md"].splitlines()) == 2

@@ -2,7 +2,8 @@
 
 The main job runs twice, at the same time, in two fresh interpreters with different hash
 seeds (``dpsym derive`` and ``python -m dpsym.derive``); every file, the PNG figures
-included, must come out byte for byte the same.
+included, must come out byte for byte the same. The summary it prints, its progress
+indicator and its bookkeeping of changed files are tested on a small fake job.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 from io import StringIO
@@ -40,7 +42,7 @@ RUNS = ((("-m", "dpsym", "derive"), "1"), (("-m", "dpsym.derive"), "12345"))
 def two_runs(tmp_path_factory):
     """The job run twice at the same time, as ``python -m dpsym derive`` and as
     ``python -m dpsym.derive``, each in a fresh interpreter with its own hash seed.
-    Returns the two directories and the two standard outputs."""
+    Returns the two directories, the two standard outputs and the two standard errors."""
     dirs = [tmp_path_factory.mktemp("first"), tmp_path_factory.mktemp("second")]
     procs = []
     for (entry, seed), directory in zip(RUNS, dirs, strict=True):
@@ -49,31 +51,49 @@ def two_runs(tmp_path_factory):
         procs.append(subprocess.Popen([sys.executable, *entry, "--out", str(directory)],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                       text=True, env=env))
-    outs = []
+    outs, errs = [], []
     for proc in procs:
         out, err = proc.communicate(timeout=900)
         assert proc.returncode == 0, err
         outs.append(out)
-    return dirs[0], dirs[1], outs[0], outs[1]
+        errs.append(err)
+    return dirs[0], dirs[1], outs[0], outs[1], errs[0], errs[1]
+
+
+def _normalised(summary: str, directory: Path) -> str:
+    """A summary with its directory and its elapsed time replaced (they differ by run)."""
+    summary = summary.replace(f"{directory}/", "DIR/")
+    return re.sub(r" in [0-9]+\.[0-9] s$", " in T s", summary, flags=re.MULTILINE)
 
 
 def test_outputs_are_byte_identical_across_hash_seeds(two_runs):
-    first, second, out1, out2 = two_runs
+    first, second, out1, out2, _, _ = two_runs
     for name in ALL_FILES:  # the PNG figures too
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
-    assert out1 == out2
+    assert _normalised(out1, first) == _normalised(out2, second)
     # Only the declared files: no temporary file or staging directory is left behind.
     for directory in (first, second):
         assert sorted(p.name for p in directory.iterdir()) == sorted(ALL_FILES)
 
 
-def test_stdout_is_a_table(two_runs):
-    _, _, out, _ = two_runs
-    assert out.splitlines()[0] == STAMP
-    for name in MECHANISMS:
-        assert name in out
-    for name in FIGURE_FILES:
-        assert f"  {name}\n" in out
+def test_stdout_is_a_short_summary(two_runs):
+    """Standard output: the directory and time, every file with its status, the counts;
+    standard error (not a terminal here): one line per phase."""
+    first, _, out, _, err, _ = two_runs
+    lines = out.splitlines()
+    assert re.fullmatch(rf"dpsym derive: {re.escape(str(first))}/ in [0-9]+\.[0-9] s", lines[0])
+    for name in ALL_FILES:
+        assert re.search(rf"^  {re.escape(name)} +new$", out, re.MULTILINE), name
+    assert f"{len(ALL_FILES)} files: 0 changed, {len(ALL_FILES)} new, 0 unchanged." in out
+    assert f"{len(MECHANISMS)} mechanisms x 2 costs: " in out
+    assert f"reference values at {DIGITS} digits" in out
+    assert lines[-1] == "The full tables: dpsym derive --verbose."
+    assert len(lines) < len(ALL_FILES) + 8 and max(map(len, lines)) <= 100
+    assert STAMP not in out  # the tables are behind --verbose
+    phases = err.splitlines()
+    assert phases[0] == f"dpsym derive: formulas ({len(MECHANISMS)} mechanisms)", err
+    assert [line.split(":")[1].split(" (")[0].strip() for line in phases] == [
+        "formulas", "series", "reference values", "figures and tables", "writing"]
 
 
 def _png_text_keys(data: bytes) -> list[bytes]:
@@ -92,7 +112,7 @@ def _png_text_keys(data: bytes) -> list[bytes]:
 
 
 def test_figures_and_tables_exist(two_runs):
-    first, _, _, _ = two_runs
+    first = two_runs[0]
     for name in FIGURE_FILES:
         data = (first / name).read_bytes()
         assert len(data) > 100, name
@@ -197,7 +217,7 @@ def test_kill_9_during_derive_leaves_nothing_after_the_next_run(tmp_path):
 
 
 def test_stamp_and_sorted_keys(two_runs):
-    first, _, _, _ = two_runs
+    first = two_runs[0]
     assert f"dpsym {__version__}" in STAMP
     for name in ("formulas.json", "series.json", "reference_values.json"):
         text = (first / name).read_text(encoding="utf-8")
@@ -208,7 +228,7 @@ def test_stamp_and_sorted_keys(two_runs):
 
 
 def test_reference_values_match_the_engine(two_runs):
-    first, _, _, _ = two_runs
+    first = two_runs[0]
     rows = json.loads((first / "reference_values.json").read_text())["values"]
     expected = sum(len(cls.quantities()) * 2 * len(value_points(cls))
                    for cls in MECHANISMS.values())
@@ -238,7 +258,7 @@ def test_reference_values_match_the_engine(two_runs):
 
 
 def test_formulas_and_series_parse_back(two_runs):
-    first, _, _, _ = two_runs
+    first = two_runs[0]
     formulas = json.loads((first / "formulas.json").read_text())["mechanisms"]
     assert set(formulas) == set(MECHANISMS)
     staircase = formulas["staircase"]["costs"]["amplitude"]
@@ -254,7 +274,9 @@ def test_formulas_and_series_parse_back(two_runs):
     rec = series["staircase"]["power"]["cost"]["eps->oo"]
     assert rec["variable"] == "b = exp(-eps)"
     expr = sp.parse_expr(rec["str"], local_dict=PUBLIC_SYMBOLS)
-    assert expr == MECHANISMS["staircase"].series("cost", "power", "eps->oo", 3)
+    # the engine's series keeps its terms in increasing powers (an Add in display order):
+    # compared as a canonical sum
+    assert expr == sp.Add(*MECHANISMS["staircase"].series("cost", "power", "eps->oo", 3).args)
     for name in MECHANISMS:
         for cost in ("amplitude", "power"):
             for regimes in series[name][cost].values():
@@ -277,7 +299,7 @@ def _numbers(node, where=""):
 def test_numbers_are_decimal_strings_never_floats(two_runs):
     """Every number the job writes is a certified decimal string (or an exact integer):
     a float's repr could differ in its last digits from one machine to another."""
-    first, _, _, _ = two_runs
+    first = two_runs[0]
     for name in ALL_FILES:
         if name.endswith(".json"):
             data = json.loads((first / name).read_text(encoding="utf-8"))
@@ -303,26 +325,149 @@ def test_committed_tables_are_current(two_runs):
     sympy releases, and figures on matplotlib's, and are compared run to run above.
     """
     committed = Path(__file__).resolve().parent.parent / "derivations"
-    first, _, _, _ = two_runs
+    first = two_runs[0]
     for name in ("reference_values.csv", "reference_values.json", "section6_ratios.json",
                  "bounds_comparison.csv", "bounds_comparison.md"):
         assert (committed / name).read_bytes() == (first / name).read_bytes(), name
 
 
+# ---------------------------------------------------------------------- a small fake job
+TOY_FORMULAS = {"toy": {"title": "Toy", "costs": {"amplitude": {"formulas": {
+    "cost": {"str": "Delta/eps + " + " + ".join(f"eps**{k}" for k in range(1, 30))},
+    "gamma": {"status": "numeric only", "reason": "no closed form"}}}}}}
+TOY_SERIES = {"toy": {"amplitude": {"cost": {
+    "eps->0": {"str": "Delta/eps"}, "eps->oo": {"status": "numeric only", "reason": "none"}}}}}
+TOY_ROWS = [{"mechanism": "toy", "quantity": "cost", "cost": "amplitude", "eps": "1",
+             "delta": "", "Delta": "1", "digits": DIGITS, "value": "1.5"}]
+
+
+@pytest.fixture
+def toy_job(monkeypatch):
+    """The main job on one toy mechanism and one figure job (fast)."""
+    def fake(value):
+        def compute(step=None):
+            if step is not None:
+                step("toy")
+            return value
+        return compute
+    monkeypatch.setattr(derive, "derive_formulas", fake(TOY_FORMULAS))
+    monkeypatch.setattr(derive, "derive_series", fake(TOY_SERIES))
+    monkeypatch.setattr(derive, "derive_values", fake(TOY_ROWS))
+    monkeypatch.setattr(derive, "render_tex", lambda formulas, series: "tex\n")
+    figure = {"bytes": b"png"}
+    monkeypatch.setattr(derive, "FIGURE_JOBS", (
+        ("toy.figure", lambda d: (d / "toy.png").write_bytes(figure["bytes"]), ("toy.png",)),))
+    return figure
+
+
+def _summary(directory: Path, verbose: bool = False) -> str:
+    stream = StringIO()
+    derive.run(directory, stream=stream, verbose=verbose, progress=False)
+    return stream.getvalue()
+
+
+def _states(summary: str) -> dict[str, str]:
+    return dict(line.split(None, 1) for line in summary.splitlines() if line.startswith("  "))
+
+
+def test_summary_says_what_changed_and_unchanged_files_are_not_rewritten(tmp_path, toy_job):
+    names = [*derive.FILES, "toy.png"]
+    first = _summary(tmp_path)
+    assert _states(first) == dict.fromkeys(names, "new")
+    assert f"{len(names)} files: 0 changed, {len(names)} new, 0 unchanged." in first
+    assert "1 mechanisms x 2 costs: 1 closed forms (1 numeric only), 1 series" in first
+    assert "(1 without one), 1 reference values at 40 digits." in first
+    assert STAMP not in first and "eps**29" not in first  # no tables without --verbose
+    old = 1_000_000_000
+    for name in names:
+        os.utime(tmp_path / name, (old, old))
+    (tmp_path / "claims.md").write_text("edited by hand\n")
+    toy_job["bytes"] = b"another png"
+    second = _summary(tmp_path)
+    states = _states(second)
+    assert states.pop("claims.md") == "changed" and states.pop("toy.png") == "changed"
+    assert set(states.values()) == {"unchanged"}
+    assert f"2 changed, 0 new, {len(names) - 2} unchanged." in second
+    assert (tmp_path / "toy.png").read_bytes() == b"another png"
+    assert (tmp_path / "claims.md").read_text(encoding="utf-8") == derive.render_claims()
+    for name in states:  # not rewritten: the modification time is the old one
+        assert (tmp_path / name).stat().st_mtime == old, name
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
+
+
+def test_verbose_prints_the_full_tables_first(tmp_path, toy_job):
+    out = _summary(tmp_path, verbose=True)
+    assert out.startswith(STAMP + "\n")
+    assert " + eps**29" in out and "..." not in out  # formulas are not cut
+    assert "(numeric only)" in out and "1.5" in out
+    assert out.index("reference values (40") < out.index("dpsym derive: ")
+    assert "--verbose" not in out.splitlines()[-1]
+
+
+class _Terminal(StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_redraws_one_line_on_a_terminal_and_one_line_per_phase_elsewhere():
+    from dpsym.progress import Progress
+
+    term = _Terminal()
+    bar = Progress(4, stream=term, name="job")
+    bar.begin("first", "2 steps")
+    bar.step("a")
+    bar.step("b")
+    bar.begin("second")
+    bar.step("c")
+    bar.close()
+    frames = term.getvalue().split("\r")
+    assert frames[0] == "" and "\n" not in term.getvalue()
+    assert all(len(frame) <= Progress.WIDTH for frame in frames)
+    assert frames[2].startswith("[#####" + "." * 15 + "] 1/4 ") and "first: a" in frames[2]
+    assert "3/4" in frames[-3] and "second: c" in frames[-3]
+    assert frames[-2].strip() == "" and frames[-1] == ""  # the line is erased at the end
+    log = StringIO()
+    bar = Progress(2, stream=log, name="job")
+    bar.begin("first", "2 steps")
+    bar.step("a")
+    bar.begin("second")
+    bar.close()
+    assert log.getvalue() == "job: first (2 steps)\njob: second\n"
+    quiet = _Terminal()
+    bar = Progress(1, stream=quiet, enabled=False)
+    bar.begin("first")
+    bar.step()
+    bar.close()
+    assert quiet.getvalue() == ""
+
+
 def test_main_job_regenerates_the_cache_only_in_the_checkout(tmp_path, monkeypatch):
+    module = tmp_path / "_derived.py"
     calls = []
 
     def fake_write():
         calls.append("write")
-        return tmp_path / "_derived.py"
+        module.write_text("cache\n")
+        return module
 
-    monkeypatch.setattr(derive, "run", lambda out_dir, stream=None: {})
+    monkeypatch.setattr(derive, "_generate", lambda out, bar, report: None)
     monkeypatch.setattr(derive, "write_cache", fake_write)
+    monkeypatch.setattr(derive, "MODULE", module)
     monkeypatch.setattr(derive, "in_checkout", lambda out_dir: False)
     stream = StringIO()
-    derive.main_job(tmp_path, stream=stream)
-    assert calls == [] and stream.getvalue() == ""
+    derive.main_job(tmp_path, stream=stream, progress=False)
+    assert calls == [] and "_derived.py" not in stream.getvalue()
     monkeypatch.setattr(derive, "in_checkout", lambda out_dir: True)
-    derive.main_job(tmp_path, stream=stream)
-    assert calls == ["write"]
-    assert stream.getvalue().startswith("derivation cache: _derived.py (")
+    for state in ("new", "unchanged"):
+        stream = StringIO()
+        derive.main_job(tmp_path, stream=stream, progress=False)
+        assert re.search(rf"^  dpsym/_derived.py  {state} \(fingerprint [0-9a-f]{{12}}\)$",
+                         stream.getvalue(), re.MULTILINE), stream.getvalue()
+    assert calls == ["write", "write"]
+
+
+def test_cli_accepts_verbose():
+    from dpsym.cli.parser import parse_args
+
+    assert parse_args(["derive", "--verbose", "--out", "x"]).verbose is True
+    assert parse_args(["derive"]).verbose is False

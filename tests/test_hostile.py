@@ -20,7 +20,7 @@ from dpsym.errors import DomainError, DpsymError
 from dpsym.mechanisms import MECHANISMS
 
 BAD_NUMBERS = ["nan", "NaN", "inf", "-inf", "+Infinity", "", " ", "abc", "1e999999",
-               "-1e999999", "0x10", "1_000", "1,5", "١", "1e", "--1", "1/0", "2**3",
+               "-1e999999", "0x10", "1_000", "1,5", "١", "1e", "--1", "1/0", "2**",
                "__import__('os')", "eval('1')", "0b1", "1j", "None", "1e-999999"]
 NONPOSITIVE = ["0", "-1", "-1e-300"]
 

@@ -1,23 +1,33 @@
 """Execute the proof-check notebooks (``notebooks/*.py``, jupytext percent format).
 
 Each notebook is converted with jupytext and executed top to bottom with nbclient in a
-fresh ``python3`` kernel whose working directory is ``notebooks/``; any cell error (a
-failed ``assert`` included) fails the test. The notebooks are the text source of truth:
-a committed ``.ipynb`` must carry no outputs.
+fresh ``python3`` kernel whose working directory is ``notebooks/`` (and whose ``dpsym`` is
+this checkout's, first on ``PYTHONPATH``); any cell error (a failed ``assert`` included)
+fails the test. The notebooks are the text source of truth: a committed ``.ipynb`` must
+carry no outputs. One notebook also runs as a plain script with IPython made
+unimportable (what ``pip install .`` without the ``notebooks`` extra gives): its formulas
+come out as LaTeX text and its figures as PNG files (:mod:`dpsym.notebook`).
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from dpsym.notebook import in_jupyter, show
+from dpsym.symbols import Delta, eps
+
 jupytext = pytest.importorskip("jupytext")
 nbclient = pytest.importorskip("nbclient")
 nbformat = pytest.importorskip("nbformat")
 
-NOTEBOOKS_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.py"))
 #: Seconds allowed for one cell.
 CELL_TIMEOUT = 300
@@ -28,7 +38,9 @@ def test_notebooks_found() -> None:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_executes(path: Path) -> None:
+def test_notebook_executes(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     notebook = jupytext.read(path)
     assert any(cell.cell_type == "code" for cell in notebook.cells)
     client = nbclient.NotebookClient(
@@ -59,3 +71,66 @@ def test_no_committed_outputs() -> None:
             if cell.cell_type == "code":
                 assert not cell.get("outputs"), f"{path.name}: committed with outputs"
                 assert cell.get("execution_count") is None, f"{path.name}: execution counts"
+
+
+#: Runs the script ``sys.argv[1]`` as ``__main__`` with IPython (and Jupyter's kernel and
+#: inline backend) unimportable, then checks that none of them was imported.
+WITHOUT_IPYTHON = """
+import importlib.abc, runpy, sys
+BLOCKED = {"IPython", "ipykernel", "matplotlib_inline"}
+class NoIPython(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked)", name=name)
+        return None
+sys.meta_path.insert(0, NoIPython())
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+assert not BLOCKED & {name.split(".")[0] for name in sys.modules}
+"""
+
+
+def test_a_notebook_runs_as_a_script_without_ipython(tmp_path: Path) -> None:
+    """``python notebooks/laplace.py`` with no IPython: LaTeX text, figures saved (5 s)."""
+    env = {**os.environ, "DPSYM_FIGURES": str(tmp_path), "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    env.pop("MPLBACKEND", None)
+    proc = subprocess.run([sys.executable, "-c", WITHOUT_IPYTHON, "laplace.py"],
+                          cwd=NOTEBOOKS_DIR, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "IPython" not in proc.stdout and "object at 0x" not in proc.stdout
+    lines = proc.stdout.splitlines()
+    assert r"\mathbb{E}|X|^2 = \frac{2 \Delta^{2}}{\varepsilon^{2}}" in lines
+    figures = sorted(tmp_path.glob("*.png"))
+    assert [p.name for p in figures] == ["laplace-1.png", "laplace-2.png"]
+    for figure in figures:
+        assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"[figure saved to {figure}]" in lines
+    assert list(NOTEBOOKS_DIR.glob("*.png")) == []  # nothing written into the checkout
+
+
+def test_show_prints_latex_text_outside_jupyter(capsys: pytest.CaptureFixture[str]) -> None:
+    assert not in_jupyter()
+    show(r"\mathbb{E}|X|", Delta / eps)
+    assert capsys.readouterr().out == "\\mathbb{E}|X| = \\frac{\\Delta}{\\varepsilon}\n"
+
+
+def test_saving_from_jupyter_keeps_the_files_as_committed() -> None:
+    """With ``notebooks/jupytext.toml``, a notebook opened, run and saved in Jupyter (kernel
+    metadata, version stamps, cell metadata and outputs added) is written back byte for
+    byte as committed."""
+    config = jupytext.config.load_jupytext_configuration_file(
+        str(NOTEBOOKS_DIR / "jupytext.toml"))
+    for path in NOTEBOOKS:
+        text = path.read_text(encoding="utf-8")
+        notebook = jupytext.reads(text, fmt="py:percent")
+        notebook.metadata["language_info"] = {"name": "python", "version": "3.11"}
+        notebook.metadata["jupytext"]["text_representation"].update(
+            format_version="1.3", jupytext_version=jupytext.__version__)
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                cell.metadata["execution"] = {"iopub.status.idle": "2026-01-01T00:00:00Z"}
+                cell.outputs = [nbformat.v4.new_output("stream", text="out\n")]
+                cell.execution_count = 1
+        assert jupytext.writes(notebook, fmt="py:percent", config=config) == text, path.name

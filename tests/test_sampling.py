@@ -620,3 +620,25 @@ def test_cdf_with_a_ratio_near_1() -> None:
         assert abs(cdf_mp(noise, -(10**12)) - expected) < mpmath.mpf("1e-28") * expected
     np.testing.assert_allclose(cdf(noise, np.array([-1e12, 1e12 - 1])),
                                [float(expected), 1 - float(expected)], rtol=1e-12)
+
+
+@pytest.mark.parametrize("cost", ["amplitude", "power"])
+def test_samplers_at_huge_eps_handle_constants_of_thousands_of_digits(cost: str) -> None:
+    """At eps = 1e5 the staircase's gamma* ~ e^{-eps/2} read back from its certified digits
+    is a rational with ~21700-digit terms, beyond Python's 4300-digit int/str limit that
+    ``sympy.lambdify`` hit (issue 20, item 8). Every draw lies in [-gamma* Delta, gamma*
+    Delta] (the plateau has probability 1 - O(e^{-eps/2})), which is 0 in float64."""
+    draws = Staircase(eps="1e5").sample(np.random.default_rng(7), 1000, cost)
+    assert draws.shape == (1000,) and np.all(draws == 0.0)
+
+
+def test_mpmath_functions_print_long_integers_exactly() -> None:
+    """``dpsym.lambdas.mpmath_function`` keeps a 30000-digit rational exact."""
+    from dpsym.lambdas import mpmath_function
+
+    q = sp.Integer(10) ** 30000 + 7
+    f = mpmath_function([sp.Symbol("t")], sp.Symbol("t") * (q + 3) / q)
+    with mpmath.workdps(30020):
+        value = f(mpmath.mpf(2))
+    with mpmath.workdps(50):  # 2 + 6/q: the digits 30000 places down are the 6 and the 7
+        assert mpmath.nint((value - 2) * mpmath.mpf(10) ** 30001) == 60

@@ -155,13 +155,90 @@ def test_series_without_closed_form_goes_through_the_optimality_condition(regime
     check_remainder(series, t_sym, POINTS[regime], reference, order)
 
 
-@pytest.mark.parametrize(("mechanism", "cost", "regime", "order"), [
-    ("discrete-laplace", "moment:1/2", "eps->0", 0),  # a Lerch sum at its pole z = 1
-    ("discrete-laplace", "moment:3", "eps->oo", 1),  # sympy: depends on the sign of log(b)
-])
-def test_sympy_refusals_are_unsupported_errors_not_bugs(mechanism, cost, regime, order):
-    from dpsym.errors import UnsupportedError
-    from dpsym.mechanisms import get_mechanism
+@pytest.mark.parametrize("cost", ["moment:1/2", "moment:5/2"])
+def test_discrete_laplace_non_integer_moments_at_the_pole_of_the_lerch_sum(cost):
+    r"""As eps -> 0 the Lerch sum of a non-integer moment tends to its pole z = 1 (sympy
+    failed there): Li_{-p}(e^{-u}) = Gamma(1 + p) u^{-1-p} + sum_n zeta(-p-n) (-u)^n / n!.
+    The series is checked against the certified values at two small eps."""
+    order = 2
+    series = DiscreteLaplace.series("cost", cost, "eps->0", order)
+    assert series.has(sp.zeta) and series.getO() == sp.Order(eps**order, eps)
+    rem = []
+    with mpmath.workdps(50):
+        for t in POINTS["eps->0"]:
+            exact = DiscreteLaplace(eps=t, Delta=2).value("cost", cost, 40).number
+            rem.append(abs(exact - evaluate(series.removeO(), {eps: t, Delta: 2})))
+        t1, t2 = (mpmath.mpf(sp.N(v, 50)) for v in POINTS["eps->0"])
+    assert rem[0] <= 10 * t1**order
+    assert rem[1] / rem[0] <= 1.6 * (t2 / t1) ** order
 
-    with pytest.raises(UnsupportedError, match=f"regime {regime}: sympy cannot expand"):
-        get_mechanism(mechanism).series("cost", cost, regime, order)
+
+def test_discrete_laplace_as_eps_to_infinity_keeps_b_to_the_power_one_over_delta():
+    """b^(1/Delta) with a symbolic Delta has no expansion in b: the expression stays exact
+    (formerly sympy's NotImplementedError)."""
+    series = DiscreteLaplace.series("cost", "moment:3", "eps->oo", 1)
+    assert series.getO() == sp.Order(b, b)
+    with mpmath.workdps(50):
+        exact = DiscreteLaplace(eps=20, Delta=2).value("cost", "moment:3", 40).number
+        approx = evaluate(series.removeO(), {b: sp.exp(-20), Delta: 2})
+        assert abs(exact - approx) < mpmath.mpf(10) ** -38 * exact
+
+
+# ---------------------------------------------------------------------------- the engine
+def test_a_logarithm_that_tends_to_zero_is_not_a_constant():
+    """The cause of issue 20's ``nan``: log(1 + (e^eps - 1)/(2 delta)) -> 0 was frozen as
+    an atom log(1) = 0, then raised to fractional powers. Its powers are Puiseux series:
+    (eps/(2 delta))^(5/2) (1 + O(eps)), with a remainder O(eps^4)."""
+    lg = sp.log(1 + (sp.exp(eps) - 1) / (2 * delta))
+    got = REGIMES["eps->0"].expand(lg ** sp.Rational(5, 2), 4).removeO()
+    assert not got.has(sp.nan, sp.zoo)
+    lead = sp.limit(got / eps ** sp.Rational(5, 2), eps, 0)
+    assert sp.simplify(lead - (2 * delta) ** sp.Rational(-5, 2)) == 0
+    rem = []
+    with mpmath.workdps(40):
+        for e in ("1e-3", "5e-4"):
+            point = {eps: sp.Rational(e), delta: sp.Rational(1, 10)}
+            exact = mpmath.mpf(sp.N((lg ** sp.Rational(5, 2)).subs(point), 40))
+            rem.append(abs(exact - evaluate(got, point)))
+        assert rem[0] < 10 * mpmath.mpf("1e-3") ** 4 * 5**4
+        assert rem[1] / rem[0] < 1.6 * (1 / mpmath.mpf(2)) ** 4
+
+
+def test_coefficients_know_logarithms_exponentials_and_roots():
+    r"""exp(k log t) is t^k, exp(log a) is a, and a square root of a symbol is exact."""
+    series = REGIMES["eps->0"].expand(sp.exp(3 * sp.log(eps) / 2) * sp.sqrt(delta * eps), 3)
+    assert sp.simplify(series.removeO() - sp.sqrt(delta) * eps**2) == 0
+    small = REGIMES["delta->0"].expand(
+        sp.exp(sp.log(2 * delta) / 2, evaluate=False) / sp.sqrt(delta), 2)
+    assert sp.simplify(small.removeO() - sp.sqrt(2)) == 0
+
+
+def test_a_branch_is_chosen_by_the_limit():
+    """uniform-mass's costs are Piecewise in delta: the series takes the branch that holds
+    as delta -> 0 (formerly the whole Piecewise was printed as the series)."""
+    from dpsym.mechanisms import MECHANISMS
+
+    series = MECHANISMS["uniform-mass"].series("cost", "amplitude", "eps=delta->0", 2)
+    assert not series.has(sp.Piecewise)
+    assert sp.simplify(series.removeO() - Delta / (4 * c * eps)) == 0
+
+
+@pytest.mark.parametrize("regime", ["delta->0", "eps=delta->0"])
+@pytest.mark.parametrize("name", ["discrete-uniform", "discrete-uniform-md"])
+def test_a_step_function_of_the_variable_is_refused(name, regime):
+    from dpsym.mechanisms import MECHANISMS
+
+    for quantity in ("n", "cost", "P0"):
+        with pytest.raises(UnsupportedError, match="piecewise constant"):
+            MECHANISMS[name].series(quantity, "amplitude", regime, 3)
+
+
+def test_an_expansion_too_large_to_print_is_refused_quickly():
+    import time
+
+    from dpsym.bounds import LowerBound
+
+    start = time.perf_counter()
+    with pytest.raises(UnsupportedError, match="lower order"):
+        LowerBound.series("cost", "moment:4", "eps=delta->0", 30)
+    assert time.perf_counter() - start < 30

@@ -58,7 +58,7 @@ def test_parse_values():
     assert parse_values("log:1e-3:10:5", "eps") == ["0.001", "0.01", "0.1", "1.0", "10.0"]
     assert parse_values("log:1:2:3", "eps") == ["1.0", "1.41421", "2.0"]
     for bad in ("", "1,,2", "log:1:2", "log:0:1:3", "log:1:2:0", "1e999999", "nan",
-                "log:1:2:\uff13", "\uff13", "1/0", "1/2/3", "1.5/2", "0x1/2",
+                "log:1:2:\uff13", "\uff13", "1/0", "1/2/", "1.5/", "0x1/2",
                 "log:1:2:" + "9" * 5000, "log:1:2: 3", "1/" + "1" * 20000):
         with pytest.raises(DomainError):
             parse_values(bad, "eps")
@@ -155,6 +155,7 @@ def _spin_at_two(value):
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs interval timers")
 def test_a_point_over_its_budget_keeps_the_others(monkeypatch, capsys):
+    sweep("laplace", {"eps": ["1", "4"]}, digits=5, workers=1)  # warm: budgets fork from here
     monkeypatch.setattr(Laplace, "value", _spin_at_two(Laplace.value))
     start = time.monotonic()
     rows = sweep("laplace", {"eps": ["1", "2", "4"]}, digits=5, workers=1, timeout="0.5")
@@ -182,8 +183,11 @@ def test_timeout_is_checked(capsys):
     for bad in ("0", "-1", "1e7", "abc", "\uff13"):
         code, out, err = run(capsys, "sweep", "laplace", "--param", "eps=1", "--timeout", bad)
         assert_one_line_error(code, out, err, "--timeout")
-    with pytest.raises(DomainError, match="timeout"):
-        sweep("laplace", {"eps": ["1"]}, executor=ThreadPoolExecutor(1), timeout=1)
+    for bad in ("1", "63M", "abc", "2X", "-1G"):
+        code, out, err = run(capsys, "sweep", "laplace", "--param", "eps=1", "--memory", bad)
+        assert_one_line_error(code, out, err, "--memory")
+    with pytest.raises(DomainError, match="memory"):
+        sweep("laplace", {"eps": ["1"]}, memory="1K")
 
 
 def test_a_worker_that_dies_loses_only_its_chunks(monkeypatch):

@@ -7,6 +7,7 @@ Hooked on ``builder-inited``, before the sources are read, it writes into
   (:data:`dpsym.mechanisms.MECHANISMS`) and lower bound (:data:`dpsym.bounds.BOUNDS`),
   with its parameters, quantities and the closed forms of the optimal cost for
   ``amplitude`` and ``power`` (LaTeX from :func:`dpsym.printing.latex_text`);
+* ``include/mechanisms_table.md``: the same table, for ``index.md``;
 * ``include/claims_table.md``: the claim registry :data:`dpsym.claims.CLAIMS` (the checks are
   *not* run);
 * ``include/notebooks_list.md`` and ``notebooks/<name>.md``: the proof-check notebooks with their
@@ -176,6 +177,11 @@ def write_mechanisms(out: Path) -> list[tuple[str, float]]:
         "```{toctree}", ":hidden:", "", *names, "```", "",
     ]
     _write(out / "mechanisms" / "index.md", "\n".join(index))
+    # the same table for docs/index.md (links relative to the docs root)
+    table = ["| name | kind | title | guarantee | source |", "| --- | --- | --- | --- | --- |",
+             *(row.replace(f"]({name}.md)", f"](_generated/mechanisms/{name}.md)", 1)
+               for row, name in zip(rows, names, strict=True)), ""]
+    _write(out / "include" / "mechanisms_table.md", "\n".join(table))
     return timings
 
 

@@ -98,6 +98,10 @@ class DiscreteLowerBound(BoundObject):
     max_moment = 4
     params = (eps_param("privacy parameter (0 allowed: (0, delta)-DP)", LP_EPS_MAX, zero=True),
               delta_param(Fraction(1, 2)), sensitivity_param(integer=True, upper=MAX_DELTA))
+    #: Joint limit of the parameters (shown by ``dpsym list``), checked by
+    #: :meth:`certificate`.
+    limits = (f"LP support ceil(1.3 nu Delta) + Delta <= {MAX_SUPPORT} points, "
+              "nu = log(1 + (e^eps - 1)/(2 delta))/eps (1/(2 delta) at eps = 0)",)
 
     @classmethod
     def formula(cls, quantity: str = "cost", cost="amplitude") -> sp.Expr:
@@ -118,8 +122,9 @@ class DiscreteLowerBound(BoundObject):
         self.require("eps", "delta", "Delta")
         e, d, D = self.values["eps"], self.values["delta"], int(self.values["Delta"])
         if auto_support(e, d, D) > MAX_SUPPORT:
-            raise DomainError("delta", f"the LP support would exceed {MAX_SUPPORT} points; "
-                              "take a larger delta, eps or a smaller Delta")
+            raise DomainError("delta", f"the LP support would exceed {MAX_SUPPORT} points "
+                              f"({self.limits[0]}); take a larger delta, eps or a smaller "
+                              "Delta")
         return certified_lp_lower_bound(e, d, D, D, int(c.exponent), lattice=True)
 
     def value(self, quantity: str = "cost", cost="amplitude", digits: int = 30) -> Value:

@@ -459,6 +459,9 @@ class LPBound(BoundObject):
     max_moment = 2
     params = (eps_param(upper=LP_EPS_MAX), delta_param(Fraction(1, 2)), sensitivity_param(),
               grid_param())
+    #: Joint limit of the parameters (shown by ``dpsym list``), checked by :meth:`_args`.
+    limits = (f"support ceil(1.3 nu grid) + grid <= {MAX_SUPPORT} cells, "
+              "nu = log(1 + (e^eps - 1)/(2 delta))/eps",)
 
     @classmethod
     def quantities(cls) -> tuple[str, ...]:
@@ -480,8 +483,8 @@ class LPBound(BoundObject):
         N = int(self.values["grid"])
         e, d = self.values["eps"], self.values["delta"]
         if auto_support(e, d, N) > MAX_SUPPORT:
-            raise DomainError("grid", f"the support would exceed {MAX_SUPPORT} cells; "
-                              "lower grid, or raise eps or delta")
+            raise DomainError("grid", f"the support would exceed {MAX_SUPPORT} cells "
+                              f"({self.limits[0]}); lower grid, or raise eps or delta")
         return e, d, self.values["Delta"], N
 
     def value(self, quantity: str = "cost", cost="amplitude", digits: int = 30) -> Value:

@@ -43,6 +43,7 @@ from .registry import (
     Result,
     Verdict,
     get_claim,
+    notebook_cell,
     run_claim,
     run_claims,
 )
@@ -51,4 +52,4 @@ from .registry import (
 CLAIMS: tuple[Claim, ...] = tuple(REGISTRY.values())
 
 __all__ = ["CLAIMS", "CORRECTED", "FAILS", "HOLDS", "REGISTRY", "SOURCES", "STATUSES", "Claim",
-           "Result", "Verdict", "get_claim", "run_claim", "run_claims"]
+           "Result", "Verdict", "get_claim", "notebook_cell", "run_claim", "run_claims"]

@@ -44,13 +44,48 @@ def fmt(x: object) -> str:
 
 
 def same(lhs: sp.Expr, rhs: sp.Expr, points: Sequence[dict], tol: str = "1e-20") -> bool:
-    """``lhs == rhs`` symbolically, or (when simplify cannot decide) at every point."""
-    diff = sp.simplify(lhs - rhs)
-    if diff == 0:
-        return True
+    """``lhs == rhs`` at every point of ``points`` (to ``tol`` relative, at 40 digits): an
+    identity of analytic functions checked at points in general position (a difference at
+    any point decides ``False``)."""
     with workdps(40):
-        return all(abs(to_mpf(diff.subs(pt)))
-                   < mpmath.mpf(tol) * (1 + abs(to_mpf(rhs.subs(pt)))) for pt in points)
+        for pt in points:
+            try:
+                lv, rv = to_mpf(sp.sympify(lhs).subs(pt)), to_mpf(sp.sympify(rhs).subs(pt))
+            except (TypeError, ValueError, ZeroDivisionError):
+                return False
+            if not abs(lv - rv) < mpmath.mpf(tol) * (1 + abs(rv)):
+                return False
+    return True
+
+
+#: The placeholder of a relation's computed side: ``Ge(V, bound)`` reads "the computed value
+#: is at least ``bound``" (:func:`rel_holds` substitutes the value).
+V = sp.Symbol("_V")
+
+
+def rel_holds(rel: sp.Basic, value: object, point: dict | None = None,
+              tol: str = "1e-25") -> bool:
+    """The relation ``rel`` with :data:`V` replaced by ``value`` (an mpf, a sympy number or
+    expression) and the symbols of ``point`` substituted, decided numerically at the
+    working precision (an equality up to ``tol`` relative)."""
+    point = point or {}
+    val = value if isinstance(value, sp.Basic) else sp.Float(mpmath.nstr(mpmath.mpf(value),
+                                                                         40), 40)
+    lhs, rhs = (sp.sympify(side).subs({V: val, **point}) for side in (rel.lhs, rel.rhs))
+    with workdps(40):
+        lv, rv = to_mpf(lhs), to_mpf(rhs)
+        t = mpmath.mpf(tol) * (1 + abs(rv))
+        if isinstance(rel, sp.Eq):
+            return bool(abs(lv - rv) <= t)
+        if isinstance(rel, sp.GreaterThan):
+            return bool(lv >= rv - t)
+        if isinstance(rel, sp.StrictGreaterThan):
+            return bool(lv > rv + t)
+        if isinstance(rel, sp.LessThan):
+            return bool(lv <= rv + t)
+        if isinstance(rel, sp.StrictLessThan):
+            return bool(lv < rv - t)
+    raise TypeError(f"not a relation: {rel}")
 
 
 def cost_value(mech: type, quantity: str = "cost", cost: str = "amplitude", digits: int = 25,
@@ -134,5 +169,16 @@ def classic_gaussian(constant: str, eps_grid: tuple[str, ...]) -> Verdict:
                    f"profile <= delta on eps in {eps_grid} x delta in {grid_d}")
 
 
-__all__ = ["as_mpf", "classic_gaussian", "cost_value", "count_sensitivity", "event_definition",
-           "exact", "fmt", "histogram_sensitivity", "same"]
+__all__ = [
+    "V",
+    "as_mpf",
+    "classic_gaussian",
+    "cost_value",
+    "count_sensitivity",
+    "event_definition",
+    "exact",
+    "fmt",
+    "histogram_sensitivity",
+    "rel_holds",
+    "same",
+]

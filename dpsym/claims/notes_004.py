@@ -22,7 +22,7 @@ from ..textbook import (
     noisy_max_privacy_loss,
     sup_over_sets,
 )
-from .common import count_sensitivity, fmt, histogram_sensitivity
+from .common import count_sensitivity, fmt
 from .registry import CORRECTED, Verdict, claim
 
 _NB_LAP, _NB_SEL = "notebooks/laplace.py", "notebooks/selection_and_approximate_dp.py"
@@ -56,9 +56,28 @@ def _k_counting() -> Verdict:
 @claim("004.histogram", "Histogram queries", "S_1(histogram) <= 2; adding Lap(2/eps) gives "
        "eps-DP", errata="errata.md#n1", notebook=_NB_LAP)
 def _histogram_sens() -> Verdict:
-    v = histogram_sensitivity()
-    return Verdict("replace 2" in v.detail and "add/remove 1" in v.detail,
-                   detail=v.detail + " (both <= 2)")
+    """The l1 sensitivity of a k-bucket histogram, exhaustively over all databases of n
+    rows (k <= 3, n <= 4), for both neighbour relations (the maximum must be <= 2, and is 1
+    for add/remove, 2 for replace), and Lap(2/eps) at Delta = 2 is eps-DP exactly."""
+    worst_ar, worst_rep = 0, 0
+    for k in (2, 3):
+        for n in range(1, 5):
+            for data in itertools.product(range(k), repeat=n):
+                hist = [data.count(c) for c in range(k)]
+                for i in range(n):
+                    rem = data[:i] + data[i + 1:]
+                    worst_ar = max(worst_ar, sum(abs(h - rem.count(c))
+                                                 for c, h in enumerate(hist)))
+                    for v in range(k):
+                        rep = (*data[:i], v, *data[i + 1:])
+                        worst_rep = max(worst_rep, sum(abs(h - rep.count(c))
+                                                       for c, h in enumerate(hist)))
+    prof = Laplace(eps="0.7", Delta=2).privacy_profile("0.7").number
+    below = Laplace(eps="0.7", Delta=2).privacy_profile("0.69").number
+    ok = worst_ar == 1 and worst_rep == 2 and prof == 0 and below > 0
+    return Verdict(ok, detail=f"max l1 change (k <= 3 buckets, n <= 4 rows): add/remove "
+                   f"{worst_ar}, replace {worst_rep} (both <= 2); Lap(2/eps) at Delta = 2: "
+                   f"delta(eps) = {prof}, delta(0.99 eps) = {fmt(below)} > 0")
 
 
 @claim("004.tail", "Remark (Laplace tail)", "If y ~ Lap(b), Pr[|y| > b t] <= e^{-t}",
@@ -93,11 +112,24 @@ def _bucket_error() -> Verdict:
 @claim("004.union", "Remark (Union bound)", "Pr[E_1 or ... or E_k] <= Pr[E_1] + ... + "
        "Pr[E_k]; some bucket off by more than t/eps w.p. <= k e^{-t}", notebook=_NB_LAP)
 def _union_bound() -> Verdict:
-    t, kk = sp.Rational(3), 10
-    p = sp.exp(-t)
-    exact = 1 - (1 - p) ** kk
-    return Verdict(bool(exact <= kk * p), detail=f"k = 10 independent buckets, p = e^-3: "
-                   f"Pr[some] = {sp.N(exact, 8)} <= k p = {sp.N(kk * p, 8)}")
+    """Boole's inequality exhaustively on a 4-point space with unequal exact masses (every
+    family of 1 to 3 events out of the 16), and the bucket bound for every k: with
+    f(p) = k p - (1 - (1 - p)^k), f(0) = 0 and f'(p) = k (1 - (1 - p)^{k-1}) >= 0 on [0, 1]
+    (checked as a polynomial identity for k = 1..12), so 1 - (1 - p)^k <= k p."""
+    mass = [Fraction(1, 10), Fraction(2, 10), Fraction(3, 10), Fraction(4, 10)]
+    events = [frozenset(i for i in range(4) if (m >> i) & 1) for m in range(16)]
+
+    def pr(ev):
+        return sum((mass[i] for i in ev), Fraction(0))
+    worst = max(pr(frozenset().union(*fam)) - sum(pr(e) for e in fam)
+                for r in (1, 2, 3) for fam in itertools.combinations(events, r))
+    pp = sp.Symbol("p", nonnegative=True)
+    ok_k = all(sp.expand(sp.diff(k * pp - 1 + (1 - pp) ** k, pp)
+                         - k * (1 - (1 - pp) ** (k - 1))) == 0
+               and (k * pp - 1 + (1 - pp) ** k).subs(pp, 0) == 0 for k in range(1, 13))
+    return Verdict(bool(worst <= 0 and ok_k), detail=f"max Pr(union) - sum Pr over all "
+                   f"families of <= 3 events: {worst}; derivative argument for k = 1..12: "
+                   f"{ok_k}")
 
 
 @claim("004.union.t", "Histogram with k buckets", "With t = 10 + log k: Pr[some bucket off "
@@ -198,6 +230,11 @@ def _junk_example() -> Verdict:
 @claim("004.approx.records", "Approximate DP, Example", "Keeping each record w.p. delta "
        "releases about n delta records on average", notebook=_NB_SEL)
 def _per_record() -> Verdict:
-    n, d = 20, sp.Rational(1, 50)
-    mean = sum(k * sp.binomial(n, k) * d**k * (1 - d) ** (n - k) for k in range(n + 1))
-    return Verdict(sp.simplify(mean - n * d) == 0, detail=f"E[#released] = {mean} = n delta")
+    """E[#released] = n delta for every n <= 30, as polynomials in a symbolic delta (the
+    binomial mean, summed exactly)."""
+    d = sp.Symbol("delta", positive=True)
+    bad = [n for n in range(1, 31)
+           if sp.expand(sum(k * sp.binomial(n, k) * d**k * (1 - d) ** (n - k)
+                            for k in range(n + 1)) - n * d) != 0]
+    return Verdict(not bad, detail="E[#released] - n delta = 0 identically in delta for "
+                   f"n = 1..30 (failures: {bad})")

@@ -20,15 +20,18 @@ the corrected statement holds), :data:`FAILS` (false, and no correction is regis
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TypeVar
 
 HOLDS = "holds"
 CORRECTED = "holds as corrected"
 FAILS = "fails"
 STATUSES = (HOLDS, CORRECTED, FAILS)
+KINDS = ("statement", "proof-step", "definition")
 
 #: Source files by prefix.
 SOURCES = {
@@ -81,7 +84,7 @@ class Claim:
     statement : str
         The statement in words, as printed.
     check : callable
-        Returns a :class:`Verdict`.
+        Returns a :class:`Verdict` (takes ``formula`` when the claim has one).
     status : str
         The registered status, one of :data:`STATUSES`.
     corrected : str or None
@@ -92,18 +95,49 @@ class Claim:
         The notebook that derives it (``notebooks/<name>.py``).
     budget : float
         Seconds the check may take on the reference machine.
+    formula : dict or None
+        The statement the check decides, as sympy objects by name (expressions, relations
+        with a placeholder for the computed side, limit points under keys ``"limit..."``):
+        the printed statement for a claim that holds, the corrected one for a claim that
+        holds as corrected. The check is then called as ``check(formula)``, so a mutant of
+        the formula (:mod:`dpsym.claims.mutation`) is decided by the same check.
+    kind : str
+        ``"statement"``, ``"proof-step"`` or ``"definition"``.
+    theorem : str or None
+        The parent claim of a proof step.
+    no_mutants : str or None
+        Why a claim without a formula has no mutants.
+    slack : str or None
+        For an inequality that is not sharp: the located extreme showing the slack (a
+        surviving mutant that moves the bound of a relation is then *equivalent*).
     """
 
     id: str
     source: str
     location: str
     statement: str
-    check: Callable[[], Verdict] = field(repr=False, compare=False)
+    check: Callable[..., Verdict] = field(repr=False, compare=False)
     status: str = HOLDS
     corrected: str | None = None
     errata: str | None = None
     notebook: str | None = None
     budget: float = 5.0
+    formula: dict | None = field(default=None, compare=False)
+    kind: str = "statement"
+    theorem: str | None = None
+    no_mutants: str | None = None
+    slack: str | None = None
+
+    def run(self, formula: dict | None = None) -> Verdict:
+        """Run the check, on ``formula`` (default: the registered one) if it has one."""
+        if self.formula is None:
+            return self.check()
+        return self.check(self.formula if formula is None else formula)
+
+    @property
+    def decides(self) -> str:
+        """The verdict field that must be true: ``"printed"`` (holds) or ``"corrected"``."""
+        return "corrected" if self.status == CORRECTED else "printed"
 
 
 @dataclass(frozen=True)
@@ -131,7 +165,7 @@ class Result:
 #: Claims by id, in source order (by source, then in registration order).
 REGISTRY: dict[str, Claim] = {}
 
-Check = TypeVar("Check", bound=Callable[[], Verdict])
+Check = TypeVar("Check", bound=Callable[..., Verdict])
 
 
 def register(entry: Claim) -> Claim:
@@ -154,6 +188,8 @@ def register(entry: Claim) -> Claim:
         raise ValueError(f"claim {entry.id!r} is already registered")
     if entry.status not in STATUSES:
         raise ValueError(f"claim {entry.id!r}: unknown status {entry.status!r}")
+    if entry.kind not in KINDS:
+        raise ValueError(f"claim {entry.id!r}: unknown kind {entry.kind!r}")
     if entry.status == CORRECTED and not (entry.corrected and entry.errata):
         raise ValueError(f"claim {entry.id!r}: a corrected claim needs its corrected "
                          "statement and erratum")
@@ -168,12 +204,16 @@ def register(entry: Claim) -> Claim:
 
 def claim(cid: str, location: str, statement: str, *, status: str = HOLDS,
           corrected: str | None = None, errata: str | None = None,
-          notebook: str | None = None, budget: float = 5.0) -> Callable[[Check], Check]:
+          notebook: str | None = None, budget: float = 5.0, formula: dict | None = None,
+          kind: str = "statement", theorem: str | None = None,
+          no_mutants: str | None = None, slack: str | None = None
+          ) -> Callable[[Check], Check]:
     """Decorator: register the decorated check as the claim ``cid`` (see :class:`Claim`
     for the arguments; the source file is read from the id's prefix).
 
     The check is returned unchanged. A factory's instance registers the same way:
-    ``claim(cid, ...)(factory(args))``.
+    ``claim(cid, ...)(factory(args))``. With ``formula``, the check takes the formula as
+    its one argument.
     """
     prefix = cid.split(".", 1)[0]
     if prefix not in SOURCES:
@@ -181,10 +221,38 @@ def claim(cid: str, location: str, statement: str, *, status: str = HOLDS,
 
     def decorate(check: Check) -> Check:
         register(Claim(cid, SOURCES[prefix], location, statement, check, status=status,
-                       corrected=corrected, errata=errata, notebook=notebook, budget=budget))
+                       corrected=corrected, errata=errata, notebook=notebook, budget=budget,
+                       formula=formula, kind=kind, theorem=theorem, no_mutants=no_mutants,
+                       slack=slack))
         return check
 
     return decorate
+
+
+# ----------------------------------------------------------------------------- coverage
+
+#: The notebooks directory of the repository.
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+
+
+def notebook_cell(entry: Claim) -> str:
+    """Where ``entry`` is reproduced: ``"notebooks/<name>.py, cell <n>"`` for the first
+    notebook cell (``# %%`` separators, counted from 1) that cites the claim id; otherwise
+    the registered notebook, marked as not citing the id; otherwise where else it is
+    covered (the claim's check, run by ``dpsym check`` and ``tests/test_claims.py``)."""
+    pattern = re.compile(r"(?<![\w.])" + re.escape(entry.id) + r"(?![\w])")
+    if NOTEBOOKS.is_dir():
+        for path in sorted(NOTEBOOKS.glob("*.py")):
+            cell = 0
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.startswith("# %%"):
+                    cell += 1
+                if pattern.search(line):
+                    return f"notebooks/{path.name}, cell {max(cell, 1)}"
+    if entry.notebook:
+        return f"{entry.notebook} (the section of this statement; the id is not cited)"
+    return (f"covered elsewhere: tests/test_claims.py::test_claim[{entry.id}] "
+            "(dpsym check)")
 
 
 # ----------------------------------------------------------------------------- runner
@@ -198,7 +266,7 @@ def run_claim(entry: Claim) -> Result:
     """Run one claim's check, timing it; an exception becomes status ``"error"``."""
     start = time.perf_counter()
     try:
-        verdict = entry.check()
+        verdict = entry.run()
         detail = verdict.detail
     except Exception as exc:
         verdict, detail = None, f"{type(exc).__name__}: {exc}"
@@ -245,5 +313,6 @@ def run_claims(ids: Iterable[str] | None = None,
     return results
 
 
-__all__ = ["CORRECTED", "FAILS", "HOLDS", "REGISTRY", "SOURCES", "STATUSES", "Claim", "Result",
-           "Verdict", "claim", "get_claim", "register", "run_claim", "run_claims"]
+__all__ = ["CORRECTED", "FAILS", "HOLDS", "KINDS", "REGISTRY", "SOURCES", "STATUSES", "Claim",
+           "Result", "Verdict", "claim", "get_claim", "notebook_cell", "register", "run_claim",
+           "run_claims"]

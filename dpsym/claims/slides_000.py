@@ -7,11 +7,13 @@ Each statement is registered where its check is written, in the order of the sli
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import sympy as sp
 
 from ..bounds import DiscreteLowerBound
@@ -34,8 +36,17 @@ from ..precision import workdps
 from ..privacy import privacy_loss_bound
 from ..symbols import Delta, b, delta, eps, gamma, in_eps
 from ..textbook import compose, hockey_stick, randomized_response
-from .common import cost_value, count_sensitivity, exact, fmt, histogram_sensitivity, same
-from .registry import CORRECTED, Verdict, claim
+from .common import (
+    V,
+    cost_value,
+    count_sensitivity,
+    exact,
+    fmt,
+    histogram_sensitivity,
+    rel_holds,
+    same,
+)
+from .registry import CORRECTED, FAILS, Verdict, claim
 
 _NB_STAIR, _NB_LAP = "notebooks/staircase_1d.py", "notebooks/laplace.py"
 _NB_MD, _NB_LB = "notebooks/staircase_md.py", "notebooks/lower_bounds.py"
@@ -367,40 +378,56 @@ def _zero_delta_lb() -> Verdict:
     return Verdict(printed_ok, corrected_ok, "; ".join(rows))
 
 
-def _zero_delta_formulas(power: int) -> Callable[[], Verdict]:
-    def check() -> Verdict:
-        # the printed V_LB and V_UB, under test against the slides' sum and the uniform cost
-        if power == 1:
-            lb = Delta / (4 * delta) + 1 - Delta / 2
-            ub = Delta / (4 * delta)
-        else:
-            lb = (Delta**2 / (12 * delta**2) - Delta**2 / (4 * delta)
-                  + Delta * (1 / (2 * delta) - 1) + Delta**2 / 6 + 1)
-            ub = Delta**2 / (12 * delta**2) + sp.Rational(1, 6)
+@functools.cache
+def _zero_delta_lp(dl: Fraction, D: int, cost: str) -> mpmath.mpf:
+    """The certified threshold-LP lower bound on the 1-D (0, delta) cost (cached)."""
+    return DiscreteLowerBound(eps=0, delta=dl, Delta=D).value("cost", cost).number
+
+
+def _zero_delta_printed(power: int) -> tuple[sp.Expr, sp.Expr]:
+    """The printed (V_LB, V_UB) of the (0, delta) comparison slide."""
+    if power == 1:
+        return Delta / (4 * delta) + 1 - Delta / 2, Delta / (4 * delta)
+    return (Delta**2 / (12 * delta**2) - Delta**2 / (4 * delta) + Delta * (1 / (2 * delta) - 1)
+            + Delta**2 / 6 + 1, Delta**2 / (12 * delta**2) + sp.Rational(1, 6))
+
+
+def _zero_delta_formulas(power: int) -> Callable[[dict], Verdict]:
+    def check(f: dict) -> Verdict:
+        """The printed V_LB against the slides' sum and against the certified LP lower
+        bound on V* (it must not exceed V*: at Delta = 1 it exceeds even the uniform
+        mechanism's cost); the printed V_UB (the corrected statement keeps it) against the
+        uniform mechanism's cost, exactly at points (1/(2 delta) integer, Delta = 1..4)."""
+        lb = _zero_delta_printed(power)[0]
+        cost = "amplitude" if power == 1 else "power"
         sub = {uu: 1 / (2 * delta)}
         ok_lb = sp.simplify(slides_formula(power).subs(sub) - lb) == 0
-        ok_ub = sp.simplify(uniform_cost(power).subs(sub) - ub) == 0
-        # the printed V_LB is a lower bound only if it is below the true optimum
-        opt = DiscreteLowerBound(eps=0, delta="0.1", Delta=1).value(
-            "cost", "amplitude" if power == 1 else "power").number
-        val = to_mpf(lb.subs({Delta: 1, delta: sp.Rational(1, 10)}))
-        is_bound = val <= opt + mpmath.mpf("1e-20")
+        pts = [{Delta: D, delta: sp.Rational(1, 2 * m)} for D in (1, 2, 3, 4) for m in (3, 5)]
+        ok_ub = same(uniform_cost(power).subs(sub), f["V_UB"], pts)
+        rows = []
+        is_bound = True
+        for D in (1, 2, 3):
+            opt = _zero_delta_lp(Fraction(1, 10), D, cost)
+            val = to_mpf(lb.subs({Delta: D, delta: sp.Rational(1, 10)}))
+            is_bound &= val <= opt + mpmath.mpf("1e-20")
+            rows.append(f"Delta={D}, delta=1/10: printed V_LB {fmt(val)} vs certified LP "
+                        f"lower bound {fmt(opt)}")
         return Verdict(bool(ok_lb and ok_ub and is_bound), bool(ok_ub),
-                       f"V_LB printed = slides sum: {ok_lb}; V_UB = uniform cost: {ok_ub}; at "
-                       f"Delta=1, delta=1/10 printed V_LB {fmt(val)} vs optimum {fmt(opt)}")
+                       f"V_LB printed = slides sum: {ok_lb}; V_UB = uniform cost: {ok_ub}; "
+                       + "; ".join(rows))
     return check
 
 
 claim("000.p3.0d.l1", "(0,delta)-DP: Comparison of V_LB, V_UB", "L = |i|: V_LB = Delta/(4 "
       "delta) + 1 - Delta/2, V_UB = Delta/(4 delta), constant additive gap", status=CORRECTED,
       corrected="V_UB = Delta/(4 delta) holds; the printed V_LB exceeds the optimum at "
-      "Delta = 1 (use the chain bound)", errata="errata.md#b9",
-      notebook=_NB_LB)(_zero_delta_formulas(1))
+      "Delta = 1 (use the chain bound)", errata="errata.md#b9", notebook=_NB_LB,
+      formula={"V_UB": _zero_delta_printed(1)[1]})(_zero_delta_formulas(1))
 claim("000.p3.0d.l2", "(0,delta)-DP: Comparison of V_LB, V_UB", "L = |i|^2: V_LB = Delta^2/"
       "(12 delta^2) - Delta^2/(4 delta) + Delta(1/(2 delta) - 1) + Delta^2/6 + 1, V_UB = "
       "Delta^2/(12 delta^2) + 1/6", status=CORRECTED, corrected="V_UB holds; the printed "
-      "V_LB exceeds the optimum at Delta = 1", errata="errata.md#b10",
-      notebook=_NB_LB)(_zero_delta_formulas(2))
+      "V_LB exceeds the optimum at Delta = 1", errata="errata.md#b10", notebook=_NB_LB,
+      formula={"V_UB": _zero_delta_printed(2)[1]})(_zero_delta_formulas(2))
 
 
 @claim("000.p3.0d.lm", "(0,delta)-DP: Comparison of V_LB, V_UB", "L = |i|^m: lim_{delta->0} "
@@ -487,29 +514,108 @@ def _md_upper_mechanisms() -> Verdict:
                    f" engine normalisation {norm}")
 
 
-def _md_zero_delta(power: int) -> Callable[[], Verdict]:
-    def check() -> Verdict:
+_dim = sp.Symbol("d", positive=True, integer=True)
+
+
+def _md_printed(power: int) -> dict:
+    """The printed d-dimensional V_LB (a lower bound on V*) and V_UB."""
+    if power == 1:
+        return {"V_LB": sp.GreaterThan(V, _dim * Delta / (4 * delta) - (Delta - 1) / 2 * _dim),
+                "V_UB": _dim * Delta / (4 * delta)}
+    return {"V_LB": sp.GreaterThan(V, _dim * Delta**2 / (12 * delta**2)
+                                   + (1 / Delta - 1) * _dim * Delta**2 / (4 * delta)
+                                   + (1 - Delta) / 2 * _dim + _dim * Delta**2 / 6),
+            "V_UB": _dim * Delta**2 / (12 * delta**2) + _dim / 6}
+
+
+def _md_zero_delta(power: int) -> Callable[[dict], Verdict]:
+    def check(f: dict) -> Verdict:
+        """V_UB against the engine's uniform cube cost; V_LB against a certified lower bound
+        on V*: each coordinate of a (0, delta)-DP noise on Z^d (l1 sensitivity Delta) is a
+        1-D (0, delta)-DP noise for shifts |t| <= Delta, so V* >= d LP_1D (the certified
+        threshold LP of the 1-D problem); the printed V_LB <= d LP_1D proves it."""
         rows, ok = [], True
-        for D, dl, d in ((1, "0.1", 2), (2, "0.125", 3)):
-            dd, De = exact(dl), sp.Integer(D)
-            ub = cost_value(DiscreteUniformMD, "cost", "amplitude" if power == 1 else "power",
-                            delta=dl, Delta=D, dim=d)
-            # the printed V_LB and V_UB, under test against the engine's uniform cost
-            if power == 1:
-                lb_p, ub_p = d * De / (4 * dd) - (De - 1) / 2 * d, d * De / (4 * dd)
-            else:
-                lb_p = (d * De**2 / (12 * dd**2) + (1 / De - 1) * d * De**2 / (4 * dd)
-                        + (1 - De) / 2 * d + d * De**2 / 6)
-                ub_p = d * De**2 / (12 * dd**2) + sp.Rational(d, 6)
-            ok &= abs(ub - to_mpf(ub_p)) < mpmath.mpf("1e-15") and to_mpf(lb_p) <= ub
+        cost = "amplitude" if power == 1 else "power"
+        for D, dl, d in ((1, "0.1", 2), (2, "0.125", 3), (3, "0.0625", 2), (1, "0.25", 3)):
+            pt = {Delta: D, delta: exact(dl), _dim: d}
+            ub = cost_value(DiscreteUniformMD, "cost", cost, delta=dl, Delta=D, dim=d)
+            lb = d * _zero_delta_lp(Fraction(dl), D, cost)
+            ub_p = to_mpf(sp.sympify(f["V_UB"]).subs(pt))
+            ok &= abs(ub - ub_p) < mpmath.mpf("1e-15") * ub and rel_holds(
+                f["V_LB"], lb, pt)
             rows.append(f"Delta={D}, delta={dl}, d={d}: V_UB engine {fmt(ub)} printed "
-                        f"{ub_p}; V_LB printed {fmt(to_mpf(lb_p))}")
-        return Verdict(ok, detail="; ".join(rows))
+                        f"{fmt(ub_p)}; V_LB printed {fmt(to_mpf(f['V_LB'].rhs.subs(pt)))} "
+                        f"<= d LP_1D {fmt(lb)} <= V*")
+        return Verdict(bool(ok), detail="; ".join(rows))
     return check
 
 
 claim("000.p3.md.l1", "Multi-dimensional (0,delta)-DP: l1", "V_LB >= d Delta/(4 delta) - "
-      "(Delta - 1) d/2, V_UB = d Delta/(4 delta)", errata="errata.md#b14")(_md_zero_delta(1))
+      "(Delta - 1) d/2, V_UB = d Delta/(4 delta)", errata="errata.md#b14",
+      formula=_md_printed(1), slack="sharp only at Delta = 1: d LP_1D = d Delta/(4 delta) "
+      "exceeds it by (Delta - 1) d/2 (errata B14)")(_md_zero_delta(1))
 claim("000.p3.md.l2", "Multi-dimensional (0,delta)-DP: l2", "V_LB >= d Delta^2/(12 delta^2)"
       " + (1/Delta - 1) d Delta^2/(4 delta) + (1 - Delta) d/2 + d Delta^2/6, V_UB = d "
-      "Delta^2/(12 delta^2) + d/6", errata="errata.md#b14")(_md_zero_delta(2))
+      "Delta^2/(12 delta^2) + d/6", errata="errata.md#b14", formula=_md_printed(2),
+      slack="below d LP_1D for Delta >= 2 (errata B14)")(_md_zero_delta(2))
+
+
+# ----------------------------------------------------------------------------- proof steps
+
+def integer_zero_delta_optimum(Delta: int, delta: Fraction, K: int, power: int) -> float:
+    r"""The optimal cost of symmetric :math:`(0, \delta)`-DP noise on
+    :math:`\{-K, \dots, K\}` for integer shifts :math:`|t| \le \Delta`: the exact LP (every
+    constraint :math:`\sum_i (P(i) - P(i + t))_+ \le \delta`, with auxiliary variables for
+    the positive parts), solved in floating point (HiGHS). Its solution is a
+    :math:`(0, \delta)`-DP mechanism, so the value bounds :math:`V^*` from above; it does not
+    move when ``K`` grows past the support :math:`\Delta/(2\delta)` of the uniform noise."""
+    # scipy.optimize takes 0.5 s to import: loaded only when this LP is solved
+    from scipy.optimize import linprog
+
+    n, d = 2 * K + 1, float(delta)
+    nv = n + Delta * (n + Delta)
+    cost = [0.0] * nv
+    cost[:n] = [float(abs(i) ** power) for i in range(-K, K + 1)]
+    a_ub, b_ub = [], []
+    for t in range(1, Delta + 1):
+        base = n + (t - 1) * (n + Delta)
+        row = [0.0] * nv
+        for j in range(n + t):
+            row[base + j] = 1.0
+        a_ub.append(row)
+        b_ub.append(d)
+        for jj, j in enumerate(range(-K - t, K + 1)):
+            row = [0.0] * nv
+            if -K <= j <= K:
+                row[j + K] += 1
+            if -K <= j + t <= K:
+                row[j + t + K] -= 1
+            row[base + jj] = -1.0
+            a_ub.append(row)
+            b_ub.append(0.0)
+    a_eq = [[1.0] * n + [0.0] * (nv - n)]
+    for i in range(1, K + 1):
+        row = [0.0] * nv
+        row[i + K], row[-i + K] = 1.0, -1.0
+        a_eq.append(row)
+    res = linprog(cost, A_ub=np.array(a_ub), b_ub=b_ub, A_eq=np.array(a_eq),
+                  b_eq=[1.0] + [0.0] * K, bounds=(0, None), method="highs")
+    return float(res.fun)
+
+
+@claim("000.p3.0d.vstar", "(0,delta)-DP: Comparison of V_LB, V_UB (errata B10)", "The "
+       "threshold-set LP behind V_LB is the exact optimum V* of the integer (0, delta) "
+       "problem (L = |i|^2)", status=FAILS, errata="errata.md#b10", kind="proof-step",
+       theorem="000.p3.0d.l2", notebook=_NB_LB, budget=10)
+def _zero_delta_vstar() -> Verdict:
+    rows, equal = [], True
+    u = 6
+    for D in (1, 2, 3):
+        vs = [integer_zero_delta_optimum(D, Fraction(1, 2 * u), K, 2) for K in (D * u, D * u + 6)]
+        thr = DiscreteLowerBound(eps=0, delta=Fraction(1, 2 * u), Delta=D).value(
+            "cost", "power").number
+        ub = to_mpf(uniform_cost(2).subs({Delta: D, uu: u}))
+        equal &= abs(vs[-1] - float(thr)) < 1e-6
+        rows.append(f"Delta={D}: V* = {vs[-1]:.10g} (K = {D * u}: {vs[0]:.10g}), threshold "
+                    f"LP {fmt(thr)}, V_UB {fmt(ub)}, V_UB - V* = {float(ub) - vs[-1]:.6g}")
+    return Verdict(bool(equal), detail="delta = 1/12: " + "; ".join(rows))

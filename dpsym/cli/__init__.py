@@ -9,14 +9,21 @@ r"""The ``dpsym`` command.
                  [--latex]
    dpsym formula MECHANISM [QUANTITY] --cost C [--dim D] [--json] [--latex]
    dpsym compare --eps E [--delta D] [--cost C] [--sensitivity S] [--digits N]
-                 [--dim D] [--lp [--grid N]] [--json]
+                 [--dim D] [--lp [--grid N]] [--format table|md|latex|csv|json] [--json]
    dpsym audit   MECHANISM --eps E [--delta D] [noise options] [--sensitivity S]
                  [--digits N] [--json]
    dpsym sweep   MECHANISM [QUANTITY] --param NAME=VALUES [--param ...] [--cost C]
                  [--digits N] [--format csv|json] [--out FILE] [--workers K]
-                 [--timeout SECONDS]
-   dpsym check   [CLAIM ...] [--list] [--json]
-   dpsym derive  [--out DIR]
+                 [--timeout SECONDS] [--memory SIZE] [--json]
+   dpsym check   [CLAIM ...] [--list] [--mutate] [--json]
+   dpsym renyi   MECHANISM --order A [--eps E] [--delta D] [--sensitivity S] [--cost C]
+                 [--digits N] [--formula | --series R --terms K] [--json]
+   dpsym compose MECHANISM --count K (--eps-target E2 | --delta-target D2) [--eps E]
+                 [--delta D] [--sensitivity S] [--cost C] [--and NAME:COUNT[:p=v,...]]
+                 [--interval H] [--digits N] [--json]
+   dpsym derive  [--out DIR] [--verbose]
+
+   every command but list also takes [--timeout SECONDS] [--memory SIZE]
 
 ``MECHANISM`` is a mechanism or a lower bound from ``dpsym list`` (the registries
 :data:`dpsym.mechanisms.MECHANISMS` and :data:`dpsym.bounds.BOUNDS`, looked up by
@@ -38,12 +45,25 @@ parameters of the named entry (:attr:`dpsym.mechanisms.base.Mechanism.params`):
   ..., (the class of that dimension) and ``--grid N`` for ``lp-bound``.
 
 A parameter the command does not use for that entry is refused with a one-line error.
-Numbers are handed to the engine as the strings typed and parsed there exactly
-(:func:`dpsym.params.parse_number`); every numeric parameter also takes an exact fraction
-``p/q`` of ASCII integers (``--eps 1/3``, as ``--cost moment:1/2``), read by
-:func:`~dpsym.cli.options.exact_number`. Integer options (``--digits``, ``--order``,
-``--dim``, ``--grid``, ``--workers``) take ASCII digits only. An option that takes a value
-is given at most once: a repeated one is refused, never silently replaced.
+Numbers are handed to the engine as the strings typed and parsed there exactly, in the
+package's one grammar (:func:`dpsym.params.parse_exact`: decimals, fractions ``p/q``
+such as ``--eps 1/3``, exact expressions such as ``--eps 'log(3)'``). Integer options
+(``--digits``, ``--order``, ``--dim``, ``--grid``, ``--workers``) take ASCII digits only.
+An option that takes a value is given at most once: a repeated one is refused, never
+silently replaced.
+
+**Budgets.** Every command that computes (all but ``list``, and any command added later:
+the parser adds the options to each) takes ``--timeout SECONDS``, a wall-time budget in
+[0.001, 10^6] seconds (default :data:`~dpsym.budget.DEFAULT_TIMEOUT`, 3600), and ``--memory
+SIZE``, a memory budget (``512M``, ``2G``; units K, M, G, T, powers of 1024; at least
+64M; default none): what the computation may allocate beyond the loaded program. The
+command then runs in a forked child process (:func:`dpsym.budget.run_with_budget`),
+killed with its process group at the deadline or stopped by a refused allocation; the
+exit status is 3 and standard error has one line ``dpsym: error: time budget of N s
+exceeded while computing <what>`` (or ``memory budget of ...``). For ``sweep`` the
+budgets are **per point** (:func:`dpsym.sweep.sweep`): a point over its budget is a row
+with the error ``exceeded the time budget of N s``, the other points complete, and the
+sweep as a whole has no budget.
 
 ``sweep`` checks every option, ``--out`` included, before it evaluates a point, and
 writes ``--out`` as :mod:`~dpsym.cli.output` describes (through symbolic links, into
@@ -65,7 +85,8 @@ fails is listed as skipped, with the reason.
 Exit status: 0 on success; 2 for every error caused by the input (a usage error, or any
 :class:`~dpsym.errors.DpsymError`: a value outside its domain, an unsupported request, a
 value that cannot be certified), reported as one line ``dpsym: error: <message>`` on
-standard error; 70 for an internal error (any other exception: a bug), reported as one
+standard error; 3 when a computation exceeds its time or memory budget, reported the same
+way; 70 for an internal error (any other exception: a bug), reported as one
 line ``dpsym: internal error, please report: <type>: <message>``; the traceback is
 printed only when the environment variable ``DPSYM_DEBUG`` is ``1``
 (:func:`~dpsym.cli.app.main` also takes ``debug=True``).

@@ -1,22 +1,76 @@
-"""The entry point :func:`main`: run a command and turn its errors into an exit status."""
+"""The entry point :func:`main`: run a command and turn its errors into an exit status.
+
+A command that computes runs within a time budget (``--timeout``, default
+:data:`~dpsym.budget.DEFAULT_TIMEOUT` seconds) and a memory budget (``--memory``, default
+none), in a forked child process that is killed at the budget
+(:func:`dpsym.budget.run_with_budget`); ``sweep`` applies them to each point instead
+(:func:`dpsym.sweep.sweep`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from ..errors import DpsymError
+from ..budget import DEFAULT_TIMEOUT, ENFORCED, check_memory, check_timeout, run_with_budget
+from ..errors import BudgetExceeded, DpsymError
 from ..printing import one_line
-from .options import PROG, error_message
+from .options import PROG, error_message, request_text
 from .parser import parse_args
 
 #: The exit status of an internal error (``EX_SOFTWARE`` of ``sysexits.h``).
 EXIT_INTERNAL = 70
+#: The exit status of a computation stopped at its time or memory budget.
+EXIT_BUDGET = 3
 #: Set to ``1`` to let an internal error propagate with its traceback.
 DEBUG_VARIABLE = "DPSYM_DEBUG"
+
+Handler = Callable[[argparse.Namespace, TextIO], int]
+
+
+def _is_file(stream: object) -> bool:
+    """Whether ``stream`` writes to a file descriptor (not to memory, as under pytest)."""
+    try:
+        stream.fileno()  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return False
+    return True
+
+
+def run_budgeted(handler: Handler, args: argparse.Namespace, out: TextIO,
+                 seconds: float | None, memory: int | None) -> int:
+    """Run ``handler(args, out)`` within the budgets, in a forked child process.
+
+    What the handler writes reaches ``out`` and ``sys.stderr``: directly when they are
+    files (a progress line on a terminal shows at once), else collected in the child and
+    written here when it is done.
+
+    Raises
+    ------
+    BudgetExceeded
+        When the command exceeds a budget (the child and its process group killed).
+    """
+    direct_out, direct_err = _is_file(out), _is_file(sys.stderr)
+
+    def child() -> tuple[int, str, str]:
+        target: TextIO = out if direct_out else io.StringIO()
+        errors = None
+        if not direct_err:
+            errors = sys.stderr = io.StringIO()
+        status = handler(args, target)
+        target.flush()
+        text = "" if direct_out else target.getvalue()  # type: ignore[attr-defined]
+        return status, text, "" if errors is None else errors.getvalue()
+
+    status, text, err_text = run_with_budget(child, seconds=seconds, memory=memory,
+                                             what=request_text(args))
+    out.write(text)
+    sys.stderr.write(err_text)
+    return status
 
 
 def main(argv: Sequence[str] | None = None, *, debug: bool | None = None) -> int:
@@ -35,21 +89,45 @@ def main(argv: Sequence[str] | None = None, *, debug: bool | None = None) -> int
     int
         0 on success (1 when ``dpsym check`` finds a mismatch); 2 for an error of the
         input (a usage error or any :class:`~dpsym.errors.DpsymError`), reported as one
-        line ``dpsym: error: <message>`` on standard error; 70 for an internal error (any
-        other exception: a bug), reported as one line ``dpsym: internal error, please
-        report: <type>: <message>``; 130 when interrupted.
+        line ``dpsym: error: <message>`` on standard error; 3 when a computation exceeds
+        its time or memory budget (``--timeout``, ``--memory``;
+        :class:`~dpsym.errors.BudgetExceeded`), reported as one line ``dpsym: error:
+        time budget of N s exceeded while computing <what>`` (or ``memory budget of
+        ...``), the computation's process killed; 70 for an internal error (any other
+        exception: a bug), reported as one line ``dpsym: internal error, please report:
+        <type>: <message>``; 130 when interrupted.
     """
+    as_program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if debug is None:
         debug = os.environ.get(DEBUG_VARIABLE) == "1"
     out, err = sys.stdout, sys.stderr
     try:
         args = parse_args(argv)
-        handler: Callable[[argparse.Namespace, TextIO], int] = args.handler
+        handler: Handler = args.handler
+        scope = getattr(args, "budget_scope", None)
+        if scope is None:  # a command that computes nothing
+            return handler(args, out)
+        timeout = getattr(args, "timeout", None)
+        explicit = timeout is not None or getattr(args, "memory", None) is not None
+        if timeout is None and ENFORCED:
+            timeout = DEFAULT_TIMEOUT
+        seconds = check_timeout(timeout)
+        memory = check_memory(getattr(args, "memory", None))
+        if scope == "point":  # sweep: a budget per point
+            args.timeout, args.memory = seconds, memory
+            return handler(args, out)
+        if explicit or (as_program and seconds is not None):
+            return run_budgeted(handler, args, out, seconds, memory)
+        # main() called from Python without a budget option: no default budget, and the
+        # command runs here (with this process's warm caches, not in a child)
         return handler(args, out)
     except SystemExit as exc:  # --help, --version
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
+    except BudgetExceeded as exc:
+        err.write(f"{PROG}: error: {one_line(error_message(exc))}\n")
+        return EXIT_BUDGET
     except DpsymError as exc:
         err.write(f"{PROG}: error: {one_line(error_message(exc))}\n")
         return 2

@@ -6,34 +6,33 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from typing import Any, TextIO
 
 from ..audit import audit
-from ..claims import CLAIMS, run_claims
+from ..claims import CLAIMS, notebook_cell, run_claims
+from ..claims.mutation import mutate_claim, mutation_report, no_mutant_reason
 from ..costs import parse_cost
 from ..derive import main_job
 from ..errors import DomainError, UnsupportedError
 from ..numerics import check_digits
-from ..params import Guarantee
 from ..printing import (
+    ascending,
     describe_free,
     emit_json,
     expression_text,
     format_table,
     latex_text,
-    one_line,
 )
 from ..regimes import get_regime
-from ..selection import Comparison, Skipped, compare, compare_inputs
 from ..sweep import failures, parse_values, sweep, to_csv, to_json
 from ..symbols import display_eps
+from .compare import guarantee_label
 from .options import (
     OPTION_OF_PARAM,
     PARAM_ALIASES,
     CliError,
     check_symbolic_params,
-    error_message,
-    exact_number,
     get_entry,
     given_params,
     instance,
@@ -46,16 +45,11 @@ from .options import (
 )
 from .output import check_output, write_output
 
-
-def guarantee_label(guarantee: object) -> str:
-    """How a guarantee is shown in tables (``eps-DP``, ``(eps,delta)-DP``, ...)."""
-    try:
-        return Guarantee(guarantee).label
-    except ValueError:
-        return str(guarantee)
-
-
 # ---------------------------------------------------------------------- list
+#: The width of ``dpsym list``'s text output.
+LIST_WIDTH = 100
+
+
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym list``: the mechanisms and the lower bounds, their guarantee, parameters with
     domains and quantities."""
@@ -76,26 +70,39 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
                 "quantities": list(cls.quantities()),
                 "free": describe_free(cls),
                 "source": cls.source,
+                "limits": list(getattr(cls, "limits", ())),
             })
     if args.json:
         emit_json(rows, out)
         return 0
-    table = [("NAME", "KIND", "GUARANTEE", "TITLE", "PARAMETERS", "QUANTITIES")]
-    for row in rows:
-        parts = []
-        for prm in row["params"]:
-            text = f"{prm['name']} {prm['domain']}"
-            if prm["default"]:
-                text += f" [default {prm['default']}]"
-            parts.append(text)
-        table.append((row["name"], row["kind"], guarantee_label(row["guarantee"]),
-                      row["title"], "; ".join(parts), ", ".join(row["quantities"])))
-    for line in format_table(table):
-        out.write(line + "\n")
+    width = LIST_WIDTH
+    for kind, heading in (("mechanism", "MECHANISMS"), ("lower bound", "LOWER BOUNDS")):
+        out.write(f"{heading}\n")
+        for row in (r for r in rows if r["kind"] == kind):
+            out.write(f"\n  {row['name']}  [{guarantee_label(row['guarantee'])}]\n")
+            parts = []
+            for prm in row["params"]:
+                text = f"{prm['name']} {prm['domain']}"
+                if prm["default"]:
+                    text += f" [default {prm['default']}]"
+                parts.append(text)
+            joined = "parameters: " + "; ".join(parts)
+            lines = [row["title"]]
+            lines += ([joined] if len(joined) + 4 <= width
+                      else ["parameters:", *(f"    {part}" for part in parts)])
+            lines.append("quantities: " + ", ".join(row["quantities"]))
+            lines += [f"limit: {text}" for text in row["limits"]]
+            for line in lines:
+                out.write(textwrap.fill(line, width, initial_indent="    ",
+                                        subsequent_indent="        ", break_on_hyphens=False)
+                          + "\n")
+        out.write("\n")
     options = ", ".join(f"{opt} sets {param}" for param, opt in OPTION_OF_PARAM.items())
-    out.write(f"\noptions of `dpsym value`: {options}; any other parameter NAME: --NAME\n")
-    out.write("`dpsym series` and `dpsym formula` take the integer parameters other than "
-              "Delta (--dim, --grid)\n")
+    notes = [f"options of `dpsym value`: {options}; any other parameter NAME: --NAME",
+             "`dpsym series` and `dpsym formula` take the integer parameters other than "
+             "Delta (--dim, --grid)"]
+    for note in notes:
+        out.write(textwrap.fill(note, width, subsequent_indent="  ") + "\n")
     return 0
 
 
@@ -104,7 +111,7 @@ def cmd_value(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym value``: a quantity certified to ``--digits`` significant digits (a lower
     bound's value is rounded down)."""
     cls = get_entry(args.mechanism)
-    quantity = cls.check_quantity(args.quantity)
+    quantity = cls.resolve_quantity(args.quantity)
     cost = parse_cost(args.cost)
     digits = check_digits(args.digits)
     given = given_params(args)
@@ -132,11 +139,17 @@ def cmd_value(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ---------------------------------------------------------------------- formula, series
-def _expression_record(expr: Any, *, in_b: bool = False) -> dict[str, str]:
-    """The ``expression`` and ``latex`` keys for ``expr`` (written in eps unless ``in_b``)."""
+def _expression_record(expr: Any, *, in_b: bool = False,
+                       variable: Any = None) -> dict[str, str]:
+    """The ``expression`` and ``latex`` keys for ``expr`` (written in eps unless ``in_b``;
+    a series in increasing powers of its ``variable``)."""
     if not in_b:
         expr = display_eps(expr)
-    return {"expression": expression_text(expr), "latex": latex_text(expr)}
+    if variable is None:
+        return {"expression": expression_text(expr), "latex": latex_text(expr)}
+    expr = ascending(expr, variable)
+    return {"expression": expression_text(expr, ordered=True),
+            "latex": latex_text(expr, ordered=True)}
 
 
 def _symbolic_entry(command: str, args: argparse.Namespace
@@ -151,7 +164,7 @@ def _symbolic_entry(command: str, args: argparse.Namespace
 def cmd_formula(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym formula``: the closed form of a quantity (or the cost to minimise)."""
     cls, subs, shown = _symbolic_entry("formula", args)
-    quantity = cls.check_quantity(args.quantity)
+    quantity = cls.resolve_quantity(args.quantity)
     cost = parse_cost(args.cost)
     record: dict[str, Any] = {"mechanism": cls.name, "quantity": quantity, "cost": cost.name,
                               "params": dict(shown)}
@@ -186,7 +199,7 @@ def cmd_formula(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_series(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym series``: the asymptotic expansion of a quantity in a regime."""
     cls, subs, shown = _symbolic_entry("series", args)
-    quantity = cls.check_quantity(args.quantity)
+    quantity = cls.resolve_quantity(args.quantity)
     cost = parse_cost(args.cost)
     regime = get_regime(args.regime)
     order = parse_order(args.order)
@@ -197,7 +210,7 @@ def cmd_series(args: argparse.Namespace, out: TextIO) -> int:
     record: dict[str, Any] = {"mechanism": cls.name, "quantity": quantity, "cost": cost.name,
                               "params": {**shown, "regime": regime.name, "order": order},
                               "regime": regime.name, "order": order}
-    record.update(_expression_record(expr, in_b=in_b))
+    record.update(_expression_record(expr, in_b=in_b, variable=regime.variable))
     if in_b:
         record["variable"] = "b = exp(-eps)"
     if args.json:
@@ -207,94 +220,31 @@ def cmd_series(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-# ---------------------------------------------------------------------- compare
-def skip_reason(skipped: Skipped) -> str:
-    """Why an entry was left out, on one line, in the command's words."""
-    if skipped.internal:
-        error = skipped.error
-        return f"internal error: {type(error).__name__}: {one_line(error, 200)}"
-    return one_line(error_message(skipped.error), 300)
-
-
-def comparison_record(result: Comparison) -> dict[str, Any]:
-    """The JSON object of ``dpsym compare --json``."""
-    inputs = result.inputs
-    rows = []
-    for r in result.rows:
-        row: dict[str, Any] = {"name": r.name, "title": r.title, "kind": r.kind,
-                               "query": r.query, "guarantee": str(r.guarantee),
-                               "cost": r.cost, "ratio": r.ratio}
-        if r.rank is not None:
-            row["rank"] = r.rank
-        rows.append(row)
-    skipped = [{"name": s.name, "kind": s.kind, "query": s.query, "reason": skip_reason(s)}
-               for s in result.skipped]
-    return {"eps": inputs.text["eps"], "delta": inputs.text["delta"],
-            "sensitivity": inputs.text["Delta"], "cost": inputs.cost.name,
-            "digits": inputs.digits, "dim": None if inputs.dim is None else int(inputs.dim),
-            "rows": rows, "skipped": skipped, "excluded": list(result.excluded)}
-
-
-def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
-    """``dpsym compare``: the mechanisms that are (eps, delta)-DP at the given parameters,
-    ranked by their optimal cost, with the lower bounds."""
-    inputs = compare_inputs(exact_number(args.eps, "eps"), exact_number(args.delta, "delta"),
-                            exact_number(args.sensitivity, "Delta"), args.cost, args.digits,
-                            dim=exact_number(args.dim, "dim"), lp=args.lp,
-                            grid=exact_number(args.grid, "grid"))
-    record = comparison_record(compare(inputs))
-    if args.json:
-        emit_json(record, out)
-        return 0
-    head = (f"eps = {record['eps']}, delta = {record['delta']}, sensitivity = "
-            f"{record['sensitivity']}, cost {record['cost']}, {record['digits']} digits")
-    if record["dim"] is not None:
-        head += f", dimension {record['dim']}"
-    out.write(head + "\n")
-    for query in ("real", "integer"):
-        section = [r for r in record["rows"] if r["query"] == query]
-        out.write(f"\n{query}-valued query\n")
-        if not any(r["kind"] == "mechanism" for r in section):
-            out.write("  (no mechanism)\n")
-        table = [("RANK", "MECHANISM", "GUARANTEE", "COST", "RATIO")]
-        for r in section:
-            label = guarantee_label(r["guarantee"])
-            if r["kind"] == "mechanism":
-                table.append((str(r["rank"]), r["name"], label, r["cost"], r["ratio"]))
-            else:
-                ratio = "-" if r["ratio"] is None else f"{r['ratio']} (best / bound)"
-                table.append(("lower bound", r["name"], label, r["cost"], ratio))
-        if len(table) > 1:
-            for line in format_table(table):
-                out.write("  " + line + "\n")
-    if record["skipped"]:
-        out.write("\nskipped\n")
-        for s in record["skipped"]:
-            kind = " (lower bound)" if s["kind"] == "lower bound" else ""
-            out.write(f"  {s['name']}{kind}: {s['reason']}\n")
-    if record["excluded"]:
-        why = ("one-dimensional" if record["dim"] is not None
-               else "multi-dimensional; compare them with --dim D")
-        out.write(f"\nnot compared ({why}): {', '.join(record['excluded'])}\n")
-    return 0
-
-
 # ---------------------------------------------------------------------- audit, sweep
 def cmd_audit(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym audit``: the delta a noise with user-supplied parameters achieves."""
-    noise = {name: exact_number(getattr(args, name), name)
+    noise = {name: getattr(args, name)
              for name in ("sigma", "scale", "bound", "eps0", "gamma")}
-    result = audit(args.mechanism, exact_number(args.eps, "eps"),
-                   exact_number(args.delta, "delta"), exact_number(args.sensitivity, "Delta"),
+    result = audit(args.mechanism, args.eps,
+                   args.delta, args.sensitivity,
                    args.digits, **noise)
+    status = 1 if result.met is False else 0
     if args.json:
         emit_json(result.as_dict(), out)
-        return 0
+        return status
     out.write(f"delta = {result.text}\n")
     if result.met is not None:
         verdict = "met" if result.met else "NOT met"
         out.write(f"target delta = {args.delta}: {verdict}\n")
-    return 0
+    needed = result.needed
+    if needed is not None:
+        if needed.value is None:
+            out.write(f"no {needed.parameter} meets the target: {needed.reason}\n")
+        else:
+            relation = "<=" if needed.parameter == "eps0" else ">="
+            out.write(f"{needed.parameter} {relation} {result.as_dict()['needed']} meets the "
+                      "target (the other parameters unchanged)\n")
+    return status
 
 
 def _sweep_error(exc: DomainError) -> CliError:
@@ -335,10 +285,12 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     that fail are rows with an ``error`` (and one line on standard error counts them).
     """
     grid = _sweep_grid(args.param)
+    entry = get_entry(args.mechanism)  # names in any case, as every command takes them
+    args.mechanism, args.quantity = entry.name, entry.resolve_quantity(args.quantity)
     workers = None
     if args.workers is not None:
         workers = parse_count(args.workers, "--workers", 1, 256)
-    timeout = None if args.timeout is None else exact_number(args.timeout, "timeout")
+    timeout, memory = args.timeout, args.memory  # checked by main: budgets per point
     if args.out is not None:
         check_output(args.out)
     progress = None
@@ -350,7 +302,7 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     digits = check_digits(args.digits)
     try:
         rows = sweep(args.mechanism, grid, args.quantity, args.cost, digits,
-                     workers=workers, progress=progress, timeout=timeout)
+                     workers=workers, progress=progress, timeout=timeout, memory=memory)
     except DomainError as exc:
         if exc.name == "points" or exc.name in grid:
             raise _sweep_error(exc) from exc
@@ -361,7 +313,7 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
         raise
     meta = {"mechanism": args.mechanism, "quantity": args.quantity, "cost": args.cost,
             "digits": digits}
-    text = to_json(rows, meta) if args.format == "json" else to_csv(rows)
+    text = to_json(rows, meta) if args.json or args.format == "json" else to_csv(rows)
     if args.out is None:
         out.write(text)
     else:
@@ -405,13 +357,23 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
                              f"{result.claim.id[:30]:30}")
             if total[0] == count:
                 sys.stderr.write("\n")
+    if getattr(args, "mutate", False):
+        return _check_mutate(ids, args, out)
     results = run_claims(ids, progress=progress)
     failed = [r for r in results if not r.ok]
     if args.json:
+        killed = {r.claim.id: mutate_claim(r.claim) for r in results}
         emit_json({"passed": len(results) - len(failed), "failed": len(failed),
                    "claims": [{"id": r.claim.id, "source": r.claim.source,
                                "registered": r.claim.status, "computed": r.status,
                                "ok": r.ok, "seconds": round(r.seconds, 3),
+                               "kind": r.claim.kind, "theorem": r.claim.theorem,
+                               "notebook": notebook_cell(r.claim),
+                               "mutants": len(killed[r.claim.id]),
+                               "killed": sum(m.killed for m in killed[r.claim.id]),
+                               "equivalent": sum(bool(m.equivalent) and not m.killed
+                                                 for m in killed[r.claim.id]),
+                               "no_mutants": no_mutant_reason(r.claim),
                                "detail": r.detail} for r in results]}, out)
     else:
         table = [("CLAIM", "SOURCE", "VERDICT", "TIME", "")]
@@ -424,10 +386,38 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if failed else 0
 
 
+def _check_mutate(ids: list[str] | None, args: argparse.Namespace, out: TextIO) -> int:
+    """``dpsym check --mutate``: run each claim's check on the mutants of its formula;
+    exit 1 if a mutant survives (an equivalent mutant of a slack inequality excepted)."""
+    selected = [c.id for c in _selected(ids)]
+    report = mutation_report(selected)
+    by_id = {row["id"]: row for row in report["claims"]}
+    if args.json:
+        emit_json({**report, "claims": [
+            {**by_id[c.id], "kind": c.kind, "theorem": c.theorem,
+             "notebook": notebook_cell(c)} for c in _selected(ids)]}, out)
+    else:
+        table = [("SOURCE", "MUTANTS", "KILLED", "EQUIVALENT", "SCORE")]
+        for prefix, src in report["sources"].items():
+            score = "-" if src["score"] is None else f"{100 * src['score']:.1f}%"
+            table.append((prefix, str(src["mutants"]), str(src["killed"]),
+                          str(src["equivalent"]), score))
+        for line in format_table(table):
+            out.write(line + "\n")
+        for row in report["claims"]:
+            for desc in row["survivors"]:
+                out.write(f"SURVIVES {row['id']}: {desc}\n")
+        without = sum(1 for row in report["claims"] if row["reason"])
+        out.write(f"{report['killed']} of {report['mutants']} mutants killed "
+                  f"({report['equivalent']} equivalent, {report['survivors']} surviving); "
+                  f"{without} claims without mutants (see --json for the reasons)\n")
+    return 1 if report["survivors"] else 0
+
+
 def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym derive``: regenerate the derivations (see :mod:`dpsym.derive`)."""
     try:
-        main_job(args.out, stream=out)
+        main_job(args.out, stream=out, verbose=getattr(args, "verbose", False))
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise CliError(f"--out: cannot write to {args.out!r}: {reason}") from exc

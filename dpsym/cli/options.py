@@ -13,10 +13,10 @@ import sympy as sp
 from ..bounds import BOUNDS
 from ..errors import DomainError, DpsymError
 from ..mechanisms import MECHANISMS
+from ..names import resolve
 from ..printing import one_line
 from ..regimes import MAX_ORDER
 from ..selection import SelectionError
-from ..sweep import FRACTION, read_number
 
 PROG = "dpsym"
 
@@ -27,7 +27,7 @@ OPTION_OF_PARAM: dict[str, str] = {param: f"--{opt}" for opt, param in PARAM_ALI
 #: The option behind an error's parameter name, for messages.
 OPTION_OF_NAME: dict[str, str] = {**OPTION_OF_PARAM, "digits": "--digits", "cost": "--cost",
                                   "regime": "--regime", "order": "--order",
-                                  "timeout": "--timeout"}
+                                  "timeout": "--timeout", "memory": "--memory"}
 
 
 class CliError(DpsymError):
@@ -52,13 +52,11 @@ def get_entry(name: str) -> Any:
     DomainError
         If no entry has that name; the message lists every valid name.
     """
-    if isinstance(name, str):
-        for registry in (MECHANISMS, BOUNDS):
-            if name in registry:
-                return registry[name]
-    shown = str(name)[:40]
-    raise DomainError("mechanism", f"unknown mechanism or bound {shown!r}; valid mechanisms: "
-                      f"{', '.join(MECHANISMS)}; lower bounds: {', '.join(BOUNDS)}")
+    entries = {**BOUNDS, **MECHANISMS}
+    canonical = resolve("mechanism", "mechanism or bound", name, [*MECHANISMS, *BOUNDS],
+                        listing=f"mechanisms: {', '.join(MECHANISMS)}; lower bounds: "
+                                f"{', '.join(BOUNDS)}")
+    return entries[canonical]
 
 
 def is_bound(cls: Any) -> bool:
@@ -92,22 +90,6 @@ def option(name: str) -> str:
 
 
 # ---------------------------------------------------------------------- parameters
-def exact_number(text: str | None, name: str) -> str | Fraction | None:
-    """A parameter value as typed, for the parameter's ``validate``: a fraction ``p/q`` of
-    ASCII integers (``q > 0``) as the exact :class:`~fractions.Fraction`
-    (:func:`dpsym.sweep.read_number`), any other text unchanged (a decimal, read exactly by
-    :func:`dpsym.params.parse_number`).
-
-    Raises
-    ------
-    DomainError
-        Naming ``name``, for ``q = 0`` or too many digits in ``p`` or ``q``.
-    """
-    if text is None or FRACTION.fullmatch(text.strip()) is None:
-        return text
-    return read_number(text, name)
-
-
 def given_params(args: argparse.Namespace) -> dict[str, str]:
     """The parameter values given on the command line, by parameter name."""
     given = {}
@@ -125,7 +107,7 @@ def instance(cls: Any, given: dict[str, str]) -> Any:
             valid = ", ".join(f"{n} ({option(n)})" for n in names)
             raise DomainError(name, f"{cls.name} has no parameter {name}; its parameters: "
                               f"{valid}")
-    inst = cls(**{name: exact_number(text, name) for name, text in given.items()})
+    inst = cls(**{name: text for name, text in given.items()})
     for prm in cls.params:
         if prm.name not in inst.values:
             raise DomainError(prm.name, f"a value is required, in {prm.domain.describe()}")
@@ -169,7 +151,7 @@ def specialise(cls: Any, given: dict[str, str]) -> tuple[Any, dict[Any, Any], di
         text = given.get(prm.name, prm.default)
         if text is None:
             continue
-        value: Fraction = prm.validate(exact_number(text, prm.name))
+        value: Fraction = prm.validate(text)
         shown[prm.name] = str(value)
         if prm.name == "dim" and hasattr(cls, "for_dim"):
             cls = cls.for_dim(value)
@@ -196,6 +178,46 @@ def parse_count(text: str, option: str, lower: int, upper: int) -> int:
     if not (re.fullmatch(r"\+?[0-9]{1,9}", s) and lower <= int(s) <= upper):
         raise CliError(f"{option}: must be an integer in [{lower}, {upper}]")
     return int(s)
+
+
+def request_text(args: argparse.Namespace) -> str:
+    """What the command computes, in a few words, for the message of an exceeded budget:
+    ``staircase gamma (moment:1.5, 40 digits, eps=0.01)``, ``the comparison (eps=1,
+    delta=0, amplitude, 15 digits)``..."""
+    command = getattr(args, "command", None)
+
+    def get(name: str) -> str:
+        return one_line(getattr(args, name, None) or "", 60)
+
+    params = [f"{name}={one_line(text, 60)}" for name, text in given_params(args).items()]
+    if command in ("value", "series", "formula"):
+        parts = [get("cost")]
+        if command == "value":
+            parts.append(f"{get('digits')} digits")
+        if command == "series":
+            parts += [get("regime"), f"order {get('order')}"]
+        head = "" if command == "value" else f"the {command} of "
+        text = f"{head}{get('mechanism')} {get('quantity')} ({', '.join(parts + params)})"
+    elif command == "compare":
+        text = (f"the comparison (eps={get('eps')}, delta={get('delta')}, {get('cost')}, "
+                f"{get('digits')} digits)")
+    elif command == "audit":
+        text = f"the audit of {get('mechanism')} (eps={get('eps')})"
+    elif command == "check":
+        claims = getattr(args, "claims", None) or ["all"]
+        text = f"the claims ({one_line(', '.join(claims), 100)})"
+    elif command == "derive":
+        text = "the derivations"
+    else:  # a command without its own words: its mechanism and options as given
+        mechanism = getattr(args, "mechanism", None)
+        text = f"`{PROG} {command}{'' if mechanism is None else ' ' + get('mechanism')}`"
+        given = [f"{name.removeprefix('param:')}={one_line(value, 60)}"
+                 for name, value in vars(args).items()
+                 if isinstance(value, str) and name not in
+                 ("command", "mechanism", "timeout", "memory", "budget_scope")]
+        if given:
+            text += f" ({', '.join(given)})"
+    return one_line(text, 300)
 
 
 # ---------------------------------------------------------------------- messages

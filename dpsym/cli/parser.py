@@ -14,10 +14,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from .._version import __version__
+from ..budget import DEFAULT_TIMEOUT, MAX_TIMEOUT, MIN_TIMEOUT
+from ..names import suggestion
+from .accounting import cmd_compose, cmd_renyi
 from .commands import (
     cmd_audit,
     cmd_check,
-    cmd_compare,
     cmd_derive,
     cmd_formula,
     cmd_list,
@@ -25,16 +27,23 @@ from .commands import (
     cmd_sweep,
     cmd_value,
 )
+from .compare import FORMATS, cmd_compare
 from .options import PARAM_ALIASES, PROG, UsageError, param_names, params_of
 
 #: Accepts negative numbers in any notation as option values (``--eps -1e-3``,
 #: ``--eps -1/2``).
 _NEGATIVE_NUMBER = re.compile(r"^-([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
                               r"|^-[0-9]+/[0-9]+$|^-(inf|infinity|nan)$", re.IGNORECASE)
+#: argparse's message for an unknown choice (the choice, the valid ones).
+_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
 #: The namespace attribute where :class:`StoreOnce` records the options seen.
 _SEEN = "_options_seen"
 #: The commands whose options come from the registries.
 REGISTRY_COMMANDS = ("value", "series", "formula")
+#: The commands without a budget (they compute nothing); and those whose budgets are per
+#: point rather than for the whole command.
+UNBUDGETED = ("list",)
+PER_POINT = ("sweep",)
 
 
 class StoreOnce(argparse.Action):
@@ -53,6 +62,41 @@ class StoreOnce(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
+#: Examples shown at the end of each command's ``--help`` (a test runs every one).
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "list": ("list", "list --json"),
+    "value": ("value staircase --eps 1 --digits 40", "value staircase gamma --eps 1/3 --cost power",
+              "value truncated-laplace --eps 0.5 --delta 1e-6 --cost moment:3/2",
+              "value staircase-md --eps 1 --dim 3"),
+    "series": ("series staircase --cost power --regime eps0 --order 3",
+               "series staircase gamma --regime epsinf --order 2",
+               "series truncated-laplace --cost moment:5/2 --regime eps0 --order 2"),
+    "formula": ("formula staircase --cost amplitude", "formula laplace --cost power --latex"),
+    "compare": ("compare --eps 1 --delta 0.05 --digits 6",
+                "compare --eps 1 --delta 1e-6 --cost power --format md"),
+    "audit": ("audit analytic-gaussian --eps 1 --delta 1e-5 --sigma 4",
+              "audit laplace --eps 1 --scale 1.2 --delta 0"),
+    "sweep": ("sweep staircase --param eps=log:0.01:10:5 --digits 10",
+              "sweep laplace --param eps=0.5,1 --param sensitivity=1,2 --json"),
+    "check": ("check 003.thm2", "check --list"),
+    "renyi": ("renyi laplace --eps 1 --order 2", "renyi staircase --eps 1 --order 4 --json"),
+    "compose": ("compose laplace --eps 1 --count 10 --eps-target 5",
+                "compose staircase --eps 0.5 --count 20 --delta-target 1e-6"),
+    "derive": ("derive", "derive --out /tmp/derivations --verbose"),
+}
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, keeping the lines of an example (``  $ ...``) as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n\n".join(
+            "\n".join(indent + line for line in part.splitlines())
+            if any(line.startswith("  $ ") for line in part.splitlines())
+            else super(HelpFormatter, self)._fill_text(part, width, indent)
+            for part in text.split("\n\n"))
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """An :class:`argparse.ArgumentParser` whose usage errors are one line and exit 2.
 
@@ -63,6 +107,7 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
         # Negative numbers in every notation are values, not options.
         self._negative_number_matcher = _NEGATIVE_NUMBER
@@ -81,10 +126,24 @@ class ArgumentParser(argparse.ArgumentParser):
         parsed, extras = super().parse_known_args(args, namespace)
         if hasattr(parsed, _SEEN):
             delattr(parsed, _SEEN)
+        for token in extras:  # an unknown option: name the closest one this command has
+            if token.startswith("--") and len(token) > 2:
+                flag = token.split("=", 1)[0]
+                near = suggestion(flag, [o for o in self._option_string_actions
+                                         if o.startswith("--")])
+                hint = f"; did you mean {near}?" if near else ""
+                self.error(f"unrecognized option {flag[:40]}{hint} (see "
+                           f"'{self.prog} --help')")
         return parsed, extras
 
     def error(self, message: str) -> NoReturn:
-        """Raise a usage error (reported by :func:`dpsym.cli.main`, exit status 2)."""
+        """Raise a usage error (reported by :func:`dpsym.cli.main`, exit status 2), with
+        the closest valid choice when a choice (a command, ``--method``...) is unknown."""
+        found = _INVALID_CHOICE.search(message)
+        if found:
+            near = suggestion(found.group(1), re.findall(r"'([^']*)'", found.group(2)))
+            if near:
+                message = f"{message}; did you mean {near!r}?"
         raise UsageError(message)
 
 
@@ -207,7 +266,9 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
                    help="add the certified LP bound lp-bound to the real-valued section")
     p.add_argument("--grid", default=None, metavar="N",
                    help="grid refinement of lp-bound (with --lp; default 8)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--format", choices=FORMATS, default="table",
+                   help="table (default), md (Markdown), latex (booktabs tabular), csv or json")
+    p.add_argument("--json", action="store_true", help="print one JSON object (--format json)")
     p.set_defaults(handler=cmd_compare)
 
     p = sub.add_parser(
@@ -231,23 +292,26 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
         "sweep", help="a quantity over a parameter grid (CSV or JSON), in parallel",
         epilog="VALUES is a comma-separated list (0.1,1,10) or log:LO:HI:N (N log-spaced "
                "values). Points run on every core; the output is in grid order, identical "
-               "to a serial run (--workers 1). A point that fails or exceeds --timeout is a "
-               "row with an error; the other points keep their values.")
-    p.add_argument("mechanism", metavar="MECHANISM")
-    p.add_argument("quantity", nargs="?", default="cost", metavar="QUANTITY")
+               "to a serial run (--workers 1). A point that fails or exceeds its budget "
+               "(--timeout, --memory: per point) is a row with an error; the other points "
+               "keep their values.")
+    p.add_argument("mechanism", metavar="MECHANISM",
+                   help="a mechanism or a lower bound from `dpsym list`")
+    p.add_argument("quantity", nargs="?", default="cost", metavar="QUANTITY",
+                   help="cost (default), the optimal free parameter or a derived parameter")
     p.add_argument("--param", action="append", metavar="NAME=VALUES",
                    help="a parameter's values (eps, delta, sensitivity or a declared name); "
                         "repeat for a grid")
     p.add_argument("--cost", default="amplitude", help="amplitude, power or moment:P")
     p.add_argument("--digits", default="30", metavar="N", help="digits (default 30)")
-    p.add_argument("--format", choices=("csv", "json"), default="csv")
+    p.add_argument("--format", choices=("csv", "json"), default="csv",
+                   help="csv (default) or json")
+    p.add_argument("--json", action="store_true", help="the same as --format json")
     p.add_argument("--out", default=None, metavar="FILE",
                    help="write here (checked before any work; a regular file is replaced "
                         "atomically, a device or FIFO written to)")
     p.add_argument("--workers", default=None, metavar="K",
                    help="worker processes (default: every core)")
-    p.add_argument("--timeout", default=None, metavar="SECONDS",
-                   help="time budget of each point; a point over it gets an error row")
     p.set_defaults(handler=cmd_sweep)
 
     p = sub.add_parser(
@@ -259,12 +323,96 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
                    help="claim ids or prefixes (e.g. 003.thm2, 002); default: all")
     p.add_argument("--list", action="store_true", help="list the claims without running them")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--mutate", action="store_true",
+                   help="mutation testing: run each check on perturbed statements (a "
+                        "constant times 1 +- 1e-3, a sign, an exponent, an inequality, a "
+                        "limit point); report the score per source and the survivors")
     p.set_defaults(handler=cmd_check)
+
+    def accounting_params(p: ArgumentParser) -> None:
+        p.add_argument("mechanism", metavar="MECHANISM", help="a mechanism from `dpsym list`")
+        p.add_argument("--eps", dest="param:eps", metavar="E", help="privacy parameter eps")
+        p.add_argument("--delta", dest="param:delta", metavar="D",
+                       help="privacy parameter delta (mechanisms that declare it)")
+        p.add_argument("--sensitivity", dest="param:Delta", metavar="S",
+                       help="query sensitivity Delta (default 1)")
+        p.add_argument("--dim", dest="param:dim", metavar="D",
+                       help="dimension (multi-dimensional mechanisms)")
+        p.add_argument("--cost", default="amplitude",
+                       help="the cost whose optimal free parameter defines the noise "
+                            "(amplitude, power or moment:P)")
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser(
+        "renyi", help="the Rényi divergence of a mechanism (its Rényi DP curve)",
+        epilog="The supremum over shifts |d| <= Delta of D_alpha(f || f(. + d)), certified; "
+               "inf (with the reason) for a point mass or a bounded support. --order 1 is "
+               "the limit alpha -> 1 (Kullback-Leibler), --order inf the largest privacy "
+               "loss. --formula prints the closed form in alpha, --series eps->0 or "
+               "alpha->1 its expansion (--terms K).")
+    accounting_params(p)
+    p.add_argument("--order", default=None, metavar="ALPHA",
+                   help="the order alpha: a number > 1, 1 (KL) or inf")
+    p.add_argument("--digits", default="30", metavar="N",
+                   help="significant digits, in [1, 10000] (default 30)")
+    p.add_argument("--formula", action="store_true", help="print the closed form")
+    p.add_argument("--series", default=None, metavar="R", help="eps->0 or alpha->1")
+    p.add_argument("--terms", default=None, metavar="K", help="series terms (default 3)")
+    p.add_argument("--latex", action="store_true", help="print LaTeX")
+    p.set_defaults(handler=cmd_renyi)
+
+    p = sub.add_parser(
+        "compose", help="the privacy profile after k-fold composition (tight)",
+        epilog="delta(eps') of K independent releases at their worst shift: exact for "
+               "lattice losses (staircase family, discrete mechanisms) and Gaussians, "
+               "otherwise rigorous lower and upper bounds from the loss rounded down and "
+               "up to multiples of --interval. --delta-target gives the smallest eps' "
+               "instead.")
+    accounting_params(p)
+    p.add_argument("--count", required=True, metavar="K",
+                   help="number of compositions, an integer in [1, 100000]")
+    p.add_argument("--eps-target", default=None, metavar="E2", help="eps' >= 0")
+    p.add_argument("--delta-target", default=None, metavar="D2",
+                   help="delta in [0, 1]: print the smallest eps' instead")
+    p.add_argument("--and", dest="also", action="append", metavar="NAME:COUNT[:P=V,...]",
+                   help="compose with COUNT releases of another mechanism too (heterogeneous "
+                        "composition; parameters as eps=1,delta=1e-5,sensitivity=2); "
+                        "repeatable")
+    p.add_argument("--interval", default="1/1000", metavar="H",
+                   help="discretisation interval of continuous losses (default 1/1000)")
+    p.add_argument("--digits", default="10", metavar="N",
+                   help="significant digits, in [1, 10000] (default 10)")
+    p.set_defaults(handler=cmd_compose)
 
     p = sub.add_parser("derive", help="regenerate the derivations/ directory")
     p.add_argument("--out", default="derivations", metavar="DIR",
                    help="output directory (default: ./derivations)")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="print the full tables of formulas and values before the summary")
     p.set_defaults(handler=cmd_derive)
+
+    # Budgets: one loop, so that every command added above gets them (sweep's per point).
+    for name, p in sub.choices.items():
+        if name in UNBUDGETED:
+            continue
+        point = name in PER_POINT
+        scope = "each point" if point else "the command"
+        over = ("a point over it is a row with an error, the other points complete" if point
+                else "over it the computation is stopped: exit status 3")
+        if "--timeout" not in p._option_string_actions:
+            p.add_argument("--timeout", default=None, metavar="SECONDS",
+                           help=f"wall-time budget of {scope}, in [{float(MIN_TIMEOUT)}, "
+                                f"{MAX_TIMEOUT}] seconds (default {DEFAULT_TIMEOUT}); {over}")
+        if "--memory" not in p._option_string_actions:
+            p.add_argument("--memory", default=None, metavar="SIZE",
+                           help=f"memory budget of {scope}: what it may allocate beyond the "
+                                "loaded program, with a unit K, M, G or T (powers of 1024), "
+                                f"at least 64M (default: none); {over}")
+        p.set_defaults(budget_scope="point" if point else "command")
+    for name, p in sub.choices.items():  # every command's help ends with examples
+        shown = "\n".join(f"  $ {PROG} {example}" for example in EXAMPLES.get(name, ()))
+        if shown:
+            p.epilog = (f"{p.epilog}\n\n" if p.epilog else "") + f"examples:\n{shown}"
     return parser
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..errors import DomainError
 from ..evaluation import Value
+from ..names import resolve
 from ..params import FreeParameter
 from .base import Mechanism
 from .discrete_laplace import DiscreteLaplace
@@ -31,13 +31,7 @@ MECHANISMS: dict[str, type[Mechanism]] = {
 
 def get_mechanism(name: str) -> type[Mechanism]:
     """The mechanism class called ``name``; a :class:`DomainError` lists the valid names."""
-    try:
-        return MECHANISMS[name]
-    except (KeyError, TypeError):
-        shown = str(name)[:40]
-        raise DomainError(
-            "mechanism", f"unknown mechanism {shown!r}; valid: {', '.join(MECHANISMS)}"
-        ) from None
+    return MECHANISMS[resolve("mechanism", "mechanism", name, MECHANISMS)]
 
 
 __all__ = [

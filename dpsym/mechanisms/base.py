@@ -29,10 +29,12 @@ import sympy as sp
 
 from .. import engine, evaluation
 from ..costs import Cost, parse_cost
+from ..distributions import Distribution, Moment, fixed_free_value
 from ..errors import DomainError
 from ..evaluation import Value
+from ..expressions import to_sympy
 from ..noise import SymmetricNoise
-from ..params import Guarantee, Parametrised, parse_number
+from ..params import Guarantee, Parametrised
 from ..precision import exclusive
 from ..privacy import PrivacyCheck, is_private, privacy_profile
 from ..sampler_checks import ScaleError, check_rng, check_size
@@ -59,7 +61,7 @@ def _lock(cls: type) -> None:
             setattr(cls, name, exclusive(attr))
 
 
-class Mechanism(Parametrised):
+class Mechanism(Distribution, Parametrised):
     r"""Base class of every noise-adding mechanism.
 
     Subclasses set the class attributes of :class:`~dpsym.params.Parametrised` (name,
@@ -67,10 +69,15 @@ class Mechanism(Parametrised):
     :meth:`noise_shape`; where derived parameters are fixed by further conditions they
     implement :meth:`conditions` (and :meth:`derived_numeric` for those without a closed
     form). Instances are created with numeric parameter values, e.g.
-    ``Staircase(eps="0.5", Delta=2)``.
+    ``Staircase(eps="0.5", Delta=2)`` (also ``epsilon=``, ``sensitivity=``; the free
+    parameter may be fixed, ``Staircase(eps=1, gamma="1/2")``). An instance is also the
+    distribution of its noise, with the methods of a frozen ``scipy.stats`` distribution
+    (:class:`dpsym.distributions.Distribution`: ``rvs``, ``pdf``/``pmf``, ``cdf``,
+    ``ppf``, ``mean``, ``var``...).
     """
 
     guarantee: ClassVar[Guarantee] = Guarantee.PURE
+    irrational_values: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -107,7 +114,7 @@ class Mechanism(Parametrised):
     calibration = classmethod(engine.calibration)
     normalisation = classmethod(engine.normalisation)
     noise = classmethod(engine.noise)
-    moment = classmethod(engine.moment)
+    moment = Moment(classmethod(exclusive(engine.moment)))  # instances: scipy's moment
     cost_function = classmethod(engine.cost_function)
     slope_function = classmethod(engine.slope_function)
     test_points = classmethod(engine.test_points)
@@ -119,7 +126,14 @@ class Mechanism(Parametrised):
     series = classmethod(engine.series)
 
     # ------------------------------------------------------------------ numeric
-    value = evaluation.value
+    def value(self, quantity: str = "cost", cost: Cost | str = "amplitude", digits: int = 30,
+              *, method: str = "auto") -> Value:
+        """:func:`dpsym.evaluation.value`; with a free parameter fixed by the constructor,
+        the cost of that noise (:func:`dpsym.distributions.fixed_free_value`)."""
+        if getattr(self, "free_given", None) is None:
+            return evaluation.value(self, quantity, cost, digits, method=method)
+        return fixed_free_value(self, quantity, cost, digits, method=method)
+
     _numeric_optimum = evaluation.numeric_optimum
     _guard_digits = evaluation.guard_digits
 
@@ -156,15 +170,11 @@ class Mechanism(Parametrised):
         fp = self.free
         if fp is not None:
             if free_value is None:
+                free_value = getattr(self, "free_given", None)
+            if free_value is None:
                 subs[fp.symbol] = self.free_value(cost, digits)
             else:
-                value = parse_number(free_value, fp.name)
-                rational = sp.Rational(value.numerator, value.denominator)
-                lo, hi = (sp.sympify(e).subs(subs) for e in (fp.lower, fp.upper))
-                if not bool(lo <= rational <= hi) or (fp.integer and value.denominator != 1):
-                    kind = "an integer" if fp.integer else "a number"
-                    raise DomainError(fp.name, f"must be {kind} in [{lo}, {hi}], got {value}")
-                subs[fp.symbol] = rational
+                subs[fp.symbol] = to_sympy(self.check_free(free_value))
         for der in self.derived:
             if der.numeric:
                 value = self.value(der.name, cost, digits)
@@ -186,8 +196,11 @@ class Mechanism(Parametrised):
         """
         cost = parse_cost(cost)
         key = tuple(sorted(self.values.items()))
+        free = getattr(self, "free_given", None)
         try:
-            return _cached_sampler(type(self), key, cost if self.free is not None else None)
+            return _cached_sampler(type(self), key,
+                                   cost if self.free is not None and free is None else None,
+                                   free)
         except ScaleError as err:
             names = "/".join(n for n in ("eps", "delta", "Delta") if n in self.values)
             raise DomainError(names, f"{err} (sample with a smaller noise scale: a larger "
@@ -241,10 +254,10 @@ def _exact_decimal(text: str) -> Fraction:
 @lru_cache(maxsize=128)
 @exclusive
 def _cached_sampler(cls: type[Mechanism], values: tuple[tuple[str, Fraction], ...],
-                    cost: Cost | None) -> Sampler:
+                    cost: Cost | None, free: object = None) -> Sampler:
     mechanism = cls(**dict(values))
     return sampler(mechanism.numeric_noise(cost if cost is not None else "amplitude",
-                                           digits=17))
+                                           free, digits=17))
 
 
 __all__ = ["Mechanism"]

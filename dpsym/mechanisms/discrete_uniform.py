@@ -52,6 +52,9 @@ class DiscreteUniform(Mechanism):
     guarantee = Guarantee.ZERO_EPS
     lattice = True
     params = (delta_param(Fraction(1)), sensitivity_param(integer=True, upper=10**6))
+    #: Joint limit of the parameters (shown by ``dpsym list``), checked by
+    #: :meth:`check_joint`.
+    limits = (f"Delta/delta <= {MAX_SUPPORT:.0e}",)
     derived = (Derived("n", n, "number of support points"),
                Derived("P0", NORM, "mass of each interior point"))
 
@@ -69,4 +72,5 @@ class DiscreteUniform(Mechanism):
     def check_joint(cls, values) -> None:
         if "delta" in values and "Delta" in values:
             if values["Delta"] / values["delta"] > MAX_SUPPORT:
-                raise DomainError("delta", f"Delta/delta must be at most {MAX_SUPPORT:.0e}")
+                raise DomainError("delta", f"Delta/delta must be at most {MAX_SUPPORT:.0e} "
+                                  f"(got {float(values['Delta'] / values['delta']):.3g})")

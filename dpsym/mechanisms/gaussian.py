@@ -102,6 +102,7 @@ class AnalyticGaussian(_Gaussian):
     r"""Gaussian noise with the smallest :math:`\sigma` that is :math:`(\varepsilon, \delta)`-DP."""
 
     name = "analytic-gaussian"
+    irrational_values = False  # its numerics read eps (and delta) as fractions
     title = "Analytic Gaussian mechanism (Balle and Wang)"
     source = "001 (analytic Gaussian mechanism); 003 Section 6"
     params = (eps_param(), delta_param(Fraction(1)), sensitivity_param())

@@ -60,6 +60,7 @@ from ..l1 import (
     power_geometric_sum,
     power_geometric_sums_numeric,
     shifted_power_sum,
+    shifted_power_sum_remainders,
     shifted_power_sums_numeric,
 )
 from ..numerics import decimal_digits, evaluate
@@ -166,10 +167,17 @@ def gamma_star_d2() -> sp.Expr:
 
 
 # ---------------------------------------------------------------------- the mechanism
+#: Below this :math:`\varepsilon` the :math:`d`-dimensional staircase's sums are expanded
+#: in :math:`\varepsilon` (:meth:`StaircaseMD._small_eps`); above it they are summed in
+#: closed form with :math:`(d + 1)\log_{10}(1/\varepsilon)` guard digits.
+SERIES_EPS = Fraction(1, 10**20)
+
+
 class StaircaseMD(DimensionalMechanism):
     r"""The :math:`d`-dimensional staircase: a staircase profile in :math:`\|x\|_1`."""
 
     name = "staircase-md"
+    irrational_values = False  # its numerics read eps (and delta) as fractions
     title = "Multi-dimensional staircase mechanism"
     source = "000 Part Two (multidimensional staircase, optimal for d = 2, conjectured for all d)"
     params = (eps_param(upper=EPS_MAX_MD), sensitivity_param(), dim_param())
@@ -274,8 +282,16 @@ class StaircaseMD(DimensionalMechanism):
         precision: :math:`C_{d,p}\,S_{d+p}(\gamma)/S_d(\gamma)` with :func:`cost_constant`
         and the sums of :func:`dpsym.l1.shifted_power_sums_numeric`."""
         d, p = self.DIM, int(cost.exponent)
-        _, bb, omb = self._sums()
+        t, bb, omb = self._sums()
         const = evaluate(cost_constant(d, p), self.substitution)
+        if self._small_eps():
+            lead = const * mpmath.mpf(math.factorial(d + p)) / math.factorial(d) / t**p
+
+            def series_value(g):
+                r = shifted_power_sum_remainders([d, d + p], g, t)
+                return lead * (1 + r[d + p]) / (1 + r[d])
+
+            return series_value, None
         e = power_geometric_sums_numeric(d + p, bb, omb)
 
         def value(g):
@@ -283,6 +299,15 @@ class StaircaseMD(DimensionalMechanism):
             return const * s[d + p] / s[d]
 
         return value, e
+
+    def _small_eps(self) -> bool:
+        r"""Whether :math:`\varepsilon \le` :data:`SERIES_EPS`: the sums are then written
+        as their leading terms times :math:`1 + R_m`
+        (:func:`dpsym.l1.shifted_power_sum_remainders`, a few terms), and the slope,
+        which cancels to relative order :math:`\varepsilon^{d+1}` in the sums
+        themselves, is formed from the :math:`R_m` without cancellation."""
+        e = self.values.get("eps")
+        return e is not None and e <= SERIES_EPS
 
     def cost_at(self, gamma_value: object, cost: Cost | str = "amplitude") -> mpmath.mpf:
         r"""The expected cost at :math:`\gamma` = ``gamma_value`` (not necessarily optimal),
@@ -314,6 +339,11 @@ class StaircaseMD(DimensionalMechanism):
         value, e = self._cost_evaluator(cost)
 
         def slope(g):
+            if e is None:  # small eps: the slope over its positive leading factor
+                t = self._sums()[0]
+                r = shifted_power_sum_remainders([d - 1, d, d + p - 1, d + p], g, t)
+                return (r[d + p - 1] + r[d] + r[d + p - 1] * r[d]
+                        - r[d + p] - r[d - 1] - r[d + p] * r[d - 1])
             s = shifted_power_sums_numeric(d + p, g, e)
             return (d + p) * s[d + p - 1] * s[d] - d * s[d + p] * s[d - 1]
 
@@ -336,7 +366,35 @@ class StaircaseMD(DimensionalMechanism):
             if slopes[j] < 0 < slopes[j + 1]:
                 candidates.append(bisect_root(slope, grid[j], grid[j + 1], slopes[j],
                                                slopes[j + 1]))
-        best = min(candidates, key=value)
+        if e is None:  # small eps: costs differ at relative order eps^(d+1)
+            t = self._sums()[0]
+
+            def reduced(g, reflected=False):
+                r = shifted_power_sum_remainders([d, d + p], g, t, reflected)
+                return mpmath.log1p(r[d + p]) - mpmath.log1p(r[d])
+
+            def slope_reflected(u):  # the slope in u = 1 - gamma (increasing in u)
+                r = shifted_power_sum_remainders([d - 1, d, d + p - 1, d + p], u, t, True)
+                return -(r[d + p - 1] + r[d] + r[d + p - 1] * r[d]
+                         - r[d + p] - r[d - 1] - r[d + p] * r[d - 1])
+
+            # a minimiser within about eps of gamma = 1 (odd d): search in 1 - gamma
+            ugrid = [t * mpmath.mpf(2) ** (j - 20) for j in range(0, 64, 2)]
+            uslopes = [slope_reflected(u) for u in ugrid]
+            near_one = [bisect_root(slope_reflected, ugrid[j], ugrid[j + 1], uslopes[j],
+                                    uslopes[j + 1]) for j in range(len(ugrid) - 1)
+                        if uslopes[j] < 0 < uslopes[j + 1]]
+            # costs equal to the working precision are a tie won by an interior root: a
+            # minimum where the slope goes from - to + lies below its neighbouring end
+            # points (gamma = 0 and 1 give the same law, shifted by one period)
+            ends = (mpmath.mpf(0), mpmath.mpf(1))
+            keyed = [(reduced(g), g in ends, g) for g in candidates]
+            keyed += [(reduced(u, True), False, 1 - u) for u in near_one]
+            low = min(k[0] for k in keyed)
+            close = abs(low) * mpmath.mpf(2) ** (20 - mpmath.mp.prec)
+            best = min((k for k in keyed if k[0] <= low + close), key=lambda k: k[1])[2]
+        else:
+            best = min(candidates, key=value)
         return best, value(best)
 
     def _guard_digits(self, cost: Cost) -> int:
@@ -346,6 +404,8 @@ class StaircaseMD(DimensionalMechanism):
         e = self.values.get("eps")
         if e is None or e >= 1:
             return base
+        if self.DIM > 1 and self._small_eps():  # nothing cancels (see _small_eps)
+            return 30
         lost = decimal_digits(e.denominator) - decimal_digits(e.numerator) + 1
         return base + (self.DIM + 1) * lost
 

@@ -1,0 +1,232 @@
+r"""Mutation testing of the claim registry: can every check fail?
+
+A claim with a ``formula`` (:class:`~dpsym.claims.registry.Claim`) exposes the statement its
+check decides as sympy objects: expressions, relations (a placeholder symbol for the side
+the check computes, e.g. ``Ge(L, 1 - 2*delta)`` for ":math:`\lim \ge 1 - 2\delta`") and
+limit points (keys starting with ``"limit"``). :func:`mutants` perturbs one part at a time:
+
+* ``scale``: a constant of the formula (or the whole expression) times :math:`1 \pm 10^{-3}`;
+* ``sign``: one term of a sum (or the whole expression) negated;
+* ``exponent``: a numeric exponent moved by :math:`\pm 1`;
+* ``relation``: an inequality replaced by its complement (:math:`\ge` by :math:`<`, ...);
+* ``limit``: a limit point moved (:math:`0 \to 10^{-3}`, :math:`\infty \to 10^3`,
+  :math:`a \to a - 10^{-3}`).
+
+:func:`mutate_claim` runs the claim's own check on each mutant; the mutant is *killed*
+when the check rejects it (the verdict field the claim asserts -- ``printed`` for a claim
+that holds, ``corrected`` for one that holds as corrected -- is false, or the check
+raises). A claim registered as failing has no mutants (a false statement's perturbations
+are not expected to hold), and a claim without a formula says why it has none
+(``Claim.no_mutants``).
+
+An inequality that is not sharp stays true when its bound moves by :math:`10^{-3}` in the
+weaker direction (or, with slack, in either): such a surviving mutant of a relation is an
+*equivalent* mutant, reported separately with the claim's ``slack`` -- the located extreme
+that shows the slack -- and not counted in the score. A mutant that flips the relation must
+still be killed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+import sympy as sp
+
+from . import registry
+from .registry import FAILS, Claim
+
+SCALE_UP, SCALE_DOWN = sp.Rational(1001, 1000), sp.Rational(999, 1000)
+_COMPLEMENT = {sp.GreaterThan: sp.StrictLessThan, sp.StrictGreaterThan: sp.LessThan,
+               sp.LessThan: sp.StrictGreaterThan, sp.StrictLessThan: sp.GreaterThan}
+#: At most this many mutants per operator and formula entry (keeps the run short).
+PER_OPERATOR = 6
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One perturbed statement: the entry ``key`` of the formula changed by ``operator``."""
+
+    key: str
+    operator: str
+    description: str
+    formula: dict
+
+
+@dataclass(frozen=True)
+class MutantResult:
+    """A mutant and whether the claim's check rejected it."""
+
+    claim: str
+    mutant: Mutant
+    killed: bool
+    detail: str
+    seconds: float
+    equivalent: str | None = None
+
+
+def _numbers(expr: sp.Basic) -> list[sp.Number]:
+    seen: list[sp.Number] = []
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Number) and node != 0 and node not in seen \
+                and node.is_finite:
+            seen.append(node)
+    return seen
+
+
+def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
+    """(operator, description, mutated expression) for one expression or relation."""
+    if isinstance(expr, sp.core.relational.Relational):
+        cls = _COMPLEMENT.get(type(expr))
+        if cls is not None:
+            yield "relation", f"{expr} -> {cls(expr.lhs, expr.rhs)}", cls(expr.lhs, expr.rhs)
+        rel = type(expr)
+        for side, build in ((expr.rhs, lambda new, o=expr.lhs: rel(o, new)),
+                            (expr.lhs, lambda new, o=expr.rhs: rel(new, o))):
+            if isinstance(side, sp.Symbol) and side.name.startswith("_"):
+                continue  # the placeholder of the computed side
+            for op, desc, new in _expr_mutants(side):
+                yield op, desc, build(new)
+        return
+    count = 0
+    for fac in (SCALE_UP, SCALE_DOWN):
+        yield "scale", f"({expr}) * {fac}", expr * fac
+    for num in _numbers(expr):
+        if count >= 2 * PER_OPERATOR:
+            break
+        for fac in (SCALE_UP, SCALE_DOWN):
+            count += 1
+            yield "scale", f"constant {num} -> {num * fac}", expr.xreplace({num: num * fac})
+    yield "sign", f"-({expr})", -expr
+    count = 0
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Add):
+            for term in node.args:
+                if count >= PER_OPERATOR:
+                    break
+                count += 1
+                yield "sign", f"term {term} -> {-term}", expr.xreplace({node: node - 2 * term})
+    count = 0
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Pow) and node.exp.is_Number and count < PER_OPERATOR:
+            for step in (1, -1):
+                new_exp = node.exp + step
+                if new_exp == 0:
+                    continue
+                count += 1
+                yield ("exponent", f"{node} -> {node.base}**({new_exp})",
+                       expr.xreplace({node: sp.Pow(node.base, new_exp, evaluate=False)}))
+
+
+def _limit_mutants(point: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
+    if point == sp.oo:
+        new = sp.Integer(1000)
+    elif point == -sp.oo:
+        new = sp.Integer(-1000)
+    elif point == 0:
+        new = sp.Rational(1, 1000)
+    else:
+        new = point - sp.Rational(1, 1000)
+    yield "limit", f"limit point {point} -> {new}", new
+
+
+def mutants(formula: dict) -> list[Mutant]:
+    """Every mutant of ``formula`` (one entry changed at a time, duplicates removed)."""
+    out: list[Mutant] = []
+    seen: set[str] = set()
+    for key, value in formula.items():
+        value = sp.sympify(value)
+        gen = _limit_mutants(value) if key.startswith("limit") else _expr_mutants(value)
+        for op, desc, new in gen:
+            if new == value:
+                continue
+            tag = f"{key}:{sp.srepr(new)}"
+            if tag in seen:
+                continue
+            seen.add(tag)
+            out.append(Mutant(key, op, f"{key}: {desc}", {**formula, key: new}))
+    return out
+
+
+def mutate_claim(entry: Claim, progress: Callable[[MutantResult], None] | None = None,
+                 limit: int | None = None) -> list[MutantResult]:
+    """Run ``entry``'s check on each mutant of its formula (the first ``limit`` of them).
+
+    Returns an empty list for a claim without a formula or registered as failing.
+    """
+    if entry.formula is None or entry.status == FAILS:
+        return []
+    results = []
+    for mut in mutants(entry.formula)[:limit]:
+        start = time.perf_counter()
+        try:
+            verdict = entry.run(mut.formula)
+            held = bool(getattr(verdict, entry.decides))
+            detail = verdict.detail
+        except Exception as exc:  # a check that cannot evaluate the mutant rejects it
+            held, detail = False, f"rejected with {type(exc).__name__}: {exc}"
+        equiv = None
+        if held and entry.slack and isinstance(entry.formula[mut.key],
+                                               sp.core.relational.Relational) \
+                and mut.operator != "relation":
+            equiv = entry.slack
+        res = MutantResult(entry.id, mut, not held, detail[:300],
+                           time.perf_counter() - start, equiv)
+        results.append(res)
+        if progress is not None:
+            progress(res)
+    return results
+
+
+def no_mutant_reason(entry: Claim) -> str | None:
+    """Why ``entry`` has no mutants (``None`` if it has)."""
+    if entry.status == FAILS:
+        return "registered as failing: its check already rejects the printed statement"
+    if entry.formula is None:
+        return entry.no_mutants or "no formula: the check does not take its statement as input"
+    return None
+
+
+def mutation_report(ids: Iterable[str] | None = None,
+                    progress: Callable[[MutantResult], None] | None = None
+                    ) -> dict[str, object]:
+    """Mutate the claims ``ids`` (default: all) and summarise per source.
+
+    Returns
+    -------
+    dict
+        ``{"sources": {prefix: {"mutants", "killed", "score"}}, "claims": [{"id",
+        "mutants", "killed", "survivors", "reason"}], "mutants", "killed"}``.
+    """
+    reg = registry.REGISTRY
+    selected = [reg[i] for i in ids] if ids is not None else list(reg.values())
+    sources: dict[str, dict[str, object]] = {}
+    rows = []
+    for entry in selected:
+        res = mutate_claim(entry, progress)
+        killed = sum(r.killed for r in res)
+        equiv = [r for r in res if not r.killed and r.equivalent]
+        prefix = entry.id.split(".", 1)[0]
+        src = sources.setdefault(prefix, {"mutants": 0, "killed": 0, "equivalent": 0})
+        src["mutants"] += len(res)
+        src["killed"] += killed
+        src["equivalent"] += len(equiv)
+        rows.append({"id": entry.id, "mutants": len(res), "killed": killed,
+                     "equivalent": [r.mutant.description for r in equiv],
+                     "survivors": [r.mutant.description for r in res
+                                   if not r.killed and not r.equivalent],
+                     "slack": entry.slack if equiv else None,
+                     "reason": no_mutant_reason(entry)})
+    for src in sources.values():
+        live = src["mutants"] - src["equivalent"]
+        src["score"] = (src["killed"] / live) if live else None
+    return {"mutants": sum(s["mutants"] for s in sources.values()),
+            "killed": sum(s["killed"] for s in sources.values()),
+            "equivalent": sum(s["equivalent"] for s in sources.values()),
+            "survivors": sum(len(r["survivors"]) for r in rows),
+            "sources": sources, "claims": rows}
+
+
+__all__ = ["PER_OPERATOR", "Mutant", "MutantResult", "mutants", "mutate_claim",
+           "mutation_report", "no_mutant_reason"]

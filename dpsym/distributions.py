@@ -1,0 +1,645 @@
+r"""The scipy.stats face of a mechanism's noise: ``rvs``, ``pdf``/``pmf``, ``cdf``, ``ppf``...
+
+Every mechanism instance is also a (frozen) probability distribution, the law of the noise
+it adds, with the methods and conventions of a frozen ``scipy.stats`` distribution::
+
+    >>> from dpsym import Staircase
+    >>> m = Staircase(epsilon=0.3, sensitivity=1)
+    >>> x = m.rvs(1000, random_state=1)           # reproducible for an int seed
+    >>> float(m.cdf(m.ppf(0.9)))                  # doctest: +ELLIPSIS
+    0.9...
+    >>> m.var() == float(m.moment_value(2, 17))   # E X^2, exact from the engine
+    True
+
+The distribution is that of the instance's free parameter: the value given to the
+constructor (``Staircase(eps=1, gamma="1/2")``) or else the optimum for the amplitude cost
+(the parameter :meth:`~dpsym.mechanisms.base.Mechanism.sample` uses, read back exactly
+from its certified 17 digits, so that :meth:`rvs` and :meth:`cdf` describe one law).
+
+How each method is computed, from the noise description (:mod:`dpsym.noise`) and the
+engine, nothing per mechanism:
+
+* :meth:`rvs` is :meth:`~dpsym.mechanisms.base.Mechanism.sample`, the fast vectorised
+  sampler (:mod:`dpsym.sampling`), with scipy's ``random_state`` (None, an int seed, a
+  :class:`numpy.random.SeedSequence`, a :class:`~numpy.random.Generator` or a legacy
+  :class:`~numpy.random.RandomState`, whose bit generator is then advanced);
+* :meth:`cdf` and :meth:`sf` are :func:`dpsym.sampling.cdf` in float64 (a sum of
+  non-negative terms: both tails keep their relative precision; :meth:`sf` uses the
+  symmetry :math:`P(X > x) = P(X < -x)`); :meth:`ppf` and :meth:`isf` are their exact
+  float64 inverses (a bisection over the 64-bit patterns of doubles: the smallest double
+  :math:`x` with :math:`F(x) \ge q`);
+* :meth:`pdf` (a density) and :meth:`pmf` (a mass function on the integers) evaluate the
+  pieces of the description (the geometric tail as :math:`q^k g(u)`);
+* :meth:`mean` is 0 (the noise is symmetric), :meth:`var` is :math:`\mathbb{E}X^2`,
+  :meth:`moment` is :math:`\mathbb{E}X^n` (0 for odd :math:`n`) and :meth:`abs_moment` is
+  :math:`\mathbb{E}|X|^p` -- the mechanism's cost quantities, evaluated from the engine's
+  exact expressions (:meth:`moment_value` returns them certified to any digits);
+* :meth:`entropy` is the differential (lattice: Shannon) entropy in nats, by mpmath
+  quadrature of the pieces and exact geometric sums over the tail.
+
+Multi-dimensional mechanisms offer :meth:`rvs` (arrays of shape ``size + (d,)``); the
+other methods raise :class:`~dpsym.errors.UnsupportedError`. :meth:`to_scipy` returns a
+genuine frozen ``scipy.stats.rv_continuous`` / ``rv_discrete`` built on these methods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from numbers import Integral
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from .balls import ball_value
+from .costs import parse_cost
+from .errors import DomainError, UnsupportedError
+from .evaluation import Value, numeric_point
+from .expressions import to_sympy
+from .noise import SymmetricNoise
+from .numerics import certified, check_digits, evaluate
+from .params import parse_number
+from .precision import exclusive, workdps
+from .sampling import cdf as noise_cdf
+from .symbols import b, u, x
+
+#: The cost whose optimal free parameter the distribution uses by default.
+DISTRIBUTION_COST = "amplitude"
+#: Digits certified for the float64 answers (their number, rounded once to a double).
+FLOAT_DIGITS = 17
+#: Bisection steps of :meth:`Distribution.ppf` (the 64-bit patterns of doubles).
+_PPF_STEPS = 66
+
+
+def generator(random_state: object) -> np.random.Generator:
+    """A :class:`numpy.random.Generator` from scipy's ``random_state`` conventions.
+
+    ``None`` gives a fresh unseeded generator, an int or a
+    :class:`~numpy.random.SeedSequence` seeds a new one (reproducibly), a
+    :class:`~numpy.random.Generator` is used as it is, and a legacy
+    :class:`~numpy.random.RandomState` lends its bit generator (its state advances).
+
+    Raises
+    ------
+    DomainError
+        For anything else.
+    """
+    if random_state is None or isinstance(random_state, np.random.SeedSequence):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, Integral) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise DomainError("random_state", f"a seed must be >= 0, got {random_state}")
+        return np.random.default_rng(int(random_state))
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.Generator(random_state._bit_generator)  # shares (and advances) it
+    raise DomainError("random_state", "must be None, an int, a numpy SeedSequence, "
+                      f"Generator or RandomState, got {type(random_state).__name__}")
+
+
+def _shape(size: object) -> tuple[int, ...] | None:
+    if size is None:
+        return None
+    shape = size if isinstance(size, tuple) else (size,)
+    for n in shape:
+        if isinstance(n, bool) or not isinstance(n, Integral) or n < 0:
+            raise DomainError("size", "must be None, a non-negative integer or a tuple of "
+                              f"them, got {str(size)[:40]}")
+    return tuple(int(n) for n in shape)
+
+
+# ---------------------------------------------------------------------- density
+class _Density:
+    """The density (or mass function) of a numeric description in float64, vectorised."""
+
+    def __init__(self, noise: SymmetricNoise) -> None:
+        self.lattice = noise.lattice
+        with workdps(30):
+            self.head = [(_float(pc.lo), _float(pc.hi), _numpy(pc.expr, x))
+                         for pc in noise.head]
+            self.tail = None
+            if noise.tail is not None:
+                t = noise.tail
+                self.tail = (_float(t.start), _float(t.period),
+                             float(-mpmath.log(mpmath.mpmathify(sp.N(t.ratio, 30)))),
+                             [(_float(pc.lo), _float(pc.hi), _numpy(pc.expr, u))
+                              for pc in t.pieces])
+
+    def __call__(self, values: np.ndarray) -> np.ndarray:
+        y = np.abs(values)
+        out = np.zeros_like(y)
+        end = 0.0
+        for lo, hi, f in self.head:
+            inside = (y >= lo) & (y < hi)
+            if inside.any():
+                out[inside] = f(y[inside])
+            end = hi
+        if self.tail is not None:
+            start, period, log_inv_q, pieces = self.tail
+            rest = (y >= max(start, end)) & np.isfinite(y)
+            if rest.any():
+                z = y[rest] - start
+                k = np.floor(z / period)
+                local = np.clip(z - k * period, 0.0, period)
+                res = np.zeros_like(z)
+                for lo, hi, g in pieces:
+                    inside = (local >= lo) & (local < hi)
+                    if inside.any():
+                        res[inside] = g(local[inside])
+                with np.errstate(over="ignore", under="ignore"):
+                    out[rest] = np.exp(-k * log_inv_q) * res
+        return out
+
+
+def _float(expr: sp.Expr) -> float:
+    expr = sp.sympify(expr)
+    return float("inf") if expr == sp.oo else float(sp.N(expr, 30))
+
+
+def _numpy(expr: sp.Expr, var: sp.Symbol) -> Callable[[np.ndarray], np.ndarray]:
+    expr = sp.sympify(expr)
+    if var not in expr.free_symbols:
+        level = float(sp.N(expr, 30))
+        return lambda t: np.full(np.shape(t), level)
+    function = sp.lambdify(var, sp.N(expr, 30), "numpy")
+    return lambda t: np.asarray(function(t), dtype=float)
+
+
+# ---------------------------------------------------------------------- entropy
+def _piece_entropy(lo: mpmath.mpf, hi: mpmath.mpf, expr: sp.Expr, var: sp.Symbol,
+                   lattice: bool) -> tuple[mpmath.mpf, mpmath.mpf]:
+    r"""(:math:`\int f \log f`, :math:`\int f`) over one piece (lattice: sums)."""
+    expr = sp.sympify(expr)
+    if var not in expr.free_symbols:
+        level = mpmath.mpmathify(sp.N(expr, mpmath.mp.dps + 5))
+        count = hi - lo
+        if level == 0:
+            return mpmath.mpf(0), mpmath.mpf(0)
+        return count * level * mpmath.log(level), count * level
+    f = sp.lambdify(var, expr, "mpmath")
+
+    def term(t: mpmath.mpf) -> mpmath.mpf:
+        value = f(t)
+        return value * mpmath.log(value) if value > 0 else mpmath.mpf(0)
+
+    if lattice:
+        span = [lo, hi - 1]
+        return mpmath.nsum(term, span), mpmath.nsum(f, span)
+    return mpmath.quad(term, [lo, hi]), mpmath.quad(f, [lo, hi])
+
+
+def _entropy(noise: SymmetricNoise) -> mpmath.mpf:
+    """The entropy (nats) of a numeric description, at the working precision."""
+    if not noise.lattice and sp.sympify(noise.atom) != 0:
+        raise UnsupportedError("no entropy: the noise has a point mass at 0 and a density")
+
+    def num(e: sp.Expr) -> mpmath.mpf:
+        e = sp.sympify(e)
+        return mpmath.inf if e == sp.oo else mpmath.mpmathify(sp.N(e, mpmath.mp.dps + 5))
+
+    half = mpmath.mpf(0)
+    for pc in noise.head:
+        half += _piece_entropy(num(pc.lo), num(pc.hi), pc.expr, x, noise.lattice)[0]
+    if noise.tail is not None:
+        t = noise.tail
+        q = num(t.ratio)
+        for pc in t.pieces:
+            a, mass = _piece_entropy(num(pc.lo), num(pc.hi), pc.expr, u, noise.lattice)
+            # sum over k of q^k (a + mass k log q)
+            half += a / (1 - q) + mass * mpmath.log(q) * q / (1 - q) ** 2
+    total = 2 * half
+    if noise.lattice:
+        p0 = num(noise.mass_at_zero())
+        total -= p0 * mpmath.log(p0) if p0 > 0 else 0
+    return -total
+
+
+# ---------------------------------------------------------------------- moments
+class Moment:
+    r"""``moment``: on the class, the engine's symbolic :math:`\mathbb{E}|X|^p` (a function
+    of the free parameter, :func:`dpsym.engine.moment`); on an instance, scipy's
+    ``moment(order)``, :math:`\mathbb{E}X^n` of the instance's noise (a float)."""
+
+    def __init__(self, symbolic: classmethod) -> None:
+        self.symbolic = symbolic
+
+    def __get__(self, obj: object, owner: type) -> Callable[..., Any]:
+        if obj is None:
+            return self.symbolic.__get__(None, owner)
+        return obj._scipy_moment
+
+
+class Distribution:
+    """The scipy.stats methods of a mechanism instance (a mixin of
+    :class:`~dpsym.mechanisms.base.Mechanism`; see the module docstring)."""
+
+    # ------------------------------------------------------------------ plumbing
+    def _multivariate(self) -> bool:
+        return "dim" in self.values
+
+    def _univariate(self, what: str) -> None:
+        if self._multivariate():
+            raise UnsupportedError(
+                f"{self.name}: {what}: not available for a {int(self.values['dim'])}-"
+                "dimensional noise (rvs draws vectors; the costs are value('cost', ...))")
+
+    def _dist_noise(self) -> SymmetricNoise:
+        """The numeric description the distribution methods use (the sampler's)."""
+        self._univariate("the distribution functions")
+        if "_dist_noise_cache" not in self.__dict__:
+            self.__dict__["_dist_noise_cache"] = self.numeric_noise(
+                DISTRIBUTION_COST, self.free_given, digits=FLOAT_DIGITS)
+        return self.__dict__["_dist_noise_cache"]
+
+    def _dist_density(self) -> _Density:
+        if "_dist_density_cache" not in self.__dict__:
+            self.__dict__["_dist_density_cache"] = _Density(self._dist_noise())
+        return self.__dict__["_dist_density_cache"]
+
+    # ------------------------------------------------------------------ sampling
+    def rvs(self, size: int | tuple[int, ...] | None = None,
+            random_state: object = None) -> np.ndarray | float | int:
+        """Random noise values, as scipy's ``rvs``.
+
+        Parameters
+        ----------
+        size : int, tuple of int or None
+            The shape (``None``: one value, a scalar). A ``d``-dimensional mechanism
+            returns vectors: shape ``size + (d,)`` (``(d,)`` for ``None``).
+        random_state : None, int, SeedSequence, Generator or RandomState
+            The source of randomness (:func:`generator`); an int seed is reproducible.
+
+        Returns
+        -------
+        numpy.ndarray or scalar
+            float64 values, int64 for an integer-valued mechanism.
+        """
+        shape = _shape(size)
+        rng = generator(random_state)
+        if self._multivariate():  # d-dimensional samplers take a count of vectors
+            count = 1 if shape is None else int(np.prod(shape, dtype=np.int64))
+            draw = self.sample(rng, count)
+            return draw[0] if shape is None else draw.reshape(shape + draw.shape[1:])
+        draw = self.sample(rng, (1,) if shape is None else shape)
+        return draw[0] if shape is None else draw
+
+    # ------------------------------------------------------------------ distribution
+    def cdf(self, x: object) -> np.ndarray | float:
+        r""":math:`F(x) = P(X \le x)` in float64 (vectorised; a scalar for a scalar)."""
+        return _out(self._cdf(_points(x)), x)
+
+    def _cdf(self, xs: np.ndarray) -> np.ndarray:
+        """:func:`dpsym.sampling.cdf`, with its limits where a piece's closed form
+        overflows float64 far in a tail (a Gaussian's beyond about 37 standard deviations,
+        where the mass left is below the smallest normal double): 0 below, 1 above."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = noise_cdf(self._dist_noise(), xs)
+        lost = np.isnan(out) & ~np.isnan(xs)
+        return np.where(lost, np.where(xs > 0, 1.0, 0.0), out) if lost.any() else out
+
+    def sf(self, x: object) -> np.ndarray | float:
+        r""":math:`P(X > x)`, from the symmetry :math:`P(X > x) = P(X < -x)` (precise in
+        the upper tail)."""
+        noise = self._dist_noise()
+        xs = _points(x)
+        if noise.lattice:
+            out = self._cdf(-np.floor(xs) - 1)
+        elif sp.sympify(noise.atom) == 0:
+            out = self._cdf(-xs)
+        else:  # P(X > x) = P(X < -x) = F(-x) away from the point mass at 0
+            out = np.where(xs > 0, self._cdf(-xs), 1.0 - self._cdf(xs))
+        return _out(out, x)
+
+    def logcdf(self, x: object) -> np.ndarray | float:
+        r""":math:`\log F(x)`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.cdf(x))
+
+    def logsf(self, x: object) -> np.ndarray | float:
+        r""":math:`\log P(X > x)`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.sf(x))
+
+    def ppf(self, q: object) -> np.ndarray | float:
+        r"""The quantile function: the smallest :math:`x` with :math:`F(x) \ge q`
+        (float64; an integer value for an integer-valued mechanism; nan outside
+        :math:`[0, 1]`)."""
+        qs = _points(q)
+        upper = qs >= 0.5
+        target = np.where(upper, 1.0 - qs, qs)
+        noise = self._dist_noise()
+
+        def reached(points: np.ndarray) -> np.ndarray:  # F(x) >= q, precise in both tails
+            out = np.empty(points.shape, dtype=bool)
+            out[upper] = np.asarray(self.sf(points[upper])) <= target[upper]
+            out[~upper] = self._cdf(points[~upper]) >= target[~upper]
+            return out
+
+        lo = np.full(qs.shape, _key(-np.inf), dtype=np.int64)
+        hi = np.full(qs.shape, _key(np.inf), dtype=np.int64)
+        for _ in range(_PPF_STEPS):  # invariant: F(lo) < q <= F(hi)
+            mid = (lo >> 1) + (hi >> 1) + (lo & hi & 1)
+            ok = reached(_unkey(mid))
+            hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
+        out = _unkey(hi)
+        if not noise.lattice:  # symmetric with F(0-) < 1/2 <= F(0): exactly 0, not -0.0 or 1e-300
+            out = np.where(qs == 0.5, 0.0, out)
+        out = np.where(qs == 0, -np.inf, np.where(qs == 1, np.inf, out))
+        out = np.where((qs >= 0) & (qs <= 1), out, np.nan)
+        return _out(out, q)
+
+    def isf(self, q: object) -> np.ndarray | float:
+        r"""The inverse of :meth:`sf`: the smallest :math:`x` with :math:`P(X > x) \le q`."""
+        return self.ppf(1.0 - _points(q)) if np.ndim(q) else self.ppf(1.0 - float(q))
+
+    def pdf(self, x: object) -> np.ndarray | float:
+        """The density (float64). A point mass at 0 (``uniform-mass``) is not part of it:
+        :meth:`cdf` jumps there.
+
+        Raises
+        ------
+        UnsupportedError
+            For an integer-valued mechanism (use :meth:`pmf`).
+        """
+        if self.lattice:
+            raise UnsupportedError(f"{self.name} is integer-valued: use pmf, not pdf")
+        return _out(self._dist_density()(_points(x)), x)
+
+    def logpdf(self, x: object) -> np.ndarray | float:
+        """The logarithm of :meth:`pdf`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.pdf(x))
+
+    def pmf(self, k: object) -> np.ndarray | float:
+        """The mass function on the integers (0 off them).
+
+        Raises
+        ------
+        UnsupportedError
+            For a real-valued mechanism (use :meth:`pdf`).
+        """
+        if not self.lattice:
+            raise UnsupportedError(f"{self.name} is real-valued: use pdf, not pmf")
+        ks = _points(k)
+        integer = np.isfinite(ks) & (ks == np.floor(ks))
+        out = np.where(integer, self._dist_density()(np.where(integer, ks, 0.0)), 0.0)
+        return _out(out, k)
+
+    def logpmf(self, k: object) -> np.ndarray | float:
+        """The logarithm of :meth:`pmf`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.pmf(k))
+
+    def support(self) -> tuple[float, float]:
+        """The end points of the support, ``(-a, a)`` (``a`` may be ``inf``)."""
+        noise = self._dist_noise()
+        if noise.tail is not None or not noise.head:
+            return (-np.inf, np.inf)
+        end = _float(noise.head[-1].hi) - (1 if noise.lattice else 0)
+        return (-end, end)
+
+    def median(self) -> float:
+        """0: the noise is symmetric."""
+        self._univariate("median")
+        return 0.0
+
+    def interval(self, confidence: float) -> tuple[float, float]:
+        """The central interval of probability ``confidence``, as scipy's ``interval``."""
+        tail = (1.0 - float(confidence)) / 2
+        return float(self.ppf(tail)), float(self.isf(tail))
+
+    # ------------------------------------------------------------------ moments
+    def mean(self) -> float:
+        """0.0: the noise is symmetric about the origin."""
+        self._univariate("mean")
+        return 0.0
+
+    def var(self) -> float:
+        r""":math:`\mathbb{E}X^2` (the ``power`` cost at this distribution's parameter),
+        from the engine's exact expression, certified and rounded to float64."""
+        return float(self.moment_value(2, FLOAT_DIGITS))
+
+    def std(self) -> float:
+        r"""The standard deviation, :math:`\sqrt{\operatorname{var}}`."""
+        return float(mpmath.sqrt(self.moment_value(2, FLOAT_DIGITS).number))
+
+    def stats(self, moments: str = "mv") -> tuple[float, ...]:
+        """Mean (``m``), variance (``v``), skewness (``s``, 0) and excess kurtosis (``k``)."""
+        out: list[float] = []
+        for letter in moments:
+            if letter == "m":
+                out.append(self.mean())
+            elif letter == "v":
+                out.append(self.var())
+            elif letter == "s":
+                self._univariate("skewness")
+                out.append(0.0)
+            elif letter == "k":
+                m2, m4 = (mpmath.mpf(self.moment_value(p, 20).text) for p in (2, 4))
+                out.append(float(m4 / m2**2 - 3))
+            else:
+                raise DomainError("moments", f"letters of 'mvsk', got {moments[:10]!r}")
+        return tuple(out)
+
+    def _scipy_moment(self, order: int) -> float:
+        r""":math:`\mathbb{E}X^n` for an integer order :math:`n \ge 0` (0 for odd
+        :math:`n`: the noise is symmetric), as scipy's ``moment``; :meth:`abs_moment`
+        takes any real :math:`p > 0`."""
+        if isinstance(order, bool) or not isinstance(order, Integral) or order < 0:
+            raise DomainError("order", "must be an integer >= 0 (E|X|^p for real p: "
+                              f"abs_moment), got {order!r}")
+        self._univariate("moment")
+        if order == 0:
+            return 1.0
+        if order % 2:
+            return 0.0
+        return float(self.moment_value(int(order), FLOAT_DIGITS))
+
+    def abs_moment(self, p: object) -> float:
+        r""":math:`\mathbb{E}|X|^p` (the cost ``moment:p``), certified and rounded to
+        float64."""
+        return float(self.moment_value(p, FLOAT_DIGITS))
+
+    @exclusive
+    def moment_value(self, p: object, digits: int = 30) -> Value:
+        r"""The certified :math:`\mathbb{E}|X|^p` of this distribution, ``digits`` digits.
+
+        The engine's exact expression of :math:`\mathbb{E}|X|^p` in the parameters and
+        the free parameter, at the given free parameter or the exact optimum for the
+        amplitude cost: one ball evaluation where the expression is a closed form
+        (:mod:`dpsym.balls`), otherwise mpmath at two precisions that must agree.
+
+        Raises
+        ------
+        DomainError
+            For ``p`` not in (0, 20] or invalid ``digits``.
+        """
+        self._univariate("moment_value")
+        self.require(*(prm.name for prm in self.params))
+        return certify(self, type(self).moment(_exponent(p)), check_digits(digits))
+
+    def entropy(self) -> float:
+        """The differential entropy in nats (lattice: the Shannon entropy).
+
+        Raises
+        ------
+        UnsupportedError
+            For a law with both a point mass and a density (``uniform-mass``).
+        """
+        noise = self._dist_noise()
+        with workdps(20):
+            return float(_entropy(noise))
+
+    # ------------------------------------------------------------------ scipy itself
+    def to_scipy(self, *, infrastructure: str = "frozen") -> Any:
+        """This noise as a genuine ``scipy.stats`` object whose ``pdf``/``pmf``,
+        ``cdf``, ``sf``, ``ppf``, ``rvs`` and moments are this instance's.
+
+        Parameters
+        ----------
+        infrastructure : {"frozen", "new"}
+            ``"frozen"``: a frozen ``rv_continuous`` / ``rv_discrete``; ``"new"``: an
+            instance of scipy's new distribution infrastructure
+            (``scipy.stats.make_distribution``; ``sample(shape, rng=...)``,
+            ``icdf``...).
+        """
+        self._univariate("to_scipy")
+        if infrastructure not in ("frozen", "new"):
+            raise DomainError("infrastructure", f"must be 'frozen' or 'new', got "
+                              f"{str(infrastructure)[:20]!r}")
+        frozen = self._frozen_scipy()
+        if infrastructure == "frozen":
+            return frozen
+        from scipy import stats  # optional dependency: only this adapter needs it
+
+        return stats.make_distribution(frozen.dist)()
+
+    def _frozen_scipy(self) -> Any:
+        from scipy import stats  # optional dependency: only this adapter needs it
+
+        m = self
+        low, high = self.support()
+        density = "_pmf" if self.lattice else "_pdf"
+        methods = {  # scipy calls these on its own instance; they delegate to ``m``
+            density: lambda _, t: m.pmf(t) if m.lattice else m.pdf(t),
+            "_cdf": lambda _, t: m.cdf(t),
+            "_sf": lambda _, t: m.sf(t),
+            "_ppf": lambda _, q: m.ppf(q),
+            "_rvs": lambda _, size=None, random_state=None: m.rvs(size, random_state),
+            "_stats": lambda _: (0.0, m.var(), 0.0, m.stats("k")[0]),
+            "_shape_info": lambda _: [],
+        }
+        base = stats.rv_discrete if self.lattice else stats.rv_continuous
+        return type("_Adapter", (base,), methods)(a=low, b=high, name=self.name)()
+
+
+@exclusive
+def certify(m: Any, expr: sp.Expr, digits: int, *, method: str = "auto",
+            allow_zero: bool = False) -> Value:
+    r"""``expr`` (in the parameters, :math:`b` and the free parameter) certified at the
+    instance ``m``'s parameters and at its distribution's free parameter: the one given to
+    the constructor, or else the exact optimum for :data:`DISTRIBUTION_COST` (its closed
+    form substituted; without one, the certified minimiser at each working precision).
+
+    One ball evaluation where possible (``method`` ``"auto"`` or ``"ball"``), otherwise
+    mpmath at two precisions that must agree (:func:`dpsym.numerics.certified`).
+    """
+    fp = m.free
+    exact = {prm.symbol: m.values[prm.name] for prm in m.params if prm.name in m.values}
+    if fp is not None and m.free_given is not None:
+        exact[fp.symbol] = m.free_given
+    elif fp is not None and fp.symbol in expr.free_symbols and not fp.integer:
+        optimum = type(m).optimal_parameter(DISTRIBUTION_COST)
+        if optimum is not None:
+            expr = sp.sympify(expr).subs(fp.symbol, optimum)
+    cost = parse_cost(DISTRIBUTION_COST)
+    numeric_derived = any(der.numeric for der in m.derived)
+    if method != "mpmath" and not numeric_derived and expr.free_symbols <= set(exact) | {b}:
+        found = ball_value(expr, exact, digits, allow_zero=allow_zero,
+                           guard_digits=m._guard_digits(cost))
+        if found is not None:
+            return Value(found[0], found[1], digits)
+    if method == "ball":
+        raise UnsupportedError(f"{m.name}: no closed form that ball arithmetic evaluates "
+                               "here; use method 'mpmath'")
+
+    def compute() -> mpmath.mpf:
+        point = numeric_point(m)
+        if fp is not None and fp.symbol in expr.free_symbols:
+            if m.free_given is not None:
+                point[fp.symbol] = to_sympy(m.free_given)
+            else:
+                point[fp.symbol] = m._numeric_optimum(cost)[0]
+        return evaluate(expr, point)
+
+    number, text = certified(compute, digits, allow_zero=allow_zero,
+                             guard=m._guard_digits(cost))
+    return Value(number, text, digits)
+
+
+@exclusive
+def fixed_free_value(m: Any, quantity: str, cost: object, digits: int, *,
+                     method: str = "auto") -> Value:
+    r"""``quantity`` of an instance whose free parameter was fixed by its constructor
+    (``Staircase(eps=1, gamma="1/2")``): ``cost`` is the expected cost of *that* noise,
+    the free parameter's quantity is the given value (exact), a derived parameter is
+    computed at it.
+
+    Raises
+    ------
+    DomainError
+        For an unknown quantity, cost, digits or method.
+    """
+    m.check_quantity(quantity)
+    cost = parse_cost(cost)
+    m._specific(cost)
+    if method not in ("auto", "ball", "mpmath"):
+        raise DomainError("method", f"must be one of auto, ball, mpmath, got {str(method)[:40]!r}")
+    digits = check_digits(digits)
+    m.require(*(prm.name for prm in m.params))
+    if quantity == m.free.name:
+        found = certify(m, m.free.symbol, digits, method=method, allow_zero=True)
+        if m.free.integer:  # printed as an integer, like the optimum's value
+            return Value(found.number, str(int(m.free_given)), digits)
+        return found
+    if quantity == "cost":
+        return certify(m, m.cost_function(cost), digits, method=method)
+    formula = m.calibration().get(next(d.symbol for d in m.derived if d.name == quantity))
+    if formula is None:
+        raise UnsupportedError(f"{m.name}: {quantity} has no formula at a fixed "
+                               f"{m.free.name}")
+    return certify(m, formula, digits, method=method, allow_zero=True)
+
+
+def _exponent(p: object) -> sp.Rational:
+    """The exponent of a cost name or a number ``p`` in (0, 20] (exactly)."""
+    if isinstance(p, str) and not p[:1].isdigit():
+        return parse_cost(p).exponent
+    value = parse_number(p, "p")
+    return parse_cost(f"moment:{value.numerator}/{value.denominator}").exponent
+
+
+def _points(values: object) -> np.ndarray:
+    return np.asarray(values, dtype=float)
+
+
+def _out(values: np.ndarray, like: object) -> np.ndarray | float:
+    """A float for a scalar argument, else the array."""
+    return float(values) if np.ndim(like) == 0 else values
+
+
+def _key(value: float) -> int:
+    """The order-preserving integer of a double (its bit pattern, negated below 0)."""
+    bits = int(np.array(abs(value)).view(np.int64))
+    return -bits if value < 0 else bits
+
+
+def _unkey(keys: np.ndarray) -> np.ndarray:
+    """The doubles of order-preserving integers (:func:`_key`)."""
+    magnitude = np.abs(keys).astype(np.int64).view(np.float64)
+    return np.where(keys < 0, -magnitude, magnitude)
+
+
+__all__ = ["DISTRIBUTION_COST", "FLOAT_DIGITS", "Distribution", "generator"]

@@ -1,0 +1,114 @@
+r"""Output of the notebooks, in Jupyter and in a plain terminal.
+
+The proof-check notebooks (``notebooks/*.py``, jupytext percent format) run two ways: as
+notebooks in Jupyter (``jupyter lab notebooks/``), where formulas are typeset with
+IPython's :class:`~IPython.display.Math` and figures are drawn inline, and as scripts
+(``python notebooks/laplace.py``), possibly with only ``pip install .`` (no IPython),
+where :func:`show` prints each formula as a line of LaTeX text and :func:`show_figure`
+saves each figure as a PNG file and prints its path. Which way is decided by
+:func:`in_jupyter`: a running IPython *kernel*, not merely an importable IPython.
+
+Figures of a script go to the directory named by the environment variable
+``DPSYM_FIGURES``, by default ``dpsym-figures`` in the system's temporary directory (never
+into the checkout), as ``<notebook>-<n>.png``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import sympy as sp
+
+from .symbols import eps
+
+try:  # Jupyter's display; a plain `pip install .` has no IPython: plain text then
+    from IPython import get_ipython
+    from IPython.display import Math, display
+except ImportError:
+    get_ipython = None
+    Math = display = None
+
+__all__ = ["FIGURES_ENV", "figure_directory", "in_jupyter", "math_text", "show",
+           "show_figure"]
+
+#: The environment variable naming the directory where a script's figures are saved.
+FIGURES_ENV = "DPSYM_FIGURES"
+_COUNTS: Counter[str] = Counter()
+
+
+def in_jupyter() -> bool:
+    """Whether this code runs in a Jupyter kernel (an IPython shell with a kernel: the
+    notebook front ends, ``nbclient``), where rich output is displayed."""
+    if get_ipython is None:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def math_text(label: str, expr: Any) -> str:
+    r"""The LaTeX text ``label = expr`` (``label`` is LaTeX already, e.g. ``r"\gamma^*"``;
+    the symbol ``eps`` is written :math:`\varepsilon`)."""
+    return label + " = " + sp.latex(expr, symbol_names={eps: r"\varepsilon"})
+
+
+def show(label: str, expr: Any) -> None:
+    r"""Show ``label = expr``: typeset in Jupyter, one line of LaTeX text elsewhere.
+
+    Parameters
+    ----------
+    label : str
+        The left-hand side, in LaTeX (``r"\mathbb{E}|X|"``).
+    expr : sympy expression or number
+        The right-hand side, printed with :func:`sympy.latex`.
+    """
+    text = math_text(label, expr)
+    if in_jupyter():
+        display(Math(text))
+    else:
+        print(text, flush=True)
+
+
+def figure_directory() -> Path:
+    """Where a script's figures are saved: ``$DPSYM_FIGURES``, else ``dpsym-figures`` in
+    the temporary directory (created if needed)."""
+    directory = Path(os.environ.get(FIGURES_ENV) or
+                     Path(tempfile.gettempdir()) / "dpsym-figures")
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+def show_figure(fig: Any = None, name: str | None = None) -> Path | None:
+    """Show a matplotlib figure (default the current one): inline in Jupyter; elsewhere
+    saved as PNG into :func:`figure_directory` (its path printed) and closed.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure, optional
+        The figure (default :func:`matplotlib.pyplot.gcf`).
+    name : str, optional
+        The file name's stem (default the running script's name, e.g. ``laplace``).
+
+    Returns
+    -------
+    Path or None
+        The PNG file written, or None in Jupyter.
+    """
+    import matplotlib.pyplot as plt  # optional and slow to import: only figures need it
+
+    if in_jupyter():
+        plt.show()
+        return None
+    fig = plt.gcf() if fig is None else fig
+    stem = name or Path(sys.argv[0] if sys.argv and sys.argv[0] else "figure").stem
+    stem = stem if stem not in ("", "-c", "-") else "figure"
+    _COUNTS[stem] += 1
+    path = figure_directory() / f"{stem}-{_COUNTS[stem]}.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    print(f"[figure saved to {path}]", flush=True)
+    return path

@@ -1,0 +1,84 @@
+"""The ``dpsym[accounting]`` adapter (:mod:`dpsym.accounting`): dp_accounting's composed
+delta from a pessimistic dpsym PLD lies above dpsym's exact (or lower-bound) delta and
+converges to it; the RDP curve feeds dp_accounting's RDP accountant."""
+
+from __future__ import annotations
+
+import pytest
+
+dp_accounting = pytest.importorskip("dp_accounting")
+
+from dpsym import Laplace, Staircase  # noqa: E402
+from dpsym.accounting import (  # noqa: E402
+    MechanismEvent,
+    PLDAccountant,
+    RdpAccountant,
+    rdp_curve,
+    to_pld,
+)
+from dpsym.composition import component, compose  # noqa: E402
+from dpsym.mechanisms import MECHANISMS  # noqa: E402
+from dpsym.renyi import renyi  # noqa: E402
+
+
+@pytest.mark.parametrize(("mechanism", "count", "target"), [
+    (Staircase(eps=1), 10, 3.0),
+    (MECHANISMS["discrete-staircase"](eps=1, Delta=3), 5, 2.0),
+    (MECHANISMS["discrete-laplace"](eps="1/2", Delta=2), 8, 1.5),
+])
+def test_pessimistic_pld_lies_above_the_exact_delta_and_converges(mechanism, count, target):
+    exact = float(compose([(component(mechanism), count)], repr(target), 15).text)
+    gaps = []
+    for h in ("1e-1", "1e-2", "1e-3"):
+        composed = to_pld(mechanism, h).self_compose(count).get_delta_for_epsilon(target)
+        assert composed >= exact * (1 - 1e-12)
+        gaps.append(composed - exact)
+    assert gaps[-1] <= gaps[0] + 1e-12 and gaps[-1] < 1e-3 * exact + 1e-12
+
+
+def test_continuous_loss_pld_above_the_lower_bound_and_converging():
+    lap = Laplace(eps=1)
+    bounds = compose([(component(lap), 4)], "2", 12, interval="1/1000")
+    previous = None
+    for h in ("1e-2", "1e-3"):
+        value = to_pld(lap, h).self_compose(4).get_delta_for_epsilon(2.0)
+        assert value >= float(bounds.lower) * (1 - 1e-12)
+        if previous is not None:
+            assert value <= previous
+        previous = value
+    assert previous - float(bounds.upper) < 2e-3
+
+
+def test_compose_with_dp_accountings_own_gaussian():
+    h = 1e-3
+    staircase = to_pld(Staircase(eps=1), "1e-3")
+    gauss = dp_accounting.pld.privacy_loss_distribution.from_gaussian_mechanism(
+        5.0, value_discretization_interval=h)
+    mixed = staircase.self_compose(3).compose(gauss.self_compose(2))
+    assert 0 < mixed.get_delta_for_epsilon(2.0) < 1
+    accountant = PLDAccountant(value_discretization_interval=h)
+    accountant.compose(MechanismEvent(Staircase(eps=1)), 3)
+    accountant.compose(dp_accounting.GaussianDpEvent(5.0), 2)
+    assert abs(accountant.get_delta(2.0) - mixed.get_delta_for_epsilon(2.0)) < 1e-7
+
+
+def test_rdp_curve_in_the_rdp_accountant():
+    orders = [1.5, 2, 4, 16]
+    curve = rdp_curve(Laplace(eps=1), orders)
+    for order, value in zip(orders, curve, strict=True):
+        exact = float(renyi(Laplace(eps=1), repr(float(order)), digits=17).text)
+        assert exact <= value <= exact * (1 + 1e-15)
+    ours = RdpAccountant(orders)
+    ours.compose(MechanismEvent(Laplace(eps=1)), 5)
+    theirs = dp_accounting.rdp.RdpAccountant(orders)
+    theirs.compose(dp_accounting.LaplaceDpEvent(1.0), 5)
+    assert abs(ours.get_epsilon(1e-6) - theirs.get_epsilon(1e-6)) < 1e-9
+    assert rdp_curve(MECHANISMS["truncated-laplace"](eps=1, delta="0.1"), [2])[0] == float("inf")
+
+
+def test_dp_accountings_own_laplace_lies_above_dpsyms_lower_bound():
+    bounds = compose([(component(Laplace(eps=1)), 5)], "2", 12, interval="1/1000")
+    theirs = dp_accounting.pld.privacy_loss_distribution.from_laplace_mechanism(
+        1.0, value_discretization_interval=1e-4).self_compose(5).get_delta_for_epsilon(2.0)
+    assert float(bounds.lower) <= theirs
+    assert theirs - float(bounds.lower) < 1e-3

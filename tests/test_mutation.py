@@ -1,0 +1,109 @@
+"""Mutation testing of the claim registry (``dpsym check --mutate``).
+
+Each claim with a formula is re-checked on perturbed statements (a constant times
+1 +- 1e-3, a sign, an exponent, an inequality's direction, a limit point); every mutant must
+be rejected by the claim's own check. The whole registry's mutants take about 10 s, so they
+all run by default.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import sympy as sp
+
+from dpsym.claims import CLAIMS, FAILS, REGISTRY, Verdict, registry
+from dpsym.claims.common import V, rel_holds
+from dpsym.claims.mutation import mutants, mutate_claim, mutation_report, no_mutant_reason
+from dpsym.cli import main
+
+x, y = sp.symbols("x y", positive=True)
+
+
+def test_every_operator_produces_mutants() -> None:
+    formula = {"f": 3 * x**2 + sp.Rational(1, 2) * y, "rel": sp.GreaterThan(V, 1 - x),
+               "limit x": 0, "limit y": sp.oo}
+    ops = {(m.key, m.operator) for m in mutants(formula)}
+    assert {("f", "scale"), ("f", "sign"), ("f", "exponent"), ("rel", "relation"),
+            ("rel", "scale"), ("limit x", "limit"), ("limit y", "limit")} <= ops
+    for m in mutants(formula):  # one entry changed at a time, never to itself
+        changed = [k for k in formula if m.formula[k] != sp.sympify(formula[k])]
+        assert changed == [m.key]
+    rel = next(m for m in mutants(formula) if m.operator == "relation").formula["rel"]
+    assert isinstance(rel, sp.StrictLessThan)
+
+
+def test_rel_holds() -> None:
+    assert rel_holds(sp.GreaterThan(V, 1 - x), sp.Rational(1, 2), {x: sp.Rational(1, 2)})
+    assert not rel_holds(sp.StrictGreaterThan(V, 1 - x), sp.Rational(1, 2),
+                         {x: sp.Rational(1, 2)})
+    assert rel_holds(sp.Eq(V, sp.pi), sp.pi)
+
+
+def test_a_check_that_ignores_its_statement_has_survivors(monkeypatch) -> None:
+    monkeypatch.setattr(registry, "REGISTRY", dict(registry.REGISTRY))
+
+    @registry.claim("003.zz.weak", "test", "x^2 = x x", formula={"f": x**2})
+    def weak(f: dict) -> Verdict:
+        return Verdict(True)
+
+    @registry.claim("003.zz.strong", "test", "x^2 = x x", formula={"f": x**2})
+    def strong(f: dict) -> Verdict:
+        return Verdict(all(sp.sympify(f["f"]).subs(x, v) == v * v for v in (2, 3)))
+
+    weak_res = mutate_claim(registry.REGISTRY["003.zz.weak"])
+    assert weak_res and not any(r.killed for r in weak_res)
+    strong_res = mutate_claim(registry.REGISTRY["003.zz.strong"])
+    assert strong_res and all(r.killed for r in strong_res)
+    report = mutation_report(["003.zz.weak"])
+    assert report["survivors"] == len(weak_res) and report["sources"]["003"]["score"] == 0
+
+
+def test_every_claim_has_mutants_or_a_reason() -> None:
+    for c in CLAIMS:
+        if c.formula is None or c.status == FAILS:
+            assert no_mutant_reason(c)
+        else:
+            assert mutants(c.formula), c.id
+
+
+@pytest.mark.parametrize("cid", [c.id for c in CLAIMS if c.formula is not None
+                                 and c.status != FAILS])
+def test_every_mutant_is_killed(cid: str) -> None:
+    entry = REGISTRY[cid]
+    results = mutate_claim(entry)
+    survivors = [r.mutant.description for r in results if not r.killed and not r.equivalent]
+    assert not survivors, f"{cid}: surviving mutants {survivors}"
+    # an equivalent mutant only moves the bound of a relation of a claim with declared slack
+    for r in results:
+        if r.equivalent:
+            assert entry.slack and r.mutant.operator != "relation"
+
+
+def test_cli_mutate_json(capsys) -> None:
+    assert main(["check", "003.thm2", "003.sec6.figures", "002.thm3", "--mutate",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["survivors"] == 0 and out["mutants"] == out["killed"] + out["equivalent"]
+    rows = {c["id"]: c for c in out["claims"]}
+    assert rows["003.thm2"]["mutants"] > 0 and rows["003.thm2"]["killed"] == \
+        rows["003.thm2"]["mutants"]
+    assert rows["002.thm3"]["mutants"] == 0 and rows["002.thm3"]["reason"]
+    assert rows["003.sec6.figures"]["equivalent"]
+    assert main(["check", "003.thm2", "--mutate"]) == 0
+    text = capsys.readouterr().out
+    assert "SCORE" in text and "mutants killed" in text
+
+
+def test_cli_check_json_fields(capsys) -> None:
+    assert main(["check", "000.p3.0d.vstar", "003.thm4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rows = {c["id"]: c for c in out["claims"]}
+    step, stmt = rows["000.p3.0d.vstar"], rows["003.thm4"]
+    assert step["kind"] == "proof-step" and step["theorem"] == "000.p3.0d.l2"
+    assert stmt["kind"] == "statement" and stmt["theorem"] is None
+    assert stmt["mutants"] == stmt["killed"] + stmt["equivalent"] > 0
+    assert step["mutants"] == 0 and step["no_mutants"]
+    for row in rows.values():
+        assert row["notebook"].startswith(("notebooks/", "covered elsewhere:"))

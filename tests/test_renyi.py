@@ -1,0 +1,187 @@
+"""The Rényi curves (:mod:`dpsym.renyi`): known closed forms, independent quadratures and
+lattice sums in mpmath, the infinite cases with their reasons, limits, input checks and
+the ``dpsym renyi`` command."""
+
+from __future__ import annotations
+
+import itertools
+
+import mpmath
+import pytest
+import sympy as sp
+from cli_helpers import assert_one_line_error, run, run_json
+
+from dpsym import DomainError, Laplace, Staircase
+from dpsym.mechanisms import MECHANISMS
+from dpsym.precision import workdps
+from dpsym.renyi import alpha, parse_order, renyi, renyi_formula, renyi_series
+from dpsym.symbols import Delta, b, eps, gamma
+
+
+def _mp(text: str) -> mpmath.mpf:
+    return mpmath.mpf(text)
+
+
+def _laplace(e, a):
+    """Mironov's closed form, evaluated with mpmath (a: mpf order, e: mpf eps)."""
+    return mpmath.log(a / (2 * a - 1) * mpmath.exp((a - 1) * e)
+                      + (a - 1) / (2 * a - 1) * mpmath.exp(-a * e)) / (a - 1)
+
+
+@pytest.mark.parametrize(("e", "order"), [("1/2", "3"), ("2", "3/2"), ("0.1", "20")])
+def test_laplace_matches_mironov_to_every_digit(e, order):
+    got = renyi(Laplace(eps=e, Delta=3), order, digits=25)
+    with workdps(60):
+        ee, a = mpmath.mpf(sp.Rational(e)), mpmath.mpf(sp.Rational(order))
+        assert got.text == mpmath.nstr(_laplace(ee, a), 25, strip_zeros=False)
+    assert got.shift == "3"
+
+
+def test_laplace_limits_kl_and_pure_eps():
+    kl = renyi(Laplace(eps="1/3"), 1, digits=20)
+    with workdps(40):
+        e = mpmath.mpf(1) / 3
+        assert kl.text == mpmath.nstr(e + mpmath.expm1(-e), 20, strip_zeros=False)
+        near = _laplace(e, 1 + mpmath.mpf(10) ** -20)  # the limit alpha -> 1
+        assert abs(near - _mp(kl.text)) < 1e-18
+    assert renyi(Laplace(eps="1/3"), "inf", digits=10).text == "0.3333333333"
+
+
+def test_gaussians_match_alpha_delta2_over_2sigma2():
+    m = MECHANISMS["gaussian"](eps="1/2", delta="1e-5", Delta=2)
+    got = renyi(m, "7/2", digits=25)
+    with workdps(50):
+        sigma2 = 2 * mpmath.log(mpmath.mpf(5) / 4 / mpmath.mpf("1e-5")) * 4 / mpmath.mpf(0.25)
+        assert got.text == mpmath.nstr(mpmath.mpf(7) / 2 * 4 / (2 * sigma2), 25,
+                                       strip_zeros=False)
+    inf = renyi(m, "inf")
+    assert inf.infinite and "unbounded" in inf.reason
+    a = MECHANISMS["analytic-gaussian"](eps=1, delta="1e-5")
+    sigma = _mp(a.value("sigma", digits=30).text)
+    assert abs(_mp(renyi(a, 2, digits=20).text) - 1 / sigma**2) < 1e-18
+
+
+def _staircase_density(e, g, x):
+    bb = mpmath.exp(-e)
+    a = (1 - bb) / (2 * (g + bb * (1 - g)))
+    y = abs(x)
+    k = mpmath.floor(y)
+    return a * bb ** (k if y - k < g else k + 1)
+
+
+def test_staircase_sup_by_independent_quadrature():
+    m = Staircase(eps=1)
+    got = renyi(m, 3, digits=15)
+    g = mpmath.mpf(m.value("gamma", digits=30).text)
+    with workdps(25):
+        def div(d):
+            pts = sorted({mpmath.mpf(k) + s for k in range(-30, 31)
+                          for s in (0, g, -g, -d, g - d, -g - d)})
+            # the integrand is constant between breakpoints: midpoint times length
+            total = mpmath.fsum((q - p) * _staircase_density(1, g, (p + q) / 2) ** 3
+                                * _staircase_density(1, g, (p + q) / 2 + d) ** -2
+                                for p, q in itertools.pairwise(pts))
+            return mpmath.log(total) / 2
+        best = max(div(mpmath.mpf(j) / 8) for j in range(1, 9))
+        assert abs(best - _mp(got.text)) < 1e-12
+    expr = renyi_formula("staircase").subs({alpha: 3, Delta: 1, b: sp.exp(-1), gamma:
+                                            sp.Rational(str(g))})
+    assert abs(sp.N(expr, 20) - sp.Float(got.text, 20)) < 1e-13
+
+
+def _lattice_renyi(mass, d, a, n=400):
+    return mpmath.log(mpmath.fsum(mass(i) ** a * mass(i + d) ** (1 - a)
+                                  for i in range(-n, n))) / (a - 1)
+
+
+def test_discrete_laplace_and_staircase_by_lattice_sums():
+    got = renyi(MECHANISMS["discrete-laplace"](eps=1, Delta=3), 4, digits=20)
+    with workdps(30):
+        lam = mpmath.exp(-mpmath.mpf(1) / 3)
+        c = (1 - lam) / (1 + lam)
+        assert abs(_lattice_renyi(lambda i: c * lam ** abs(i), 3, 4) - _mp(got.text)) < 1e-20
+    kl = renyi(MECHANISMS["discrete-laplace"](eps=1, Delta=3), 1, digits=20)
+    with workdps(30):
+        direct = mpmath.fsum(c * lam ** abs(i) * (abs(i + 3) - abs(i)) / 3
+                             for i in range(-400, 400))
+        assert abs(direct - _mp(kl.text)) < 1e-19
+    expr = renyi_formula("discrete-laplace").subs({alpha: 4, Delta: 3, eps: 1})
+    assert abs(sp.N(expr, 25) - sp.Float(got.text, 25)) < 1e-18
+    m = MECHANISMS["discrete-staircase"](eps=1, Delta=4)
+    got = renyi(m, 2, digits=20)
+    r = int(m.value("r").number)
+    with workdps(30):
+        bb = mpmath.exp(-1)
+        raw = [bb ** (i // 4 + (0 if i % 4 < r else 1)) for i in range(200)]
+        norm = 2 * mpmath.fsum(raw) - raw[0]
+
+        def mass(i):
+            return raw[abs(i)] / norm if abs(i) < 200 else mpmath.mpf(0)
+
+        best = max(_lattice_renyi(mass, d, 2, n=190) for d in range(1, 5))
+        assert abs(best - _mp(got.text)) < 1e-18
+
+
+@pytest.mark.parametrize(("name", "params", "word"), [
+    ("truncated-laplace", {"eps": 1, "delta": "0.1"}, "bounded support"),
+    ("uniform-mass", {"delta": "0.95"}, "point mass"),
+    ("discrete-uniform", {"delta": "0.3"}, "bounded support"),
+    ("discrete-uniform-md", {"delta": "0.3", "dim": 2}, "bounded support"),
+])
+def test_infinite_with_reason(name, params, word):
+    for order in ("2", "1", "inf"):
+        got = renyi(MECHANISMS[name](**params), order)
+        assert got.infinite and word in got.reason
+
+
+def test_products_reduce_to_one_coordinate():
+    one = renyi(Laplace(eps=1, Delta=2), 3, digits=20)
+    assert renyi(MECHANISMS["laplace-md"](eps=1, Delta=2, dim=3), 3, digits=20).text == one.text
+
+
+@pytest.mark.parametrize("bad", ["0.5", "-1", "abc", "1e10", ""])
+def test_order_domain(bad):
+    with pytest.raises(DomainError, match="order"):
+        parse_order(bad)
+
+
+def test_series_and_formula():
+    s = renyi_series("laplace", "eps->0", 2)
+    assert sp.simplify(s.removeO() - alpha * eps**2 / 2) == 0
+    with pytest.raises(DomainError, match="regime"):
+        renyi_series("laplace", "eps->oo", 2)
+
+
+def test_cli(capsys):
+    data = run_json(capsys, "renyi", "staircase", "--eps", "1", "--order", "3", "--digits",
+                    "12")
+    assert data["value"] == "0.827191385411" and data["certified"]
+    data = run_json(capsys, "renyi", "truncated-laplace", "--eps", "1", "--delta", "0.1",
+                    "--order", "2")
+    assert data["value"] == "inf" and "bounded support" in data["reason"]
+    code, out, err = run(capsys, "renyi", "laplace", "--eps", "1", "--order", "0.5")
+    assert_one_line_error(code, out, err, "--order")
+    code, out, err = run(capsys, "renyi", "laplace", "--eps", "1", "--order", "2",
+                         "--digits", "0")
+    assert_one_line_error(code, out, err, "digits")
+    code, out, _ = run(capsys, "renyi", "laplace", "--series", "eps->0", "--terms", "2")
+    assert code == 0 and "alpha*eps**2/2" in out
+    data = run_json(capsys, "renyi", "gaussian", "--formula")
+    assert data["kind"] == "formula" and "alpha" in data["expression"]
+    data = run_json(capsys, "renyi", "laplace-md", "--eps", "1", "--dim", "3", "--order", "inf")
+    assert data["value"] == "1.00000000000000000000000000000"
+    code, out, err = run(capsys, "renyi", "staircase-md", "--eps", "1", "--dim", "2",
+                         "--order", "2")
+    assert_one_line_error(code, out, err, "staircase-md")
+
+
+@pytest.mark.parametrize(("name", "params"), [
+    ("staircase", {"eps": "3/2"}),
+    ("discrete-staircase", {"eps": 2, "Delta": 3}),
+    ("discrete-laplace", {"eps": "1/2", "Delta": 2}),
+])
+def test_curve_is_monotone_between_kl_and_eps(name, params):
+    m = MECHANISMS[name](**params)
+    values = [_mp(renyi(m, order, digits=15).text) for order in ("1", "3/2", "3", "50", "inf")]
+    assert all(v1 < v2 for v1, v2 in itertools.pairwise(values))
+    assert values[-1] == _mp(str(sp.Rational(params["eps"])))  # D_inf is the pure eps
