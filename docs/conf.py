@@ -1,4 +1,4 @@
-"""Sphinx configuration of the dpsym documentation (Sphinx + myst-parser).
+"""Sphinx configuration of the dpsym documentation (Sphinx + myst-nb, which brings myst-parser).
 
 Build: ``sphinx-build -W -b html docs docs/_build/html``. The pages under ``_generated/``
 are written at build time by the local extension ``_ext/dpsym_pages.py``.
@@ -6,6 +6,8 @@ are written at build time by the local extension ``_ext/dpsym_pages.py``.
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
 import sys
 from pathlib import Path
 
@@ -22,14 +24,14 @@ release = version = getattr(dpsym, "__version__", "")
 
 root_doc = "index"
 extensions = [
-    "myst_parser",
+    "myst_nb",  # myst-parser's Markdown, and notebooks executed into the pages
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "dpsym_pages",
 ]
-source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb", ".rst": "restructuredtext"}
 exclude_patterns = ["_build", "_build/**", "build", "Thumbs.db", ".DS_Store", "_ext",
                     "_generated/include/**"]  # fragments, included by claims/notebooks/cli
 templates_path: list[str] = []
@@ -51,18 +53,44 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 
 suppress_warnings: list[str] = []
 
-# --- MathJax: a local copy when one is installed (no CDN needed), else the default CDN.
-# tests/test_docs.py renders a page in headless Chromium only when a local copy is used.
-_LOCAL_MATHJAX = [
-    (Path("/usr/share/nodejs/mathjax-full/es5/tex-chtml.js"), ""),  # node-mathjax-full (v3)
-    (Path("/usr/share/javascript/mathjax/MathJax.js"),               # libjs-mathjax (v2)
-     "?config=TeX-AMS-MML_HTMLorMML"),
-]
+# --- notebooks (myst-nb): every notebook is executed at each build, in a temporary
+# directory, and a cell that raises fails the build (its claims' assertions included)
+nb_execution_mode = "force"
+nb_execution_timeout = 900
+nb_execution_raise_on_error = True
+nb_execution_show_tb = True
+nb_execution_in_temp = True
+nb_merge_streams = True
+
+# --- MathJax: a pinned local copy (the PyPI package jupyter-server-mathjax, MathJax 2.7)
+# copied into the site's _static/mathjax (its web fonts included), so an offline build
+# renders its formulas. Without the package, the default CDN copy.
+_MATHJAX_SPEC = importlib.util.find_spec("jupyter_server_mathjax")
+MATHJAX_STATIC = (Path(next(iter(_MATHJAX_SPEC.submodule_search_locations))) / "static"
+                  if _MATHJAX_SPEC is not None else None)
 html_static_path: list[str] = []
-for _path, _query in _LOCAL_MATHJAX:
-    if _path.exists():
-        mathjax_path = _path.as_uri() + _query
-        break
+if MATHJAX_STATIC is not None and (MATHJAX_STATIC / "MathJax.js").is_file():
+    mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+    mathjax2_config = {
+        "tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
+                    "processEscapes": True, "ignoreClass": "document",
+                    "processClass": "math|output_area"},
+        "showMathMenu": False,
+        "messageStyle": "none",
+    }
+
+
+def _copy_mathjax(app, exception) -> None:
+    """``build-finished``: copy the local MathJax into ``_static/mathjax``."""
+    if exception is None and app.builder.format == "html" and "mathjax_path" in globals():
+        shutil.copytree(MATHJAX_STATIC, Path(app.outdir) / "_static" / "mathjax",
+                        dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+
+
+def setup(app) -> None:
+    app.connect("build-finished", _copy_mathjax)
+
 
 html_theme = "alabaster"
 html_title = "dpsym"

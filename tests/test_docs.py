@@ -2,17 +2,20 @@
 
 The build runs ``python -m sphinx -W -b html docs <tmp>`` in a subprocess (about 15 s); the
 generated pages (``docs/_generated/``, gitignored) are written by ``docs/_ext/dpsym_pages.py``.
-When Chromium and a local MathJax are available, a page with formulas is rendered headless
-and the typeset math is looked for in the DOM.
+Every notebook is executed into its page (myst-nb). MathJax is a pinned local copy in the
+site's ``_static``; with Chromium on PATH (``.ci/run`` installs it; CI fails without it),
+every page with formulas is rendered headless, offline, and each formula must be typeset.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -21,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
 pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("sphinx") is None or importlib.util.find_spec("myst_parser") is None,
-    reason="sphinx and myst-parser are not installed (pip install -r docs/requirements.txt)",
+    any(importlib.util.find_spec(name) is None for name in ("sphinx", "myst_nb", "jupytext")),
+    reason="the docs tools are not installed (pip install '.[docs]')",
 )
 
 
@@ -87,25 +90,86 @@ def _mathjax_src(page: str) -> str | None:
     return match.group(1) if match else None
 
 
-def test_math_renders_in_chromium(site: Path) -> None:
+def _pages_with_math(site: Path) -> list[Path]:
+    return sorted(path for path in site.rglob("*.html")
+                  if "_static" not in path.parts and 'class="math' in
+                  path.read_text(encoding="utf-8"))
+
+
+def test_mathjax_is_served_from_the_site(site: Path) -> None:
+    """Every page with formulas loads MathJax from the site's own ``_static`` (a pinned
+    local copy, no CDN): an offline build renders."""
+    pages = _pages_with_math(site)
+    assert len(pages) >= 20, pages
+    for page in pages:
+        src = _mathjax_src(page.read_text(encoding="utf-8"))
+        assert src is not None, page
+        assert "://" not in src and "_static/mathjax/MathJax.js" in src, (page, src)
+        assert (page.parent / src.split("?")[0]).resolve().is_file(), (page, src)
+
+
+def _browser() -> str | None:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None:
-        pytest.skip("no chromium or chromium-browser on PATH")
-    page = site / "_generated" / "mechanisms" / "staircase.html"
-    src = _mathjax_src(page.read_text(encoding="utf-8"))
-    if src is None or not src.startswith("file:"):
-        pytest.skip(f"MathJax is loaded from {src!r}, not a local copy (no internet here; "
-                    "install Debian's node-mathjax-full or libjs-mathjax for a local one)")
+    if browser is None and os.environ.get("CI"):
+        pytest.fail("CI must have chromium (.ci/run installs it)")
+    return browser
+
+
+def _rendered_dom(browser: str, page: Path) -> str:
     proc = subprocess.run(
         [browser, "--headless", "--disable-gpu", "--no-sandbox",
-         "--allow-file-access-from-files", "--virtual-time-budget=10000", "--dump-dom",
+         "--allow-file-access-from-files", "--virtual-time-budget=20000", "--dump-dom",
          page.as_uri()],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=180,
     )
-    dom = proc.stdout
-    assert "<html" in dom, proc.stderr[-2000:]
-    assert "mjx-container" in dom or "MathJax_CHTML" in dom or "MathJax_SVG" in dom, \
-        "MathJax did not typeset the page"
+    assert "<html" in proc.stdout, proc.stderr[-2000:]
+    return proc.stdout
+
+
+def _raw_tex_left(dom: str) -> list[str]:
+    """TeX delimiters still in the text of the page's body (outside the
+    ``<script type="math/tex">`` elements MathJax moves the source into, code blocks and
+    attribute values)."""
+    text = dom[dom.find("<body"):]
+    text = re.sub(r"<script\b.*?</script>", "", text, flags=re.S)
+    text = re.sub(r"<(pre|code)\b.*?</\1>", "", text, flags=re.S)
+    text = re.sub(r"<[^>]*>", "", text)
+    return re.findall(r"\\[(\[].{0,40}", text)
+
+
+def test_math_is_typeset_in_chromium_on_every_page(site: Path) -> None:
+    r"""Headless Chromium, offline (file:// pages): on every page with formulas MathJax
+    typesets each one (one rendered frame per formula, no raw ``\(`` or ``\[`` left)."""
+    browser = _browser()
+    if browser is None:
+        pytest.skip("no chromium or chromium-browser on PATH")
+    pages = _pages_with_math(site)
+    with ThreadPoolExecutor(2) as pool:
+        doms = dict(zip(pages, pool.map(lambda p: _rendered_dom(browser, p), pages),
+                        strict=True))
+    for page, dom in doms.items():
+        frames = len(re.findall(r'id="MathJax-Element-\d+-Frame"', dom))
+        sources = len(re.findall(r'<script type="math/tex', dom))
+        assert frames > 0 and frames == sources, (page, frames, sources)
+        assert not _raw_tex_left(dom), (page, _raw_tex_left(dom)[:3])
+
+
+def test_notebooks_are_rendered_with_their_outputs(site: Path) -> None:
+    """Each notebook's page is the executed notebook: its code, its printed and typeset
+    outputs, and its figures (image files present and valid PNG)."""
+    for path in sorted((ROOT / "notebooks").glob("*.py")):
+        page = site / "_generated" / "notebooks" / f"{path.stem}.html"
+        html = page.read_text(encoding="utf-8")
+        assert html.count("cell_output") >= 3, path.name
+        source = path.read_text(encoding="utf-8")
+        if "show(" in source:
+            assert 'class="math' in html, path.name
+        for src in re.findall(r'<img [^>]*src="([^"]+)"', html):
+            image = (page.parent / src).resolve()
+            assert image.is_file(), (path.name, src)
+            assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", (path.name, src)
+        if "show_figure(" in source:
+            assert "<img " in html, path.name
 
 
 def test_bibliography_lists_every_source(site: Path) -> None:

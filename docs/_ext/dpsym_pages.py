@@ -10,8 +10,11 @@ Hooked on ``builder-inited``, before the sources are read, it writes into
 * ``include/mechanisms_table.md``: the same table, for ``index.md``;
 * ``include/claims_table.md``: the claim registry :data:`dpsym.claims.CLAIMS` (the checks are
   *not* run);
-* ``include/notebooks_list.md`` and ``notebooks/<name>.md``: the proof-check notebooks with their
-  first markdown cell and their jupytext source (not executed);
+* ``include/notebooks_list.md`` and ``notebooks/<name>.ipynb``: the proof-check notebooks
+  with their first markdown cell, converted from their jupytext source (``notebooks/*.py``)
+  and executed by myst-nb when the site is built, so each page shows the notebook with its
+  outputs (typeset formulas, figures, the assertions' verdicts); a notebook that raises
+  fails the build;
 * ``include/cli_reference.md``: the usage block of :mod:`dpsym.cli` and the ``--help`` text of
   the parser and of every command.
 
@@ -225,20 +228,32 @@ def first_markdown_cell(source: str) -> str:
     return "\n".join(body).strip()
 
 
+def notebook_json(path: Path) -> str:
+    """The jupytext percent script ``path`` as an unexecuted ``.ipynb`` (JSON text) whose
+    kernel is this interpreter's ``python3``."""
+    import jupytext
+    import nbformat
+
+    nb = jupytext.reads(path.read_text(encoding="utf-8"), fmt="py:percent")
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nb.metadata.pop("jupytext", None)
+    return nbformat.writes(nb) + "\n"
+
+
 def write_notebooks(out: Path, notebooks: Path) -> None:
     entries, names = [], []
+    for stale in (out / "notebooks").glob("*.md"):  # pages of an earlier layout
+        stale.unlink()
     for path in sorted(notebooks.glob("*.py")):
         cell = first_markdown_cell(path.read_text(encoding="utf-8"))
         title, _, rest = cell.partition("\n")
         title = title.lstrip("#").strip() or path.stem
         names.append(path.stem)
         entries += [f"## {title}", "",
-                    f"`notebooks/{path.name}` — [source](_generated/notebooks/{path.stem}.md)",
-                    "", rest.strip(), ""]
-        page = [f"# `notebooks/{path.name}`", "", f"**{title}**", "",
-                f"```{{literalinclude}} /../notebooks/{path.name}", ":language: python",
-                ":linenos:", "```", ""]
-        _write(out / "notebooks" / f"{path.stem}.md", "\n".join(page))
+                    f"`notebooks/{path.name}` — [rendered, with its outputs]"
+                    f"(_generated/notebooks/{path.stem}.ipynb)", "", rest.strip(), ""]
+        _write(out / "notebooks" / f"{path.stem}.ipynb", notebook_json(path))
     entries += ["```{toctree}", ":hidden:", "",
                 *(f"_generated/notebooks/{name}" for name in names), "```", ""]
     _write(out / "include" / "notebooks_list.md", "\n".join(entries))
