@@ -260,6 +260,63 @@ def _logarithmic_rounding(m: mpz, e: int, digits: int, power: int) -> tuple[str,
     raise CertificationError(f"could not round a number of decimal exponent {power}")
 
 
+def scaled_decimal(value: mpmath.mpf, digits: int, accuracy: int
+                   ) -> tuple[int, Fraction, int]:
+    r"""A positive ``value`` :math:`x` scaled to ``digits`` integer digits:
+    ``(head, tail, power)`` with :math:`x\,10^{k} = \mathrm{head} + \mathrm{tail}`,
+    :math:`k = \mathrm{digits} - 1 - \mathrm{power}`, :math:`10^{\mathrm{digits}-1} \le
+    \mathrm{head} < 10^{\mathrm{digits}}` and :math:`0 \le \mathrm{tail} < 1`
+    (``power`` is :math:`\lfloor \log_{10} x \rfloor`).
+
+    Exact in integers while the scale :math:`10^k` stays below :data:`EXACT_SCALE` digits;
+    beyond, ``head`` is exact and ``tail`` is within :math:`10^{-(\mathrm{accuracy} -
+    \mathrm{digits})}` (an Arb ball of :math:`\exp(\ln m + e \ln 2 + k \ln 10)` at a
+    precision covering the exponent's bits, refined until its floor is decided)."""
+    sign, man, exp, _ = value._mpf_
+    if sign or not man:
+        raise ValueError("scaled_decimal takes a positive finite value")
+    m = mpz(man)
+    power = floor_log10_pow2(m.bit_length() + exp - 1)
+    while True:
+        k = digits - 1 - power
+        if abs(k) <= EXACT_SCALE:
+            if k >= 0:
+                num, den = m * pow10(k), mpz(1)
+            else:
+                num, den = m, pow10(-k)
+            if exp >= 0:
+                num = num << exp
+            else:
+                den = den << -exp
+            head, rest = divmod(num, den)
+            tail = Fraction(int(rest), int(den))
+        else:
+            head, tail = _scaled_ball(m, exp, k, accuracy)
+        if head >= pow10(digits):
+            power += 1
+        elif head < pow10(digits - 1):
+            power -= 1
+        else:
+            return int(head), tail, power
+
+
+def _scaled_ball(m: mpz, e: int, k: int, accuracy: int) -> tuple[int, Fraction]:
+    r""":math:`\lfloor y \rfloor` and an approximation of :math:`y - \lfloor y \rfloor`
+    for :math:`y = m\,2^e\,10^k` (see :func:`scaled_decimal`)."""
+    prec = int(accuracy / LOG10_2) + 64 + 2 * max(abs(e), abs(k), 2).bit_length()
+    for _ in range(16):
+        with arb_workprec(prec):
+            y = (flint.arb(int(m)).log() + e * flint.arb.const_log2()
+                 + k * flint.arb.const_log10()).exp()
+            head = y.floor().unique_fmpz()
+            if head is not None:
+                mid, two = y.mid().man_exp()
+                tail = Fraction(int(mid)) * Fraction(2) ** int(two) - int(head)
+                return int(head), min(max(tail, Fraction(0)), Fraction(1) - Fraction(1, 2**prec))
+        prec *= 2
+    raise CertificationError(f"could not scale a number of decimal exponent {-k}")
+
+
 @lru_cache(maxsize=256)
 def pow10(k: int) -> mpz:
     """:math:`10^k` as an mpz (cached)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import flint
 import mpmath
 import pytest
 import sympy as sp
@@ -29,6 +30,7 @@ from dpsym.bounds.tightness import PAPER_CLAIMS, lower_bound, ratio_limit, upper
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.mechanisms import Mechanism
 from dpsym.params import Parametrised
+from dpsym.precision import arb_workprec
 from dpsym.symbols import Delta, b, c, delta, eps, k
 
 
@@ -141,6 +143,37 @@ def test_round_down_never_rounds_up():
     assert round_exact(Fraction(2, 3), 5, down=False)[1] == "0.66667"
     assert round_exact(Fraction(1, 4), 5)[1] == "0.25000"
     assert round_exact(Fraction(-2, 3), 3)[1] == "-0.667"
+
+
+@pytest.mark.parametrize("e", ["5e49", "9e49", "1e60", "1e99"])
+def test_lower_bound_at_huge_eps_rounds_without_losing_the_mantissa(e):
+    """At eps ~ 1e50 the bound is about 10^(-2e49): its decimal exponent has 50 digits,
+    which must cost no precision (the rounding once printed wrong digits, 0 or crashed).
+    The 15-digit text is the 40-digit one rounded down, and the mantissa agrees with an
+    independent Arb evaluation of log10 of the 60-digit value."""
+    bound = LowerBound(eps=e, delta="0.1")
+    short, long = bound.value(digits=15).text, bound.value(digits=40).text
+    m15, x15 = short.split("e")
+    m40, x40 = long.split("e")
+    assert x15 == x40 and m15 != "0"
+    assert m15 == m40[:16]
+    _, man, exp, _ = bound.value(digits=60).number._mpf_
+    with arb_workprec(400):
+        lg = flint.arb(int(man)).log() / flint.arb(10).log() + exp * (
+            flint.arb(2).log() / flint.arb(10).log())
+        power = int(lg.floor().unique_fmpz())
+        mantissa = (lg - power) * flint.arb(10).log()
+        digits15 = (mantissa.exp() * 10**14).floor().unique_fmpz()
+    assert int(x15) == power
+    assert m15.replace(".", "") == str(digits15)
+
+
+def test_lower_bound_at_tiny_eps_beyond_python_int_string_limit():
+    """eps = 1e-4300 and 1e-5000 (their denominators have more digits than Python's
+    int-to-string limit): the bound is computed, equal to its eps -> 0 limit's digits."""
+    near = LowerBound(eps="1e-300", delta="0.1").value(digits=20).text
+    for e in ("1e-4300", "1e-5000"):
+        assert LowerBound(eps=e, delta="0.1").value(digits=20).text == near
 
 
 def test_domain_errors_name_the_parameter():

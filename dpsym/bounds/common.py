@@ -26,7 +26,14 @@ import sympy as sp
 from ..costs import Cost, parse_cost
 from ..errors import DomainError, UnsupportedError
 from ..evaluation import Value
-from ..numerics import certified, check_digits, format_digits
+from ..numerics import (
+    certified,
+    check_digits,
+    decimal_text,
+    fraction_rounding,
+    pow10,
+    scaled_decimal,
+)
 from ..params import Guarantee, Parametrised
 from ..precision import exclusive, workdps
 from ..regimes import get_regime
@@ -66,34 +73,42 @@ def round_up(value: mpmath.mpf, digits: int, uncertainty_digits: int = ROUNDING_
 def _round_directed(value: mpmath.mpf, digits: int, uncertainty_digits: int, up: bool
                     ) -> tuple[mpmath.mpf, str]:
     r"""Round toward :math:`+\infty` (``up``) or :math:`-\infty`, stepping one more unit
-    away when ``value`` is within its uncertainty of the rounded number."""
+    away when ``value`` is within its uncertainty of the rounded number.
+
+    The scaled value :math:`v\,10^{k}` (``digits`` integer digits) is formed from the exact
+    binary value by :func:`dpsym.numerics.scaled_decimal` (exact integers, or Arb balls
+    through logarithms for huge decimal exponents such as :math:`e^{-10^{50}}`), so the
+    decimal exponent never costs precision."""
     if value <= 0:
         if value == 0:
             return mpmath.mpf(0), "0"
         neg, text = _round_directed(-value, digits, uncertainty_digits, not up)
         return -neg, "-" + text
-    step = 1 if up else -1
-    with workdps(digits + uncertainty_digits + 20):
-        v = mpmath.mpf(value)
-        e = int(mpmath.floor(mpmath.log10(v))) - digits + 1
-        scaled = v / mpmath.power(10, e)
-        if int(mpmath.floor(scaled)) >= 10**digits:  # log10 rounded below a power of ten
-            e += 1
-            scaled = v / mpmath.power(10, e)
-        m = int(mpmath.ceil(scaled) if up else mpmath.floor(scaled))
-        margin = scaled * mpmath.power(10, -(digits + uncertainty_digits) + 2)
-        if abs(m - scaled) <= margin:
-            m += step
-        return _decimal(m, e, digits)
+    lost = digits + uncertainty_digits - 2  # digits of v beyond which it is uncertain
+    if not isinstance(value, mpmath.mpf):  # an mpf is taken exactly, at its own precision
+        with workdps(lost + 10):
+            value = mpmath.mpf(value)
+    head, tail, power = scaled_decimal(value, digits, lost + 10)
+    # v 10^k = head + tail, 0 <= tail < 1 known to about 10^-(lost - digits + 2)
+    m = head + 1 if up and tail else head
+    margin = Fraction(pow10(digits), pow10(lost))  # the uncertainty of v 10^k, in units
+    if (up and m - (head + tail) <= margin) or (not up and tail <= margin):
+        m += 1 if up else -1
+    return _decimal(m, power, digits)
 
 
-def _decimal(m: int, e: int, digits: int) -> tuple[mpmath.mpf, str]:
+def _decimal(m: int, power: int, digits: int) -> tuple[mpmath.mpf, str]:
+    r"""The number :math:`m\,10^{\mathrm{power} - \mathrm{digits} + 1}` (``m`` of ``digits``
+    digits, or :math:`10^{\mathrm{digits}}` after a carry) and its text."""
     if m == 0:
         return mpmath.mpf(0), "0"
-    number = mpmath.mpf(m) * mpmath.power(10, e)
-    # m * 10**e has at most ``digits`` significant digits (m may have lost one at a power
-    # of ten), so the nearest-rounding formatter prints it exactly
-    return number, format_digits(number, digits)
+    if m >= pow10(digits):  # a carry into the next decade: 10^digits
+        m, power = m // 10, power + 1
+    elif m < pow10(digits - 1):  # a step down out of the decade: 10^(digits-1) - 1
+        m, power = m * 10 + 9, power - 1
+    with workdps(digits + 10):
+        number = mpmath.mpf(m) * mpmath.power(10, power - digits + 1)
+    return number, decimal_text(0, str(m), power, digits)
 
 
 def round_exact(value: Fraction, digits: int, down: bool = True) -> tuple[mpmath.mpf, str]:
@@ -105,21 +120,17 @@ def round_exact(value: Fraction, digits: int, down: bool = True) -> tuple[mpmath
     if value < 0:
         number, text = round_exact(-value, digits, not down)
         return -number, "-" + text
-    e = len(str(value.numerator // value.denominator)) if value >= 1 else \
-        -len(str(value.denominator // value.numerator)) + 1
-    e -= digits  # value = (scaled) * 10**e with scaled near 10**digits
-    scaled = value / (Fraction(10) ** e)
-    while scaled >= 10**digits:
-        e += 1
-        scaled /= 10
-    while scaled < 10 ** (digits - 1):
-        e -= 1
-        scaled *= 10
+    k = digits - 1 - fraction_rounding(value, digits)[2]  # off by at most one decade
+    scaled = value * Fraction(10) ** k
+    while scaled >= pow10(digits):
+        k, scaled = k - 1, scaled / 10
+    while scaled < pow10(digits - 1):
+        k, scaled = k + 1, scaled * 10
+    power = digits - 1 - k
     q, r = divmod(scaled.numerator, scaled.denominator)
     if not down and r:
         q += 1
-    with workdps(digits + 20):
-        return _decimal(q, e, digits)
+    return _decimal(q, power, digits)
 
 
 @exclusive

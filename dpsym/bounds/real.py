@@ -51,7 +51,7 @@ import sympy as sp
 from ..costs import Cost
 from ..errors import DomainError, UnsupportedError
 from ..evaluation import Value
-from ..numerics import evaluate
+from ..numerics import decimal_digits, evaluate
 from ..params import Guarantee, delta_param, eps_param, sensitivity_param
 from ..symbols import Delta, b, delta, eps, k
 from .common import BoundObject, certified_lower
@@ -177,7 +177,7 @@ class LowerBound(BoundObject):
         e = self.values.get("eps")
         base = 10
         if e is not None and e < 1:
-            lost = max(0, len(str(e.denominator)) - len(str(e.numerator)) + 1)
+            lost = max(0, decimal_digits(e.denominator) - decimal_digits(e.numerator) + 1)
             base += lost * (int(cost.exponent) + 2)
         d = self.values.get("delta")
         if d is not None and d < Fraction(1, 10**6):
