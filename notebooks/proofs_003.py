@@ -142,8 +142,11 @@ step("003.thm1.s4")
 
 
 # %%
-for j in range(1, 6):
-    step(f"003.thm2.s{j}")
+step("003.thm2.s1")
+step("003.thm2.s2")
+step("003.thm2.s3")
+step("003.thm2.s4")
+step("003.thm2.s5")
 
 
 # %% [markdown]
@@ -157,8 +160,13 @@ for j in range(1, 6):
 
 
 # %%
-for j in range(1, 8):
-    step(f"003.thm3.s{j}")
+step("003.thm3.s1")
+step("003.thm3.s2")
+step("003.thm3.s3")
+step("003.thm3.s4")
+step("003.thm3.s5")
+step("003.thm3.s6")
+step("003.thm3.s7")
 
 
 # %% [markdown]

@@ -223,6 +223,29 @@ def test_kinds_and_proof_steps() -> None:
             assert claim.theorem is None, claim.id
 
 
+def test_every_claim_is_covered_by_a_notebook_cell_or_elsewhere() -> None:
+    """A proof step is reproduced by a notebook cell that cites its id; any other claim by a
+    cell citing it, by the notebook of its section, or it is explicitly covered elsewhere
+    (its check, run by ``dpsym check`` and this file)."""
+    uncovered = []
+    for claim in CLAIMS:
+        where = registry.notebook_cell(claim)
+        cited = where.startswith("notebooks/") and ", cell " in where
+        if claim.kind == "proof-step" and not cited:
+            uncovered.append((claim.id, where))
+        elif not (cited or where.startswith("covered elsewhere: ")
+                  or (claim.notebook and where.startswith(claim.notebook))):
+            uncovered.append((claim.id, where))
+    assert not uncovered, uncovered
+
+
+def test_notebook_cell_does_not_confuse_a_statement_with_its_steps() -> None:
+    step = next(c for c in CLAIMS if c.kind == "proof-step" and c.theorem == "003.thm2")
+    assert registry.notebook_cell(step).startswith("notebooks/proofs_003.py, cell ")
+    # the statement 003.thm2 is not cited by the cells of its steps ("003.thm2.s{j}")
+    assert "proofs_003" not in registry.notebook_cell(REGISTRY["003.thm2"])
+
+
 @pytest.mark.parametrize("cid", list(REGISTRY))
 def test_claim(cid: str) -> None:
     (result,) = run_claims([cid])

@@ -245,7 +245,8 @@ def notebook_cell(entry: Claim) -> str:
     notebook cell (``# %%`` separators, counted from 1) that cites the claim id; otherwise
     the registered notebook, marked as not citing the id; otherwise where else it is
     covered (the claim's check, run by ``dpsym check`` and ``tests/test_claims.py``)."""
-    pattern = re.compile(r"(?<![\w.])" + re.escape(entry.id) + r"(?![\w])")
+    # an id followed by ".s1" (or ".s{j}") is another claim's id, not this one
+    pattern = re.compile(r"(?<![\w.])" + re.escape(entry.id) + r"(?!\w|\.[\w{])")
     if NOTEBOOKS.is_dir():
         for path in sorted(NOTEBOOKS.glob("*.py")):
             cell = 0
