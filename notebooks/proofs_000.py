@@ -22,7 +22,7 @@
 from fractions import Fraction
 
 from dpsym.claims import get_claim, run_claims
-from dpsym.claims.slides_000 import _eps_constraint, slides_zero_delta_lp
+from dpsym.claims.slides_000_proofs import _eps_constraint, slides_zero_delta_lp
 
 
 def step(cid: str) -> None:

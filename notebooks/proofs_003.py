@@ -31,7 +31,7 @@ import mpmath
 import sympy as sp
 
 from dpsym.claims import get_claim, run_claims
-from dpsym.claims.paper_003 import _TA, _TB, _tl_sup_quad
+from dpsym.claims.paper_003_proofs import _TA, _TB, _tl_sup_quad
 from dpsym.symbols import Delta, delta, eps
 
 
