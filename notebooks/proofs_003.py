@@ -48,6 +48,17 @@ def step(cid: str) -> None:
 
 
 # %% [markdown]
+# ## Lemma 1: the constraint on the noise
+#
+# $\mathcal P(S - t_1) \le e^\varepsilon\mathcal P(S - t_2) + \delta$ for all
+# $|t_1 - t_2| \le \Delta$ is, with $S \to S + t_1$ and $d = t_1 - t_2$, the constraint (2)
+# on $|d| \le \Delta$ (a change of variables, registered as not decidable in general and checked
+# by quadrature).
+
+# %%
+step("003.lemma1.s1")
+
+# %% [markdown]
 # ## Before Definition 3: the Gaussian's decay rate
 #
 # Printed: $\frac{f(x)}{f(x+\Delta)} = \frac{e^{-x^2/\sigma^2}}{e^{-(x+\Delta)^2/\sigma^2}} =

@@ -25,6 +25,41 @@ from .common import exact, fmt, same
 from .paper_003 import _a, _closed_form, _finite_sum, _k, _n, _tl_printed_cost
 from .registry import CORRECTED, Verdict, claim
 
+# ------------------------------------------------------------------ Lemma 1, proof
+
+@claim("003.lemma1.s1", "Section 2, proof of Lemma 1", "(3) for all t1, t2 with |t1 - t2| <= "
+       "Delta is equivalent to P(S) <= e^eps P(S + d) + delta for all |d| <= Delta (S -> S + "
+       "t1, d = t1 - t2)", kind="proof-step", theorem="003.lemma1",
+       notebook="notebooks/proofs_003.py", budget=10,
+       undecided="a change of variables valid for every measure P: the engine checks that "
+       "sup_S P(S - t1) - e^eps P(S - t2) depends on t1 - t2 only, by quadrature for the "
+       "truncated Laplacian and the Laplace density (pairs (t1, t2) with the same difference)",
+       no_mutants="a change of variables: no formula")
+def _lemma1_shift() -> Verdict:
+    rows, ok = [], True
+    e = sp.Rational(1, 2)
+    with workdps(30):
+        a_ = to_mpf(TruncatedLaplace.formula("A").subs({eps: e, delta: sp.Rational(1, 10),
+                                                           Delta: 1}))
+        b_ = to_mpf(TruncatedLaplace.formula("B").subs({eps: e, delta: sp.Rational(1, 10),
+                                                           Delta: 1}))
+        lam = 1 / to_mpf(e)
+        dens = {"TLap": lambda t: b_ * mpmath.exp(-abs(t) / lam) if abs(t) <= a_ else 0,
+                "Laplace": lambda t: mpmath.exp(-abs(t)) / 2}  # scale 1: H > 0 at e^(1/2)
+        for name, f in dens.items():
+            vals = []
+            for t1, t2 in ((0, 1), (2, 3), (-5, -4), (mpmath.mpf("0.3"), mpmath.mpf("1.3"))):
+                t1, t2 = mpmath.mpf(t1), mpmath.mpf(t2)
+                kinks = sorted({t1 - a_, t1 + a_, t2 - a_, t2 + a_, t1, t2})
+                vals.append(mpmath.quad(lambda x, t1=t1, t2=t2, f=f: max(
+                    f(x - t1) - mpmath.exp(to_mpf(e)) * f(x - t2), 0),
+                    [-mpmath.inf, *kinks, mpmath.inf]))
+            ok &= max(vals) - min(vals) < mpmath.mpf("1e-12")
+            rows.append(f"{name}: sup_S over 4 pairs with t2 - t1 = 1: {fmt(vals[0])} (spread "
+                        f"{mpmath.nstr(max(vals) - min(vals), 3)})")
+    return Verdict(bool(ok), detail="; ".join(rows))
+
+
 # ------------------------------------------------------------------ Theorem 1, proof
 
 _NB_PF = "notebooks/proofs_003.py"
