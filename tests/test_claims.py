@@ -29,16 +29,20 @@ from dpsym.claims import (
     notes_001,
     notes_004,
     paper_003,
+    paper_003_proofs,
     poster_002,
     registry,
     run_claim,
     run_claims,
     slides_000,
+    slides_000_proofs,
 )
 
 #: The module of each source text.
 SOURCE_MODULES = {"000": slides_000, "001": notes_001, "002": poster_002, "003": paper_003,
                   "004": notes_004}
+#: The modules of the proof steps of a source, registered after its statements.
+PROOF_MODULES = {"000": [slides_000_proofs], "003": [paper_003_proofs]}
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 if not SEEDS.is_dir():
@@ -223,6 +227,29 @@ def test_kinds_and_proof_steps() -> None:
             assert claim.theorem is None, claim.id
 
 
+def test_every_claim_is_covered_by_a_notebook_cell_or_elsewhere() -> None:
+    """A proof step is reproduced by a notebook cell that cites its id; any other claim by a
+    cell citing it, by the notebook of its section, or it is explicitly covered elsewhere
+    (its check, run by ``dpsym check`` and this file)."""
+    uncovered = []
+    for claim in CLAIMS:
+        where = registry.notebook_cell(claim)
+        cited = where.startswith("notebooks/") and ", cell " in where
+        if claim.kind == "proof-step" and not cited:
+            uncovered.append((claim.id, where))
+        elif not (cited or where.startswith("covered elsewhere: ")
+                  or (claim.notebook and where.startswith(claim.notebook))):
+            uncovered.append((claim.id, where))
+    assert not uncovered, uncovered
+
+
+def test_notebook_cell_does_not_confuse_a_statement_with_its_steps() -> None:
+    step = next(c for c in CLAIMS if c.kind == "proof-step" and c.theorem == "003.thm2")
+    assert registry.notebook_cell(step).startswith("notebooks/proofs_003.py, cell ")
+    # the statement 003.thm2 is not cited by the cells of its steps ("003.thm2.s{j}")
+    assert "proofs_003" not in registry.notebook_cell(REGISTRY["003.thm2"])
+
+
 @pytest.mark.parametrize("cid", list(REGISTRY))
 def test_claim(cid: str) -> None:
     (result,) = run_claims([cid])
@@ -289,8 +316,9 @@ def test_registry_order_does_not_depend_on_the_import_order(monkeypatch) -> None
     prefixes = [c.id.split(".")[0] for c in CLAIMS]
     assert prefixes == sorted(prefixes)
     monkeypatch.setattr(registry, "REGISTRY", {})
-    for module in reversed(SOURCE_MODULES.values()):
-        importlib.reload(module)
+    for prefix, module in reversed(SOURCE_MODULES.items()):
+        for mod in [module, *PROOF_MODULES.get(prefix, [])]:
+            importlib.reload(mod)
     assert list(registry.REGISTRY) == [c.id for c in CLAIMS]
 
 
@@ -298,10 +326,15 @@ def test_registry_order_does_not_depend_on_the_import_order(monkeypatch) -> None
 def test_each_source_module_registers_only_its_source(monkeypatch, prefix: str) -> None:
     mine = [c.id for c in CLAIMS if c.id.startswith(prefix + ".")]
     assert mine
-    module = SOURCE_MODULES[prefix]
-    assert all(get_claim(cid).check.__module__ == module.__name__ for cid in mine)
+    modules = [SOURCE_MODULES[prefix], *PROOF_MODULES.get(prefix, [])]
+    names = {m.__name__ for m in modules}
+    assert all(get_claim(cid).check.__module__ in names for cid in mine)
+    for proofs in PROOF_MODULES.get(prefix, []):  # a proofs module registers proof steps only
+        assert all(get_claim(cid).kind == "proof-step" for cid in mine
+                   if get_claim(cid).check.__module__ == proofs.__name__)
     monkeypatch.setattr(registry, "REGISTRY", {})
-    importlib.reload(module)
+    for module in modules:
+        importlib.reload(module)
     assert list(registry.REGISTRY) == mine
 
 

@@ -19,7 +19,9 @@ as the claim being tested.
 One module per source text registers its statements where their checks are written
 (:func:`~dpsym.claims.registry.claim`): :mod:`~dpsym.claims.slides_000`,
 :mod:`~dpsym.claims.notes_001`, :mod:`~dpsym.claims.poster_002`,
-:mod:`~dpsym.claims.paper_003`, :mod:`~dpsym.claims.notes_004`, imported here; the
+:mod:`~dpsym.claims.paper_003`, :mod:`~dpsym.claims.notes_004`, imported here (the proof
+steps of the paper and of the slides are in :mod:`~dpsym.claims.paper_003_proofs` and
+:mod:`~dpsym.claims.slides_000_proofs`, registered after their sources' statements); the
 registry keeps source order (by source, then in the order of the statements in the source
 text), which is the order of :data:`CLAIMS`. The data model, the registry and the
 runner are in :mod:`~dpsym.claims.registry`.
@@ -31,7 +33,15 @@ corrected statement holds), ``"fails"`` (false, and no correction is registered)
 
 from __future__ import annotations
 
-from . import notes_001, notes_004, paper_003, poster_002, slides_000  # noqa: F401 (registering)
+from . import (  # noqa: F401 (registering; a proofs module imports its source's first)
+    notes_001,
+    notes_004,
+    paper_003,
+    paper_003_proofs,
+    poster_002,
+    slides_000,
+    slides_000_proofs,
+)
 from .registry import (
     CORRECTED,
     FAILS,

@@ -238,3 +238,61 @@ def _per_record() -> Verdict:
                             for k in range(n + 1)) - n * d) != 0]
     return Verdict(not bad, detail="E[#released] - n delta = 0 identically in delta for "
                    f"n = 1..30 (failures: {bad})")
+
+
+# ----------------------------------------------------------------------------- proof steps
+
+_NB_PF = "notebooks/proofs_004.py"
+
+
+def _exp_family() -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every pair (u(x, .), u(x', .)) of integer utilities on |R| = 3 outputs with values in
+    -2..2 and |u(x, s) - u(x', s)| <= Delta u = 1 (exhaustive)."""
+    out = []
+    for ux in itertools.product(range(-2, 3), repeat=3):
+        for shift in itertools.product((-1, 0, 1), repeat=3):
+            out.append((ux, tuple(a + s_ for a, s_ in zip(ux, shift, strict=True))))
+    return out
+
+
+def _exp_chain(step: int) -> Verdict:
+    """One inequality of the proof, exactly, on every pair of the family, with e^eps = 2
+    (so every weight exp(eps u/Delta u) = 2^u is rational): step 1 exp(eps u'/Du) <= e^eps
+    exp(eps u/Du); step 2 the ratio identity; step 3 the ratio <= e^eps exp(eps (u - u')/Du);
+    step 4 the ratio <= e^{2 eps}. Returns the worst margin found."""
+    E = Fraction(2)
+    worst, count = None, 0
+    for ux, uy in _exp_family():
+        wx = [E**a for a in ux]
+        wy = [E**a for a in uy]
+        for s_ in range(3):
+            count += 1
+            ratio = (wx[s_] / sum(wx)) / (wy[s_] / sum(wy))
+            if step == 1:
+                margin = E * wx[s_] - wy[s_]
+            elif step == 2:
+                margin = -abs(ratio - wx[s_] / wy[s_] * (sum(wy) / sum(wx)))
+            elif step == 3:
+                margin = E * (wx[s_] / wy[s_]) - ratio
+            else:
+                margin = E**2 - ratio
+            worst = margin if worst is None else min(worst, margin)
+    ok = worst >= 0
+    return Verdict(bool(ok), detail=f"{count} (pair, output) cases, e^eps = 2: least margin "
+                   f"{worst} ({float(worst):.6g})")
+
+
+_EXP_WHY = ("for every utility function: the engine decides the step exactly on every pair "
+            "of integer utilities on 3 outputs with values in -2..2 and |u - u'| <= Delta u "
+            "= 1, with e^eps = 2, not for every utility")
+for _j, _text in ((1, "|u(x, s) - u(x', s)| <= Delta u => exp(eps u(x', s)/Delta u) <= e^eps "
+                      "exp(eps u(x, s)/Delta u)"),
+                  (2, "Pr[M(x) = s]/Pr[M(x') = s] = [exp(eps u(x,s)/Du)/exp(eps u(x',s)/Du)] "
+                      "[sum_s exp(eps u(x',s)/Du)/sum_s exp(eps u(x,s)/Du)]"),
+                  (3, "... <= e^eps exp(eps (u(x,s) - u(x',s))/Delta u)"),
+                  (4, "... <= e^{2 eps}")):
+    claim(f"004.exp.privacy.s{_j}", "Exponential mechanism, PROOF", _text, kind="proof-step",
+          theorem="004.exp.privacy", notebook=_NB_PF, undecided=_EXP_WHY,
+          no_mutants="a step of a chain of inequalities between probabilities (the "
+          "sharpness of e^{2 eps} is errata N7)")(
+              lambda _j=_j: _exp_chain(_j))

@@ -110,6 +110,10 @@ class Claim:
     slack : str or None
         For an inequality that is not sharp: the located extreme showing the slack (a
         surviving mutant that moves the bound of a relation is then *equivalent*).
+    undecided : str or None
+        Why the engine cannot decide the step over its whole domain (e.g. a statement about
+        every probability measure); the check then confirms it on the instances it names.
+        ``None`` for a claim whose check decides it.
     """
 
     id: str
@@ -127,6 +131,7 @@ class Claim:
     theorem: str | None = None
     no_mutants: str | None = None
     slack: str | None = None
+    undecided: str | None = None
 
     def run(self, formula: dict | None = None) -> Verdict:
         """Run the check, on ``formula`` (default: the registered one) if it has one."""
@@ -206,8 +211,8 @@ def claim(cid: str, location: str, statement: str, *, status: str = HOLDS,
           corrected: str | None = None, errata: str | None = None,
           notebook: str | None = None, budget: float = 5.0, formula: dict | None = None,
           kind: str = "statement", theorem: str | None = None,
-          no_mutants: str | None = None, slack: str | None = None
-          ) -> Callable[[Check], Check]:
+          no_mutants: str | None = None, slack: str | None = None,
+          undecided: str | None = None) -> Callable[[Check], Check]:
     """Decorator: register the decorated check as the claim ``cid`` (see :class:`Claim`
     for the arguments; the source file is read from the id's prefix).
 
@@ -223,7 +228,7 @@ def claim(cid: str, location: str, statement: str, *, status: str = HOLDS,
         register(Claim(cid, SOURCES[prefix], location, statement, check, status=status,
                        corrected=corrected, errata=errata, notebook=notebook, budget=budget,
                        formula=formula, kind=kind, theorem=theorem, no_mutants=no_mutants,
-                       slack=slack))
+                       slack=slack, undecided=undecided))
         return check
 
     return decorate
@@ -240,7 +245,8 @@ def notebook_cell(entry: Claim) -> str:
     notebook cell (``# %%`` separators, counted from 1) that cites the claim id; otherwise
     the registered notebook, marked as not citing the id; otherwise where else it is
     covered (the claim's check, run by ``dpsym check`` and ``tests/test_claims.py``)."""
-    pattern = re.compile(r"(?<![\w.])" + re.escape(entry.id) + r"(?![\w])")
+    # an id followed by ".s1" (or ".s{j}") is another claim's id, not this one
+    pattern = re.compile(r"(?<![\w.])" + re.escape(entry.id) + r"(?!\w|\.[\w{])")
     if NOTEBOOKS.is_dir():
         for path in sorted(NOTEBOOKS.glob("*.py")):
             cell = 0

@@ -374,6 +374,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
                                "equivalent": sum(bool(m.equivalent) and not m.killed
                                                  for m in killed[r.claim.id]),
                                "no_mutants": no_mutant_reason(r.claim),
+                               "undecided": r.claim.undecided,
                                "detail": r.detail} for r in results]}, out)
     else:
         table = [("CLAIM", "SOURCE", "VERDICT", "TIME", "")]
