@@ -11,31 +11,54 @@ it adds, with the methods and conventions of a frozen ``scipy.stats`` distributi
     >>> m.var() == float(m.moment_value(2, 17))   # E X^2, exact from the engine
     True
 
-The distribution is that of the instance's free parameter: the value given to the
-constructor (``Staircase(eps=1, gamma="1/2")``) or else the optimum for the amplitude cost
-(the parameter :meth:`~dpsym.mechanisms.base.Mechanism.sample` uses, read back exactly
-from its certified 17 digits, so that :meth:`rvs` and :meth:`cdf` describe one law).
+Which law: the distribution is that of the instance's free parameter (the staircase's
+:math:`\gamma`, the discrete staircase's :math:`r`, the point mass :math:`\alpha` of
+``uniform-mass``): the value given to the constructor (``Staircase(eps=1, gamma="1/2")``),
+or else the optimum for the instance's *law cost* -- the amplitude cost
+:math:`\mathbb{E}|X|` (:data:`DISTRIBUTION_COST`) unless :meth:`Distribution.law` chose
+another. So ``Staircase(eps=0.3)`` is the amplitude-optimal staircase and its
+:meth:`~Distribution.var` is the power cost *of that noise*, above the optimal power cost;
+``Staircase(eps=0.3).law("power")`` is the power-optimal staircase, whose ``var()`` is
+``value("cost", "power")``. The optimum is read back exactly from its certified 17 digits,
+as :meth:`~dpsym.mechanisms.base.Mechanism.sample` does, so that :meth:`rvs` and
+:meth:`cdf` describe one law.
 
 How each method is computed, from the noise description (:mod:`dpsym.noise`) and the
 engine, nothing per mechanism:
 
-* :meth:`rvs` is :meth:`~dpsym.mechanisms.base.Mechanism.sample`, the fast vectorised
-  sampler (:mod:`dpsym.sampling`), with scipy's ``random_state`` (None, an int seed, a
-  :class:`numpy.random.SeedSequence`, a :class:`~numpy.random.Generator` or a legacy
-  :class:`~numpy.random.RandomState`, whose bit generator is then advanced);
-* :meth:`cdf` and :meth:`sf` are :func:`dpsym.sampling.cdf` in float64 (a sum of
-  non-negative terms: both tails keep their relative precision; :meth:`sf` uses the
-  symmetry :math:`P(X > x) = P(X < -x)`); :meth:`ppf` and :meth:`isf` are their exact
-  float64 inverses (a bisection over the 64-bit patterns of doubles: the smallest double
-  :math:`x` with :math:`F(x) \ge q`);
+* :meth:`rvs` is :meth:`~dpsym.mechanisms.base.Mechanism.sample` at the law cost, the fast
+  vectorised sampler (:mod:`dpsym.sampling`), with scipy's ``random_state`` (None, an int
+  seed, a :class:`numpy.random.SeedSequence`, a :class:`~numpy.random.Generator` or a
+  legacy :class:`~numpy.random.RandomState`, whose bit generator is then advanced); a zero
+  draw is ``+0.0``;
+* :meth:`cdf` is :func:`dpsym.sampling.cdf` in float64 (a sum of non-negative terms: the
+  lower tail keeps its relative precision) and :meth:`sf` the same sum read from the
+  other side, :math:`P(X > x) = P(X < -x)` (the upper tail keeps its relative precision;
+  at a point mass, :math:`P(X > 0) = (1 - P(X = 0))/2` exactly rounded);
+* :meth:`ppf` is the exact float64 inverse of :meth:`cdf` and :meth:`isf` that of
+  :meth:`sf` (bisections over the 64-bit patterns of doubles): ``ppf(q)`` is the smallest
+  double :math:`x` with ``cdf(x) >= q`` and ``isf(q)`` the smallest double :math:`x` with
+  ``sf(x) <= q``. Hence ``ppf(cdf(x))`` is the first double of the run of doubles on
+  which the float64 ``cdf`` takes the value ``cdf(x)``: it is ``x`` (to an ulp or two)
+  wherever ``cdf`` resolves ``x``, which is the lower tail; in the upper tail ``cdf``
+  is close to 1 and only ``sf`` resolves ``x``: there ``isf(sf(x))`` is ``x``, and
+  ``isf(q)`` is finite for every ``q > 0`` (the point where the survival function
+  underflows, at most). The exceptions are ``ppf(0.5) = isf(0.5) = 0``, the exact median
+  of a symmetric real-valued noise (the float64 ``cdf`` is 0.5 on a few doubles below 0
+  too), and scipy's conventions at the ends: ``ppf(0)`` and ``isf(1)`` are the lower end
+  of the :meth:`support` (on the integers, one below it, as scipy's ``rv_discrete``),
+  ``ppf(1)`` and ``isf(0)`` the upper end, so that ``interval(1.0)`` is the support;
 * :meth:`pdf` (a density) and :meth:`pmf` (a mass function on the integers) evaluate the
   pieces of the description (the geometric tail as :math:`q^k g(u)`);
 * :meth:`mean` is 0 (the noise is symmetric), :meth:`var` is :math:`\mathbb{E}X^2`,
   :meth:`moment` is :math:`\mathbb{E}X^n` (0 for odd :math:`n`) and :meth:`abs_moment` is
   :math:`\mathbb{E}|X|^p` -- the mechanism's cost quantities, evaluated from the engine's
-  exact expressions (:meth:`moment_value` returns them certified to any digits);
+  exact expressions at the law's free parameter (:meth:`moment_value` returns them
+  certified to any digits);
 * :meth:`entropy` is the differential (lattice: Shannon) entropy in nats, by mpmath
-  quadrature of the pieces and exact geometric sums over the tail.
+  quadrature of the pieces and exact geometric sums over the tail; a mixed law (a point
+  mass at 0 and a density: ``uniform-mass`` with :math:`\alpha > 0`) has neither, and
+  is refused.
 
 Multi-dimensional mechanisms offer :meth:`rvs` (arrays of shape ``size + (d,)``); the
 other methods raise :class:`~dpsym.errors.UnsupportedError`. :meth:`to_scipy` returns a
@@ -53,7 +76,7 @@ import numpy as np
 import sympy as sp
 
 from .balls import ball_value
-from .costs import parse_cost
+from .costs import Cost, parse_cost
 from .errors import DomainError, UnsupportedError
 from .evaluation import Value, numeric_point
 from .expressions import to_sympy
@@ -64,11 +87,13 @@ from .precision import exclusive, workdps
 from .sampling import cdf as noise_cdf
 from .symbols import b, u, x
 
-#: The cost whose optimal free parameter the distribution uses by default.
+#: The cost whose optimal free parameter the distribution uses by default (the *law
+#: cost*; :meth:`Distribution.law` chooses another).
 DISTRIBUTION_COST = "amplitude"
 #: Digits certified for the float64 answers (their number, rounded once to a double).
 FLOAT_DIGITS = 17
-#: Bisection steps of :meth:`Distribution.ppf` (the 64-bit patterns of doubles).
+#: Bisection steps of :meth:`Distribution.ppf` and :meth:`Distribution.isf` (the 64-bit
+#: patterns of doubles: 64 halvings and a margin).
 _PPF_STEPS = 66
 
 
@@ -190,10 +215,15 @@ def _piece_entropy(lo: mpmath.mpf, hi: mpmath.mpf, expr: sp.Expr, var: sp.Symbol
     return mpmath.quad(term, [lo, hi]), mpmath.quad(f, [lo, hi])
 
 
+#: Why a law with a point mass at 0 and a density has no entropy.
+MIXED_LAW = ("the noise is a mixed law (a point mass at 0 and a density): a mixed law has "
+             "no differential entropy (and, having a density, no Shannon entropy)")
+
+
 def _entropy(noise: SymmetricNoise) -> mpmath.mpf:
     """The entropy (nats) of a numeric description, at the working precision."""
     if not noise.lattice and sp.sympify(noise.atom) != 0:
-        raise UnsupportedError("no entropy: the noise has a point mass at 0 and a density")
+        raise UnsupportedError(MIXED_LAW)
 
     def num(e: sp.Expr) -> mpmath.mpf:
         e = sp.sympify(e)
@@ -233,7 +263,12 @@ class Moment:
 
 class Distribution:
     """The scipy.stats methods of a mechanism instance (a mixin of
-    :class:`~dpsym.mechanisms.base.Mechanism`; see the module docstring)."""
+    :class:`~dpsym.mechanisms.base.Mechanism`; see the module docstring).
+
+    The law is the noise at the free parameter given to the constructor, or else at the
+    free parameter optimal for :attr:`law_cost`: the amplitude cost
+    (:data:`DISTRIBUTION_COST`) unless :meth:`law` chose another cost.
+    """
 
     # ------------------------------------------------------------------ plumbing
     def _multivariate(self) -> bool:
@@ -245,13 +280,83 @@ class Distribution:
                 f"{self.name}: {what}: not available for a {int(self.values['dim'])}-"
                 "dimensional noise (rvs draws vectors; the costs are value('cost', ...))")
 
+    @property
+    def law_cost(self) -> str:
+        """The cost whose optimal free parameter defines this distribution
+        (:data:`DISTRIBUTION_COST`, ``"amplitude"``, unless :meth:`law` chose another;
+        without effect on a mechanism without free parameter or with one given to the
+        constructor)."""
+        return self.__dict__.get("_law_cost", DISTRIBUTION_COST)
+
+    def law(self, cost: Cost | str = DISTRIBUTION_COST) -> Distribution:
+        r"""This mechanism, with the distribution of the free parameter optimal for ``cost``.
+
+        An instance's distribution methods (:meth:`rvs`, :meth:`cdf`, :meth:`ppf`,
+        :meth:`var`, :meth:`entropy`...) describe the noise at the free parameter optimal
+        for the amplitude cost :math:`\mathbb{E}|X|` by default, e.g. the staircase
+        with :math:`\gamma^*_{\mathrm{amplitude}}`, whose ``var()`` is the power cost
+        of *that* noise. ``m.law("power")`` describes the power-optimal noise instead
+        (:math:`\gamma^*_{\mathrm{power}}`): its ``var()`` is
+        ``m.value("cost", "power")``, its :meth:`rvs` draws
+        ``m.sample(rng, size, "power")``.
+
+        Parameters
+        ----------
+        cost : Cost or str
+            ``amplitude``, ``power`` or ``moment:P`` (:func:`dpsym.costs.parse_cost`).
+
+        Returns
+        -------
+        Distribution
+            A new instance of the same class and parameters whose :attr:`law_cost` is
+            ``cost``; the instance's other methods (``value``, ``sample``...) are
+            unchanged, they take their cost as an argument. For a mechanism without free
+            parameter every cost gives the same law.
+
+        Raises
+        ------
+        DomainError
+            For an unknown cost, or when the free parameter was given to the
+            constructor (then the law is that noise whatever the cost).
+
+        Examples
+        --------
+        >>> from dpsym import Staircase
+        >>> m = Staircase(eps="0.3").law("power")
+        >>> m.var() == float(m.value("cost", "power"))
+        True
+        """
+        chosen = parse_cost(cost)
+        self._specific(chosen)
+        if getattr(self, "free_given", None) is not None:
+            raise DomainError("cost", f"{self.name}: {self.free.name} was given to the "
+                              "constructor, so the law is that noise whatever the cost")
+        other = object.__new__(type(self))
+        other.__setstate__(self.__getstate__())  # the parameters, without the caches
+        other.__dict__["_law_cost"] = chosen.name
+        return other
+
+    def __repr__(self) -> str:
+        text = super().__repr__()
+        cost = self.law_cost
+        return text if cost == DISTRIBUTION_COST else f"{text}.law({cost!r})"
+
     def _dist_noise(self) -> SymmetricNoise:
         """The numeric description the distribution methods use (the sampler's)."""
         self._univariate("the distribution functions")
         if "_dist_noise_cache" not in self.__dict__:
             self.__dict__["_dist_noise_cache"] = self.numeric_noise(
-                DISTRIBUTION_COST, self.free_given, digits=FLOAT_DIGITS)
+                self.law_cost, self.free_given, digits=FLOAT_DIGITS)
         return self.__dict__["_dist_noise_cache"]
+
+    def _dist_atom(self) -> tuple[float, float]:
+        r""":math:`P(X < 0) = P(X > 0)` and :math:`P(X \le 0)` of a real-valued noise with
+        a point mass at 0, each the double nearest to its exact value."""
+        if "_dist_atom_cache" not in self.__dict__:
+            atom = sp.sympify(self._dist_noise().atom)
+            self.__dict__["_dist_atom_cache"] = (_float((1 - atom) / 2),
+                                                 _float((1 + atom) / 2))
+        return self.__dict__["_dist_atom_cache"]
 
     def _dist_density(self) -> _Density:
         if "_dist_density_cache" not in self.__dict__:
@@ -274,15 +379,17 @@ class Distribution:
         Returns
         -------
         numpy.ndarray or scalar
-            float64 values, int64 for an integer-valued mechanism.
+            float64 values (a zero is ``+0.0``), int64 for an integer-valued mechanism;
+            drawn from the law of :attr:`law_cost`.
         """
         shape = _shape(size)
         rng = generator(random_state)
         if self._multivariate():  # d-dimensional samplers take a count of vectors
             count = 1 if shape is None else int(np.prod(shape, dtype=np.int64))
-            draw = self.sample(rng, count)
+            draw = _unsigned_zeros(self.sample(rng, count, self.law_cost))
             return draw[0] if shape is None else draw.reshape(shape + draw.shape[1:])
-        draw = self.sample(rng, (1,) if shape is None else shape)
+        draw = _unsigned_zeros(self.sample(rng, (1,) if shape is None else shape,
+                                           self.law_cost))
         return draw[0] if shape is None else draw
 
     # ------------------------------------------------------------------ distribution
@@ -293,24 +400,35 @@ class Distribution:
     def _cdf(self, xs: np.ndarray) -> np.ndarray:
         """:func:`dpsym.sampling.cdf`, with its limits where a piece's closed form
         overflows float64 far in a tail (a Gaussian's beyond about 37 standard deviations,
-        where the mass left is below the smallest normal double): 0 below, 1 above."""
+        where the mass left is below the smallest normal double): 0 below, 1 above; at a
+        point mass at 0, :math:`F(0) = (1 + P(X = 0))/2` rounded once."""
+        noise = self._dist_noise()
         with np.errstate(over="ignore", invalid="ignore"):
-            out = noise_cdf(self._dist_noise(), xs)
+            out = noise_cdf(noise, xs)
         lost = np.isnan(out) & ~np.isnan(xs)
-        return np.where(lost, np.where(xs > 0, 1.0, 0.0), out) if lost.any() else out
+        if lost.any():
+            out = np.where(lost, np.where(xs > 0, 1.0, 0.0), out)
+        if not noise.lattice and sp.sympify(noise.atom) != 0:  # the jump: F(0) exactly
+            out = np.where(xs == 0, self._dist_atom()[1], out)
+        return out
 
     def sf(self, x: object) -> np.ndarray | float:
         r""":math:`P(X > x)`, from the symmetry :math:`P(X > x) = P(X < -x)` (precise in
-        the upper tail)."""
+        the upper tail; at a point mass at 0, :math:`P(X > 0) = (1 - P(X = 0))/2`
+        rounded once)."""
+        return _out(self._sf(_points(x)), x)
+
+    def _sf(self, xs: np.ndarray) -> np.ndarray:
         noise = self._dist_noise()
-        xs = _points(x)
         if noise.lattice:
-            out = self._cdf(-np.floor(xs) - 1)
-        elif sp.sympify(noise.atom) == 0:
-            out = self._cdf(-xs)
-        else:  # P(X > x) = P(X < -x) = F(-x) away from the point mass at 0
+            return self._cdf(-np.floor(xs) - 1)
+        if sp.sympify(noise.atom) == 0:
+            return self._cdf(-xs)
+        # P(X > x) = P(X < -x) = F(-x) away from the point mass at 0
+        above, _ = self._dist_atom()
+        with np.errstate(invalid="ignore"):
             out = np.where(xs > 0, self._cdf(-xs), 1.0 - self._cdf(xs))
-        return _out(out, x)
+        return np.where(xs == 0, above, out)
 
     def logcdf(self, x: object) -> np.ndarray | float:
         r""":math:`\log F(x)`."""
@@ -323,36 +441,49 @@ class Distribution:
             return np.log(self.sf(x))
 
     def ppf(self, q: object) -> np.ndarray | float:
-        r"""The quantile function: the smallest :math:`x` with :math:`F(x) \ge q`
-        (float64; an integer value for an integer-valued mechanism; nan outside
-        :math:`[0, 1]`)."""
+        r"""The quantile function, the exact inverse of :meth:`cdf` in float64: the
+        smallest double :math:`x` with ``cdf(x) >= q``.
+
+        An integer for an integer-valued mechanism; ``ppf(0.5)`` is the exact median 0 of
+        a real-valued noise; ``ppf(0)`` is the lower end of the :meth:`support` (one below
+        it on the integers, as scipy's ``rv_discrete``), ``ppf(1)`` the upper end; nan
+        outside :math:`[0, 1]`. ``ppf(cdf(x))`` is the first double on which the float64
+        :meth:`cdf` takes the value ``cdf(x)`` (``x`` itself where the cdf resolves it:
+        the lower tail; :meth:`isf` resolves the upper tail).
+        """
         qs = _points(q)
-        upper = qs >= 0.5
-        target = np.where(upper, 1.0 - qs, qs)
-        noise = self._dist_noise()
-
-        def reached(points: np.ndarray) -> np.ndarray:  # F(x) >= q, precise in both tails
-            out = np.empty(points.shape, dtype=bool)
-            out[upper] = np.asarray(self.sf(points[upper])) <= target[upper]
-            out[~upper] = self._cdf(points[~upper]) >= target[~upper]
-            return out
-
-        lo = np.full(qs.shape, _key(-np.inf), dtype=np.int64)
-        hi = np.full(qs.shape, _key(np.inf), dtype=np.int64)
-        for _ in range(_PPF_STEPS):  # invariant: F(lo) < q <= F(hi)
-            mid = (lo >> 1) + (hi >> 1) + (lo & hi & 1)
-            ok = reached(_unkey(mid))
-            hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
-        out = _unkey(hi)
-        if not noise.lattice:  # symmetric with F(0-) < 1/2 <= F(0): exactly 0, not -0.0 or 1e-300
+        with np.errstate(invalid="ignore"):
+            out = _first(lambda points: self._cdf(points) >= qs, qs.shape)
+        low, high = self._ends()
+        if not self.lattice:  # symmetric, F(0-) <= 1/2 <= F(0): the median is exactly 0
             out = np.where(qs == 0.5, 0.0, out)
-        out = np.where(qs == 0, -np.inf, np.where(qs == 1, np.inf, out))
-        out = np.where((qs >= 0) & (qs <= 1), out, np.nan)
-        return _out(out, q)
+        out = np.where(qs == 0, low, np.where(qs == 1, high, out))
+        return _out(np.where((qs >= 0) & (qs <= 1), out, np.nan), q)
 
     def isf(self, q: object) -> np.ndarray | float:
-        r"""The inverse of :meth:`sf`: the smallest :math:`x` with :math:`P(X > x) \le q`."""
-        return self.ppf(1.0 - _points(q)) if np.ndim(q) else self.ppf(1.0 - float(q))
+        r"""The inverse survival function, the exact inverse of :meth:`sf` in float64: the
+        smallest double :math:`x` with ``sf(x) <= q``.
+
+        Computed from the upper tail itself (not as ``ppf(1 - q)``, which loses it):
+        finite for every ``q > 0``, and ``isf(sf(x))`` is ``x`` (to an ulp or two) far
+        in the upper tail. ``isf(0.5)`` is 0 for a real-valued noise, ``isf(0)`` the
+        upper end of the :meth:`support`, ``isf(1)`` the lower end (one below it on the
+        integers, as scipy's ``rv_discrete``); nan outside :math:`[0, 1]`.
+        """
+        qs = _points(q)
+        with np.errstate(invalid="ignore"):
+            out = _first(lambda points: self._sf(points) <= qs, qs.shape)
+        low, high = self._ends()
+        if not self.lattice:
+            out = np.where(qs == 0.5, 0.0, out)
+        out = np.where(qs == 0, high, np.where(qs == 1, low, out))
+        return _out(np.where((qs >= 0) & (qs <= 1), out, np.nan), q)
+
+    def _ends(self) -> tuple[float, float]:
+        """``ppf(0)`` and ``ppf(1)`` (scipy's conventions: the support's ends, except
+        one below the lower end on the integers)."""
+        low, high = self.support()
+        return (low - 1 if self.lattice else low), high
 
     def pdf(self, x: object) -> np.ndarray | float:
         """The density (float64). A point mass at 0 (``uniform-mass``) is not part of it:
@@ -393,7 +524,8 @@ class Distribution:
             return np.log(self.pmf(k))
 
     def support(self) -> tuple[float, float]:
-        """The end points of the support, ``(-a, a)`` (``a`` may be ``inf``)."""
+        """The end points of the support, ``(-a, a)`` (``a`` may be ``inf``; on the
+        integers, the extreme values taken)."""
         noise = self._dist_noise()
         if noise.tail is not None or not noise.head:
             return (-np.inf, np.inf)
@@ -406,8 +538,19 @@ class Distribution:
         return 0.0
 
     def interval(self, confidence: float) -> tuple[float, float]:
-        """The central interval of probability ``confidence``, as scipy's ``interval``."""
-        tail = (1.0 - float(confidence)) / 2
+        """The central interval of probability ``confidence``, as scipy's ``interval``:
+        ``(ppf(t), isf(t))`` with ``t = (1 - confidence) / 2``; ``interval(1.0)`` is the
+        :meth:`support` (on the integers, ``(low - 1, high)`` as scipy's).
+
+        Raises
+        ------
+        DomainError
+            For ``confidence`` outside :math:`[0, 1]`.
+        """
+        level = float(confidence)
+        if not 0 <= level <= 1:
+            raise DomainError("confidence", f"must be in [0, 1], got {level}")
+        tail = (1.0 - level) / 2
         return float(self.ppf(tail)), float(self.isf(tail))
 
     # ------------------------------------------------------------------ moments
@@ -418,7 +561,12 @@ class Distribution:
 
     def var(self) -> float:
         r""":math:`\mathbb{E}X^2` (the ``power`` cost at this distribution's parameter),
-        from the engine's exact expression, certified and rounded to float64."""
+        from the engine's exact expression, certified and rounded to float64.
+
+        The parameter is the one optimal for :attr:`law_cost` (amplitude by default: the
+        power cost of the amplitude-optimal noise, above the optimal power cost);
+        ``law("power").var()`` is the optimal power cost ``value("cost", "power")``.
+        """
         return float(self.moment_value(2, FLOAT_DIGITS))
 
     def std(self) -> float:
@@ -467,9 +615,10 @@ class Distribution:
         r"""The certified :math:`\mathbb{E}|X|^p` of this distribution, ``digits`` digits.
 
         The engine's exact expression of :math:`\mathbb{E}|X|^p` in the parameters and
-        the free parameter, at the given free parameter or the exact optimum for the
-        amplitude cost: one ball evaluation where the expression is a closed form
-        (:mod:`dpsym.balls`), otherwise mpmath at two precisions that must agree.
+        the free parameter, at the given free parameter or the exact optimum for
+        :attr:`law_cost` (the amplitude cost unless :meth:`law` chose another): one
+        ball evaluation where the expression is a closed form (:mod:`dpsym.balls`),
+        otherwise mpmath at two precisions that must agree.
 
         Raises
         ------
@@ -481,14 +630,18 @@ class Distribution:
         return certify(self, type(self).moment(_exponent(p)), check_digits(digits))
 
     def entropy(self) -> float:
-        """The differential entropy in nats (lattice: the Shannon entropy).
+        r"""The differential entropy in nats (lattice: the Shannon entropy).
 
         Raises
         ------
         UnsupportedError
-            For a law with both a point mass and a density (``uniform-mass``).
+            For a mixed law, a point mass at 0 and a density (``uniform-mass`` with
+            :math:`\alpha > 0`): it has no differential entropy (the density part alone
+            does not define one), nor a Shannon entropy.
         """
         noise = self._dist_noise()
+        if not noise.lattice and sp.sympify(noise.atom) != 0:
+            raise UnsupportedError(f"{self.name}: {MIXED_LAW}")
         with workdps(20):
             return float(_entropy(noise))
 
@@ -527,6 +680,7 @@ class Distribution:
             "_cdf": lambda _, t: m.cdf(t),
             "_sf": lambda _, t: m.sf(t),
             "_ppf": lambda _, q: m.ppf(q),
+            "_isf": lambda _, q: m.isf(q),
             "_rvs": lambda _, size=None, random_state=None: m.rvs(size, random_state),
             "_stats": lambda _: (0.0, m.var(), 0.0, m.stats("k")[0]),
             "_shape_info": lambda _: [],
@@ -540,8 +694,9 @@ def certify(m: Any, expr: sp.Expr, digits: int, *, method: str = "auto",
             allow_zero: bool = False) -> Value:
     r"""``expr`` (in the parameters, :math:`b` and the free parameter) certified at the
     instance ``m``'s parameters and at its distribution's free parameter: the one given to
-    the constructor, or else the exact optimum for :data:`DISTRIBUTION_COST` (its closed
-    form substituted; without one, the certified minimiser at each working precision).
+    the constructor, or else the exact optimum for its law cost (``m.law_cost``,
+    :data:`DISTRIBUTION_COST` by default; its closed form substituted; without one, the
+    certified minimiser at each working precision).
 
     One ball evaluation where possible (``method`` ``"auto"`` or ``"ball"``), otherwise
     mpmath at two precisions that must agree (:func:`dpsym.numerics.certified`).
@@ -551,10 +706,10 @@ def certify(m: Any, expr: sp.Expr, digits: int, *, method: str = "auto",
     if fp is not None and m.free_given is not None:
         exact[fp.symbol] = m.free_given
     elif fp is not None and fp.symbol in expr.free_symbols and not fp.integer:
-        optimum = type(m).optimal_parameter(DISTRIBUTION_COST)
+        optimum = type(m).optimal_parameter(m.law_cost)
         if optimum is not None:
             expr = sp.sympify(expr).subs(fp.symbol, optimum)
-    cost = parse_cost(DISTRIBUTION_COST)
+    cost = parse_cost(m.law_cost)
     numeric_derived = any(der.numeric for der in m.derived)
     if method != "mpmath" and not numeric_derived and expr.free_symbols <= set(exact) | {b}:
         found = ball_value(expr, exact, digits, allow_zero=allow_zero,
@@ -628,6 +783,28 @@ def _points(values: object) -> np.ndarray:
 def _out(values: np.ndarray, like: object) -> np.ndarray | float:
     """A float for a scalar argument, else the array."""
     return float(values) if np.ndim(like) == 0 else values
+
+
+def _unsigned_zeros(draw: np.ndarray) -> np.ndarray:
+    """``draw`` with ``-0.0`` made ``+0.0`` (in place; a float64 array), as ``x + 0.0``
+    does in round-to-nearest: a random sign times a zero draw is not a negative zero."""
+    if draw.dtype.kind == "f":
+        np.add(draw, 0.0, out=draw)
+    return draw
+
+
+def _first(reached: Callable[[np.ndarray], np.ndarray], shape: tuple[int, ...]
+           ) -> np.ndarray:
+    """The smallest double ``y`` with ``reached(y)``, elementwise: a bisection over the
+    64-bit patterns of doubles (:func:`_key`) keeping ``reached(lo)`` false and
+    ``reached(hi)`` true, from ``-inf`` (taken as false) and ``inf`` (taken as true)."""
+    lo = np.full(shape, _key(-np.inf), dtype=np.int64)
+    hi = np.full(shape, _key(np.inf), dtype=np.int64)
+    for _ in range(_PPF_STEPS):
+        mid = (lo >> 1) + (hi >> 1) + (lo & hi & 1)
+        ok = reached(_unkey(mid))
+        hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
+    return _unkey(hi)
 
 
 def _key(value: float) -> int:
