@@ -176,7 +176,10 @@ def _unpack(packed: tuple[Any, ...]) -> BaseException:
     try:
         if cls is None:
             raise TypeError
-        exc = cls.__new__(cls)
+        try:  # the constructor sets what lives outside args (an OSError's errno)
+            exc = cls(*args)
+        except Exception:
+            exc = cls.__new__(cls)
         exc.args = args
         exc.__dict__.update(state)
     except Exception:

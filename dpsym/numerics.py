@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
 
@@ -315,6 +316,29 @@ def _scaled_ball(m: mpz, e: int, k: int, accuracy: int) -> tuple[int, Fraction]:
                 return int(head), min(max(tail, Fraction(0)), Fraction(1) - Fraction(1, 2**prec))
         prec *= 2
     raise CertificationError(f"could not scale a number of decimal exponent {-k}")
+
+
+def display_number(text: str, digits: int) -> str:
+    r"""A decimal string shown with ``digits`` significant digits in one uniform style.
+
+    Positional (``0.831199``, ``1.00000``, ``250000``) when the decimal exponent
+    :math:`e` of the number satisfies :math:`-5 \le e < \mathrm{digits}`, scientific
+    (``2.50000e+29``) otherwise, so that no shown digit is a placeholder. ``text`` is a
+    correctly rounded decimal with at most ``digits`` significant digits (a certified
+    value's text), so the digits shown are the same digits.
+    """
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return text
+    if not number.is_finite():
+        return text
+    if number == 0:
+        return "0"
+    e = number.adjusted()
+    if -5 <= e < digits:
+        return f"{number:.{max(digits - 1 - e, 0)}f}"
+    return f"{number:.{digits - 1}e}"
 
 
 @lru_cache(maxsize=256)

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
 from typing import Any, TextIO
 
 import sympy as sp
 from sympy.printing.str import StrPrinter
 
+from .numerics import display_number
 from .symbols import PUBLIC_SYMBOLS, eps
 
 __all__ = ["ascending", "describe_free", "display_number", "emit_json", "expression_text",
@@ -59,29 +59,6 @@ def latex_text(expr: Any, *, ordered: bool = False) -> str:
     the order given when ``ordered``, see :func:`ascending`)."""
     return sp.latex(expr, symbol_names={eps: r"\varepsilon"},
                     **({"order": "none"} if ordered else {}))
-
-
-def display_number(text: str, digits: int) -> str:
-    r"""A decimal string shown with ``digits`` significant digits in one uniform style.
-
-    Positional (``0.831199``, ``1.00000``, ``250000``) when the decimal exponent
-    :math:`e` of the number satisfies :math:`-5 \le e < \mathrm{digits}`, scientific
-    (``2.50000e+29``) otherwise, so that no shown digit is a placeholder. ``text`` is a
-    correctly rounded decimal with at most ``digits`` significant digits (a certified
-    value's text), so the digits shown are the same digits.
-    """
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        return text
-    if not number.is_finite():
-        return text
-    if number == 0:
-        return "0"
-    e = number.adjusted()
-    if -5 <= e < digits:
-        return f"{number:.{max(digits - 1 - e, 0)}f}"
-    return f"{number:.{digits - 1}e}"
 
 
 def ascending(series: Any, t: sp.Symbol) -> Any:

@@ -41,7 +41,7 @@ from .bounds.lp import grid_param
 from .costs import Cost, parse_cost
 from .errors import DpsymError, UnsupportedError
 from .mechanisms import MECHANISMS
-from .numerics import check_digits
+from .numerics import check_digits, display_number, format_digits
 from .params import Guarantee, delta_param, dim_param, eps_param, sensitivity_param
 from .precision import workdps
 
@@ -312,10 +312,9 @@ def _entry(cls: Any, kind: str, inputs: CompareInputs) -> Ranked | Skipped:
 
 
 def _ratio_text(ratio: Any) -> str:
-    """A ratio to :data:`RATIO_DIGITS` significant digits (exactly ``1`` prints ``1``)."""
-    if ratio == 1:
-        return "1"
-    return mpmath.nstr(ratio, RATIO_DIGITS)
+    """A ratio correctly rounded to :data:`RATIO_DIGITS` significant digits, in the one
+    display style of :func:`dpsym.numerics.display_number` (``1.00000``, ``260548``)."""
+    return display_number(format_digits(mpmath.mpf(ratio), RATIO_DIGITS), RATIO_DIGITS)
 
 
 def compare(inputs: CompareInputs) -> Comparison:

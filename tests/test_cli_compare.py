@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
 import json
 from fractions import Fraction
 
@@ -64,7 +66,7 @@ def check_sections(data: dict) -> None:
             assert r["name"] in MECHANISMS and r["title"] == MECHANISMS[r["name"]].title
             assert bool(MECHANISMS[r["name"]].lattice) == (query == "integer")
         if rows:
-            assert rows[0]["ratio"] == "1"
+            assert rows[0]["ratio"] == "1.00000"
         for b in bounds_of(data, query):
             assert b["name"] in BOUNDS
             if rows:
@@ -259,7 +261,7 @@ def test_selection_returns_records_and_prints_nothing(capsys):
     assert all(isinstance(s, Skipped) for s in result.skipped)
     real = [r for r in result.rows if r.query == "real" and r.kind == "mechanism"]
     assert [r.rank for r in real] == list(range(1, len(real) + 1))
-    assert real[0].name == "truncated-laplace" and real[0].ratio == "1"
+    assert real[0].name == "truncated-laplace" and real[0].ratio == "1.00000"
     assert real[0].guarantee == Guarantee.APPROXIMATE
     assert [r.number for r in real] == sorted(r.number for r in real)
     assert real[0].cost == MECHANISMS["truncated-laplace"](eps="1", delta="0.05").value(
@@ -334,3 +336,19 @@ def test_compare_formats_agree_and_numbers_are_uniform(capsys):
         assert by_name[r["name"]]["cost"] == r["cost"]
     assert outputs["latex"].count(r"\\") >= len(names) and "\\toprule" in outputs["latex"]
     assert sum(line.startswith("|---") for line in outputs["md"].splitlines()) == 2
+
+
+def test_ratios_have_one_style_in_every_format(capsys):
+    """Every ratio in CSV and JSON has exactly the ratio digits, positional or
+    scientific as in the table (``1.00000`` beside ``1.04217``, never ``1`` beside
+    ``1.0``, ``260548.0`` or ``250000.``)."""
+    code, out, _ = run(capsys, "compare", "--eps", "1", "--delta", "1e-6", "--format", "csv")
+    assert code == 0
+    ratios = [row["ratio"] for row in csv.DictReader(io.StringIO(out)) if row["ratio"]]
+    assert ratios and "260548" in ratios
+    for r in ratios:
+        digits = r.split("e")[0].replace(".", "").lstrip("0")
+        assert len(digits) == 6 and not r.endswith("."), r
+    data = run_json(capsys, "compare", "--eps", "1", "--delta", "1e-6")
+    shown = [r["ratio"] for q in ("real", "integer") for r in mechanisms_of(data, q)]
+    assert set(shown) >= {"1.00000", "260548"}

@@ -261,3 +261,25 @@ def test_subprocess_internal_error_and_debug(tmp_path):
                           env={**ENV, "DPSYM_DEBUG": "1"}, timeout=120, check=False)
     assert proc.returncode == 1
     assert "Traceback" in proc.stderr and "ZeroDivisionError" in proc.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("argv", [["list"], ["value", "staircase", "--eps", "1"]])
+def test_a_full_output_device_is_one_line_exit_74(argv):
+    """A full disk is no bug: one line naming the write error, exit 74 (EX_IOERR), from
+    the command itself and from a command run in a budgeted child alike."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "dpsym", *argv], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 74, proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith("dpsym: error: cannot write the output: ")
+    assert "No space left" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_closed_pipe_ends_the_command_quietly():
+    """``dpsym list | head -1``: the reader leaves early; status 0, nothing on stderr."""
+    proc = subprocess.run(["bash", "-c", f"'{sys.executable}' -m dpsym list | head -c 1 "
+                           ">/dev/null; echo ${PIPESTATUS[0]}"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "0" and proc.stderr == "", (proc.stdout, proc.stderr)

@@ -22,6 +22,7 @@ from typing import ClassVar
 
 import mpmath
 import sympy as sp
+from gmpy2 import mpz
 
 from ..costs import Cost, parse_cost
 from ..errors import DomainError, UnsupportedError
@@ -108,7 +109,7 @@ def _decimal(m: int, power: int, digits: int) -> tuple[mpmath.mpf, str]:
         m, power = m * 10 + 9, power - 1
     with workdps(digits + 10):
         number = mpmath.mpf(m) * mpmath.power(10, power - digits + 1)
-    return number, decimal_text(0, str(m), power, digits)
+    return number, decimal_text(0, str(mpz(m)), power, digits)  # mpz: no 4300-digit limit
 
 
 def round_exact(value: Fraction, digits: int, down: bool = True) -> tuple[mpmath.mpf, str]:

@@ -10,6 +10,7 @@ none), in a forked child process that is killed at the budget
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import os
 import sys
@@ -26,6 +27,10 @@ from .parser import parse_args
 EXIT_INTERNAL = 70
 #: The exit status of a computation stopped at its time or memory budget.
 EXIT_BUDGET = 3
+#: The exit status when the output cannot be written (``EX_IOERR`` of ``sysexits.h``).
+EXIT_IO = 74
+#: The errors of a write that failed for want of room or a device, not a bug.
+WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 #: Set to ``1`` to let an internal error propagate with its traceback.
 DEBUG_VARIABLE = "DPSYM_DEBUG"
 
@@ -73,6 +78,17 @@ def run_budgeted(handler: Handler, args: argparse.Namespace, out: TextIO,
     return status
 
 
+def _silence_stdout() -> None:
+    """Point the standard output at ``os.devnull`` so that the interpreter's final flush
+    of what could not be written raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+
+
 def main(argv: Sequence[str] | None = None, *, debug: bool | None = None) -> int:
     """Run the command; return the exit status.
 
@@ -95,14 +111,17 @@ def main(argv: Sequence[str] | None = None, *, debug: bool | None = None) -> int
         time budget of N s exceeded while computing <what>`` (or ``memory budget of
         ...``), the computation's process killed; 70 for an internal error (any other
         exception: a bug), reported as one line ``dpsym: internal error, please report:
-        <type>: <message>``; 130 when interrupted.
+        <type>: <message>``; 74 when the output cannot be written (a full disk: one line
+        ``dpsym: error: cannot write the output: ...``); 130 when interrupted. A closed
+        pipe on the output (``dpsym list | head -1``) ends the command quietly, status 0.
     """
     as_program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if debug is None:
         debug = os.environ.get(DEBUG_VARIABLE) == "1"
     out, err = sys.stdout, sys.stderr
-    try:
+
+    def dispatch() -> int:
         args = parse_args(argv)
         handler: Handler = args.handler
         scope = getattr(args, "budget_scope", None)
@@ -122,6 +141,11 @@ def main(argv: Sequence[str] | None = None, *, debug: bool | None = None) -> int
         # main() called from Python without a budget option: no default budget, and the
         # command runs here (with this process's warm caches, not in a child)
         return handler(args, out)
+
+    try:
+        code = dispatch()
+        out.flush()  # a full device or a closed pipe is reported here, not at exit
+        return code
     except SystemExit as exc:  # --help, --version
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
@@ -134,9 +158,14 @@ def main(argv: Sequence[str] | None = None, *, debug: bool | None = None) -> int
     except KeyboardInterrupt:
         err.write(f"{PROG}: error: interrupted\n")
         return 130
-    except BrokenPipeError:
-        return 1
+    except BrokenPipeError:  # the reader went away (`dpsym list | head`): not an error
+        _silence_stdout()
+        return 0
     except Exception as exc:
+        if isinstance(exc, OSError) and exc.errno in WRITE_ERRNOS:  # a full disk...
+            _silence_stdout()
+            err.write(f"{PROG}: error: cannot write the output: {one_line(exc)}\n")
+            return EXIT_IO
         if debug:
             raise
         detail = one_line(exc, 500)
