@@ -60,6 +60,7 @@ import argparse
 import csv
 import io
 import itertools
+import json
 import os
 import re
 import shutil
@@ -413,16 +414,26 @@ def render_table(formulas: dict[str, Any], rows: Sequence[dict[str, Any]],
     return "\n".join(lines) + "\n"
 
 
-def render_summary(report: Report, verbose: bool = False) -> str:
+def render_summary(report: Report, verbose: bool = False, as_json: bool = False) -> str:
     """What ``dpsym derive`` prints on standard output: with ``verbose`` the full tables
     (:func:`render_table`), then the directory, every file with its status (``new``,
-    ``changed``, ``unchanged``), what was derived and the elapsed time."""
+    ``changed``, ``unchanged``), what was derived and the elapsed time; with ``as_json``
+    the same summary as one JSON object (keys ``directory``, ``seconds``, ``files``,
+    ``formulas``, ``series``, ``values``)."""
     forms = [rec for entry in report.formulas.values() for item in entry["costs"].values()
              for rec in item["formulas"].values()]
     series = [rec for per_cost in report.series.values() for per_q in per_cost.values()
               for per_regime in per_q.values() for rec in per_regime.values()]
     closed, expanded = (sum("str" in rec for rec in recs) for recs in (forms, series))
     errors = sum(row["value"] is None for row in report.rows)
+    if as_json:
+        return json.dumps({
+            "directory": str(report.out), "seconds": round(report.seconds, 1),
+            "files": report.status,
+            "formulas": {"closed": closed, "numeric_only": len(forms) - closed},
+            "series": {"expanded": expanded, "none": len(series) - expanded},
+            "values": {"digits": DIGITS, "computed": len(report.rows) - errors,
+                       "errors": errors}}, sort_keys=False) + "\n"
     lines = [render_table(report.formulas, report.rows), ""] if verbose else []
     lines.append(f"dpsym derive: {str(report.out).rstrip(os.sep)}/ in {report.seconds:.1f} s")
     width = max(map(len, report.status), default=0)
@@ -431,8 +442,9 @@ def render_summary(report: Report, verbose: bool = False) -> str:
     lines += [f"{len(states)} files: " + ", ".join(
         f"{states.count(s)} {s}" for s in ("changed", "new", "unchanged")) + ".",
         f"{len(report.formulas)} mechanisms x {len(COSTS)} costs: {closed} closed forms "
-        f"({len(forms) - closed} numeric only), {expanded} series",
-        f"({len(series) - expanded} without one), {len(report.rows) - errors} reference "
+        f"({len(forms) - closed} numeric only); {expanded} series expansions",
+        f"({len(series) - expanded} requested combinations have none); "
+        f"{len(report.rows) - errors} reference "
         f"values at {DIGITS} digits" + (f" ({errors} errors)." if errors else ".")]
     if not verbose:
         lines.append("The full tables: dpsym derive --verbose.")
@@ -609,7 +621,7 @@ def _generate(out: Path, bar: Progress, report: Report) -> None:
 
 def run(out_dir: str | os.PathLike[str] = "derivations",
         stream: TextIO | None = None, *, verbose: bool = False, progress: bool = True,
-        cache: bool = False) -> dict[str, Path]:
+        cache: bool = False, as_json: bool = False) -> dict[str, Path]:
     """Derive everything and write the files into ``out_dir``; print the summary.
 
     The figure jobs run into a staging directory inside ``out_dir`` first; the output
@@ -624,6 +636,8 @@ def run(out_dir: str | os.PathLike[str] = "derivations",
         Where the summary (:func:`render_summary`) is printed (default standard output).
     verbose : bool
         Print the full tables before the summary.
+    as_json : bool
+        Print the summary as one JSON object instead.
     progress : bool
         Show the progress indicator (:class:`Progress`) on standard error.
     cache : bool
@@ -652,13 +666,14 @@ def run(out_dir: str | os.PathLike[str] = "derivations",
     finally:
         bar.close()
     report.seconds = time.monotonic() - bar.start
-    (sys.stdout if stream is None else stream).write(render_summary(report, verbose))
+    (sys.stdout if stream is None else stream).write(render_summary(report, verbose,
+                                                                    as_json))
     return report.written
 
 
 def main_job(out_dir: str | os.PathLike[str] = "derivations",
              stream: TextIO | None = None, *, verbose: bool = False,
-             progress: bool = True) -> dict[str, Path]:
+             progress: bool = True, as_json: bool = False) -> dict[str, Path]:
     """What ``dpsym derive`` runs: :func:`run`, with the derivation cache
     (:func:`dpsym.cachegen.write`) when ``out_dir`` is the checkout's ``derivations/``
     (:func:`dpsym.cachegen.in_checkout`).
@@ -669,7 +684,7 @@ def main_job(out_dir: str | os.PathLike[str] = "derivations",
         The files written into ``out_dir``, by name.
     """
     return run(out_dir, stream, verbose=verbose, progress=progress,
-               cache=in_checkout(out_dir))
+               cache=in_checkout(out_dir), as_json=as_json)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

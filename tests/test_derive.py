@@ -375,8 +375,9 @@ def test_summary_says_what_changed_and_unchanged_files_are_not_rewritten(tmp_pat
     first = _summary(tmp_path)
     assert _states(first) == dict.fromkeys(names, "new")
     assert f"{len(names)} files: 0 changed, {len(names)} new, 0 unchanged." in first
-    assert "1 mechanisms x 2 costs: 1 closed forms (1 numeric only), 1 series" in first
-    assert "(1 without one), 1 reference values at 40 digits." in first
+    assert "1 mechanisms x 2 costs: 1 closed forms (1 numeric only); 1 series expansions" \
+        in first
+    assert "(1 requested combinations have none); 1 reference values at 40 digits." in first
     assert STAMP not in first and "eps**29" not in first  # no tables without --verbose
     old = 1_000_000_000
     for name in names:
@@ -464,6 +465,20 @@ def test_main_job_regenerates_the_cache_only_in_the_checkout(tmp_path, monkeypat
         assert re.search(rf"^  dpsym/_derived.py  {state} \(fingerprint [0-9a-f]{{12}}\)$",
                          stream.getvalue(), re.MULTILINE), stream.getvalue()
     assert calls == ["write", "write"]
+
+
+def test_json_summary(tmp_path, toy_job):
+    stream = StringIO()
+    derive.run(tmp_path, stream=stream, progress=False, as_json=True)
+    record = json.loads(stream.getvalue())
+    assert record["directory"] == str(tmp_path)
+    assert record["files"] == dict.fromkeys([*derive.FILES, "toy.png"], "new")
+    assert record["formulas"] == {"closed": 1, "numeric_only": 1}
+    assert record["series"] == {"expanded": 1, "none": 1}
+    assert record["values"] == {"digits": 40, "computed": 1, "errors": 0}
+    from dpsym.cli.parser import parse_args
+
+    assert parse_args(["derive", "--json"]).json is True
 
 
 def test_cli_accepts_verbose():

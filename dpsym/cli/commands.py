@@ -418,7 +418,8 @@ def _check_mutate(ids: list[str] | None, args: argparse.Namespace, out: TextIO) 
 def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym derive``: regenerate the derivations (see :mod:`dpsym.derive`)."""
     try:
-        main_job(args.out, stream=out, verbose=getattr(args, "verbose", False))
+        main_job(args.out, stream=out, verbose=getattr(args, "verbose", False),
+                 as_json=getattr(args, "json", False))
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise CliError(f"--out: cannot write to {args.out!r}: {reason}") from exc

@@ -389,6 +389,8 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
                    help="output directory (default: ./derivations)")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="print the full tables of formulas and values before the summary")
+    p.add_argument("--json", action="store_true",
+                   help="print the summary as one JSON object")
     p.set_defaults(handler=cmd_derive)
 
     # Budgets: one loop, so that every command added above gets them (sweep's per point).
