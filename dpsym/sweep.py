@@ -54,10 +54,10 @@ from typing import Any
 
 import mpmath
 
+from .bounds import get_entry
 from .budget import MAX_TIMEOUT, Worker, check_memory, check_timeout
 from .costs import parse_cost
 from .errors import BudgetExceeded, DomainError, DpsymError
-from .mechanisms import get_mechanism
 from .numerics import check_digits
 from .params import parse_number
 from .precision import workdps
@@ -201,7 +201,7 @@ def _budget_error(exc: BaseException) -> str:
 def _point_named(name: str, point: tuple[tuple[str, str], ...], quantity: str, cost: str,
                  digits: int, budgeted: bool) -> dict[str, str]:
     """:func:`_point` of the mechanism called ``name`` (in the child of a budget)."""
-    return _point(get_mechanism(name), point, quantity, cost, digits, budgeted)
+    return _point(get_entry(name), point, quantity, cost, digits, budgeted)
 
 
 def _evaluate(task: tuple[str, str, str, int, tuple[tuple[tuple[str, str], ...], ...],
@@ -212,7 +212,7 @@ def _evaluate(task: tuple[str, str, str, int, tuple[tuple[tuple[str, str], ...],
     when it is a worker of the default pool, else one for this chunk)."""
     name, quantity, cost, digits, points, seconds, memory = task
     if seconds is None and memory is None:
-        cls = get_mechanism(name)
+        cls = get_entry(name)
         return [_point(cls, point, quantity, cost, digits) for point in points]
     own = worker is None and not _POOL_WORKER
     if worker is None:
@@ -358,7 +358,7 @@ def sweep(mechanism: str, grid: Mapping[str, Sequence[str]], quantity: str = "co
         invalid digits, timeout or memory, or more than :data:`MAX_POINTS` points (name
         ``points``).
     """
-    cls = get_mechanism(mechanism)
+    cls = get_entry(mechanism)
     cls.check_quantity(quantity)
     parse_cost(cost)
     digits = check_digits(digits)

@@ -428,3 +428,16 @@ def test_workers_die_with_a_killed_parent(tmp_path):
         assert _wait(lambda: not _session(proc.pid), 5), _session(proc.pid)
     finally:
         _kill_session(proc.pid)
+
+
+def test_sweep_takes_the_lower_bounds_too(capsys):
+    """`dpsym sweep` takes every entry of `dpsym list`, lower bounds included (their values
+    rounded down, as `dpsym value` prints them)."""
+    from dpsym.bounds import LowerBound
+
+    code, out, err = run(capsys, "sweep", "lower-bound", "--param", "eps=1/2,1",
+                         "--param", "delta=0.1", "--digits", "20", "--workers", "1")
+    assert code == 0, err
+    rows = out.splitlines()[1:]
+    assert rows == [f"{e},0.1,{LowerBound(eps=e, delta='0.1').value(digits=20).text},"
+                    for e in ("1/2", "1")]

@@ -19,6 +19,10 @@ their printed values are rounded down.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..mechanisms import MECHANISMS
+from ..names import resolve
 from .integer import DiscreteLowerBound
 from .lp import LPBound
 from .real import LowerBound
@@ -26,4 +30,20 @@ from .real import LowerBound
 #: The bound objects by CLI name.
 BOUNDS = {cls.name: cls for cls in (LowerBound, DiscreteLowerBound, LPBound)}
 
-__all__ = ["BOUNDS", "DiscreteLowerBound", "LPBound", "LowerBound"]
+
+def get_entry(name: str) -> Any:
+    """The mechanism or lower-bound class called ``name`` (mechanisms first; any case, a
+    near miss gets a "did you mean").
+
+    Raises
+    ------
+    DomainError
+        If no entry has that name; the message lists every valid name.
+    """
+    canonical = resolve("mechanism", "mechanism or bound", name, [*MECHANISMS, *BOUNDS],
+                        listing=f"mechanisms: {', '.join(MECHANISMS)}; lower bounds: "
+                                f"{', '.join(BOUNDS)}")
+    return {**BOUNDS, **MECHANISMS}[canonical]
+
+
+__all__ = ["BOUNDS", "DiscreteLowerBound", "LPBound", "LowerBound", "get_entry"]

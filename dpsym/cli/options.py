@@ -10,10 +10,9 @@ from typing import Any
 
 import sympy as sp
 
-from ..bounds import BOUNDS
+from ..bounds import BOUNDS, get_entry  # noqa: F401  (re-exported: the CLI looks names up here)
 from ..errors import DomainError, DpsymError
 from ..mechanisms import MECHANISMS
-from ..names import resolve
 from ..printing import one_line
 from ..regimes import MAX_ORDER
 from ..selection import SelectionError
@@ -42,21 +41,6 @@ class UsageError(CliError):
 def registries() -> tuple[dict[str, Any], dict[str, Any]]:
     """(``MECHANISMS``, ``BOUNDS``): every entry of the command."""
     return MECHANISMS, BOUNDS
-
-
-def get_entry(name: str) -> Any:
-    """The mechanism or lower-bound class called ``name`` (mechanisms first).
-
-    Raises
-    ------
-    DomainError
-        If no entry has that name; the message lists every valid name.
-    """
-    entries = {**BOUNDS, **MECHANISMS}
-    canonical = resolve("mechanism", "mechanism or bound", name, [*MECHANISMS, *BOUNDS],
-                        listing=f"mechanisms: {', '.join(MECHANISMS)}; lower bounds: "
-                                f"{', '.join(BOUNDS)}")
-    return entries[canonical]
 
 
 def is_bound(cls: Any) -> bool:
