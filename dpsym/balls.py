@@ -50,6 +50,7 @@ from .numerics import (
     LOG10_2,
     decimal_rounding,
     decimal_text,
+    enclosure_texts,
     floor_log10_pow2,
     fraction_rounding,
     pow10,
@@ -273,7 +274,9 @@ class Certified:
     r"""A certified ball and its rounding to ``digits`` digits, formatted on demand.
 
     :meth:`text` is what :func:`dpsym.numerics.format_digits` prints for every point of
-    the ball; :meth:`number` is the ball's midpoint as an mpf.
+    the ball; :meth:`number` is the ball's midpoint as an mpf. :attr:`certificate` says
+    what proves the digits: ``"exact"`` (an exact rational rounded exactly) or
+    ``"enclosure"`` (a rigorous Arb ball); :meth:`enclosure` gives the proven range.
     """
 
     __slots__ = ("_ball", "_digits", "_rounding")
@@ -287,9 +290,27 @@ class Certified:
         """An exactly known rational value."""
         return cls(value, fraction_rounding(value, digits) if value else None, digits)
 
+    @property
+    def certificate(self) -> str:
+        """``"exact"`` for an exact rational (or a proven zero of an exact plan),
+        ``"enclosure"`` for an Arb ball."""
+        return "enclosure" if isinstance(self._ball, flint.arb) else "exact"
+
+    def enclosure(self) -> tuple[str, str]:
+        """The proven range of the value as two decimal strings (rounded outwards, with
+        enough digits to show the ball's width; equal for an exact decimal)."""
+        if self._ball is None:
+            return "0", "0"
+        if isinstance(self._ball, Fraction):
+            return enclosure_texts(self._ball, self._ball, self._digits)
+        bits = int(self._ball.mid().man_exp()[0]).bit_length() + 64
+        with arb_workprec(max(bits, 64)):  # Arb rounds each bound outwards
+            ends = (self._ball.lower(), self._ball.upper())
+        return enclosure_texts(*(_man_exp(x) for x in ends), self._digits)
+
     def number(self) -> mpmath.mpf:
         """The midpoint of the ball (the value itself when it is exact; zero for zero)."""
-        if self._ball is None:
+        if self._ball is None or (isinstance(self._ball, flint.arb) and self._ball.is_zero()):
             return mpmath.mpf(0)
         if isinstance(self._ball, Fraction):
             with workprec(int(self._digits / LOG10_2) + 64):
@@ -371,7 +392,7 @@ class BallPlan:
             if not ball.is_finite():
                 continue
             if ball.is_zero() and self.allow_zero:
-                return Certified(None, None, digits)
+                return Certified(flint.arb(0), None, digits)
             rounded = _ball_rounding(ball, digits)
             if rounded is not None:
                 return Certified(ball, rounded, digits)

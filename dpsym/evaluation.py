@@ -36,7 +36,14 @@ from .balls import BallPlan, Certified, ExactPlan
 from .costs import Cost, parse_cost
 from .errors import DomainError, NoClosedFormError, UnsupportedError
 from .expressions import approximation
-from .numerics import certified, check_digits, decimal_digits, evaluate
+from .numerics import (
+    agreement,
+    check_digits,
+    decimal_digits,
+    enclosure_texts,
+    evaluate,
+    mpf_man_exp,
+)
 from .optimize import numeric_minimiser, refine_root
 from .precision import exclusive, workdps
 
@@ -53,21 +60,56 @@ LADDER_DIGITS = 30
 Instance = Any
 
 
+#: What proves a value's digits (:attr:`Value.certificate`): an exact rational rounded
+#: exactly, a rigorous enclosure (Arb balls, interval Newton), or the agreement of two
+#: working precisions (a heuristic, not a proof).
+CERTIFICATES = ("exact", "enclosure", "agreement")
+
+
 class Value:
-    """A certified value: the number, its decimal string and the digits asked for.
+    """A value: the number, its decimal string, the digits asked for and what proves them.
 
     Immutable. A value certified by ball arithmetic computes its number and text from the
     certified rounding on first access (the certificate itself is established before the
-    value is returned).
+    value is returned). :attr:`certificate` is ``"exact"``, ``"enclosure"`` or
+    ``"agreement"`` (:data:`CERTIFICATES`); :attr:`enclosure` is the range shown for it.
     """
 
-    __slots__ = ("_digits", "_number", "_source", "_text")
+    __slots__ = ("_certificate", "_digits", "_enclosure", "_number", "_source", "_text")
 
     def __init__(self, number: mpmath.mpf | None, text: str | None, digits: int, *,
-                 source: Certified | None = None) -> None:
+                 source: Certified | None = None, certificate: str | None = None,
+                 enclosure: tuple[str, str] | Callable[[], tuple[str, str]] | None = None
+                 ) -> None:
         if source is None and (number is None or text is None):
             raise TypeError("a Value needs its number and text, or a source")
+        if certificate is None:
+            certificate = "agreement" if source is None else source.certificate
+        if certificate not in CERTIFICATES:
+            raise ValueError(f"unknown certificate {certificate!r}")
         self._number, self._text, self._digits, self._source = number, text, digits, source
+        self._certificate = certificate
+        if enclosure is not None and not callable(enclosure):
+            enclosure = (str(enclosure[0]), str(enclosure[1]))
+        self._enclosure = enclosure  # a callable is rendered on first access
+
+    @classmethod
+    def from_agreement(cls, number: mpmath.mpf, text: str, digits: int,
+                       coarser: mpmath.mpf | None) -> Value:
+        """A value of the two-precision heuristic (:func:`dpsym.numerics.agreement`):
+        its enclosure is the range of the two agreeing evaluations."""
+        pair = (number, number if coarser is None else coarser)
+        return cls(number, text, digits, certificate="agreement",
+                   enclosure=lambda: _range_texts(*pair, digits))
+
+    @classmethod
+    def from_exact(cls, value: Fraction, number: mpmath.mpf, text: str, digits: int
+                   ) -> Value:
+        """A value rounded (in any direction, e.g. down for a lower bound) from an exact
+        rational ``value`` to ``number`` and ``text``: certificate ``"exact"``, enclosure
+        the exact value."""
+        return cls(number, text, digits, certificate="exact",
+                   enclosure=lambda: enclosure_texts(value, value, digits))
 
     @property
     def number(self) -> mpmath.mpf:
@@ -78,7 +120,7 @@ class Value:
 
     @property
     def text(self) -> str:
-        """The value rounded to :attr:`digits` significant digits (every digit correct)."""
+        """The value rounded to :attr:`digits` significant digits."""
         if self._text is None:
             self._text = self._source.text()
         return self._text
@@ -87,6 +129,33 @@ class Value:
     def digits(self) -> int:
         """The significant digits asked for."""
         return self._digits
+
+    @property
+    def certificate(self) -> str:
+        """What proves the digits: ``"exact"`` (an exact rational rounded exactly),
+        ``"enclosure"`` (a rigorous enclosure: Arb balls, interval Newton) or
+        ``"agreement"`` (two working precisions agree: a heuristic, not a proof)."""
+        return self._certificate
+
+    @property
+    def enclosure(self) -> tuple[str, str]:
+        """``(lo, hi)`` as decimal strings: the proven range for ``"enclosure"`` (rounded
+        outwards, with enough digits to show its width), the exact value for ``"exact"``
+        (``lo == hi`` when its decimal expansion terminates within the digits shown, else
+        its outward roundings), the two agreeing evaluations for ``"agreement"``."""
+        if callable(self._enclosure):
+            self._enclosure = self._enclosure()
+        if self._enclosure is None:
+            if self._source is not None:
+                self._enclosure = self._source.enclosure()
+            else:
+                self._enclosure = (self.text, self.text)
+        return self._enclosure
+
+    def as_record(self) -> dict[str, object]:
+        """The JSON fields of the value: ``value``, ``certificate``, ``enclosure``."""
+        return {"value": self.text, "certificate": self.certificate,
+                "enclosure": list(self.enclosure)}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Value):
@@ -97,11 +166,13 @@ class Value:
     def __hash__(self) -> int:
         return hash((self.text, self.digits))
 
-    def __reduce__(self) -> tuple[type, tuple[mpmath.mpf, str, int]]:
-        return Value, (self.number, self.text, self.digits)
+    def __reduce__(self) -> tuple[Callable[..., Value], tuple]:
+        return _restore, (self.number, self.text, self.digits, self.certificate,
+                          self.enclosure)
 
     def __repr__(self) -> str:
-        return f"Value(number={self.number!r}, text={self.text!r}, digits={self.digits!r})"
+        return (f"Value(number={self.number!r}, text={self.text!r}, digits={self.digits!r}, "
+                f"certificate={self.certificate!r})")
 
     def __str__(self) -> str:
         """The certified digits, :attr:`text`."""
@@ -120,6 +191,19 @@ class Value:
     def __format__(self, spec: str) -> str:
         """``f"{value}"`` is :attr:`text`; a format spec formats ``float(value)``."""
         return self.text if not spec else format(float(self), spec)
+
+
+def _restore(number: mpmath.mpf, text: str, digits: int, certificate: str,
+             enclosure: tuple[str, str]) -> Value:
+    """A pickled :class:`Value` (module level: pickle finds it by name)."""
+    return Value(number, text, digits, certificate=certificate, enclosure=enclosure)
+
+
+def _range_texts(a: mpmath.mpf, c: mpmath.mpf, digits: int) -> tuple[str, str]:
+    """The range of two finite mpf values as outward decimal strings."""
+    if c < a:
+        a, c = c, a
+    return enclosure_texts(mpf_man_exp(a), mpf_man_exp(c), digits)
 
 
 def numeric_point(m: Instance) -> dict[sp.Symbol, object]:
@@ -326,13 +410,13 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
             return t
         return derived_value(m, quantity, t)
 
-    number, text = certified(compute, digits, allow_zero=quantity != "cost",
-                             guard=m._guard_digits(cost))
+    number, text, coarser = agreement(compute, digits, allow_zero=quantity != "cost",
+                                      guard=m._guard_digits(cost))
     if m.free is not None and quantity == m.free.name and m.free.integer:
         text = str(int(number))
-    return Value(number, text, digits)
+    return Value.from_agreement(number, text, digits, coarser)
 
 
-__all__ = ["LADDER_DIGITS", "MAX_INTEGER_SCAN", "METHODS", "Value", "ball_plan", "cost_at",
-           "derived_value", "guard_digits", "numeric_optimum", "numeric_point",
+__all__ = ["CERTIFICATES", "LADDER_DIGITS", "MAX_INTEGER_SCAN", "METHODS", "Value", "ball_plan",
+           "cost_at", "derived_value", "guard_digits", "numeric_optimum", "numeric_point",
            "small_eps_digits", "value"]

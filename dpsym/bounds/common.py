@@ -26,7 +26,7 @@ import sympy as sp
 from ..costs import Cost, parse_cost
 from ..errors import DomainError, UnsupportedError
 from ..evaluation import Value
-from ..numerics import certified, check_digits, format_digits
+from ..numerics import agreement, check_digits, format_digits
 from ..params import Guarantee, Parametrised
 from ..precision import exclusive, workdps
 from ..regimes import get_regime
@@ -127,9 +127,10 @@ def certified_lower(compute: Callable[[], mpmath.mpf], digits: int,
                     guard: int | None = None) -> Value:
     r"""Certify ``compute`` with :data:`ROUNDING_GUARD` extra digits, then round down."""
     digits = check_digits(digits)
-    number, _ = certified(compute, digits + ROUNDING_GUARD, guard=guard, allow_zero=True)
+    number, _, coarser = agreement(compute, digits + ROUNDING_GUARD, guard=guard,
+                                   allow_zero=True)
     low, text = round_down(number, digits)
-    return Value(low, text, digits)
+    return Value.from_agreement(low, text, digits, coarser)
 
 
 class BoundObject(Parametrised):
