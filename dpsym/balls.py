@@ -78,7 +78,8 @@ _NODES = (sp.Symbol, sp.Integer, sp.Rational, sp.Add, sp.Mul, sp.Pow,
 
 
 def _arb(x: object) -> flint.arb:
-    return x if isinstance(x, flint.arb) else flint.arb(x)
+    # a Taylor series in the free parameter (dpsym.intervals) passes through
+    return x if isinstance(x, (flint.arb, flint.arb_series)) else flint.arb(x)
 
 
 class _ArbNamespace:
@@ -397,6 +398,67 @@ class BallPlan:
             if rounded is not None:
                 return Certified(ball, rounded, digits)
         return None
+
+
+class BallFunction:
+    r"""An expression as a function of one free symbol, the other symbols at exact values.
+
+    Compiled like a :class:`BallPlan` (discrete parts decided, :math:`b = e^{-\varepsilon}`
+    from the exact :math:`\varepsilon`); a call takes an Arb ball for the free symbol (an
+    interval of it, or a point) and returns a ball containing the expression's values on
+    it, at the caller's working precision (the caller holds ``arb_workprec``).
+    :meth:`prepare` returns ``None`` for an expression the evaluator does not handle.
+    """
+
+    __slots__ = ("_args", "_cache", "_fn", "_index")
+
+    def __init__(self, fn: Callable[..., flint.arb], args: list[tuple[bool, object]],
+                 index: int | None) -> None:
+        self._fn, self._args, self._index = fn, args, index
+        self._cache: dict[int, list[flint.arb]] = {}
+
+    @classmethod
+    def prepare(cls, expr: sp.Expr, values: Mapping[sp.Symbol, Fraction],
+                free: sp.Symbol) -> BallFunction | None:
+        """``expr`` as a ball function of ``free`` at exact ``values`` (or None)."""
+        irrational = {s: v for s, v in values.items() if not isinstance(v, Fraction)}
+        if irrational:
+            if eps in irrational:
+                irrational[b] = sp.exp(-irrational[eps])
+            expr = sp.sympify(expr).xreplace(irrational)
+            values = {s: v for s, v in values.items() if isinstance(v, Fraction)}
+        expr = resolve_exact(sp.sympify(expr), values)
+        plan = _plan(expr)
+        if plan is None:
+            return None
+        symbols, fn = plan
+        args: list[tuple[bool, object]] = []
+        index = None
+        for position, s in enumerate(symbols):
+            if s == free:
+                index = position
+                args.append((False, 0))
+            elif s in values:
+                args.append((False, _exact(values[s])))
+            elif s == b and eps in values:
+                args.append((True, _exact(values[eps])))
+            else:
+                return None
+        return cls(fn, args, index)
+
+    def __call__(self, x: flint.arb) -> flint.arb:
+        """The ball of the expression at free symbol ``x`` (current precision)."""
+        prec = flint.ctx.prec
+        fixed = self._cache.get(prec)
+        if fixed is None:
+            fixed = [(-flint.arb(v)).exp() if exp_minus else flint.arb(v)
+                     for exp_minus, v in self._args]
+            self._cache[prec] = fixed
+        if self._index is None:
+            return _arb(self._fn(*fixed))
+        args = list(fixed)
+        args[self._index] = x
+        return _arb(self._fn(*args))
 
 
 class ExactPlan:

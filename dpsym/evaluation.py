@@ -1,21 +1,26 @@
-r"""Certified values of a mechanism's quantities: the ball path and the mpmath path.
+r"""Values of a mechanism's quantities and what proves their digits.
 
 :func:`value` answers ``quantity`` (the optimal cost, the optimal free parameter or a
-derived parameter) of a mechanism instance to a number of significant digits, every digit
-certified, by one of two paths:
+derived parameter) of a mechanism instance to a number of significant digits, by one of
+three paths; the :class:`Value` says which (:attr:`Value.certificate`):
 
 * ``"ball"``: the quantity's closed form, prepared once per instance and evaluated once
-  rigorously in ball arithmetic (:mod:`dpsym.balls`, python-flint's Arb); a closed form
-  that is rational in the exact parameters is evaluated and rounded exactly;
-* ``"mpmath"``: the engine's numeric path (the closed form, or a certified numeric
-  minimiser of the cost over the free parameter) at two working precisions that must
-  agree (:func:`dpsym.numerics.certified`).
+  rigorously in ball arithmetic (:mod:`dpsym.balls`, python-flint's Arb): certificate
+  ``"enclosure"``; a closed form that is rational in the exact parameters is evaluated and
+  rounded exactly: certificate ``"exact"``;
+* the interval minimiser (``"auto"`` only): for a continuous free parameter without a
+  closed-form minimiser, the cost, slope and slope derivative compiled to balls and the
+  minimum proven by interval Newton and a sign covering (:mod:`dpsym.intervals`):
+  certificate ``"enclosure"``;
+* ``"mpmath"``: the engine's numeric path (the closed form, or a numeric minimiser of the
+  cost over the free parameter) at two working precisions that must agree
+  (:func:`dpsym.numerics.agreement`): certificate ``"agreement"``, a heuristic.
 
-``"auto"`` takes the ball path where the quantity has a closed form it handles. The
-instance is used only through its public contract (``values``, ``params``, ``free``,
-``derived``, ``formula``, ``cost_function``...) and two hooks a family may refine:
-``_numeric_optimum`` and ``_guard_digits`` (default: :func:`numeric_optimum`,
-:func:`guard_digits`).
+``"auto"`` takes the ball path where the quantity has a closed form it handles, then the
+interval minimiser, then the mpmath path. The instance is used only through its public
+contract (``values``, ``params``, ``free``, ``derived``, ``formula``, ``cost_function``,
+``slope_function``...) and two hooks a family may refine: ``_numeric_optimum`` and
+``_guard_digits`` (default: :func:`numeric_optimum`, :func:`guard_digits`).
 
 :func:`value` holds the precision lock of :mod:`dpsym.precision` from start to end (the
 plan's preparation, the ball evaluation or both mpmath evaluations): no other thread's
@@ -27,15 +32,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import mpmath
 import sympy as sp
 
-from .balls import BallPlan, Certified, ExactPlan
+from .balls import BallFunction, BallPlan, Certified, ExactPlan
 from .costs import Cost, parse_cost
-from .errors import DomainError, NoClosedFormError, UnsupportedError
+from .errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
 from .expressions import approximation
+from .intervals import CompiledCost, certify_minimum
 from .numerics import (
     agreement,
     check_digits,
@@ -349,6 +356,83 @@ def ball_plan(m: Instance, quantity: str, cost: Cost) -> BallPlan | ExactPlan | 
     return plans[key]
 
 
+#: Largest slope (in sympy operations) compiled for the interval minimiser: beyond (the
+#: d-dimensional staircase for large d), one Taylor form costs more than the whole
+#: two-precision path.
+MAX_INTERVAL_OPS = 1500
+
+
+@lru_cache(maxsize=256)
+def _operations(expr: sp.Expr) -> int:
+    return int(sp.count_ops(expr))
+
+
+@lru_cache(maxsize=256)
+def _slope_derivative(fam: type, cost: Cost) -> sp.Expr:
+    """The derivative of the family's slope in its free parameter (the interval Newton
+    step's :math:`s'`)."""
+    return sp.diff(fam.slope_function(cost), fam.free.symbol)
+
+
+@exclusive
+def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
+    r"""The cost, its slope and the slope's derivative in the continuous free parameter,
+    compiled to ball functions at the instance's exact parameters
+    (:class:`dpsym.balls.BallFunction`), with the parameter's exact range; None where the
+    family has no continuous free parameter, a closed-form minimiser, or an expression the
+    balls do not handle (a Lerch sum of a non-integer moment). Kept in ``_plans``."""
+    plans = m.__dict__.setdefault("_plans", {})
+    key = ("interval", cost.name)
+    if key not in plans:
+        plans[key] = None
+        fp = m.free
+        if fp is None or fp.integer or m.free_given is not None:
+            return None
+        m.require(*(prm.name for prm in m.params))
+        symbol = m.symbols()
+        exact = {symbol[n]: v for n, v in m.values.items()}
+        rational = {s: sp.Rational(v.numerator, v.denominator) for s, v in exact.items()
+                    if isinstance(v, Fraction)}
+        ends = [sp.sympify(end).xreplace(rational) for end in (fp.lower, fp.upper)]
+        if not all(end.is_Rational for end in ends):
+            return None
+        try:
+            slope = m.slope_function(cost)
+            if _operations(slope) > MAX_INTERVAL_OPS:
+                return None
+            exprs = (m.cost_function(cost), slope, _slope_derivative(type(m), cost))
+        except (NoClosedFormError, UnsupportedError):
+            return None
+        functions = [BallFunction.prepare(e, exact, fp.symbol) for e in exprs]
+        if None in functions:
+            return None
+        lo, hi = (Fraction(int(e.p), int(e.q)) for e in ends)
+        plans[key] = CompiledCost(*functions, lo, hi)
+    return plans[key]
+
+
+@exclusive
+def enclosed_optimum(m: Instance, quantity: str, cost: Cost, digits: int
+                     ) -> Certified | None:
+    r"""The optimal cost or the optimal free parameter enclosed rigorously
+    (:func:`dpsym.intervals.certify_minimum`: interval Newton on the slope, a sign
+    covering of the parameter's range), or None where no interval plan exists.
+
+    Raises
+    ------
+    CertificationError
+        If the minimiser cannot be proven (the reason is named).
+    """
+    if quantity != "cost" and (m.free is None or quantity != m.free.name):
+        return None
+    plan = interval_plan(m, cost)
+    if plan is None:
+        return None
+    return certify_minimum(plan, digits,
+                           quantity="cost" if quantity == "cost" else "parameter",
+                           guard_digits=m._guard_digits(cost))
+
+
 @exclusive
 def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
           digits: int = 30, *, method: str = "auto") -> Value:
@@ -398,6 +482,13 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
         raise UnsupportedError(
             f"{m.name}: {quantity} (cost {cost.name}) has no closed form that "
             "ball arithmetic evaluates at these parameters; use method 'mpmath'")
+    if method == "auto" and plan is None:
+        try:
+            enclosed = enclosed_optimum(m, quantity, cost, digits)
+        except CertificationError:
+            enclosed = None  # no proof: the two-precision heuristic, labelled "agreement"
+        if enclosed is not None:
+            return Value(None, None, digits, source=enclosed)
 
     found: list[mpmath.mpf | None] = [None]
 
@@ -417,6 +508,21 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
     return Value.from_agreement(number, text, digits, coarser)
 
 
-__all__ = ["CERTIFICATES", "LADDER_DIGITS", "MAX_INTEGER_SCAN", "METHODS", "Value", "ball_plan",
-           "cost_at", "derived_value", "guard_digits", "numeric_optimum", "numeric_point",
-           "small_eps_digits", "value"]
+__all__ = [
+    "CERTIFICATES",
+    "LADDER_DIGITS",
+    "MAX_INTEGER_SCAN",
+    "MAX_INTERVAL_OPS",
+    "METHODS",
+    "Value",
+    "ball_plan",
+    "cost_at",
+    "derived_value",
+    "enclosed_optimum",
+    "guard_digits",
+    "interval_plan",
+    "numeric_optimum",
+    "numeric_point",
+    "small_eps_digits",
+    "value",
+]
