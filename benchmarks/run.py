@@ -946,9 +946,10 @@ CLOSED_FORM_CASE = ("staircase", {"eps": "1"}, "power")
 
 def minimiser_cases(quick: bool, digits: int = 50) -> list[Result]:
     """The certified minimiser (interval Newton and a sign covering, certificate
-    ``"enclosure"``) at ``digits`` digits: its time over the closed-form path's (the
-    staircase's power cost, one ball evaluation), target <= 3x; and over the
-    two-precision mpmath path (``method="mpmath"``, only agreement) for reference."""
+    ``"enclosure"``) at ``digits`` digits: its time per warm call (the isolation is proven
+    once per instance, on the first call, whose time is in the note) over the
+    closed-form path's (the staircase's power cost, one ball evaluation), target <= 3x;
+    and over the two-precision mpmath path (``method="mpmath"``, only agreement)."""
     from dpsym.mechanisms import MECHANISMS
 
     repeats = 5 if quick else 15
@@ -960,7 +961,9 @@ def minimiser_cases(quick: bool, digits: int = 50) -> list[Result]:
         case = f"{name} {cost} minimiser at {digits} digits"
         try:
             mech = MECHANISMS[name](**params)
-            v = mech.value("cost", cost, digits)
+            t0 = time.perf_counter()
+            v = mech.value("cost", cost, digits)  # compiles and proves the isolation
+            first = time.perf_counter() - t0
             funcs = {"interval": lambda mech=mech, cost=cost: mech.value("cost", cost, digits),
                      "closed": lambda: closed.value("cost", CLOSED_FORM_CASE[2], digits),
                      "mpmath": lambda mech=mech, cost=cost: mech.value(
@@ -973,9 +976,12 @@ def minimiser_cases(quick: bool, digits: int = 50) -> list[Result]:
                 baseline_name="closed-form path (staircase power)", ratio=ratio,
                 target="<= 3x closed form",
                 met=_met(ratio, upper=3.0) if v.certificate == "enclosure" else False,
-                note=f"certificate {v.certificate}; the two-precision mpmath path takes "
-                     f"{med['mpmath'] / med['interval']:.2g}x the interval path's time",
-                extra={"certificate": v.certificate, "mpmath_seconds": med["mpmath"]}))
+                note=f"certificate {v.certificate}; first call {first:.2g} s (compilation "
+                     "and the proof of isolation, kept per instance); the two-precision "
+                     f"mpmath path takes {med['mpmath'] / med['interval']:.2g}x the interval "
+                     "path's time",
+                extra={"certificate": v.certificate, "mpmath_seconds": med["mpmath"],
+                       "first_call_seconds": first}))
         except Exception as exc:
             out.append(_failed(case, "minimisers", exc))
     return out

@@ -485,7 +485,7 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
     if method == "auto" and plan is None:
         try:
             enclosed = enclosed_optimum(m, quantity, cost, digits)
-        except CertificationError:
+        except (CertificationError, ArithmeticError, ValueError):
             enclosed = None  # no proof: the two-precision heuristic, labelled "agreement"
         if enclosed is not None:
             return Value(None, None, digits, source=enclosed)

@@ -33,7 +33,7 @@ labels the value ``"agreement"``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import flint
@@ -65,6 +65,9 @@ class CompiledCost:
     dslope: BallFunction
     lo: Fraction
     hi: Fraction
+    #: The proven candidates once found (they depend on the parameters only, not on the
+    #: digits), their root boxes replaced by the narrowest contraction reached so far.
+    memo: dict = field(default_factory=dict, compare=False)
 
 
 def _interval(a: flint.arb, c: flint.arb) -> flint.arb:
@@ -350,7 +353,9 @@ def certify_minimum(f: CompiledCost, digits: int, *, quantity: str = "cost",
         enclosure does not round.
     """
     guard = GUARD_BITS + int(guard_digits * _BITS_PER_DIGIT)
-    cands = candidates(f, 64 + guard)
+    if "candidates" not in f.memo:  # the proof of where the minimum can lie, once
+        f.memo["candidates"] = candidates(f, 64 + guard)
+    cands = f.memo["candidates"]
     target = int(digits * _BITS_PER_DIGIT) + 8
     for _ in range(ATTEMPTS):
         with arb_workprec(target + guard):

@@ -168,3 +168,14 @@ def test_the_ball_function_takes_an_interval_of_the_free_parameter():
     with flint.ctx.workprec(64):
         ball = f(flint.arb(1).union(flint.arb(2)))
     assert ball.contains(flint.arb(-1)) and ball.contains(flint.arb(0))
+
+
+def test_the_isolation_is_kept_per_instance_and_reused_at_any_digits():
+    m = Staircase(eps="2/3")
+    low = m.value("cost", "moment:4", 12)
+    high = m.value("cost", "moment:4", 60)  # from the kept (and contracted) root box
+    fresh = Staircase(eps="2/3").value("cost", "moment:4", 60)
+    assert high.text == fresh.text and high.certificate == "enclosure"
+    assert m.value("cost", "moment:4", 12).text == low.text
+    with mpmath.workdps(80):
+        assert mpmath.nstr(mpmath.mpf(high.text), 12, strip_zeros=False) == low.text
