@@ -132,6 +132,8 @@ class _ArbPrinter(MpmathPrinter):
         r""":math:`x^{p/q}` as ``_root(x, q)**p``: Arb's k-th root is an order of magnitude
         cheaper than :math:`\exp(\log(x) p/q)`."""
         base, power = expr.as_base_exp()
+        if power.is_Integer and (power >= 2 or power < 0):
+            return f"_ipow({self._print(base)}, {int(power)})"
         if power.is_Rational and not power.is_Integer and power.q <= _MAX_ROOT:
             root = f"_root({self._print(base)}, {power.q})"
             return root if power.p == 1 else f"{root}**{power.p}"
@@ -150,7 +152,34 @@ def _root(x: object, k: int) -> flint.arb:
     return _arb(x).root(k)
 
 
+def _ipow(x: object, n: int) -> flint.arb:
+    r""":math:`x^n` for an integer :math:`n`. A wide ball (an interval of the free
+    parameter, :mod:`dpsym.intervals`) is raised end by end, as an interval: Arb's
+    midpoint-radius power of :math:`[1, 3]` squared is :math:`[-1, 9]`, and its inverse
+    not finite. Power series (Taylor forms) take repeated products."""
+    if isinstance(x, int):
+        x = flint.arb(x)
+    if n < 0:
+        return 1 / _ipow(x, -n)
+    if isinstance(x, flint.arb):
+        if x.is_exact() or n == 1 or not x.is_finite():
+            return x**n  # a point: Arb's own power
+        lo, hi = x.lower(), x.upper()
+        if lo > 0 or hi < 0 or n % 2:  # monotone in x on the ball
+            return (lo**n).union(hi**n)
+        return flint.arb(0).union(max(abs(lo), abs(hi)) ** n)
+    result, square = None, x
+    while n:
+        if n & 1:
+            result = square if result is None else result * square
+        n >>= 1
+        if n:
+            square = square * square
+    return result
+
+
 _NAMESPACE = {"mpmath": _ArbNamespace(), "_q": _rational, "_root": _root, "abs": abs,
+              "_ipow": _ipow,
               "LowerGammaStar": lambda a, z: arb_lower_gamma_star(_arb(a), _arb(z))}
 
 
