@@ -152,6 +152,10 @@ def _root(x: object, k: int) -> flint.arb:
     return _arb(x).root(k)
 
 
+#: Relative accuracy (bits) below which a ball is raised to a power end by end.
+_WIDE_BITS = 24
+
+
 def _ipow(x: object, n: int) -> flint.arb:
     r""":math:`x^n` for an integer :math:`n`. A wide ball (an interval of the free
     parameter, :mod:`dpsym.intervals`) is raised end by end, as an interval: Arb's
@@ -162,8 +166,8 @@ def _ipow(x: object, n: int) -> flint.arb:
     if n < 0:
         return 1 / _ipow(x, -n)
     if isinstance(x, flint.arb):
-        if x.is_exact() or n == 1 or not x.is_finite():
-            return x**n  # a point: Arb's own power
+        if n == 1 or not x.is_finite() or x.rel_accuracy_bits() > _WIDE_BITS:
+            return x**n  # a point or a narrow ball: Arb's own power
         lo, hi = x.lower(), x.upper()
         if lo > 0 or hi < 0 or n % 2:  # monotone in x on the ball
             return (lo**n).union(hi**n)
