@@ -934,11 +934,65 @@ def check_case(quick: bool) -> list[Result]:
                    met=(t <= 120 and rc == 0), note=f"exit status {rc}")]
 
 
+# ---------------------------------------------------------------------- 3c. minimisers
+#: (mechanism, params, cost) whose optimum has no closed form: the interval minimiser.
+MINIMISER_CASES = (
+    ("staircase", {"eps": "1"}, "moment:3"),
+    ("staircase-md", {"eps": "1", "dim": "3"}, "power"),
+)
+#: The closed-form path the minimisers are compared with (one Arb ball evaluation).
+CLOSED_FORM_CASE = ("staircase", {"eps": "1"}, "power")
+
+
+def minimiser_cases(quick: bool, digits: int = 50) -> list[Result]:
+    """The certified minimiser (interval Newton and a sign covering, certificate
+    ``"enclosure"``) at ``digits`` digits: its time per warm call (the isolation is proven
+    once per instance, on the first call, whose time is in the note) over the
+    closed-form path's (the staircase's power cost, one ball evaluation), target <= 3x;
+    and over the two-precision mpmath path (``method="mpmath"``, only agreement)."""
+    from dpsym.mechanisms import MECHANISMS
+
+    repeats = 5 if quick else 15
+    name, params, cost = CLOSED_FORM_CASE
+    closed = MECHANISMS[name](**params)
+    closed.value("cost", cost, digits)  # warm: derivation and compilation
+    out = []
+    for name, params, cost in MINIMISER_CASES:
+        case = f"{name} {cost} minimiser at {digits} digits"
+        try:
+            mech = MECHANISMS[name](**params)
+            t0 = time.perf_counter()
+            v = mech.value("cost", cost, digits)  # compiles and proves the isolation
+            first = time.perf_counter() - t0
+            funcs = {"interval": lambda mech=mech, cost=cost: mech.value("cost", cost, digits),
+                     "closed": lambda: closed.value("cost", CLOSED_FORM_CASE[2], digits),
+                     "mpmath": lambda mech=mech, cost=cost: mech.value(
+                         "cost", cost, digits, method="mpmath")}
+            med = interleaved(funcs, repeats, min_batch=0.05)
+            ratio = med["interval"] / med["closed"]
+            out.append(Result(
+                case=case, group="minimisers", metric="seconds (slowdown)",
+                dpsym=med["interval"], baseline=med["closed"],
+                baseline_name="closed-form path (staircase power)", ratio=ratio,
+                target="<= 3x closed form",
+                met=_met(ratio, upper=3.0) if v.certificate == "enclosure" else False,
+                note=f"certificate {v.certificate}; first call {first:.2g} s (compilation "
+                     "and the proof of isolation, kept per instance); the two-precision "
+                     f"mpmath path takes {med['mpmath'] / med['interval']:.2g}x the interval "
+                     "path's time",
+                extra={"certificate": v.certificate, "mpmath_seconds": med["mpmath"],
+                       "first_call_seconds": first}))
+        except Exception as exc:
+            out.append(_failed(case, "minimisers", exc))
+    return out
+
+
 # ---------------------------------------------------------------------- report
 GROUPS: dict[str, Callable[[bool], list[Result]]] = {
     "sampling": sampling_cases,
     "gaussian": gaussian_cases,
     "digits": digits_cases,
+    "minimisers": minimiser_cases,
     "catalogue": catalogue_cases,
     "series": series_cases,
     "float64": float_grid_cases,

@@ -35,7 +35,8 @@ import mpmath
 import sympy as sp
 
 from .errors import DomainError
-from .gaussian_calibration import profile_value
+from .evaluation import Value
+from .gaussian_calibration import profile_agreement
 from .mechanisms import Staircase
 from .noise import Piece, SymmetricNoise
 from .numerics import check_digits
@@ -106,6 +107,10 @@ class Audit:
     needed : Needed or None
         With a target: the value of the noise's scale parameter (:data:`SCALE_PARAMETER`)
         at which the target is met, the others unchanged (:func:`needed_scale`).
+    certificate : str
+        What proves the digits of ``text`` (:attr:`dpsym.evaluation.Value.certificate`).
+    enclosure : tuple of str
+        The range of :math:`\delta` shown for it (:attr:`dpsym.evaluation.Value.enclosure`).
     """
 
     mechanism: str
@@ -116,12 +121,15 @@ class Audit:
     target: Fraction | None
     met: bool | None
     needed: Needed | None = None
+    certificate: str = "agreement"
+    enclosure: tuple[str, str] = ("", "")
 
     def as_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (numbers as decimal strings)."""
         needed = self.needed
         return {"mechanism": self.mechanism, "eps": str(self.eps), "delta": self.text,
-                "digits": self.digits,
+                "digits": self.digits, "certificate": self.certificate,
+                "enclosure": list(self.enclosure),
                 "target": None if self.target is None else _decimal(self.target),
                 "met": self.met,
                 "needed": None if needed is None or needed.value is None
@@ -198,12 +206,14 @@ def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
     target = None if delta is None else _PARAMS["delta"].validate(delta)
     sens = _PARAMS["Delta"].validate(Delta)
     digits = check_digits(digits)
-    number, text = _profile(mechanism, e, sens, values, digits)
+    found = _profile(mechanism, e, sens, values, digits)
+    number, text = found.number, found.text
     met = needed = None
     if target is not None:
         met = _meets(number, target, digits)
         needed = needed_scale(mechanism, e, sens, values, target)
-    return Audit(mechanism, e, number, text, digits, target, met, needed)
+    return Audit(mechanism, e, number, text, digits, target, met, needed,
+                 found.certificate, found.enclosure)
 
 
 #: The parameter :func:`needed_scale` solves for, and whether more of it means less
@@ -241,7 +251,7 @@ def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, 
     top = domain.upper
 
     def meets(v: Fraction) -> bool:
-        number, _ = _profile(mechanism, e, sens, {**values, name: v}, _SEARCH_DIGITS)
+        number = _profile(mechanism, e, sens, {**values, name: v}, _SEARCH_DIGITS).number
         return _meets(number, target, _SEARCH_DIGITS)
 
     # bracket: `good` meets the target, `bad` does not; the step factor squares each time
@@ -291,7 +301,7 @@ def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, 
         tries.append(_round_significant(candidate, NEEDED_DIGITS, up=sign > 0))
         candidate = tries[-1] * (1 + Fraction(sign, 10 ** NEEDED_DIGITS))
     for rounded in tries:
-        number, _ = _profile(mechanism, e, sens, {**values, name: rounded}, 20)
+        number = _profile(mechanism, e, sens, {**values, name: rounded}, 20).number
         if _meets(number, target, 20):
             return Needed(name, rounded, None)
     return Needed(name, None, "the search did not converge")
@@ -309,19 +319,18 @@ def _round_significant(value: Fraction, digits: int, *, up: bool) -> Fraction:
 
 
 def _profile(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Fraction],
-             digits: int) -> tuple[mpmath.mpf, str]:
+             digits: int) -> Value:
     if mechanism in ("analytic-gaussian", "gaussian"):
-        return profile_value(e, values["sigma"], sens, digits)
+        number, text, coarser = profile_agreement(e, values["sigma"], sens, digits)
+        return Value.from_agreement(number, text, digits, coarser)
     if mechanism == "staircase":
-        result = Staircase(eps=values["eps0"], Delta=sens).privacy_profile(
+        return Staircase(eps=values["eps0"], Delta=sens).privacy_profile(
             e, digits=digits, free_value=values["gamma"])
-        return result.number, result.text
     lam = _rational(values["scale"])
     bound = _rational(values["bound"]) if mechanism == "truncated-laplace" else sp.oo
     mass = 2 * lam * (1 - sp.exp(-bound / lam))
     noise = SymmetricNoise(lattice=False, head=(Piece(0, bound, sp.exp(-x / lam) / mass),))
-    result = privacy_profile(noise, e, digits=digits, sensitivity=sens)
-    return result.number, result.text
+    return privacy_profile(noise, e, digits=digits, sensitivity=sens)
 
 
 def _decimal(value: Fraction) -> str:

@@ -50,6 +50,7 @@ from .numerics import (
     LOG10_2,
     decimal_rounding,
     decimal_text,
+    enclosure_texts,
     floor_log10_pow2,
     fraction_rounding,
     pow10,
@@ -77,7 +78,8 @@ _NODES = (sp.Symbol, sp.Integer, sp.Rational, sp.Add, sp.Mul, sp.Pow,
 
 
 def _arb(x: object) -> flint.arb:
-    return x if isinstance(x, flint.arb) else flint.arb(x)
+    # a Taylor series in the free parameter (dpsym.intervals) passes through
+    return x if isinstance(x, (flint.arb, flint.arb_series)) else flint.arb(x)
 
 
 class _ArbNamespace:
@@ -130,6 +132,8 @@ class _ArbPrinter(MpmathPrinter):
         r""":math:`x^{p/q}` as ``_root(x, q)**p``: Arb's k-th root is an order of magnitude
         cheaper than :math:`\exp(\log(x) p/q)`."""
         base, power = expr.as_base_exp()
+        if power.is_Integer and (power >= 2 or power < 0):
+            return f"_ipow({self._print(base)}, {int(power)})"
         if power.is_Rational and not power.is_Integer and power.q <= _MAX_ROOT:
             root = f"_root({self._print(base)}, {power.q})"
             return root if power.p == 1 else f"{root}**{power.p}"
@@ -148,7 +152,38 @@ def _root(x: object, k: int) -> flint.arb:
     return _arb(x).root(k)
 
 
+#: Relative accuracy (bits) below which a ball is raised to a power end by end.
+_WIDE_BITS = 24
+
+
+def _ipow(x: object, n: int) -> flint.arb:
+    r""":math:`x^n` for an integer :math:`n`. A wide ball (an interval of the free
+    parameter, :mod:`dpsym.intervals`) is raised end by end, as an interval: Arb's
+    midpoint-radius power of :math:`[1, 3]` squared is :math:`[-1, 9]`, and its inverse
+    not finite. Power series (Taylor forms) take repeated products."""
+    if isinstance(x, int):
+        x = flint.arb(x)
+    if n < 0:
+        return 1 / _ipow(x, -n)
+    if isinstance(x, flint.arb):
+        if n == 1 or not x.is_finite() or x.rel_accuracy_bits() > _WIDE_BITS:
+            return x**n  # a point or a narrow ball: Arb's own power
+        lo, hi = x.lower(), x.upper()
+        if lo > 0 or hi < 0 or n % 2:  # monotone in x on the ball
+            return (lo**n).union(hi**n)
+        return flint.arb(0).union(max(abs(lo), abs(hi)) ** n)
+    result, square = None, x
+    while n:
+        if n & 1:
+            result = square if result is None else result * square
+        n >>= 1
+        if n:
+            square = square * square
+    return result
+
+
 _NAMESPACE = {"mpmath": _ArbNamespace(), "_q": _rational, "_root": _root, "abs": abs,
+              "_ipow": _ipow,
               "LowerGammaStar": lambda a, z: arb_lower_gamma_star(_arb(a), _arb(z))}
 
 
@@ -273,7 +308,9 @@ class Certified:
     r"""A certified ball and its rounding to ``digits`` digits, formatted on demand.
 
     :meth:`text` is what :func:`dpsym.numerics.format_digits` prints for every point of
-    the ball; :meth:`number` is the ball's midpoint as an mpf.
+    the ball; :meth:`number` is the ball's midpoint as an mpf. :attr:`certificate` says
+    what proves the digits: ``"exact"`` (an exact rational rounded exactly) or
+    ``"enclosure"`` (a rigorous Arb ball); :meth:`enclosure` gives the proven range.
     """
 
     __slots__ = ("_ball", "_digits", "_rounding")
@@ -287,9 +324,27 @@ class Certified:
         """An exactly known rational value."""
         return cls(value, fraction_rounding(value, digits) if value else None, digits)
 
+    @property
+    def certificate(self) -> str:
+        """``"exact"`` for an exact rational (or a proven zero of an exact plan),
+        ``"enclosure"`` for an Arb ball."""
+        return "enclosure" if isinstance(self._ball, flint.arb) else "exact"
+
+    def enclosure(self) -> tuple[str, str]:
+        """The proven range of the value as two decimal strings (rounded outwards, with
+        enough digits to show the ball's width; equal for an exact decimal)."""
+        if self._ball is None:
+            return "0", "0"
+        if isinstance(self._ball, Fraction):
+            return enclosure_texts(self._ball, self._ball, self._digits)
+        bits = int(self._ball.mid().man_exp()[0]).bit_length() + 64
+        with arb_workprec(max(bits, 64)):  # Arb rounds each bound outwards
+            ends = (self._ball.lower(), self._ball.upper())
+        return enclosure_texts(*(_man_exp(x) for x in ends), self._digits)
+
     def number(self) -> mpmath.mpf:
         """The midpoint of the ball (the value itself when it is exact; zero for zero)."""
-        if self._ball is None:
+        if self._ball is None or (isinstance(self._ball, flint.arb) and self._ball.is_zero()):
             return mpmath.mpf(0)
         if isinstance(self._ball, Fraction):
             with workprec(int(self._digits / LOG10_2) + 64):
@@ -371,11 +426,72 @@ class BallPlan:
             if not ball.is_finite():
                 continue
             if ball.is_zero() and self.allow_zero:
-                return Certified(None, None, digits)
+                return Certified(flint.arb(0), None, digits)
             rounded = _ball_rounding(ball, digits)
             if rounded is not None:
                 return Certified(ball, rounded, digits)
         return None
+
+
+class BallFunction:
+    r"""An expression as a function of one free symbol, the other symbols at exact values.
+
+    Compiled like a :class:`BallPlan` (discrete parts decided, :math:`b = e^{-\varepsilon}`
+    from the exact :math:`\varepsilon`); a call takes an Arb ball for the free symbol (an
+    interval of it, or a point) and returns a ball containing the expression's values on
+    it, at the caller's working precision (the caller holds ``arb_workprec``).
+    :meth:`prepare` returns ``None`` for an expression the evaluator does not handle.
+    """
+
+    __slots__ = ("_args", "_cache", "_fn", "_index")
+
+    def __init__(self, fn: Callable[..., flint.arb], args: list[tuple[bool, object]],
+                 index: int | None) -> None:
+        self._fn, self._args, self._index = fn, args, index
+        self._cache: dict[int, list[flint.arb]] = {}
+
+    @classmethod
+    def prepare(cls, expr: sp.Expr, values: Mapping[sp.Symbol, Fraction],
+                free: sp.Symbol) -> BallFunction | None:
+        """``expr`` as a ball function of ``free`` at exact ``values`` (or None)."""
+        irrational = {s: v for s, v in values.items() if not isinstance(v, Fraction)}
+        if irrational:
+            if eps in irrational:
+                irrational[b] = sp.exp(-irrational[eps])
+            expr = sp.sympify(expr).xreplace(irrational)
+            values = {s: v for s, v in values.items() if isinstance(v, Fraction)}
+        expr = resolve_exact(sp.sympify(expr), values)
+        plan = _plan(expr)
+        if plan is None:
+            return None
+        symbols, fn = plan
+        args: list[tuple[bool, object]] = []
+        index = None
+        for position, s in enumerate(symbols):
+            if s == free:
+                index = position
+                args.append((False, 0))
+            elif s in values:
+                args.append((False, _exact(values[s])))
+            elif s == b and eps in values:
+                args.append((True, _exact(values[eps])))
+            else:
+                return None
+        return cls(fn, args, index)
+
+    def __call__(self, x: flint.arb) -> flint.arb:
+        """The ball of the expression at free symbol ``x`` (current precision)."""
+        prec = flint.ctx.prec
+        fixed = self._cache.get(prec)
+        if fixed is None:
+            fixed = [(-flint.arb(v)).exp() if exp_minus else flint.arb(v)
+                     for exp_minus, v in self._args]
+            self._cache[prec] = fixed
+        if self._index is None:
+            return _arb(self._fn(*fixed))
+        args = list(fixed)
+        args[self._index] = x
+        return _arb(self._fn(*args))
 
 
 class ExactPlan:

@@ -68,6 +68,7 @@ genuine frozen ``scipy.stats.rv_continuous`` / ``rv_discrete`` built on these me
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from numbers import Integral
 from typing import Any
 
@@ -75,13 +76,13 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .balls import ball_value
+from .balls import BallPlan
 from .costs import Cost, parse_cost
 from .errors import DomainError, UnsupportedError
 from .evaluation import Value, numeric_point
 from .expressions import to_sympy
 from .noise import SymmetricNoise
-from .numerics import certified, check_digits, evaluate
+from .numerics import agreement, check_digits, evaluate
 from .params import parse_number
 from .precision import exclusive, workdps
 from .sampling import cdf as noise_cdf
@@ -712,10 +713,11 @@ def certify(m: Any, expr: sp.Expr, digits: int, *, method: str = "auto",
     cost = parse_cost(m.law_cost)
     numeric_derived = any(der.numeric for der in m.derived)
     if method != "mpmath" and not numeric_derived and expr.free_symbols <= set(exact) | {b}:
-        found = ball_value(expr, exact, digits, allow_zero=allow_zero,
-                           guard_digits=m._guard_digits(cost))
+        plan = BallPlan.prepare(expr, exact, allow_zero=allow_zero,
+                                guard_digits=m._guard_digits(cost))
+        found = None if plan is None else plan(digits)
         if found is not None:
-            return Value(found[0], found[1], digits)
+            return Value(None, None, digits, source=found)
     if method == "ball":
         raise UnsupportedError(f"{m.name}: no closed form that ball arithmetic evaluates "
                                "here; use method 'mpmath'")
@@ -729,9 +731,9 @@ def certify(m: Any, expr: sp.Expr, digits: int, *, method: str = "auto",
                 point[fp.symbol] = m._numeric_optimum(cost)[0]
         return evaluate(expr, point)
 
-    number, text = certified(compute, digits, allow_zero=allow_zero,
-                             guard=m._guard_digits(cost))
-    return Value(number, text, digits)
+    number, text, coarser = agreement(compute, digits, allow_zero=allow_zero,
+                                      guard=m._guard_digits(cost))
+    return Value.from_agreement(number, text, digits, coarser)
 
 
 @exclusive
@@ -757,7 +759,8 @@ def fixed_free_value(m: Any, quantity: str, cost: object, digits: int, *,
     if quantity == m.free.name:
         found = certify(m, m.free.symbol, digits, method=method, allow_zero=True)
         if m.free.integer:  # printed as an integer, like the optimum's value
-            return Value(found.number, str(int(m.free_given)), digits)
+            return Value.from_exact(Fraction(m.free_given), found.number,
+                                    str(int(m.free_given)), digits)
         return found
     if quantity == "cost":
         return certify(m, m.cost_function(cost), digits, method=method)

@@ -1,21 +1,26 @@
-r"""Certified values of a mechanism's quantities: the ball path and the mpmath path.
+r"""Values of a mechanism's quantities and what proves their digits.
 
 :func:`value` answers ``quantity`` (the optimal cost, the optimal free parameter or a
-derived parameter) of a mechanism instance to a number of significant digits, every digit
-certified, by one of two paths:
+derived parameter) of a mechanism instance to a number of significant digits, by one of
+three paths; the :class:`Value` says which (:attr:`Value.certificate`):
 
 * ``"ball"``: the quantity's closed form, prepared once per instance and evaluated once
-  rigorously in ball arithmetic (:mod:`dpsym.balls`, python-flint's Arb); a closed form
-  that is rational in the exact parameters is evaluated and rounded exactly;
-* ``"mpmath"``: the engine's numeric path (the closed form, or a certified numeric
-  minimiser of the cost over the free parameter) at two working precisions that must
-  agree (:func:`dpsym.numerics.certified`).
+  rigorously in ball arithmetic (:mod:`dpsym.balls`, python-flint's Arb): certificate
+  ``"enclosure"``; a closed form that is rational in the exact parameters is evaluated and
+  rounded exactly: certificate ``"exact"``;
+* the interval minimiser (``"auto"`` only): for a continuous free parameter without a
+  closed-form minimiser, the cost, slope and slope derivative compiled to balls and the
+  minimum proven by interval Newton and a sign covering (:mod:`dpsym.intervals`):
+  certificate ``"enclosure"``;
+* ``"mpmath"``: the engine's numeric path (the closed form, or a numeric minimiser of the
+  cost over the free parameter) at two working precisions that must agree
+  (:func:`dpsym.numerics.agreement`): certificate ``"agreement"``, a heuristic.
 
-``"auto"`` takes the ball path where the quantity has a closed form it handles. The
-instance is used only through its public contract (``values``, ``params``, ``free``,
-``derived``, ``formula``, ``cost_function``...) and two hooks a family may refine:
-``_numeric_optimum`` and ``_guard_digits`` (default: :func:`numeric_optimum`,
-:func:`guard_digits`).
+``"auto"`` takes the ball path where the quantity has a closed form it handles, then the
+interval minimiser, then the mpmath path. The instance is used only through its public
+contract (``values``, ``params``, ``free``, ``derived``, ``formula``, ``cost_function``,
+``slope_function``...) and two hooks a family may refine: ``_numeric_optimum`` and
+``_guard_digits`` (default: :func:`numeric_optimum`, :func:`guard_digits`).
 
 :func:`value` holds the precision lock of :mod:`dpsym.precision` from start to end (the
 plan's preparation, the ball evaluation or both mpmath evaluations): no other thread's
@@ -27,16 +32,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import mpmath
 import sympy as sp
 
-from .balls import BallPlan, Certified, ExactPlan
+from .balls import BallFunction, BallPlan, Certified, ExactPlan
 from .costs import Cost, parse_cost
-from .errors import DomainError, NoClosedFormError, UnsupportedError
+from .errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
 from .expressions import approximation
-from .numerics import certified, check_digits, decimal_digits, evaluate
+from .intervals import CompiledCost, certify_minimum
+from .numerics import (
+    agreement,
+    check_digits,
+    decimal_digits,
+    enclosure_texts,
+    evaluate,
+    mpf_man_exp,
+)
 from .optimize import numeric_minimiser, refine_root
 from .precision import exclusive, workdps
 
@@ -53,21 +67,56 @@ LADDER_DIGITS = 30
 Instance = Any
 
 
+#: What proves a value's digits (:attr:`Value.certificate`): an exact rational rounded
+#: exactly, a rigorous enclosure (Arb balls, interval Newton), or the agreement of two
+#: working precisions (a heuristic, not a proof).
+CERTIFICATES = ("exact", "enclosure", "agreement")
+
+
 class Value:
-    """A certified value: the number, its decimal string and the digits asked for.
+    """A value: the number, its decimal string, the digits asked for and what proves them.
 
     Immutable. A value certified by ball arithmetic computes its number and text from the
     certified rounding on first access (the certificate itself is established before the
-    value is returned).
+    value is returned). :attr:`certificate` is ``"exact"``, ``"enclosure"`` or
+    ``"agreement"`` (:data:`CERTIFICATES`); :attr:`enclosure` is the range shown for it.
     """
 
-    __slots__ = ("_digits", "_number", "_source", "_text")
+    __slots__ = ("_certificate", "_digits", "_enclosure", "_number", "_source", "_text")
 
     def __init__(self, number: mpmath.mpf | None, text: str | None, digits: int, *,
-                 source: Certified | None = None) -> None:
+                 source: Certified | None = None, certificate: str | None = None,
+                 enclosure: tuple[str, str] | Callable[[], tuple[str, str]] | None = None
+                 ) -> None:
         if source is None and (number is None or text is None):
             raise TypeError("a Value needs its number and text, or a source")
+        if certificate is None:
+            certificate = "agreement" if source is None else source.certificate
+        if certificate not in CERTIFICATES:
+            raise ValueError(f"unknown certificate {certificate!r}")
         self._number, self._text, self._digits, self._source = number, text, digits, source
+        self._certificate = certificate
+        if enclosure is not None and not callable(enclosure):
+            enclosure = (str(enclosure[0]), str(enclosure[1]))
+        self._enclosure = enclosure  # a callable is rendered on first access
+
+    @classmethod
+    def from_agreement(cls, number: mpmath.mpf, text: str, digits: int,
+                       coarser: mpmath.mpf | None) -> Value:
+        """A value of the two-precision heuristic (:func:`dpsym.numerics.agreement`):
+        its enclosure is the range of the two agreeing evaluations."""
+        pair = (number, number if coarser is None else coarser)
+        return cls(number, text, digits, certificate="agreement",
+                   enclosure=lambda: _range_texts(*pair, digits))
+
+    @classmethod
+    def from_exact(cls, value: Fraction, number: mpmath.mpf, text: str, digits: int
+                   ) -> Value:
+        """A value rounded (in any direction, e.g. down for a lower bound) from an exact
+        rational ``value`` to ``number`` and ``text``: certificate ``"exact"``, enclosure
+        the exact value."""
+        return cls(number, text, digits, certificate="exact",
+                   enclosure=lambda: enclosure_texts(value, value, digits))
 
     @property
     def number(self) -> mpmath.mpf:
@@ -78,7 +127,7 @@ class Value:
 
     @property
     def text(self) -> str:
-        """The value rounded to :attr:`digits` significant digits (every digit correct)."""
+        """The value rounded to :attr:`digits` significant digits."""
         if self._text is None:
             self._text = self._source.text()
         return self._text
@@ -87,6 +136,33 @@ class Value:
     def digits(self) -> int:
         """The significant digits asked for."""
         return self._digits
+
+    @property
+    def certificate(self) -> str:
+        """What proves the digits: ``"exact"`` (an exact rational rounded exactly),
+        ``"enclosure"`` (a rigorous enclosure: Arb balls, interval Newton) or
+        ``"agreement"`` (two working precisions agree: a heuristic, not a proof)."""
+        return self._certificate
+
+    @property
+    def enclosure(self) -> tuple[str, str]:
+        """``(lo, hi)`` as decimal strings: the proven range for ``"enclosure"`` (rounded
+        outwards, with enough digits to show its width), the exact value for ``"exact"``
+        (``lo == hi`` when its decimal expansion terminates within the digits shown, else
+        its outward roundings), the two agreeing evaluations for ``"agreement"``."""
+        if callable(self._enclosure):
+            self._enclosure = self._enclosure()
+        if self._enclosure is None:
+            if self._source is not None:
+                self._enclosure = self._source.enclosure()
+            else:
+                self._enclosure = (self.text, self.text)
+        return self._enclosure
+
+    def as_record(self) -> dict[str, object]:
+        """The JSON fields of the value: ``value``, ``certificate``, ``enclosure``."""
+        return {"value": self.text, "certificate": self.certificate,
+                "enclosure": list(self.enclosure)}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Value):
@@ -97,11 +173,13 @@ class Value:
     def __hash__(self) -> int:
         return hash((self.text, self.digits))
 
-    def __reduce__(self) -> tuple[type, tuple[mpmath.mpf, str, int]]:
-        return Value, (self.number, self.text, self.digits)
+    def __reduce__(self) -> tuple[Callable[..., Value], tuple]:
+        return _restore, (self.number, self.text, self.digits, self.certificate,
+                          self.enclosure)
 
     def __repr__(self) -> str:
-        return f"Value(number={self.number!r}, text={self.text!r}, digits={self.digits!r})"
+        return (f"Value(number={self.number!r}, text={self.text!r}, digits={self.digits!r}, "
+                f"certificate={self.certificate!r})")
 
     def __str__(self) -> str:
         """The certified digits, :attr:`text`."""
@@ -120,6 +198,19 @@ class Value:
     def __format__(self, spec: str) -> str:
         """``f"{value}"`` is :attr:`text`; a format spec formats ``float(value)``."""
         return self.text if not spec else format(float(self), spec)
+
+
+def _restore(number: mpmath.mpf, text: str, digits: int, certificate: str,
+             enclosure: tuple[str, str]) -> Value:
+    """A pickled :class:`Value` (module level: pickle finds it by name)."""
+    return Value(number, text, digits, certificate=certificate, enclosure=enclosure)
+
+
+def _range_texts(a: mpmath.mpf, c: mpmath.mpf, digits: int) -> tuple[str, str]:
+    """The range of two finite mpf values as outward decimal strings."""
+    if c < a:
+        a, c = c, a
+    return enclosure_texts(mpf_man_exp(a), mpf_man_exp(c), digits)
 
 
 def numeric_point(m: Instance) -> dict[sp.Symbol, object]:
@@ -265,6 +356,83 @@ def ball_plan(m: Instance, quantity: str, cost: Cost) -> BallPlan | ExactPlan | 
     return plans[key]
 
 
+#: Largest slope (in sympy operations) compiled for the interval minimiser: beyond (the
+#: d-dimensional staircase for large d), one Taylor form costs more than the whole
+#: two-precision path.
+MAX_INTERVAL_OPS = 1500
+
+
+@lru_cache(maxsize=256)
+def _operations(expr: sp.Expr) -> int:
+    return int(sp.count_ops(expr))
+
+
+@lru_cache(maxsize=256)
+def _slope_derivative(fam: type, cost: Cost) -> sp.Expr:
+    """The derivative of the family's slope in its free parameter (the interval Newton
+    step's :math:`s'`)."""
+    return sp.diff(fam.slope_function(cost), fam.free.symbol)
+
+
+@exclusive
+def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
+    r"""The cost, its slope and the slope's derivative in the continuous free parameter,
+    compiled to ball functions at the instance's exact parameters
+    (:class:`dpsym.balls.BallFunction`), with the parameter's exact range; None where the
+    family has no continuous free parameter, a closed-form minimiser, or an expression the
+    balls do not handle (a Lerch sum of a non-integer moment). Kept in ``_plans``."""
+    plans = m.__dict__.setdefault("_plans", {})
+    key = ("interval", cost.name)
+    if key not in plans:
+        plans[key] = None
+        fp = m.free
+        if fp is None or fp.integer or m.free_given is not None:
+            return None
+        m.require(*(prm.name for prm in m.params))
+        symbol = m.symbols()
+        exact = {symbol[n]: v for n, v in m.values.items()}
+        rational = {s: sp.Rational(v.numerator, v.denominator) for s, v in exact.items()
+                    if isinstance(v, Fraction)}
+        ends = [sp.sympify(end).xreplace(rational) for end in (fp.lower, fp.upper)]
+        if not all(end.is_Rational for end in ends):
+            return None
+        try:
+            slope = m.slope_function(cost)
+            if _operations(slope) > MAX_INTERVAL_OPS:
+                return None
+            exprs = (m.cost_function(cost), slope, _slope_derivative(type(m), cost))
+        except (NoClosedFormError, UnsupportedError):
+            return None
+        functions = [BallFunction.prepare(e, exact, fp.symbol) for e in exprs]
+        if None in functions:
+            return None
+        lo, hi = (Fraction(int(e.p), int(e.q)) for e in ends)
+        plans[key] = CompiledCost(*functions, lo, hi)
+    return plans[key]
+
+
+@exclusive
+def enclosed_optimum(m: Instance, quantity: str, cost: Cost, digits: int
+                     ) -> Certified | None:
+    r"""The optimal cost or the optimal free parameter enclosed rigorously
+    (:func:`dpsym.intervals.certify_minimum`: interval Newton on the slope, a sign
+    covering of the parameter's range), or None where no interval plan exists.
+
+    Raises
+    ------
+    CertificationError
+        If the minimiser cannot be proven (the reason is named).
+    """
+    if quantity != "cost" and (m.free is None or quantity != m.free.name):
+        return None
+    plan = interval_plan(m, cost)
+    if plan is None:
+        return None
+    return certify_minimum(plan, digits,
+                           quantity="cost" if quantity == "cost" else "parameter",
+                           guard_digits=m._guard_digits(cost))
+
+
 @exclusive
 def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
           digits: int = 30, *, method: str = "auto") -> Value:
@@ -314,6 +482,13 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
         raise UnsupportedError(
             f"{m.name}: {quantity} (cost {cost.name}) has no closed form that "
             "ball arithmetic evaluates at these parameters; use method 'mpmath'")
+    if method == "auto" and plan is None:
+        try:
+            enclosed = enclosed_optimum(m, quantity, cost, digits)
+        except (CertificationError, ArithmeticError, ValueError):
+            enclosed = None  # no proof: the two-precision heuristic, labelled "agreement"
+        if enclosed is not None:
+            return Value(None, None, digits, source=enclosed)
 
     found: list[mpmath.mpf | None] = [None]
 
@@ -326,13 +501,28 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
             return t
         return derived_value(m, quantity, t)
 
-    number, text = certified(compute, digits, allow_zero=quantity != "cost",
-                             guard=m._guard_digits(cost))
+    number, text, coarser = agreement(compute, digits, allow_zero=quantity != "cost",
+                                      guard=m._guard_digits(cost))
     if m.free is not None and quantity == m.free.name and m.free.integer:
         text = str(int(number))
-    return Value(number, text, digits)
+    return Value.from_agreement(number, text, digits, coarser)
 
 
-__all__ = ["LADDER_DIGITS", "MAX_INTEGER_SCAN", "METHODS", "Value", "ball_plan", "cost_at",
-           "derived_value", "guard_digits", "numeric_optimum", "numeric_point",
-           "small_eps_digits", "value"]
+__all__ = [
+    "CERTIFICATES",
+    "LADDER_DIGITS",
+    "MAX_INTEGER_SCAN",
+    "MAX_INTERVAL_OPS",
+    "METHODS",
+    "Value",
+    "ball_plan",
+    "cost_at",
+    "derived_value",
+    "enclosed_optimum",
+    "guard_digits",
+    "interval_plan",
+    "numeric_optimum",
+    "numeric_point",
+    "small_eps_digits",
+    "value",
+]

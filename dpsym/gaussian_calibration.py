@@ -85,7 +85,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import CertificationError, DomainError
-from .numerics import certified, check_digits, to_mpf
+from .numerics import agreement, certified, check_digits, to_mpf
 from .params import Domain, Param, parse_number
 from .precision import exclusive, extraprec, workprec
 from .symbols import Delta as _Delta_sym
@@ -103,6 +103,7 @@ __all__ = [
     "classic_sigma_mp",
     "log_profile",
     "profile",
+    "profile_agreement",
     "profile_mp",
     "profile_value",
 ]
@@ -240,11 +241,19 @@ def profile_mp(eps: object, sigma: object, Delta: object = 1) -> mpmath.mpf:
 def profile_value(eps: object, sigma: object, Delta: object = 1,
                   digits: int = 30) -> tuple[mpmath.mpf, str]:
     """:func:`profile_mp` certified to ``digits`` significant digits (value, text)."""
+    number, text, _ = profile_agreement(eps, sigma, Delta, digits)
+    return number, text
+
+
+def profile_agreement(eps: object, sigma: object, Delta: object = 1,
+                      digits: int = 30) -> tuple[mpmath.mpf, str, mpmath.mpf]:
+    """:func:`profile_value` with the coarser of its two agreeing evaluations
+    (:func:`dpsym.numerics.agreement`)."""
     e = _validate_eps(eps, allow_zero=True)
     s = _validate(SIGMA, sigma)
     d = _validate(SENSITIVITY, Delta)
     ratio = d / s
-    return certified(lambda: _exp_of_log(_profile_mu_mp(*_eps_mu_mp(e, ratio))[0]),
+    return agreement(lambda: _exp_of_log(_profile_mu_mp(*_eps_mu_mp(e, ratio))[0]),
                      check_digits(digits))
 
 

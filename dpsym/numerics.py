@@ -396,6 +396,8 @@ def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
               guard: int | None = None) -> tuple[mpmath.mpf, str]:
     """Evaluate ``compute`` until two working precisions agree to ``digits`` digits.
 
+    A heuristic, not a proof (:func:`agreement` also returns the coarser value).
+
     Parameters
     ----------
     compute : callable
@@ -420,10 +422,28 @@ def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
     CertificationError
         If the evaluations never agree, or one of them is not finite.
     """
+    number, text, _ = agreement(compute, digits, attempts=attempts, allow_zero=allow_zero,
+                                guard=guard)
+    return number, text
+
+
+@exclusive
+def agreement(compute: Callable[[], mpmath.mpf], digits: int, *,
+              attempts: int = 6, allow_zero: bool = False,
+              guard: int | None = None) -> tuple[mpmath.mpf, str, mpmath.mpf]:
+    """:func:`certified`, also returning the coarser of the two agreeing evaluations.
+
+    Returns
+    -------
+    (mpmath.mpf, str, mpmath.mpf)
+        The finer evaluation, its rounding to ``digits`` digits, and the coarser
+        evaluation (the two values whose agreement is the heuristic's only evidence).
+    """
     # internal: the callers validated the digits asked for and may add guard digits
     digits = check_digits(digits, MAX_DIGITS + INTERNAL_DIGITS)
     guard = GUARD if guard is None else max(GUARD, int(guard))
     prev_text: str | None = None
+    previous: mpmath.mpf | None = None
     failure: CertificationError | None = None
     for _ in range(attempts + 1):
         with workdps(digits + guard):
@@ -442,12 +462,138 @@ def certified(compute: Callable[[], mpmath.mpf], digits: int, *,
                 continue
             text = format_digits(current, digits)
         if text == prev_text:
-            return current, text
-        prev_text = text
+            return current, text, previous
+        prev_text, previous = text, current
         guard *= 2
     if failure is not None and prev_text is None:
         raise CertificationError(f"{failure} (at {digits + guard // 2} digits)")
     raise CertificationError(f"value could not be certified to {digits} digits")
+
+
+#: Significant digits of an enclosure's ends beyond those asked for, at most.
+ENCLOSURE_EXTRA_DIGITS = 20
+
+
+def directed_text(value: Fraction, digits: int, up: bool) -> str:
+    r"""``value`` rounded to ``digits`` significant digits towards :math:`+\infty`
+    (``up``) or :math:`-\infty`, laid out as :func:`decimal_text`; an exactly
+    representable value is printed exactly."""
+    if not value:
+        return "0"
+    sign = 1 if value < 0 else 0
+    num, den = mpz(abs(value.numerator)), mpz(value.denominator)
+    away = up != bool(sign)  # round the magnitude up
+
+    def scaled(k: int) -> tuple[mpz, mpz]:
+        n, d = (num * pow10(k), den) if k >= 0 else (num, den * pow10(-k))
+        head, rest = divmod(n, d)
+        return head, head + 1 if away and rest else head
+
+    power = floor_log10_pow2(num.bit_length() - den.bit_length() - 1)
+    mantissa, power = _exponent_search(digits, power, scaled)
+    return decimal_text(sign, mantissa, power, digits)
+
+
+def enclosure_texts(lo: Fraction | tuple[int, int], hi: Fraction | tuple[int, int],
+                    digits: int) -> tuple[str, str]:
+    r"""Decimal strings :math:`[l, h] \supseteq [\mathrm{lo}, \mathrm{hi}]`, rounded
+    outwards with enough significant digits to show the width (at least ``digits``, at
+    most ``digits +`` :data:`ENCLOSURE_EXTRA_DIGITS`; equal ends for an exactly
+    representable point).
+
+    ``lo`` and ``hi`` are fractions or exact binary numbers ``(man, exp)``; binary numbers
+    of huge exponent (:math:`e^{-10^{20}}`) are rounded to nearest and widened by one unit
+    in the last digit, never formed as fractions.
+    """
+    ends = [_small_fraction(x) for x in (lo, hi)]
+    if None in ends:
+        return _widened_texts(lo, hi, digits + 3)
+    lo, hi = ends
+    if lo > hi:
+        lo, hi = hi, lo
+    size = max(abs(lo), abs(hi))
+    n = digits
+    if lo != hi and size:
+        ratio = size / (hi - lo)
+        n = max(digits, decimal_digits(max(1, ratio.numerator // ratio.denominator)) + 2)
+    n = min(n, digits + ENCLOSURE_EXTRA_DIGITS)
+    if lo == hi:
+        n = _terminating_digits(lo, digits + ENCLOSURE_EXTRA_DIGITS) or n
+    return tuple(_plain(text)
+                 for text in (directed_text(lo, n, up=False), directed_text(hi, n, up=True)))
+
+
+#: Largest number of bits of an enclosure's end formed as a fraction.
+_FRACTION_BITS = 200_000
+
+
+def _small_fraction(x: Fraction | tuple[int, int]) -> Fraction | None:
+    """A fraction, or an exact binary ``(man, exp)`` as one when it is small enough."""
+    if isinstance(x, Fraction):
+        return x
+    man, exp = int(x[0]), int(x[1])
+    if not man:
+        return Fraction(0)
+    if abs(exp) + man.bit_length() > _FRACTION_BITS:
+        return None
+    return Fraction(man) * 2**exp if exp >= 0 else Fraction(man, 2**-exp)
+
+
+def _widened_texts(lo: Fraction | tuple[int, int], hi: Fraction | tuple[int, int],
+                   digits: int) -> tuple[str, str]:
+    """Outward strings for ends of huge exponent: each rounded to nearest
+    (:func:`decimal_rounding`), then moved one unit in the last digit outwards."""
+    texts = []
+    for x, up in ((lo, False), (hi, True)):
+        if isinstance(x, Fraction):
+            sign, mantissa, power = fraction_rounding(x, digits) if x else (0, "0", 0)
+        elif not x[0]:
+            texts.append("0")
+            continue
+        else:
+            sign, mantissa, power = decimal_rounding(int(x[0]), int(x[1]), digits)
+        m = int(mantissa) + (1 if up != bool(sign) else -1)  # the magnitude moved
+        if m >= 10**digits:
+            m, power = m // 10, power + 1
+        elif m < 10 ** (digits - 1):
+            m, power = m * 10 + 9, power - 1
+        texts.append(_plain(decimal_text(sign, str(m), power, digits)))
+    return texts[0], texts[1]
+
+
+def _plain(text: str) -> str:
+    """A decimal text without a trailing point (``"2."`` is ``"2"``)."""
+    return text[:-1] if text.endswith(".") else text
+
+
+def _terminating_digits(value: Fraction, limit: int) -> int | None:
+    """The significant digits of ``value``'s terminating decimal expansion, if it has one
+    of at most ``limit`` digits (None otherwise)."""
+    if not value:
+        return 1
+    den = value.denominator
+    twos = fives = 0
+    while den % 2 == 0:
+        den //= 2
+        twos += 1
+    while den % 5 == 0:
+        den //= 5
+        fives += 1
+    if den != 1:
+        return None
+    scaled = abs(value) * Fraction(10) ** max(twos, fives)
+    n = len(str(scaled.numerator)) if scaled.numerator.bit_length() < 60_000 else limit + 1
+    while n > 1 and scaled.numerator % 10 == 0:
+        scaled /= 10
+        n -= 1
+    return n if n <= limit else None
+
+
+def mpf_man_exp(value: mpmath.mpf) -> tuple[int, int]:
+    r"""A finite mpf as its exact ``(man, exp)``, :math:`\mathrm{man} \cdot 2^{\mathrm{exp}}`
+    (no rounding to the working precision)."""
+    sign, man, exp, _ = value._mpf_
+    return (-int(man) if sign else int(man)), int(exp)
 
 
 def _finite(value: mpmath.mpf) -> None:

@@ -78,7 +78,7 @@ from .divergence import Density, check_numeric, numeric_value
 from .errors import CertificationError, DomainError, UnsupportedError
 from .evaluation import Value
 from .noise import SymmetricNoise
-from .numerics import certified, check_digits, to_mpf
+from .numerics import agreement, check_digits, to_mpf
 from .params import parse_exact, parse_number
 from .precision import exclusive, workdps
 
@@ -295,8 +295,8 @@ def _certified_profile(noise: SymmetricNoise, eps_prime: object, digits: int,
         where[0] = shift
         return value
 
-    number, text = certified(compute, digits, allow_zero=True)
-    return Value(number, text, digits), where[0]
+    number, text, coarser = agreement(compute, digits, allow_zero=True)
+    return Value.from_agreement(number, text, digits, coarser), where[0]
 
 
 @exclusive

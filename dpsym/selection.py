@@ -141,6 +141,10 @@ class Ranked:
         printed ``1``.
     rank : int or None
         A mechanism's rank in its section (``None`` for a lower bound).
+    certificate : str
+        What proves the cost's digits (:attr:`dpsym.evaluation.Value.certificate`).
+    enclosure : tuple of str
+        The cost's range (:attr:`dpsym.evaluation.Value.enclosure`).
     """
 
     name: str
@@ -152,6 +156,8 @@ class Ranked:
     number: Any
     ratio: str | None = None
     rank: int | None = None
+    certificate: str = "agreement"
+    enclosure: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -308,7 +314,8 @@ def _entry(cls: Any, kind: str, inputs: CompareInputs) -> Ranked | Skipped:
     except Exception as exc:  # one entry's failure (even a bug) must not hide the others
         return Skipped(cls.name, kind, query, exc)
     return Ranked(name=cls.name, title=cls.title, kind=kind, query=query,
-                  guarantee=guarantee, cost=value.text, number=value.number)
+                  guarantee=guarantee, cost=value.text, number=value.number,
+                  certificate=value.certificate, enclosure=value.enclosure)
 
 
 def _ratio_text(ratio: Any) -> str:

@@ -171,11 +171,13 @@ def _point(cls: Any, point: tuple[tuple[str, str], ...], quantity: str, cost: st
            digits: int, budgeted: bool = False) -> dict[str, str]:
     """The row of one point: its value, or why it has none. Under a memory budget
     (``budgeted``) a :class:`MemoryError` propagates, for the budget to report it."""
-    row = dict(point)
+    row: dict[str, Any] = dict(point)
     value = error = ""
+    found = None
     try:
         kwargs = {name: read_number(text, name) for name, text in point}
-        value = cls(**kwargs).value(quantity, cost, digits).text
+        found = cls(**kwargs).value(quantity, cost, digits)
+        value = found.text
     except (DpsymError, ValueError, ArithmeticError, NotImplementedError) as exc:
         value, error = "", " ".join(str(exc).split())[:300]
     except MemoryError:
@@ -187,6 +189,9 @@ def _point(cls: Any, point: tuple[tuple[str, str], ...], quantity: str, cost: st
         value, error = "", f"internal error: {type(exc).__name__}: {detail}"
     row["value"] = value
     row["error"] = error
+    if found is not None and value:
+        row["certificate"] = found.certificate
+        row["enclosure"] = list(found.enclosure)
     return row
 
 
@@ -411,20 +416,28 @@ def sweep(mechanism: str, grid: Mapping[str, Sequence[str]], quantity: str = "co
     return results
 
 
+#: Row fields written to JSON only (the CSV keeps its columns: the point, value, error).
+JSON_ONLY = ("certificate", "enclosure")
+
+
 def to_csv(rows: Sequence[Mapping[str, str]]) -> str:
     """The rows as CSV text (header from the first row)."""
     if not rows:
         return ""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+    fields = [k for k in rows[0] if k not in JSON_ONLY]
+    writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n",
+                            extrasaction="ignore")
     writer.writeheader()
     writer.writerows(rows)
     return buffer.getvalue()
 
 
 def to_json(rows: Sequence[Mapping[str, str]], meta: Mapping[str, object]) -> str:
-    """The rows and the sweep's description as one JSON document."""
-    return json.dumps({**meta, "rows": list(rows)}, indent=1, sort_keys=True) + "\n"
+    """The rows and the sweep's description as one JSON document (a row without a value
+    has ``certificate`` and ``enclosure`` null)."""
+    full = [{"certificate": None, "enclosure": None, **row} for row in rows]
+    return json.dumps({**meta, "rows": full}, indent=1, sort_keys=True) + "\n"
 
 
 def failures(rows: Iterable[Mapping[str, str]]) -> int:
@@ -432,5 +445,5 @@ def failures(rows: Iterable[Mapping[str, str]]) -> int:
     return sum(1 for row in rows if row.get("error"))
 
 
-__all__ = ["CHUNK", "MAX_POINTS", "MAX_TIMEOUT", "failures",
+__all__ = ["CHUNK", "JSON_ONLY", "MAX_POINTS", "MAX_TIMEOUT", "failures",
            "parse_values", "read_number", "sweep", "to_csv", "to_json"]

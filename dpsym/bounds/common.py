@@ -28,7 +28,7 @@ from ..costs import Cost, parse_cost
 from ..errors import DomainError, UnsupportedError
 from ..evaluation import Value
 from ..numerics import (
-    certified,
+    agreement,
     check_digits,
     decimal_text,
     fraction_rounding,
@@ -139,9 +139,10 @@ def certified_lower(compute: Callable[[], mpmath.mpf], digits: int,
                     guard: int | None = None) -> Value:
     r"""Certify ``compute`` with :data:`ROUNDING_GUARD` extra digits, then round down."""
     digits = check_digits(digits)
-    number, _ = certified(compute, digits + ROUNDING_GUARD, guard=guard, allow_zero=True)
+    number, _, coarser = agreement(compute, digits + ROUNDING_GUARD, guard=guard,
+                                   allow_zero=True)
     low, text = round_down(number, digits)
-    return Value(low, text, digits)
+    return Value.from_agreement(low, text, digits, coarser)
 
 
 class BoundObject(Parametrised):

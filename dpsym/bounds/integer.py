@@ -129,8 +129,9 @@ class DiscreteLowerBound(BoundObject):
 
     def value(self, quantity: str = "cost", cost="amplitude", digits: int = 30) -> Value:
         self.check_quantity(quantity)
-        number, text = round_exact(self.certificate(cost).bound, digits, down=True)
-        return Value(number, text, digits)
+        exact = self.certificate(cost).bound
+        number, text = round_exact(exact, digits, down=True)
+        return Value.from_exact(exact, number, text, digits)
 
 
 __all__ = ["DiscreteLowerBound", "chain_bound", "pair_bound_amplitude", "slides_formula",

@@ -493,12 +493,12 @@ class LPBound(BoundObject):
         p = int(c.exponent)
         e, d, D, N = self._args()
         if quantity == "cost":
-            number, text = round_exact(certified_lp_lower_bound(e, d, D, N, p).bound, digits,
-                                       down=True)
+            exact = certified_lp_lower_bound(e, d, D, N, p).bound
+            number, text = round_exact(exact, digits, down=True)
         else:
-            number, text = round_exact(lp_optimal_mechanism(e, d, D, N, p).cost, digits,
-                                       down=False)
-        return Value(number, text, digits)
+            exact = lp_optimal_mechanism(e, d, D, N, p).cost
+            number, text = round_exact(exact, digits, down=False)
+        return Value.from_exact(exact, number, text, digits)
 
 
 __all__ = [

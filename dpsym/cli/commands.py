@@ -129,7 +129,7 @@ def cmd_value(args: argparse.Namespace, out: TextIO) -> int:
             elif prm.default is not None:
                 params[prm.name] = str(prm.default)
         record = {"mechanism": cls.name, "quantity": quantity, "cost": cost.name,
-                  "params": params, "digits": digits, "value": value.text}
+                  "params": params, "digits": digits, **value.as_record()}
         if is_bound(cls):
             record["kind"] = "lower bound"
         emit_json(record, out)

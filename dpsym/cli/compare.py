@@ -45,7 +45,8 @@ def comparison_record(result: Comparison) -> dict[str, Any]:
     for r in result.rows:
         row: dict[str, Any] = {"name": r.name, "title": r.title, "kind": r.kind,
                                "query": r.query, "guarantee": str(r.guarantee),
-                               "cost": r.cost, "ratio": r.ratio}
+                               "cost": r.cost, "certificate": r.certificate,
+                               "enclosure": list(r.enclosure), "ratio": r.ratio}
         if r.rank is not None:
             row["rank"] = r.rank
         rows.append(row)

@@ -32,7 +32,7 @@ import sympy as sp
 
 from ..costs import Cost
 from ..evaluation import Value
-from ..gaussian_calibration import calibrate_sigma_value, profile_value
+from ..gaussian_calibration import calibrate_sigma_value, profile_agreement
 from ..noise import Piece, SymmetricNoise
 from ..params import Derived, Domain, Guarantee, Param, delta_param, eps_param, sensitivity_param
 from ..sampler_checks import check_rng, check_size
@@ -75,9 +75,9 @@ class _Gaussian(Mechanism):
         r"""The exact :math:`\delta(\varepsilon')` of the noise at this instance's
         :math:`\sigma` (read back from its certified decimal value)."""
         self.require(*(prm.name for prm in self.params))
-        number, text = profile_value(eps_prime, self._sigma(digits + 10),
-                                     self.values["Delta"], digits)
-        return Value(number, text, digits)
+        number, text, coarser = profile_agreement(eps_prime, self._sigma(digits + 10),
+                                                  self.values["Delta"], digits)
+        return Value.from_agreement(number, text, digits, coarser)
 
 
 class ClassicGaussian(_Gaussian):
