@@ -62,10 +62,8 @@ import io
 import itertools
 import json
 import os
-import re
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -85,6 +83,14 @@ from .figures import plot_cost_ratios, section6
 from .mechanisms import MECHANISMS
 from .printing import expression_text, format_table, json_document, latex_text
 from .progress import Progress
+from .staging import (
+    STAGING_PREFIX,
+    clean_stale_staging,
+    file_status,
+    install_staged,
+    staging_dir,
+    write_atomic,
+)
 from .symbols import display_eps
 
 __all__ = ["ALL_FILES", "COSTS", "CSV_COLUMNS", "DELTAS", "DELTA_VALUES", "DIGITS",
@@ -111,8 +117,6 @@ FILES: tuple[str, ...] = ("formulas.json", "formulas.tex", "series.json",
 CSV_COLUMNS: tuple[str, ...] = ("mechanism", "quantity", "cost", "eps", "delta", "Delta",
                                 "digits", "value")
 #: The name of a staging directory starts with this, then the pid of its process and ``-``.
-STAGING_PREFIX = ".derive-staging-"
-_STAGING = re.compile(re.escape(STAGING_PREFIX) + r"([0-9]{1,10})-[^/\\]*")
 
 
 #: The figure and table jobs of the helper modules: (name, job, files it writes). Each job
@@ -452,33 +456,6 @@ def render_summary(report: Report, verbose: bool = False, as_json: bool = False)
 
 
 # ---------------------------------------------------------------------- writing
-def _status(path: Path, data: bytes) -> str:
-    """``new``, ``changed`` or ``unchanged``: ``path`` against the bytes ``data``."""
-    try:
-        return "unchanged" if path.read_bytes() == data else "changed"
-    except FileNotFoundError:
-        return "new"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically: temporary file, then ``os.replace``."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 def stage_figures(staging: Path, step: Step | None = None) -> dict[str, Path]:
     """Run every job of :data:`FIGURE_JOBS` into ``staging`` (matplotlib's Agg backend,
     default style) and check that each wrote exactly its declared files (``step`` is
@@ -506,77 +483,11 @@ def stage_figures(staging: Path, step: Step | None = None) -> dict[str, Path]:
     return staged
 
 
-def install_staged(staged: dict[str, Path], out: Path,
-                   status: dict[str, str] | None = None) -> dict[str, Path]:
-    """Move each staged file into ``out`` atomically (``fsync``, mode 0644, then
-    :func:`os.replace` within the same file system); a file whose bytes are already there
-    is left alone. Each file's status goes into ``status`` (see :func:`_status`)."""
-    written = {}
-    for name, path in staged.items():
-        state = _status(out / name, path.read_bytes())
-        if status is not None:
-            status[name] = state
-        written[name] = out / name
-        if state == "unchanged":
-            continue
-        with open(path, "rb") as fh:
-            os.fsync(fh.fileno())
-        os.chmod(path, 0o644)
-        os.replace(path, out / name)
-    return written
-
-
-def _process_exists(pid: int) -> bool:
-    """Whether a process ``pid`` exists (when in doubt, that it does)."""
-    if pid < 1:
-        return False
-    try:
-        os.kill(pid, 0)
-    except (ProcessLookupError, OverflowError):
-        return False
-    except OSError:  # PermissionError: it exists, under another user
-        return True
-    return True
-
-
-def clean_stale_staging(out: Path) -> list[Path]:
-    """Remove the staging directories left in ``out`` by runs that were killed: those
-    named ``.derive-staging-<pid>-...`` whose process ``pid`` no longer exists.
-
-    The directories of live processes (a concurrent run) are kept, and so is anything
-    else. On Windows, where probing a pid is not harmless, nothing is removed.
-
-    Returns
-    -------
-    list of Path
-        The directories removed.
-    """
-    removed: list[Path] = []
-    if os.name == "nt":
-        return removed
-    with os.scandir(out) as entries:
-        for entry in entries:
-            match = _STAGING.fullmatch(entry.name)
-            if match is None or not entry.is_dir(follow_symlinks=False):
-                continue
-            if not _process_exists(int(match.group(1))):
-                shutil.rmtree(entry.path, ignore_errors=True)
-                removed.append(Path(entry.path))
-    return removed
-
-
-def _staging_dir(out: Path) -> Path:
-    """A fresh staging directory in ``out``, named after this process, once the stale ones
-    are removed."""
-    clean_stale_staging(out)
-    return Path(tempfile.mkdtemp(dir=out, prefix=f"{STAGING_PREFIX}{os.getpid()}-"))
-
-
 def run_figures(out_dir: str | os.PathLike[str] = "derivations") -> dict[str, Path]:
     """Write only the figures and tables of :data:`FIGURE_JOBS` into ``out_dir``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    staging = _staging_dir(out)
+    staging = staging_dir(out)
     try:
         return install_staged(stage_figures(staging), out)
     finally:
@@ -604,12 +515,12 @@ def _generate(out: Path, bar: Progress, report: Report) -> None:
         "claims.md": render_claims(),
     }
     bar.begin("figures and tables", f"{len(FIGURE_JOBS)} jobs")
-    staging = _staging_dir(out)
+    staging = staging_dir(out)
     try:
         staged = stage_figures(staging, bar.step)
         bar.begin("writing", str(out))
         for name in FILES:
-            report.status[name] = _status(out / name, texts[name].encode("utf-8"))
+            report.status[name] = file_status(out / name, texts[name].encode("utf-8"))
             if report.status[name] != "unchanged":
                 write_atomic(out / name, texts[name])
             report.written[name] = out / name
@@ -660,7 +571,7 @@ def run(out_dir: str | os.PathLike[str] = "derivations",
             bar.begin("derivation cache", "dpsym/_derived.py")
             before = MODULE.read_bytes() if MODULE.is_file() else None
             path = write_cache()
-            state = "new" if before is None else _status(path, before)
+            state = "new" if before is None else file_status(path, before)
             report.status[f"dpsym/{path.name}"] = f"{state} (fingerprint {fingerprint()[:12]})"
             bar.step()
     finally:

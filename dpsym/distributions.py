@@ -76,64 +76,24 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .balls import BallPlan
 from .costs import Cost, parse_cost
+from .entropy import MIXED_LAW, noise_entropy
 from .errors import DomainError, UnsupportedError
-from .evaluation import Value, numeric_point
-from .expressions import to_sympy
+from .evaluation import Value, certify_expression
+from .floatbits import first_double
 from .noise import SymmetricNoise
-from .numerics import agreement, check_digits, evaluate
+from .numerics import check_digits
 from .params import parse_number
 from .precision import exclusive, workdps
+from .sampler_checks import check_random_state, check_size
 from .sampling import cdf as noise_cdf
-from .symbols import b, u, x
+from .symbols import u, x
 
 #: The cost whose optimal free parameter the distribution uses by default (the *law
 #: cost*; :meth:`Distribution.law` chooses another).
 DISTRIBUTION_COST = "amplitude"
 #: Digits certified for the float64 answers (their number, rounded once to a double).
 FLOAT_DIGITS = 17
-#: Bisection steps of :meth:`Distribution.ppf` and :meth:`Distribution.isf` (the 64-bit
-#: patterns of doubles: 64 halvings and a margin).
-_PPF_STEPS = 66
-
-
-def generator(random_state: object) -> np.random.Generator:
-    """A :class:`numpy.random.Generator` from scipy's ``random_state`` conventions.
-
-    ``None`` gives a fresh unseeded generator, an int or a
-    :class:`~numpy.random.SeedSequence` seeds a new one (reproducibly), a
-    :class:`~numpy.random.Generator` is used as it is, and a legacy
-    :class:`~numpy.random.RandomState` lends its bit generator (its state advances).
-
-    Raises
-    ------
-    DomainError
-        For anything else.
-    """
-    if random_state is None or isinstance(random_state, np.random.SeedSequence):
-        return np.random.default_rng(random_state)
-    if isinstance(random_state, Integral) and not isinstance(random_state, bool):
-        if random_state < 0:
-            raise DomainError("random_state", f"a seed must be >= 0, got {random_state}")
-        return np.random.default_rng(int(random_state))
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.Generator(random_state._bit_generator)  # shares (and advances) it
-    raise DomainError("random_state", "must be None, an int, a numpy SeedSequence, "
-                      f"Generator or RandomState, got {type(random_state).__name__}")
-
-
-def _shape(size: object) -> tuple[int, ...] | None:
-    if size is None:
-        return None
-    shape = size if isinstance(size, tuple) else (size,)
-    for n in shape:
-        if isinstance(n, bool) or not isinstance(n, Integral) or n < 0:
-            raise DomainError("size", "must be None, a non-negative integer or a tuple of "
-                              f"them, got {str(size)[:40]}")
-    return tuple(int(n) for n in shape)
 
 
 # ---------------------------------------------------------------------- density
@@ -191,60 +151,6 @@ def _numpy(expr: sp.Expr, var: sp.Symbol) -> Callable[[np.ndarray], np.ndarray]:
         return lambda t: np.full(np.shape(t), level)
     function = sp.lambdify(var, sp.N(expr, 30), "numpy")
     return lambda t: np.asarray(function(t), dtype=float)
-
-
-# ---------------------------------------------------------------------- entropy
-def _piece_entropy(lo: mpmath.mpf, hi: mpmath.mpf, expr: sp.Expr, var: sp.Symbol,
-                   lattice: bool) -> tuple[mpmath.mpf, mpmath.mpf]:
-    r"""(:math:`\int f \log f`, :math:`\int f`) over one piece (lattice: sums)."""
-    expr = sp.sympify(expr)
-    if var not in expr.free_symbols:
-        level = mpmath.mpmathify(sp.N(expr, mpmath.mp.dps + 5))
-        count = hi - lo
-        if level == 0:
-            return mpmath.mpf(0), mpmath.mpf(0)
-        return count * level * mpmath.log(level), count * level
-    f = sp.lambdify(var, expr, "mpmath")
-
-    def term(t: mpmath.mpf) -> mpmath.mpf:
-        value = f(t)
-        return value * mpmath.log(value) if value > 0 else mpmath.mpf(0)
-
-    if lattice:
-        span = [lo, hi - 1]
-        return mpmath.nsum(term, span), mpmath.nsum(f, span)
-    return mpmath.quad(term, [lo, hi]), mpmath.quad(f, [lo, hi])
-
-
-#: Why a law with a point mass at 0 and a density has no entropy.
-MIXED_LAW = ("the noise is a mixed law (a point mass at 0 and a density): a mixed law has "
-             "no differential entropy (and, having a density, no Shannon entropy)")
-
-
-def _entropy(noise: SymmetricNoise) -> mpmath.mpf:
-    """The entropy (nats) of a numeric description, at the working precision."""
-    if not noise.lattice and sp.sympify(noise.atom) != 0:
-        raise UnsupportedError(MIXED_LAW)
-
-    def num(e: sp.Expr) -> mpmath.mpf:
-        e = sp.sympify(e)
-        return mpmath.inf if e == sp.oo else mpmath.mpmathify(sp.N(e, mpmath.mp.dps + 5))
-
-    half = mpmath.mpf(0)
-    for pc in noise.head:
-        half += _piece_entropy(num(pc.lo), num(pc.hi), pc.expr, x, noise.lattice)[0]
-    if noise.tail is not None:
-        t = noise.tail
-        q = num(t.ratio)
-        for pc in t.pieces:
-            a, mass = _piece_entropy(num(pc.lo), num(pc.hi), pc.expr, u, noise.lattice)
-            # sum over k of q^k (a + mass k log q)
-            half += a / (1 - q) + mass * mpmath.log(q) * q / (1 - q) ** 2
-    total = 2 * half
-    if noise.lattice:
-        p0 = num(noise.mass_at_zero())
-        total -= p0 * mpmath.log(p0) if p0 > 0 else 0
-    return -total
 
 
 # ---------------------------------------------------------------------- moments
@@ -375,7 +281,8 @@ class Distribution:
             The shape (``None``: one value, a scalar). A ``d``-dimensional mechanism
             returns vectors: shape ``size + (d,)`` (``(d,)`` for ``None``).
         random_state : None, int, SeedSequence, Generator or RandomState
-            The source of randomness (:func:`generator`); an int seed is reproducible.
+            The source of randomness (:func:`dpsym.sampler_checks.check_random_state`); an int seed
+            is reproducible.
 
         Returns
         -------
@@ -383,8 +290,8 @@ class Distribution:
             float64 values (a zero is ``+0.0``), int64 for an integer-valued mechanism;
             drawn from the law of :attr:`law_cost`.
         """
-        shape = _shape(size)
-        rng = generator(random_state)
+        shape = None if size is None else check_size(size)
+        rng = check_random_state(random_state)
         if self._multivariate():  # d-dimensional samplers take a count of vectors
             count = 1 if shape is None else int(np.prod(shape, dtype=np.int64))
             draw = _unsigned_zeros(self.sample(rng, count, self.law_cost))
@@ -454,7 +361,7 @@ class Distribution:
         """
         qs = _points(q)
         with np.errstate(invalid="ignore"):
-            out = _first(lambda points: self._cdf(points) >= qs, qs.shape)
+            out = first_double(lambda points: self._cdf(points) >= qs, qs.shape)
         low, high = self._ends()
         if not self.lattice:  # symmetric, F(0-) <= 1/2 <= F(0): the median is exactly 0
             out = np.where(qs == 0.5, 0.0, out)
@@ -473,7 +380,7 @@ class Distribution:
         """
         qs = _points(q)
         with np.errstate(invalid="ignore"):
-            out = _first(lambda points: self._sf(points) <= qs, qs.shape)
+            out = first_double(lambda points: self._sf(points) <= qs, qs.shape)
         low, high = self._ends()
         if not self.lattice:
             out = np.where(qs == 0.5, 0.0, out)
@@ -628,7 +535,7 @@ class Distribution:
         """
         self._univariate("moment_value")
         self.require(*(prm.name for prm in self.params))
-        return certify(self, type(self).moment(_exponent(p)), check_digits(digits))
+        return certify_expression(self, type(self).moment(_exponent(p)), check_digits(digits))
 
     def entropy(self) -> float:
         r"""The differential entropy in nats (lattice: the Shannon entropy).
@@ -644,7 +551,7 @@ class Distribution:
         if not noise.lattice and sp.sympify(noise.atom) != 0:
             raise UnsupportedError(f"{self.name}: {MIXED_LAW}")
         with workdps(20):
-            return float(_entropy(noise))
+            return float(noise_entropy(noise))
 
     # ------------------------------------------------------------------ scipy itself
     def to_scipy(self, *, infrastructure: str = "frozen") -> Any:
@@ -691,51 +598,6 @@ class Distribution:
 
 
 @exclusive
-def certify(m: Any, expr: sp.Expr, digits: int, *, method: str = "auto",
-            allow_zero: bool = False) -> Value:
-    r"""``expr`` (in the parameters, :math:`b` and the free parameter) certified at the
-    instance ``m``'s parameters and at its distribution's free parameter: the one given to
-    the constructor, or else the exact optimum for its law cost (``m.law_cost``,
-    :data:`DISTRIBUTION_COST` by default; its closed form substituted; without one, the
-    certified minimiser at each working precision).
-
-    One ball evaluation where possible (``method`` ``"auto"`` or ``"ball"``), otherwise
-    mpmath at two precisions that must agree (:func:`dpsym.numerics.certified`).
-    """
-    fp = m.free
-    exact = {prm.symbol: m.values[prm.name] for prm in m.params if prm.name in m.values}
-    if fp is not None and m.free_given is not None:
-        exact[fp.symbol] = m.free_given
-    elif fp is not None and fp.symbol in expr.free_symbols and not fp.integer:
-        optimum = type(m).optimal_parameter(m.law_cost)
-        if optimum is not None:
-            expr = sp.sympify(expr).subs(fp.symbol, optimum)
-    cost = parse_cost(m.law_cost)
-    numeric_derived = any(der.numeric for der in m.derived)
-    if method != "mpmath" and not numeric_derived and expr.free_symbols <= set(exact) | {b}:
-        plan = BallPlan.prepare(expr, exact, allow_zero=allow_zero,
-                                guard_digits=m._guard_digits(cost))
-        found = None if plan is None else plan(digits)
-        if found is not None:
-            return Value(None, None, digits, source=found)
-    if method == "ball":
-        raise UnsupportedError(f"{m.name}: no closed form that ball arithmetic evaluates "
-                               "here; use method 'mpmath'")
-
-    def compute() -> mpmath.mpf:
-        point = numeric_point(m)
-        if fp is not None and fp.symbol in expr.free_symbols:
-            if m.free_given is not None:
-                point[fp.symbol] = to_sympy(m.free_given)
-            else:
-                point[fp.symbol] = m._numeric_optimum(cost)[0]
-        return evaluate(expr, point)
-
-    number, text, coarser = agreement(compute, digits, allow_zero=allow_zero,
-                                      guard=m._guard_digits(cost))
-    return Value.from_agreement(number, text, digits, coarser)
-
-
 @exclusive
 def fixed_free_value(m: Any, quantity: str, cost: object, digits: int, *,
                      method: str = "auto") -> Value:
@@ -757,18 +619,18 @@ def fixed_free_value(m: Any, quantity: str, cost: object, digits: int, *,
     digits = check_digits(digits)
     m.require(*(prm.name for prm in m.params))
     if quantity == m.free.name:
-        found = certify(m, m.free.symbol, digits, method=method, allow_zero=True)
+        found = certify_expression(m, m.free.symbol, digits, method=method, allow_zero=True)
         if m.free.integer:  # printed as an integer, like the optimum's value
             return Value.from_exact(Fraction(m.free_given), found.number,
                                     str(int(m.free_given)), digits)
         return found
     if quantity == "cost":
-        return certify(m, m.cost_function(cost), digits, method=method)
+        return certify_expression(m, m.cost_function(cost), digits, method=method)
     formula = m.calibration().get(next(d.symbol for d in m.derived if d.name == quantity))
     if formula is None:
         raise UnsupportedError(f"{m.name}: {quantity} has no formula at a fixed "
                                f"{m.free.name}")
-    return certify(m, formula, digits, method=method, allow_zero=True)
+    return certify_expression(m, formula, digits, method=method, allow_zero=True)
 
 
 def _exponent(p: object) -> sp.Rational:
@@ -796,30 +658,4 @@ def _unsigned_zeros(draw: np.ndarray) -> np.ndarray:
     return draw
 
 
-def _first(reached: Callable[[np.ndarray], np.ndarray], shape: tuple[int, ...]
-           ) -> np.ndarray:
-    """The smallest double ``y`` with ``reached(y)``, elementwise: a bisection over the
-    64-bit patterns of doubles (:func:`_key`) keeping ``reached(lo)`` false and
-    ``reached(hi)`` true, from ``-inf`` (taken as false) and ``inf`` (taken as true)."""
-    lo = np.full(shape, _key(-np.inf), dtype=np.int64)
-    hi = np.full(shape, _key(np.inf), dtype=np.int64)
-    for _ in range(_PPF_STEPS):
-        mid = (lo >> 1) + (hi >> 1) + (lo & hi & 1)
-        ok = reached(_unkey(mid))
-        hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
-    return _unkey(hi)
-
-
-def _key(value: float) -> int:
-    """The order-preserving integer of a double (its bit pattern, negated below 0)."""
-    bits = int(np.array(abs(value)).view(np.int64))
-    return -bits if value < 0 else bits
-
-
-def _unkey(keys: np.ndarray) -> np.ndarray:
-    """The doubles of order-preserving integers (:func:`_key`)."""
-    magnitude = np.abs(keys).astype(np.int64).view(np.float64)
-    return np.where(keys < 0, -magnitude, magnitude)
-
-
-__all__ = ["DISTRIBUTION_COST", "FLOAT_DIGITS", "Distribution", "generator"]
+__all__ = ["DISTRIBUTION_COST", "FLOAT_DIGITS", "Distribution"]

@@ -41,7 +41,7 @@ import sympy as sp
 from .balls import BallFunction, BallPlan, Certified, ExactPlan
 from .costs import Cost, parse_cost
 from .errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
-from .expressions import approximation
+from .expressions import approximation, to_sympy
 from .intervals import CompiledCost, certify_minimum
 from .numerics import (
     agreement,
@@ -53,6 +53,7 @@ from .numerics import (
 )
 from .optimize import numeric_minimiser, refine_root
 from .precision import exclusive, workdps
+from .symbols import b
 
 #: The evaluation methods of :func:`value`.
 METHODS = ("auto", "ball", "mpmath")
@@ -508,6 +509,52 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
     return Value.from_agreement(number, text, digits, coarser)
 
 
+@exclusive
+def certify_expression(m: Any, expr: sp.Expr, digits: int, *, method: str = "auto",
+            allow_zero: bool = False) -> Value:
+    r"""``expr`` (in the parameters, :math:`b` and the free parameter) certified at the
+    instance ``m``'s parameters and at its distribution's free parameter: the one given to
+    the constructor, or else the exact optimum for its law cost (``m.law_cost``,
+    ``"amplitude"`` by default; its closed form substituted; without one, the
+    certified minimiser at each working precision).
+
+    One ball evaluation where possible (``method`` ``"auto"`` or ``"ball"``), otherwise
+    mpmath at two precisions that must agree (:func:`dpsym.numerics.agreement`).
+    """
+    fp = m.free
+    exact = {prm.symbol: m.values[prm.name] for prm in m.params if prm.name in m.values}
+    if fp is not None and m.free_given is not None:
+        exact[fp.symbol] = m.free_given
+    elif fp is not None and fp.symbol in expr.free_symbols and not fp.integer:
+        optimum = type(m).optimal_parameter(m.law_cost)
+        if optimum is not None:
+            expr = sp.sympify(expr).subs(fp.symbol, optimum)
+    cost = parse_cost(m.law_cost)
+    numeric_derived = any(der.numeric for der in m.derived)
+    if method != "mpmath" and not numeric_derived and expr.free_symbols <= set(exact) | {b}:
+        plan = BallPlan.prepare(expr, exact, allow_zero=allow_zero,
+                                guard_digits=m._guard_digits(cost))
+        found = None if plan is None else plan(digits)
+        if found is not None:
+            return Value(None, None, digits, source=found)
+    if method == "ball":
+        raise UnsupportedError(f"{m.name}: no closed form that ball arithmetic evaluates "
+                               "here; use method 'mpmath'")
+
+    def compute() -> mpmath.mpf:
+        point = numeric_point(m)
+        if fp is not None and fp.symbol in expr.free_symbols:
+            if m.free_given is not None:
+                point[fp.symbol] = to_sympy(m.free_given)
+            else:
+                point[fp.symbol] = m._numeric_optimum(cost)[0]
+        return evaluate(expr, point)
+
+    number, text, coarser = agreement(compute, digits, allow_zero=allow_zero,
+                                      guard=m._guard_digits(cost))
+    return Value.from_agreement(number, text, digits, coarser)
+
+
 __all__ = [
     "CERTIFICATES",
     "LADDER_DIGITS",
@@ -516,6 +563,7 @@ __all__ = [
     "METHODS",
     "Value",
     "ball_plan",
+    "certify_expression",
     "cost_at",
     "derived_value",
     "enclosed_optimum",

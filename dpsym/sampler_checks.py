@@ -61,4 +61,32 @@ def check_rng(rng: object) -> np.random.Generator:
     return rng
 
 
-__all__ = ["LATTICE_REACH_MAX", "REACH_MAX", "ScaleError", "check_rng", "check_size"]
+def check_random_state(random_state: object) -> np.random.Generator:
+    """A :class:`numpy.random.Generator` from scipy's ``random_state`` conventions.
+
+    ``None`` gives a fresh unseeded generator, an int or a
+    :class:`~numpy.random.SeedSequence` seeds a new one (reproducibly), a
+    :class:`~numpy.random.Generator` is used as it is, and a legacy
+    :class:`~numpy.random.RandomState` lends its bit generator (its state advances).
+
+    Raises
+    ------
+    DomainError
+        For anything else.
+    """
+    if random_state is None or isinstance(random_state, np.random.SeedSequence):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, Integral) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise DomainError("random_state", f"a seed must be >= 0, got {random_state}")
+        return np.random.default_rng(int(random_state))
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.Generator(random_state._bit_generator)  # shares (and advances) it
+    raise DomainError("random_state", "must be None, an int, a numpy SeedSequence, "
+                      f"Generator or RandomState, got {type(random_state).__name__}")
+
+
+__all__ = ["LATTICE_REACH_MAX", "REACH_MAX", "ScaleError", "check_random_state", "check_rng",
+           "check_size"]
