@@ -250,3 +250,16 @@ def test_bounded_probe_finds_no_hang(probe) -> None:
 
     seed(19)(run)()
     assert found
+
+
+def test_discrete_staircase_non_integer_moment_domain_is_declared() -> None:
+    """A non-integer moment of the discrete staircase sums one Lerch sum per lattice
+    point of a period: beyond DELTA_MAX_LERCH it is refused, naming the parameter and its
+    range, before any sum (integer moments keep the whole declared range)."""
+    from dpsym.errors import DomainError
+    from dpsym.mechanisms.discrete_staircase import DELTA_MAX_LERCH, DiscreteStaircase
+
+    m = DiscreteStaircase(eps="1e-3", Delta=DELTA_MAX_LERCH + 1)
+    with pytest.raises(DomainError, match=rf"Delta.*\[1, {DELTA_MAX_LERCH}\]"):
+        m.value("cost", "moment:29/4", 40)
+    assert m.value("cost", "moment:7", 20).text  # integer moment: closed form

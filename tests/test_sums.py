@@ -167,3 +167,41 @@ def test_lerch_sum_through_lambdify() -> None:
     with mpmath.workdps(30):
         # sum (1/2)^k (k + 1)^2 = 6 + 2 * 2 + 2 = 12
         assert abs(f(mpmath.mpf(1) / 2) - 12) < mpmath.mpf(10) ** -25
+
+
+@pytest.mark.parametrize("s", [0, 1, 5, 20])
+def test_integer_power_coefficients_equal_the_series_exponential(s):
+    """The Euler-Maclaurin corrections' Taylor coefficients of (N + a + h)^s e^{-t(N+h)}
+    for an integer s (a polynomial times an exponential series, term by term) equal those
+    of the general path, exp(s log(N + a + h) - t h) e^{-tN} (python-flint series)."""
+    import flint
+
+    from dpsym.precision import arb_workprec
+    from dpsym.sums import _integer_power_coefficients
+
+    length, big_n = 15, 40
+    with arb_workprec(200):
+        t, shift = flint.arb("0.003"), flint.arb("40.25")
+        fast = _integer_power_coefficients(shift, s, t, length, big_n)
+        cap = flint.ctx.cap
+        flint.ctx.cap = length
+        try:
+            series = (flint.arb(s) * flint.arb_series([shift, 1], prec=length).log()
+                      + flint.arb_series([0, -t], prec=length)).exp() * (-t * big_n).exp()
+        finally:
+            flint.ctx.cap = cap
+        general = series.coeffs()
+        for m in [0, *range(1, length, 2)]:
+            assert fast[m].overlaps(general[m]), (s, m)  # both enclose the coefficient
+            assert fast[m].rad() <= abs(fast[m].mid()) * 2.0 ** -150 + 2.0 ** -600, (s, m)
+
+
+def test_integer_moment_at_tiny_eps_matches_the_hurwitz_reference():
+    """The integer-exponent fast path of the Euler-Maclaurin sum (t = 1e-40, 300 digits)
+    against the Hurwitz-zeta expansion kept as an independent reference."""
+    from dpsym.sums import _euler_maclaurin, _hurwitz_expansion
+
+    with mpmath.workdps(300):
+        t, s, a = mpmath.mpf("1e-40"), mpmath.mpf(7), mpmath.mpf(1) / 3
+        fast, ref = _euler_maclaurin(t, s, a), _hurwitz_expansion(t, s, a)
+        assert abs(fast / ref - 1) < mpmath.mpf(10) ** -290

@@ -23,7 +23,7 @@ import mpmath
 
 from .. import evaluation
 from ..costs import Cost
-from ..errors import NoClosedFormError
+from ..errors import DomainError, NoClosedFormError
 from ..evaluation import MAX_INTEGER_SCAN
 from ..exact_sampling import OPTIMAL_STEP
 from ..noise import GeometricTail, Piece, SymmetricNoise
@@ -37,6 +37,10 @@ from .base import Mechanism
 #: resolved against its terms of order one with :math:`\varepsilon \log_{10} e` extra
 #: digits (:meth:`DiscreteStaircase._guard_digits`), 4343 at this bound.
 EPS_MAX_DISCRETE = Fraction(10) ** 4
+#: Largest sensitivity of a non-integer moment: one Lerch sum per lattice point of a
+#: period (:meth:`DiscreteStaircase._numeric_optimum`), about 4 s at this bound and 40
+#: digits; integer moments have closed forms and take the whole declared range.
+DELTA_MAX_LERCH = 1024
 
 
 class DiscreteStaircase(Mechanism):
@@ -95,6 +99,10 @@ class DiscreteStaircase(Mechanism):
         self.require("eps", "Delta")
         point = evaluation.numeric_point(self)
         big = int(self.values["Delta"])
+        if big > DELTA_MAX_LERCH:
+            raise DomainError("Delta", f"a non-integer moment ({cost.name}) of the discrete "
+                              f"staircase takes a sensitivity in [1, {DELTA_MAX_LERCH}] "
+                              f"(one Lerch sum per lattice point of a period), got {big}")
         bb = evaluate(b, point)
         p = mpmath.mpf(cost.exponent.p) / cost.exponent.q
         lerch = [mp_lerch_sum(bb, p, mpmath.mpf(j) / big) for j in range(big)]
