@@ -197,6 +197,8 @@ def test_index_lists_every_mechanism_and_links_the_cli_reference(site: Path) -> 
     for name in (*MECHANISMS, *BOUNDS):
         assert f'href="_generated/mechanisms/{name}.html"' in index, name
     assert 'href="cli.html"' in index
+    for path in sorted((ROOT / "notebooks").glob("*.py")):  # generated too
+        assert f'href="_generated/notebooks/{path.stem}.html"' in index, path.name
 
 
 def test_figures_page_shows_every_figure_of_the_main_job(site: Path) -> None:

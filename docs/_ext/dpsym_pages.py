@@ -10,8 +10,9 @@ Hooked on ``builder-inited``, before the sources are read, it writes into
 * ``include/mechanisms_table.md``: the same table, for ``index.md``;
 * ``include/claims_table.md``: the claim registry :data:`dpsym.claims.CLAIMS` (the checks are
   *not* run);
-* ``include/notebooks_list.md`` and ``notebooks/<name>.ipynb``: the proof-check notebooks
-  with their first markdown cell, converted from their jupytext source (``notebooks/*.py``)
+* ``include/notebooks_table.md`` (for ``index.md``), ``include/notebooks_list.md`` and
+  ``notebooks/<name>.ipynb``: the proof-check notebooks with their titles and first
+  markdown cell, converted from their jupytext source (``notebooks/*.py``)
   and executed by myst-nb when the site is built, so each page shows the notebook with its
   outputs (typeset formulas, figures, the assertions' verdicts); a notebook that raises
   fails the build;
@@ -242,7 +243,7 @@ def notebook_json(path: Path) -> str:
 
 
 def write_notebooks(out: Path, notebooks: Path) -> None:
-    entries, names = [], []
+    entries, names, titles = [], [], []
     for stale in (out / "notebooks").glob("*.md"):  # pages of an earlier layout
         stale.unlink()
     for path in sorted(notebooks.glob("*.py")):
@@ -250,10 +251,15 @@ def write_notebooks(out: Path, notebooks: Path) -> None:
         title, _, rest = cell.partition("\n")
         title = title.lstrip("#").strip() or path.stem
         names.append(path.stem)
+        titles.append((path.stem, title))
         entries += [f"## {title}", "",
                     f"`notebooks/{path.name}` — [rendered, with its outputs]"
                     f"(_generated/notebooks/{path.stem}.ipynb)", "", rest.strip(), ""]
         _write(out / "notebooks" / f"{path.stem}.ipynb", notebook_json(path))
+    _write(out / "include" / "notebooks_table.md", "\n".join(
+        ["| notebook | what it checks |", "| --- | --- |",
+         *(f"| [`notebooks/{name}.py`](/_generated/notebooks/{name}.ipynb) | {title} |"
+           for name, title in titles), ""]))
     entries += ["```{toctree}", ":hidden:", "",
                 *(f"_generated/notebooks/{name}" for name in names), "```", ""]
     _write(out / "include" / "notebooks_list.md", "\n".join(entries))
