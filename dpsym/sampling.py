@@ -385,9 +385,13 @@ class _Compiled:
 
 
 def _signed(rng: np.random.Generator, values: np.ndarray, dtype: type) -> np.ndarray:
-    """``values`` (a flat array of magnitudes) with independent fair signs, as ``dtype``."""
+    """``values`` (a flat array of magnitudes) with independent fair signs, as ``dtype``
+    (a zero magnitude stays ``+0.0``: ``x + 0.0`` turns ``-0.0`` into ``+0.0``)."""
     sign = 1 - 2 * rng.integers(0, 2, size=values.size, dtype=np.int8)
-    return (values * sign).astype(dtype, copy=False)
+    signed = (values * sign).astype(dtype, copy=False)
+    if signed.dtype.kind == "f":
+        np.add(signed, 0.0, out=signed)
+    return signed
 
 
 def _split_zero(head: list[Piece], tail: GeometricTail | None

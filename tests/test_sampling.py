@@ -642,3 +642,13 @@ def test_mpmath_functions_print_long_integers_exactly() -> None:
         value = f(mpmath.mpf(2))
     with mpmath.workdps(50):  # 2 + 6/q: the digits 30000 places down are the 6 and the 7
         assert mpmath.nint((value - 2) * mpmath.mpf(10) ** 30001) == 60
+
+
+def test_a_zero_draw_is_positive_zero():
+    """Noise with a point mass at 0 (P_alpha): a fair sign times a zero magnitude is no
+    negative zero (``-0.0`` would print as ``-0.`` and flip ``1/x``)."""
+    from dpsym import UniformMass
+
+    draws = UniformMass(delta="0.8").sample(np.random.default_rng(3), 4000)
+    zeros = draws[draws == 0]
+    assert zeros.size > 1000 and not np.signbit(zeros).any()
