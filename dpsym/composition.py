@@ -29,12 +29,26 @@ exactly in Arb balls (python-flint's ``arb_poly``) and :math:`\delta(\varepsilon
 certified. The Gaussian's loss is normal, :math:`N(\mu, 2\mu)` with
 :math:`\mu = \Delta^2/(2\sigma^2)`; Gaussians compose in closed form.
 
-**Bounds.** Otherwise (Laplace, truncated Laplace, a Gaussian among others) the loss is
-rounded to the grid :math:`h\mathbb{Z}`: up (pessimistic) and down (optimistic). Since
-:math:`\delta(\varepsilon')` is nondecreasing in every loss value, the rounded-up law gives
-an upper bound and the rounded-down law a lower bound of the composed profile; both are
-computed in Arb balls (rigorous, outward) and differ by :math:`O(kh)`, converging as
-:math:`h \to 0`.
+**Bounds.** Otherwise (Laplace, truncated Laplace, a Gaussian among others) the loss law
+is replaced by two laws on a grid :math:`h\mathbb{Z}`: that of a pair which dominates the
+mechanism's pair ("connect the dots": the outcomes with loss in :math:`[jh, (j+1)h]`
+become two atoms at its ends with the same :math:`P`- and :math:`Q`-masses, of which the
+bin is a post-processing) and that of a pair it dominates (the outcomes of each loss bin
+merged into one atom, a post-processing, whose loss is rounded down to the grid; for
+Laplace noise the merged loss is the bin's midpoint, so bins centred on the grid merge
+exactly onto it), :func:`dpsym.privacy_loss.piece_bins`. Domination is preserved by
+composition, so the two composed profiles are an upper and a lower bound, computed in
+Arb balls (rigorous, rounded outward); for Laplace noise both err to second order in
+:math:`h`, whatever the count (no loss is rounded). The grid (:func:`grid_interval`) is
+a divisor :math:`g/N` of the atoms' common step (the atoms stay on it), at most the
+requested interval, and coarsened as the count grows so that the composed law spans at
+most :data:`GRID_POINTS` points (1000 Laplace releases compose in seconds); after each
+product, tails of negligible mass are moved the safe way (:func:`_trim`).
+
+**The inverse.** :func:`compose_epsilon` gives the smallest :math:`\varepsilon'` with
+:math:`\delta(\varepsilon') \le \delta`, always rounded in the safe direction: an exact
+value *up* to its digits (so that the printed :math:`\varepsilon'` meets the target), the
+bounds outward.
 """
 
 from __future__ import annotations
@@ -44,6 +58,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
+import mpmath
 import sympy as sp
 
 from .costs import Cost
@@ -57,16 +72,19 @@ from .privacy_loss import (
     Unrolled,
     arb_of,
     certify,
+    certify_directed,
     exact_sym,
     loss_law,
+    nonneg,
     outward,
     piece_bins,
     sort_key,
 )
 from .renyi import MAX_SHIFTS, gaussian_sigma2, is_gaussian, is_log_concave, one_dimensional
 
-__all__ = ["MAX_COUNT", "MAX_DEGREE", "Component", "Composed", "component", "component_bins",
-           "compose", "compose_epsilon", "parse_count", "parse_interval"]
+__all__ = ["GRID_POINTS", "MAX_COUNT", "MAX_DEGREE", "Component", "Composed", "component",
+           "component_bins", "compose", "compose_epsilon", "grid_interval", "merge_gaussians",
+           "parse_count", "parse_interval"]
 
 #: Largest number of compositions.
 MAX_COUNT = 100_000
@@ -191,8 +209,11 @@ def _generator(components: list[Component]) -> sp.Expr | None:
         if comp.gaussian or comp.law is None or comp.law.pieces:
             return None
         losses += [loss for loss in comp.law.atoms if loss != 0]
-    if not losses:
-        return sp.Integer(1)
+    return _common_step(losses) if losses else sp.Integer(1)
+
+
+def _common_step(losses: list[sp.Expr]) -> sp.Expr | None:
+    r"""The largest :math:`g` with every (nonzero) loss in :math:`g\mathbb{Z}`, or None."""
     g0 = min((abs(v) for v in losses), key=sort_key)
     num, den = 0, 1
     for v in losses:
@@ -299,12 +320,14 @@ def compose(items: list[tuple[Component, int]], eps_target: object, digits: int 
     digits : int
         Significant digits (certified for exact results; bounds are rounded outward).
     interval : number
-        The grid :math:`h` of the bounds for continuous losses.
+        The finest grid :math:`h` of the bounds for continuous losses (the grid used,
+        :func:`grid_interval`, is reported in the result).
 
     Returns
     -------
     Composed
-        Exact (lattice losses, Gaussians) or lower and upper bounds.
+        Exact (lattice losses, Gaussians; certified digits, rounded to nearest) or lower
+        and upper bounds (rounded outward).
     """
     items = _components(items)
     target = _nonneg_number(eps_target, "eps_target")
@@ -325,12 +348,14 @@ def compose(items: list[tuple[Component, int]], eps_target: object, digits: int 
 
         _number, text = certify(enclose, digits, allow_zero=True)
         return Composed(True, text=text, method="exact lattice convolution", shifts=shifts)
+    items = merge_gaussians(items)
+    h = grid_interval(items, h)
     prec = int(digits * _BITS) + 96
     with arb_workprec(prec):
         bounds = []
         for up in (False, True):
             offset, poly, p_inf = _grid(items, h, up)
-            bounds.append(_delta(offset, poly, arb_of(h), p_inf, target, h))
+            bounds.append(nonneg(_delta(offset, poly, arb_of(h), p_inf, target, h)))
         lo, _ = outward(bounds[0], digits)
         _, hi = outward(bounds[1], digits)
     return Composed(False, lower=lo, upper=hi, interval=str(h), method="discretised loss",
@@ -357,33 +382,173 @@ def _lattice(items, g) -> tuple[int, flint.arb_poly, flint.arb]:
 
 def component_bins(comp: Component, h: sp.Expr, up: bool
                    ) -> tuple[dict[int, flint.arb], flint.arb]:
-    r"""The loss of ``comp`` rounded up (``up``) or down to the grid :math:`h\mathbb{Z}`:
-    the mass of each multiple :math:`jh` and of :math:`+\infty`, as balls at the current
-    Arb precision."""
+    r"""The loss law of ``comp`` on the grid :math:`h\mathbb{Z}`, as the law of a pair
+    that dominates the component's (``up``) or is dominated by it: the mass of each
+    multiple :math:`jh` and of :math:`+\infty`, as balls at the current Arb precision.
+
+    An atom off the grid is split between its two neighbours with the same :math:`P`- and
+    :math:`Q`-masses (``up``: "connect the dots", a dominating pair) or moved down to the
+    grid; the continuous pieces as :func:`dpsym.privacy_loss.piece_bins`; the Gaussian's
+    loss as :func:`_gaussian_bins`."""
     hb = arb_of(h)
     masses: dict[int, flint.arb] = {}
     if comp.gaussian:
         return _gaussian_bins(comp.mu, h, up)
-    for loss, mass in comp.law.atom_masses():
-        j = int(sp.ceiling(loss / h)) if up else int(sp.floor(loss / h))
+
+    def add(j: int, mass: flint.arb) -> None:
         masses[j] = masses.get(j, flint.arb(0)) + mass
+
+    z = (-hb).exp()
+    for loss, mass in comp.law.atom_masses():
+        ratio = sp.sympify(loss / h)
+        j = int(sp.floor(ratio))
+        if ratio.is_Integer or not up or sp.simplify(ratio - j) == 0:
+            add(j, mass)
+            continue
+        # P-masses m_j + m_{j+1} = m, Q-masses m_j e^{-jh} + m_{j+1} e^{-(j+1)h} = m e^{-loss}
+        upper = mass * nonneg((j * hb - arb_of(loss)).expm1() / (z - 1))
+        add(j + 1, upper)
+        add(j, nonneg(mass - upper))
     for iv in comp.law.pieces:
         for j, mass in piece_bins(iv, hb, h, up).items():
-            masses[j] = masses.get(j, flint.arb(0)) + mass
+            add(j, mass)
     return masses, comp.law.infinite_mass()
 
 
+@dataclass
+class _GridLaw:
+    r"""A loss law on a grid: the masses of :math:`(\mathrm{offset} + i)h` (the
+    coefficients of ``poly``) and of :math:`+\infty`."""
+
+    offset: int
+    poly: flint.arb_poly
+    infinite: flint.arb
+
+    def total(self) -> flint.arb:
+        return self.poly(flint.arb(1))
+
+
+def _times(x: _GridLaw, y: _GridLaw, up: bool, tol: flint.arb) -> _GridLaw:
+    r"""The law of the sum of independent losses, its negligible tails trimmed
+    (:func:`_trim`). An infinite loss plus a finite one is infinite: the infinite mass is
+    :math:`i_x (m_y + i_y) + m_x i_y` (finite masses :math:`m`; a mass trimmed to
+    :math:`-\infty` by the lower bound stays there, the lower side)."""
+    if x.poly.degree() + y.poly.degree() > MAX_DEGREE:
+        raise UnsupportedError(f"the composed loss has more than {MAX_DEGREE} grid "
+                               "points; use a larger --interval or fewer compositions")
+    mx, my = x.total(), y.total()
+    infinite = x.infinite * (my + y.infinite) + mx * y.infinite
+    return _trim(_GridLaw(x.offset + y.offset, x.poly * y.poly, infinite), up, tol)
+
+
+def _trim(law: _GridLaw, up: bool, tol: flint.arb) -> _GridLaw:
+    r"""The law with its tails of mass below ``tol`` moved, so that the composed degree
+    stays near the width of the law's bulk: for an upper bound the low tail moves up to
+    the first kept point and the high tail to :math:`+\infty`; for a lower bound the low
+    tail to :math:`-\infty` (dropped) and the high tail down to the last kept point.
+    Either move is monotone in every loss, so the bound stays a bound."""
+    coeffs = law.poly.coeffs()
+    n = len(coeffs)
+    if n < 64:
+        return law
+    lo, low = 0, flint.arb(0)
+    while lo < n - 1:
+        nxt = low + coeffs[lo]
+        if not nxt < tol:
+            break
+        low, lo = nxt, lo + 1
+    hi, high = n - 1, flint.arb(0)
+    while hi > lo:
+        nxt = high + coeffs[hi]
+        if not nxt < tol:
+            break
+        high, hi = nxt, hi - 1
+    if lo == 0 and hi == n - 1:
+        return law
+    kept = coeffs[lo:hi + 1]
+    infinite = law.infinite
+    if up:
+        kept[0] = kept[0] + low
+        infinite = infinite + high
+    else:
+        kept[-1] = kept[-1] + high
+    return _GridLaw(law.offset + lo, flint.arb_poly(kept), infinite)
+
+
 def _grid(items, h: sp.Expr, up: bool) -> tuple[int, flint.arb_poly, flint.arb]:
-    parts, infs = [], []
+    r"""The composed law on the grid :math:`h\mathbb{Z}` (``up``: of a dominating pair,
+    else of a dominated one), by binary powering with tails below
+    :math:`2^{-\mathrm{prec} - 16}` trimmed after each product."""
+    tol = flint.arb(2) ** -(flint.ctx.prec + 16)
+    result: _GridLaw | None = None
     for comp, count in items:
         masses, p_inf = component_bins(comp, h, up)
         if not masses:
             masses[0] = flint.arb(0)
         lo, poly = _poly(masses)
-        parts.append((lo, poly, count))
-        infs.append((p_inf, count))
-    offset, poly = _power(parts)
-    return offset, poly, _infinite_total(infs)
+        base = _trim(_GridLaw(lo, poly, p_inf), up, tol)
+        power: _GridLaw | None = None
+        while count:
+            if count & 1:
+                power = base if power is None else _times(power, base, up, tol)
+            count >>= 1
+            if count:
+                base = _times(base, base, up, tol)
+        result = power if result is None else _times(result, power, up, tol)
+    return result.offset, result.poly, result.infinite
+
+
+#: Largest number of points of the composed grid law (before its tails are trimmed) for
+#: which the requested interval is kept; beyond, the interval is coarsened.
+GRID_POINTS = 2**17
+
+
+def merge_gaussians(items: list[tuple[Component, int]]) -> list[tuple[Component, int]]:
+    r"""``items`` with every Gaussian component replaced by one: the sum of independent
+    normal losses :math:`N(\mu_i, 2\mu_i)` is :math:`N(\mu, 2\mu)`,
+    :math:`\mu = \sum k_i \mu_i`, exactly (so it is put on the grid once)."""
+    gaussians = [(c, k) for c, k in items if c.gaussian]
+    if (len(gaussians) == 1 and gaussians[0][1] == 1) or not gaussians:
+        return items
+    mu = sum((c.mu * k for c, k in gaussians), sp.Integer(0))
+    merged = Component("+".join(sorted({c.name for c, _ in gaussians})), gaussians[0][0].shift,
+                       mu=mu)
+    return [(c, k) for c, k in items if not c.gaussian] + [(merged, 1)]
+
+
+def grid_interval(items: list[tuple[Component, int]], interval: object) -> sp.Expr:
+    r"""The grid :math:`h` of the bounds: at most ``interval``, a divisor :math:`g/N` of
+    the atoms' common step :math:`g` when there is one (then the atoms lie on the grid and
+    the lower bound does not move them), and coarsened when the composed law would span
+    more than :data:`GRID_POINTS` points: :math:`\sum_i k_i\,\mathrm{span}_i / h \le`
+    :data:`GRID_POINTS` (so that :math:`k = 1000` Laplace releases compose in seconds;
+    the bounds' gap grows with :math:`h` only to second order for Laplace noise,
+    :func:`dpsym.privacy_loss.piece_bins`)."""
+    h = parse_interval(interval)
+    atoms: list[sp.Expr] = []
+    span = sp.Integer(0)
+    for comp, count in items:
+        if comp.gaussian:
+            span += count * 28 * sp.sqrt(2 * comp.mu)
+            continue
+        ends = [loss for loss in comp.law.atoms]
+        atoms += [loss for loss in comp.law.atoms if loss != 0]
+        for iv in comp.law.pieces:
+            ends += [iv.loss_exact(iv.a), iv.loss_exact(iv.c)]
+        if ends:
+            span += count * (max(ends, key=sort_key) - min(ends, key=sort_key))
+    g = _common_step(atoms) if atoms else None
+    if g is not None:
+        h = g / math.ceil(sort_key(g / h))
+    width = sort_key(span)
+    if width > GRID_POINTS * sort_key(h):
+        coarse = width / GRID_POINTS
+        if g is not None and sort_key(g) >= coarse:
+            h = g / int(mpmath.floor(sort_key(g) / coarse))
+        else:
+            h = sp.Rational(1, int(mpmath.floor(1 / coarse))) if coarse < 1 \
+                else sp.Integer(int(mpmath.ceil(coarse)))
+    return h
 
 
 # ---------------------------------------------------------------------------- gaussian
@@ -400,9 +565,13 @@ def _gaussian_delta(mu: flint.arb, e: flint.arb) -> flint.arb:
 
 def _gaussian_bins(mu_exact: sp.Expr, h: sp.Expr, up: bool
                    ) -> tuple[dict[int, flint.arb], flint.arb]:
-    r"""The loss :math:`N(\\mu, 2\\mu)` binned on :math:`h\\mathbb{Z}` (truncated at 14
-    standard deviations: the mass beyond goes to :math:`+\\infty` or to the last bin, up;
-    to the last bin or nowhere, down)."""
+    r"""The loss :math:`N(\mu, 2\mu)` on :math:`h\mathbb{Z}` (its :math:`Q`-law is
+    :math:`N(-\mu, 2\mu)`), truncated at 14 standard deviations: ``up``, each bin
+    :math:`[jh, (j+1)h]` split between its ends with the same :math:`P`- and
+    :math:`Q`-masses ("connect the dots", a dominating pair), the mass below the range at
+    its first point and the mass above at :math:`+\infty`; down, each bin at its lower end
+    and the mass above the range at its last point (the mass below is dropped: a lower
+    bound)."""
     mu = arb_of(mu_exact)
     s = (2 * mu).sqrt()
     hf = float(h)
@@ -413,18 +582,24 @@ def _gaussian_bins(mu_exact: sp.Expr, h: sp.Expr, up: bool
         raise UnsupportedError("too many grid points for the Gaussian loss; use a larger "
                                "--interval")
     hb = arb_of(h)
-    cdf = [_phi((j * hb - mu) / s) for j in range(j_lo, j_hi + 1)]
+    points = [j * hb for j in range(j_lo, j_hi + 1)]
+    cdf = [_phi((t - mu) / s) for t in points]
     masses: dict[int, flint.arb] = {}
-    for i in range(len(cdf) - 1):
-        j = j_lo + i  # the loss in (j h, (j + 1) h]
-        mass = cdf[i + 1] - cdf[i]
-        key = j + 1 if up else j
-        masses[key] = mass
-    below, above = cdf[0], 1 - cdf[-1]
     if up:
-        masses[j_lo] = masses.get(j_lo, flint.arb(0)) + below
-        return masses, above
-    masses[j_hi] = masses.get(j_hi, flint.arb(0)) + above
+        cdf_q = [_phi((t + mu) / s) for t in points]
+        z = (-hb).exp()
+        for i in range(len(cdf) - 1):
+            j = j_lo + i
+            p = nonneg(cdf[i + 1] - cdf[i])
+            scaled = nonneg(cdf_q[i + 1] - cdf_q[i]) * points[i].exp()
+            top = nonneg((p - scaled) / (1 - z))
+            masses[j + 1] = masses.get(j + 1, flint.arb(0)) + top
+            masses[j] = masses.get(j, flint.arb(0)) + nonneg(p - top)
+        masses[j_lo] = masses.get(j_lo, flint.arb(0)) + cdf[0]
+        return masses, _phi((mu - points[-1]) / s)
+    for i in range(len(cdf) - 1):
+        masses[j_lo + i] = nonneg(cdf[i + 1] - cdf[i])  # the loss in [jh, (j + 1)h)
+    masses[j_hi] = masses.get(j_hi, flint.arb(0)) + _phi((mu - points[-1]) / s)
     return masses, flint.arb(0)
 
 
@@ -435,7 +610,15 @@ def compose_epsilon(items: list[tuple[Component, int]], delta_target: object,
     r"""The smallest :math:`\varepsilon' \ge 0` with composed
     :math:`\delta(\varepsilon') \le \delta` (``"inf"`` when even
     :math:`\varepsilon' \to \infty` leaves more than :math:`\delta`: the probability of an
-    infinite loss)."""
+    infinite loss).
+
+    Every reported :math:`\varepsilon'` is rounded in the safe direction: an exact result
+    (lattice losses, Gaussians) is the exact solution rounded *up* to ``digits``
+    significant digits, so that :math:`\delta(\varepsilon') \le \delta` holds at the
+    printed value; bounds are the solutions for the dominated and dominating grid laws
+    (:func:`compose`), the lower rounded down and the upper rounded up, and the upper one
+    is the safe :math:`\varepsilon'`.
+    """
     items = _components(items)
     target_exact = _nonneg_number(delta_target, "delta_target")
     if target_exact > 1:
@@ -455,10 +638,12 @@ def compose_epsilon(items: list[tuple[Component, int]], delta_target: object,
             return _invert(offset, poly, arb_of(g), p_inf, arb_of(target_exact))
 
         try:
-            _, text = certify(enclose, digits, allow_zero=True)
+            _, text = certify_directed(enclose, digits, up=True)
         except _Infinite:
             text = "inf"
         return Composed(True, text=text, method="exact lattice convolution", shifts=shifts)
+    items = merge_gaussians(items)
+    h = grid_interval(items, h)
     prec = int(digits * _BITS) + 96
     out = []
     with arb_workprec(prec):
@@ -466,9 +651,13 @@ def compose_epsilon(items: list[tuple[Component, int]], delta_target: object,
             offset, poly, p_inf = _grid(items, h, up)
             try:
                 ball = _invert(offset, poly, arb_of(h), p_inf, arb_of(target_exact))
-                out.append(outward(ball, digits)[1 if up else 0])
             except _Infinite:
                 out.append("inf")
+                continue
+            if ball.is_finite():
+                out.append(outward(ball, digits)[1 if up else 0])
+            else:  # undecided against the infinite mass: the safe ends
+                out.append("inf" if up else "0")
     return Composed(False, lower=out[0], upper=out[1], interval=str(h),
                     method="discretised loss", shifts=shifts)
 
@@ -479,43 +668,58 @@ class _Infinite(Exception):
 
 def _invert(offset: int, poly: flint.arb_poly, step: flint.arb, p_inf: flint.arb,
             target: flint.arb) -> flint.arb:
-    r"""Solve :math:`\delta(\varepsilon') = \delta` on the lattice law (each piece of
-    :math:`\delta` between consecutive losses is :math:`A - B e^{\varepsilon'}`)."""
+    r"""Solve :math:`\delta(\varepsilon') = \delta` on the lattice law: a ball containing
+    the smallest :math:`\varepsilon' \ge 0` with :math:`\delta(\varepsilon') \le \delta`.
+
+    With the losses :math:`L_i = (i + o)g` and masses :math:`c_i`,
+    :math:`\delta(\varepsilon') = A_i - B_i e^{\varepsilon'}` on
+    :math:`[L_{i-1}, L_i]`, :math:`A_i = p_\infty + \sum_{m \ge i} c_m`,
+    :math:`B_i = \sum_{m \ge i} c_m e^{-L_m} = e^{-L_i} b_i`,
+    :math:`b_i = c_i + e^{-g} b_{i+1}` (Horner, no exponential per point), and
+    :math:`\delta(L_i) = A_{i+1} - e^{-g} b_{i+1}`. The points are walked down from the
+    largest loss until :math:`\delta(L_i)` exceeds the target (for a small target only
+    the top of the law is visited); where the comparison is undecided at this precision,
+    the solutions of both neighbouring pieces are enclosed.
+    """
     if p_inf > target:
         raise _Infinite
     coeffs = poly.coeffs()
-    n = len(coeffs)
-    # suffix sums A_j = p_inf + sum_{m >= j} c_m, B_j = sum_{m >= j} c_m e^{-L_m}
-    a_suffix = [flint.arb(0)] * (n + 1)
-    b_suffix = [flint.arb(0)] * (n + 1)
-    a_suffix[n] = p_inf
-    for i in range(n - 1, -1, -1):
-        loss = (i + offset) * step
-        a_suffix[i] = a_suffix[i + 1] + coeffs[i]
-        b_suffix[i] = b_suffix[i + 1] + coeffs[i] * (-loss).exp()
-    zero = flint.arb(0)
+    if target.is_zero() and p_inf.is_zero() and coeffs and coeffs[-1] > 0:
+        # delta(eps') = 0 exactly from the largest loss on
+        return ((len(coeffs) - 1 + offset) * step).max(flint.arb(0))
+    z = (-step).exp()
+    a_next, b_next = p_inf, flint.arb(0)  # A_{i+1}, b_{i+1}
+    first_positive = max(0, 1 - offset)  # the first index with L_i > 0
 
-    def delta_at(e: flint.arb) -> flint.arb:  # first index with loss > e
-        i = max(0, min(n, math.floor(float((e / step).mid())) - offset + 1))
-        return a_suffix[i] - e.exp() * b_suffix[i], i
+    def solve(a: flint.arb, bb: flint.arb, i: int) -> flint.arb:
+        r"""The root of :math:`A_i - e^{-L_i} b_i e^{\varepsilon'} = \delta` (at least 0)."""
+        root = (i + offset) * step + ((a - target) / bb).log()
+        return root.max(flint.arb(0))
 
-    d0, _ = delta_at(zero)
-    if not d0 > target:
-        return zero
-    # the loss values L_i > 0: find the last i with delta(L_i) > target
-    lo_i = max(0, -offset)
-    for i in range(max(lo_i, 0), n):
-        loss = (i + offset) * step
-        if not loss > 0:
-            continue
-        d = a_suffix[i + 1] - loss.exp() * b_suffix[i + 1]
-        if not d > target:
-            # the solution lies in (L_{i-1}, L_i]: delta = A_i - B_i e^{eps}
-            return ((a_suffix[i] - target) / b_suffix[i]).log()
-    raise _Infinite
+    for i in range(len(coeffs) - 1, first_positive - 1, -1):
+        at_point = a_next - z * b_next  # delta(L_i)
+        a_here, b_here = a_next + coeffs[i], coeffs[i] + z * b_next
+        if at_point > target:  # the root lies in (L_i, L_{i+1}]
+            return solve(a_next, b_next, i + 1)
+        if not at_point <= target:  # undecided: either neighbouring piece
+            if b_next.is_zero():  # p_inf against the target: not decided here
+                return flint.arb(0).union(flint.arb.pos_inf())
+            return solve(a_next, b_next, i + 1).union(solve(a_here, b_here, i))
+        a_next, b_next = a_here, b_here
+    # every positive loss passed: delta(0) = A - B on the piece (L_{i-1}, L_i] holding 0
+    i = max(first_positive, 0)
+    if i >= len(coeffs):
+        return flint.arb(0)  # no loss above 0: delta(0) = p_inf <= target
+    at_zero = a_next - (-(i + offset) * step).exp() * b_next
+    if at_zero <= target:
+        return flint.arb(0)
+    if at_zero > target:
+        return solve(a_next, b_next, i)
+    return solve(a_next, b_next, i).union(flint.arb(0))
 
 
 def _gaussian_inverse(mu: sp.Expr, target: sp.Expr, digits: int) -> str:
+    """The smallest eps' of the Gaussian profile at ``target``, rounded up."""
     if target == 0:
         return "inf"
 
@@ -535,4 +739,4 @@ def _gaussian_inverse(mu: sp.Expr, target: sp.Expr, digits: int) -> str:
                 hi = mid
         return flint.arb(lo).union(flint.arb(hi))
 
-    return certify(enclose, digits, allow_zero=True)[1]
+    return certify_directed(enclose, digits, up=True)[1]

@@ -42,7 +42,7 @@ from .divergence import check_numeric
 from .errors import CertificationError, DomainError, UnsupportedError
 from .expressions import exact_ball
 from .noise import SymmetricNoise
-from .numerics import check_digits, format_digits
+from .numerics import check_digits, directed_text, format_digits
 from .precision import arb_workprec, exclusive, workdps
 from .symbols import u, x
 
@@ -52,11 +52,15 @@ __all__ = [
     "Unrolled",
     "arb_of",
     "certify",
+    "certify_directed",
+    "directed_texts",
     "exact_sym",
     "kl_integral",
     "largest_loss",
     "loss_law",
+    "nonneg",
     "outward",
+    "piece_bins",
     "renyi_integral",
     "sort_key",
 ]
@@ -153,15 +157,70 @@ def _mpf(value: flint.arb) -> mpmath.mpf:
     return mpmath.mp.make_mpf(from_man_exp(int(man), int(exp)))
 
 
+def certify_directed(enclose: Callable[[int], flint.arb], digits: int, *, up: bool,
+                     attempts: int = 8) -> tuple[mpmath.mpf, str]:
+    r"""Round the balls ``enclose(prec)`` to ``digits`` digits in one direction: the
+    smallest decimal of ``digits`` significant digits :math:`\ge` the exact value
+    (``up``), or the largest :math:`\le` it.
+
+    The precision doubles until both ends of the ball round (in that direction) to the
+    same decimal, which is then the directed rounding of the exact value; otherwise (an
+    exact value on a decimal of ``digits`` digits, where the ends never agree) the
+    rounding of the far end is returned, still on the safe side. A ball that is exactly
+    zero gives ``"0"``.
+
+    Raises
+    ------
+    CertificationError
+        If no precision tried gives a finite ball.
+    """
+    digits = check_digits(digits)
+    prec = int(digits * _BITS_PER_DIGIT) + 64
+    safe = None
+    for _ in range(attempts):
+        with arb_workprec(prec):
+            ball = enclose(prec)
+            if ball.is_finite():
+                if ball.is_zero():
+                    return mpmath.mpf(0), "0"
+                mid = _mpf(ball.mid())
+                lo, hi = directed_texts(ball, digits)
+                near, far = (lo[1], hi[1]) if up else (hi[0], lo[0])
+                if near == far:
+                    return mid, far
+                safe = (mid, far)
+        prec *= 2
+    if safe is None:
+        raise CertificationError(f"value could not be certified to {digits} digits")
+    return safe
+
+
+def directed_texts(ball: flint.arb, digits: int) -> tuple[tuple[str, str], tuple[str, str]]:
+    """``((down, up), (down, up))``: each end of ``ball`` (lower, then upper) rounded to
+    ``digits`` significant digits down and up, exactly (:func:`dpsym.numerics.directed_text`)."""
+    out = []
+    for end in (ball.lower(), ball.upper()):
+        exact = _fraction(end)
+        out.append(tuple(_plain(directed_text(exact, digits, up=u)) for u in (False, True)))
+    return out[0], out[1]
+
+
+def _fraction(value: flint.arb) -> Fraction:
+    """An exact Arb number (an endpoint or midpoint) as a fraction."""
+    man, exp = value.man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+def _plain(text: str) -> str:
+    return text[:-1] if text.endswith(".") else text
+
+
 def outward(ball: flint.arb, digits: int) -> tuple[str, str]:
-    """The ends of ``ball`` rounded outward to ``digits`` significant digits."""
-    with arb_workprec(max(flint.ctx.prec, 64)):
-        lo, hi = _mpf(ball.lower()), _mpf(ball.upper())
-    with workdps(digits):
-        down = mpmath.mpf(lo, rounding="d") if lo else mpmath.mpf(0)
-        up = mpmath.mpf(hi, rounding="u")
-        return (mpmath.nstr(down, digits, strip_zeros=False) if down else "0",
-                mpmath.nstr(up, digits, strip_zeros=False) if up else "0")
+    """The ends of ``ball`` rounded outward to ``digits`` significant digits: the lower
+    end down, the upper end up (exact decimal rounding of the exact binary ends)."""
+    lo, hi = directed_texts(ball, digits)
+    return lo[0], hi[1]
 
 
 # ---------------------------------------------------------------------------- segments
@@ -601,38 +660,90 @@ def loss_law(unrolled: Unrolled, d: sp.Expr) -> LossLaw:
 
 
 def piece_bins(iv: Interval, h: flint.arb, h_exact: sp.Expr, up: bool) -> dict[int, flint.arb]:
-    r"""The mass of a piece with affine loss, binned on the grid :math:`h\mathbb{Z}`:
-    rounded up (``up``: the loss in :math:`((j-1)h, jh]` goes to :math:`j`) or down (the
-    loss in :math:`[jh, (j+1)h)` goes to :math:`j`)."""
+    r"""The mass of a piece with affine loss on the grid :math:`h\mathbb{Z}`, as the loss
+    law of a pair that dominates the piece's (``up``) or is dominated by it.
+
+    * ``up`` ("connect the dots"): the outcomes with loss in :math:`[jh, (j+1)h]`, of
+      :math:`P`-mass :math:`p` and :math:`Q`-mass :math:`q`, become two atoms at
+      :math:`jh` and :math:`(j+1)h` with the same :math:`P`- and :math:`Q`-masses,
+      :math:`p_{j+1} = (p - q e^{jh})/(1 - e^{-h})`, :math:`p_j = p - p_{j+1}`. Every
+      likelihood ratio of the bin lies between those of the two atoms, so the bin is a
+      post-processing of the two atoms: the pair dominates, with an error of second order
+      in :math:`h` (rounding every loss up errs to first order).
+    * down: the outcomes of each bin are merged into one atom (a post-processing, so a
+      dominated pair) of loss :math:`\log(p/q)`, rounded down to the grid. Where the
+      densities' rates are opposite (:math:`f \propto e^{rx}`, :math:`f(\cdot + d)
+      \propto e^{-rx}`: Laplace noise) the merged loss is the loss at the bin's midpoint,
+      so bins centred on the grid points, :math:`[(j - \frac12)h, (j + \frac12)h)`, merge
+      exactly onto them (only the two bins cut by the piece's ends are rounded down).
+      Otherwise the bins are :math:`[jh, (j+1)h)` and go to :math:`j`.
+    """
+    assert iv.f is not None and iv.g is not None
     la = iv.loss_exact(iv.a)
     lc = iv.loss_exact(iv.c)
     lo_loss, hi_loss = sorted((la, lc), key=sort_key)
-    j_lo = int(sp.floor(lo_loss / h_exact)) - 1
-    j_hi = int(sp.ceiling(hi_loss / h_exact)) + 1
     a = arb_of(iv.a)
+    c = arb_of(iv.c)
     slope = arb_of(iv.slope)
     loss_a = arb_of(la)
-    c = arb_of(iv.c)
-    out: dict[int, flint.arb] = {}
-    # the outcome at which the loss equals t (clipped to the interval)
-    def clip(t: flint.arb) -> flint.arb:
-        xt = a + (t - loss_a) / slope
-        return _clip(xt, a, c)
+    weight = arb_of(iv.weight)
     increasing = sort_key(la) < sort_key(lc)
-    for j in range(j_lo, j_hi + 1):
-        t_lo, t_hi = (j - 1) * h, j * h
-        if not up:
-            t_lo, t_hi = j * h, (j + 1) * h
-        x1, x2 = clip(t_lo), clip(t_hi)
-        if not increasing:
-            x1, x2 = x2, x1
-        mass = _mass(iv, False, x1, x2)
-        if mass.is_zero():
-            continue
-        if mass < 0:
-            continue
-        out[j] = out.get(j, flint.arb(0)) + arb_of(iv.weight) * _nonneg(mass)
+    p_mass = _mass_function(iv.f, a)
+    q_mass = _mass_function(iv.g, a)
+
+    def x_range(t_lo: flint.arb, t_hi: flint.arb) -> tuple[flint.arb, flint.arb]:
+        """The outcomes whose loss is in [t_lo, t_hi], clipped to the interval."""
+        x1 = _clip(a + (t_lo - loss_a) / slope, a, c)
+        x2 = _clip(a + (t_hi - loss_a) / slope, a, c)
+        return (x1, x2) if increasing else (x2, x1)
+
+    out: dict[int, flint.arb] = {}
+
+    def add(j: int, mass: flint.arb) -> None:
+        if not mass.is_zero():
+            out[j] = out.get(j, flint.arb(0)) + mass
+
+    if up:
+        z = (-h).exp()
+        for j in range(int(sp.floor(lo_loss / h_exact)), int(sp.ceiling(hi_loss / h_exact))):
+            x1, x2 = x_range(j * h, (j + 1) * h)
+            p = nonneg(p_mass(x1, x2)) * weight
+            if p.is_zero():
+                continue
+            q = nonneg(q_mass(x1, x2)) * weight
+            scaled = q * (j * h).exp()
+            add(j + 1, nonneg((p - scaled) / (1 - z)))
+            add(j, nonneg((scaled - p * z) / (1 - z)))
+        return out
+    half = sp.Rational(1, 2)
+    if _is_zero(iv.f.rate + iv.g.rate):  # opposite rates: centred bins merge exactly
+        first = int(sp.floor(lo_loss / h_exact + half))
+        last = int(sp.floor(hi_loss / h_exact + half))
+        for j in range(first, last + 1):
+            target = j
+            if j in (first, last):  # cut by an end: the merged loss is (u + v) / 2
+                u = max(lo_loss, (j - half) * h_exact, key=sort_key)
+                v = min(hi_loss, (j + half) * h_exact, key=sort_key)
+                target = min(j, int(sp.floor((u + v) / (2 * h_exact))))
+                x1, x2 = x_range(arb_of(u), arb_of(v))
+            else:
+                x1, x2 = x_range((j - 0.5) * h, (j + 0.5) * h)
+            add(target, nonneg(p_mass(x1, x2)) * weight)
+        return out
+    for j in range(int(sp.floor(lo_loss / h_exact)), int(sp.ceiling(hi_loss / h_exact))):
+        x1, x2 = x_range(j * h, (j + 1) * h)
+        add(j, nonneg(p_mass(x1, x2)) * weight)
     return out
+
+
+def _mass_function(seg: Seg, a: flint.arb) -> Callable[[flint.arb, flint.arb], flint.arb]:
+    r"""``(lo, hi) ->`` :math:`\int_{lo}^{hi} C e^{r(x - x_0)}\,dx` for the piece ``seg``,
+    its constants evaluated once (relative to the point ``a``)."""
+    value = seg.log_at(a).exp()
+    if _is_zero(seg.rate):
+        return lambda lo, hi: value * (hi - lo)
+    r = arb_of(seg.rate)
+    return lambda lo, hi: value * (((r * (hi - a)).expm1() - (r * (lo - a)).expm1()) / r)
 
 
 def _clip(t: flint.arb, a: flint.arb, c: flint.arb) -> flint.arb:
@@ -647,8 +758,11 @@ def _clip(t: flint.arb, a: flint.arb, c: flint.arb) -> flint.arb:
     return flint.arb(lo).union(flint.arb(hi))
 
 
-def _nonneg(ball: flint.arb) -> flint.arb:
-    r"""The ball intersected with :math:`[0, \\infty)` (a probability)."""
+def nonneg(ball: flint.arb) -> flint.arb:
+    r"""The ball intersected with :math:`[0, \infty)` (a probability: a ball entirely
+    below 0 can only enclose 0)."""
     if ball >= 0:
         return ball
+    if not ball.upper() > 0:
+        return flint.arb(0)
     return flint.arb(0).union(flint.arb(ball.upper()))

@@ -62,7 +62,7 @@ from .mechanisms import (
 from .noise import SymmetricNoise
 from .numerics import check_digits
 from .params import parse_number
-from .precision import exclusive, workdps
+from .precision import arb_workprec, exclusive, workdps
 from .privacy_loss import (
     Unrolled,
     arb_of,
@@ -72,7 +72,9 @@ from .privacy_loss import (
     largest_loss,
     renyi_integral,
 )
+from .regimes import expand_series
 from .symbols import Delta, b, delta, eps, gamma
+from .tidy import tidy
 
 __all__ = ["MAX_ORDER", "MAX_SHIFTS", "RenyiValue", "parse_order", "renyi", "renyi_formula",
            "renyi_series"]
@@ -170,31 +172,48 @@ def is_log_concave(noise: SymmetricNoise) -> bool:
             return Density(noise, 1).is_log_concave()
     unrolled = Unrolled(noise, Fraction(1))
     # log-linear on each piece: the condition p(j)^2 >= p(j-1) p(j+1) only needs checking
-    # where j - 1, j, j + 1 are not in one piece (and the support must be an interval)
-    with workdps(40):
-        def log_p(i: int) -> mpmath.mpf:
-            sg = Unrolled._at(unrolled.segs, mpmath.mpf(abs(i)))
-            if sg is None or sg.zero:
-                return -mpmath.inf
-            return mpmath.mpf(sp.N(sg.log_exact(sp.Integer(abs(i))), 40))
+    # where j - 1, j, j + 1 are not in one piece (and the support must be an interval);
+    # each is decided rigorously (a ball, then exact equality), and an undecided one
+    # counts as a violation (the caller then evaluates every candidate shift: safe)
 
-        points = {0}
-        for sg in unrolled.segs:
-            for edge in (sg.lo, sg.hi):
-                if edge.is_finite and edge >= 0:
-                    points |= {int(edge) - 1, int(edge)}
-        tol = mpmath.mpf(10) ** -30
-        for j in sorted(points):
-            if j < 0:
-                continue
-            here, after = log_p(j), log_p(j + 1)
-            if here == -mpmath.inf:
-                if after > -mpmath.inf:
-                    return False  # a gap in the support
-                continue
-            if 2 * here < log_p(j - 1) + after - tol * (1 + abs(here)):
-                return False
+    def log_p(i: int) -> sp.Expr | None:
+        sg = Unrolled._at(unrolled.segs, mpmath.mpf(abs(i)))
+        if sg is None or sg.zero:
+            return None
+        return sg.log_exact(sp.Integer(abs(i)))
+
+    points = {0}
+    for sg in unrolled.segs:
+        for edge in (sg.lo, sg.hi):
+            if edge.is_finite and edge >= 0:
+                points |= {int(edge) - 1, int(edge)}
+    for j in sorted(points):
+        if j < 0:
+            continue
+        here, after = log_p(j), log_p(j + 1)
+        if here is None:
+            if after is not None:
+                return False  # a gap in the support
+            continue
+        before = log_p(j - 1)
+        if before is None or after is None:
+            continue  # p(j - 1) p(j + 1) = 0 <= p(j)^2
+        if not _nonnegative(2 * here - before - after):
+            return False
     return True
+
+
+def _nonnegative(expr: sp.Expr) -> bool:
+    """Whether the constant ``expr`` is certainly >= 0 (a ball at growing precision, then
+    exact equality to zero); False when undecided."""
+    for prec in (128, 512):
+        with arb_workprec(prec):
+            ball = arb_of(expr)
+        if ball > 0:
+            return True
+        if ball < 0:
+            return False
+    return sp.simplify(expr) == 0
 
 
 # ---------------------------------------------------------------------------- reductions
@@ -349,11 +368,14 @@ def noise_renyi(noise, sensitivity: object, order: Fraction | float,
             return _infinite(order, "the supports of the noise and of its shift differ",
                              digits)
     chosen: list[sp.Expr] = [shifts[-1]]
+    # alpha - 1 is an exact rational: its ball is exact (never a float, which is wrong
+    # after 16 digits for a non-dyadic order such as 11/10)
+    a_minus_1 = None if kl else exact_sym(a - 1)
 
     def value_at(d: sp.Expr) -> flint.arb:
         if kl:
             return kl_integral(unrolled, d)
-        return renyi_integral(unrolled, d, a).log() / (a.numerator / a.denominator - 1)
+        return renyi_integral(unrolled, d, a).log() / arb_of(a_minus_1)
 
     def enclose(prec: int) -> flint.arb:
         balls = [value_at(d) for d in shifts]
@@ -423,16 +445,21 @@ def renyi_formula(name: str) -> sp.Expr:
 
 
 REGIMES = ("eps->0", "alpha->1")
-#: Largest number of series terms (sympy's expansions of the logarithm grow fast).
+#: Largest number of series terms.
 MAX_TERMS = 6
 
 
 def renyi_series(name: str, regime: str, terms: int) -> sp.Expr:
     r"""The expansion of :func:`renyi_formula` as :math:`\varepsilon \to 0` or
-    :math:`\alpha \to 1` (the first ``terms`` orders, with the O-term). The Gaussian's
-    curve is exact (a polynomial in the variable); the staircase's is in :math:`\gamma`
-    (at every :math:`\gamma \le 1/2`), its leading term :math:`\alpha\varepsilon^2/2`
-    free of :math:`\gamma`."""
+    :math:`\alpha \to 1` (the first ``terms`` orders, with the O-term), as an unevaluated
+    sum in increasing powers of the variable (print it with ``order="none"``, e.g.
+    :func:`dpsym.printing.expression_text` with ``ordered=True``).
+
+    The expansion is computed in exact truncated power-series arithmetic
+    (:func:`dpsym.regimes.expand_series`), not by :func:`sympy.series` (minutes for the
+    discrete Laplace curve). The Gaussian's curve is exact (a polynomial in the
+    variable); the staircase's is in :math:`\gamma` (at every :math:`\gamma \le 1/2`), its
+    leading term :math:`\alpha\varepsilon^2/2` free of :math:`\gamma`."""
     if regime not in REGIMES:
         raise DomainError("regime", f"must be one of {', '.join(REGIMES)}, got "
                           f"{str(regime)[:40]!r}")
@@ -449,9 +476,14 @@ def renyi_series(name: str, regime: str, terms: int) -> sp.Expr:
     expr = expr.subs(var, 1 + t if var is alpha else t)
     if t not in expr.free_symbols:
         raise UnsupportedError(f"{name}: the curve does not depend on {var}")
-    expansion = sp.series(expr, t, 0, terms + 1).removeO()
-    out = sp.Integer(0)
-    for power in range(terms + 1):
-        coeff = sp.factor(sp.simplify(expansion.coeff(t, power)))
-        out += coeff * shown**power
-    return out + sp.Order(shown ** (terms + 1), (var, 0 if var is eps else 1))
+    expansion = expand_series(expr, t, terms + 1).removeO()
+    by_power: dict[sp.Expr, sp.Expr] = {}
+    for term in sp.Add.make_args(expansion):
+        coeff, power = term.as_coeff_exponent(t)
+        if t in coeff.free_symbols:  # pragma: no cover - the expansion is in powers of t
+            raise UnsupportedError(f"{name}: no power series in {var}")
+        by_power[power] = by_power.get(power, sp.Integer(0)) + coeff
+    parts = [tidy(coeff) * shown**power for power, coeff in sorted(by_power.items())
+             if coeff != 0]
+    order = sp.Order(shown ** (terms + 1), (var, 0 if var is eps else 1))
+    return sp.Add(*parts, order, evaluate=False)

@@ -4,20 +4,30 @@ converges to it; the RDP curve feeds dp_accounting's RDP accountant."""
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
+import mpmath
 import pytest
 
 dp_accounting = pytest.importorskip("dp_accounting")
+
+from dp_accounting.rdp import rdp_privacy_accountant  # noqa: E402
 
 from dpsym import Laplace, Staircase  # noqa: E402
 from dpsym.accounting import (  # noqa: E402
     MechanismEvent,
     PLDAccountant,
     RdpAccountant,
+    certified_upper,
+    float_down,
+    float_up,
     rdp_curve,
     to_pld,
 )
-from dpsym.composition import component, compose  # noqa: E402
+from dpsym.composition import component, compose, compose_epsilon  # noqa: E402
 from dpsym.mechanisms import MECHANISMS  # noqa: E402
+from dpsym.precision import workdps  # noqa: E402
 from dpsym.renyi import renyi  # noqa: E402
 
 
@@ -82,3 +92,71 @@ def test_dp_accountings_own_laplace_lies_above_dpsyms_lower_bound():
         1.0, value_discretization_interval=1e-4).self_compose(5).get_delta_for_epsilon(2.0)
     assert float(bounds.lower) <= theirs
     assert theirs - float(bounds.lower) < 1e-3
+
+
+def _laplace_closed_form(e, a):
+    return mpmath.log(a / (2 * a - 1) * mpmath.exp((a - 1) * e)
+                      + (a - 1) / (2 * a - 1) * mpmath.exp(-a * e)) / (a - 1)
+
+
+def test_rdp_curve_is_an_upper_bound_at_every_default_order():
+    """At dp_accounting's default orders (1.1, 1.2, ... are not dyadic) each value is at
+    least the exact divergence at the order's exact binary value, and at most two floats
+    above it (the old float step alpha - 1 gave values below it)."""
+    orders = rdp_privacy_accountant.DEFAULT_RDP_ORDERS
+    curve = rdp_curve(Laplace(eps=1))
+    with workdps(50):
+        for order, value in zip(orders, curve, strict=True):
+            exact = _laplace_closed_form(mpmath.mpf(1), mpmath.mpf(Fraction(order).numerator)
+                                         / Fraction(order).denominator)
+            assert mpmath.mpf(value) >= exact
+            assert math.nextafter(math.nextafter(float(exact), math.inf), math.inf) >= value
+
+
+@pytest.mark.parametrize("mechanism", [Staircase(eps=1),
+                                       MECHANISMS["discrete-laplace"](eps=1, Delta=3)])
+def test_rdp_curve_upper_bound_at_non_dyadic_orders(mechanism):
+    orders = [1.1, 1.01, 7.3, 13 / 7]
+    curve = rdp_curve(mechanism, orders)
+    for order, value in zip(orders, curve, strict=True):
+        exact = renyi(mechanism, Fraction(order), digits=40)  # at the float's exact value
+        assert Fraction(value) >= certified_upper(exact.text)  # above the whole enclosure
+        close = float(exact.text)
+        for _ in range(3):
+            close = math.nextafter(close, math.inf)
+        assert value <= close
+
+
+def test_float_rounding_is_directed():
+    third = Fraction(1, 3)
+    assert Fraction(float_down(third)) < third < Fraction(float_up(third))
+    assert math.nextafter(float_down(third), math.inf) == float_up(third)
+    assert float_up(Fraction(1, 4)) == float_down(Fraction(1, 4)) == 0.25
+    assert certified_upper("0.123") == Fraction(1235, 10000)
+    assert certified_upper("1.5e-7") == Fraction(155, 10**9)
+
+
+def test_pld_grid_is_the_floats_exact_value():
+    """dp_accounting multiplies the bins by the float interval: the losses are binned on
+    that float's exact grid, so the pessimistic PLD still lies above the exact delta."""
+    mechanism = MECHANISMS["discrete-laplace"](eps=1, Delta=3)
+    exact = float(compose([(component(mechanism), 4)], "1.3", 15).text)
+    for h in ("0.3", "0.07", "1e-3"):
+        composed = to_pld(mechanism, h).self_compose(4).get_delta_for_epsilon(1.3)
+        assert composed >= exact
+
+
+def test_thousand_laplace_releases_between_dp_accountings_two_estimates():
+    """dpsym's bounds for 1000 Laplace releases against dp_accounting's own Laplace PLDs
+    (an independent implementation): its pessimistic epsilon is above dpsym's lower bound,
+    its optimistic one below dpsym's upper bound, and the pessimistic one within
+    dpsym's interval here."""
+    got = compose_epsilon([(component(Laplace(eps=1)), 1000)], "1e-6", 10)
+    theirs = {}
+    for pessimistic in (True, False):
+        pld = dp_accounting.pld.privacy_loss_distribution.from_laplace_mechanism(
+            1.0, value_discretization_interval=1e-3, pessimistic_estimate=pessimistic,
+            use_connect_dots=pessimistic)
+        theirs[pessimistic] = pld.self_compose(1000).get_epsilon_for_delta(1e-6)
+    assert float(got.lower) <= theirs[True] <= float(got.upper)
+    assert theirs[False] <= float(got.upper)

@@ -6,15 +6,26 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 
+import flint
 import mpmath
 import pytest
+import sympy as sp
 from cli_helpers import assert_one_line_error, run, run_json
 
 from dpsym import DomainError, Laplace, Staircase
-from dpsym.composition import component, compose, compose_epsilon
+from dpsym.composition import (
+    GRID_POINTS,
+    component,
+    compose,
+    compose_epsilon,
+    grid_interval,
+    merge_gaussians,
+)
 from dpsym.mechanisms import MECHANISMS
 from dpsym.precision import arb_workprec, workdps
+from dpsym.privacy_loss import outward
 
 
 def _mp(text: str) -> mpmath.mpf:
@@ -88,8 +99,10 @@ def _laplace_two_fold(e_target):
             return 1 - mpmath.exp(t)
         return 1 - mpmath.exp((t - 1) / 2)
 
-    e = mpmath.mpf(e_target)
-    cont = mpmath.quad(lambda x: mpmath.exp(x) / 2 * d1(e - (2 * x + 1)), [-1, -0.5, 0])
+    e = mpmath.mpf(sp.Rational(e_target).p) / sp.Rational(e_target).q
+    kinks = [(e - 2) / 2, e / 2]  # where e - (2x + 1) = 1 or -1: split the quadrature there
+    ends = sorted({mpmath.mpf(-1), mpmath.mpf(0), *(k for k in kinks if -1 < k < 0)})
+    cont = mpmath.quad(lambda x: mpmath.exp(x) / 2 * d1(e - (2 * x + 1)), ends)
     return cont + d1(e - 1) / 2 + mpmath.exp(-1) / 2 * d1(e + 1)
 
 
@@ -171,3 +184,144 @@ def test_profile_monotone_in_target_and_count():
     assert by_target[-1] == 0  # 4 releases of a 1-DP mechanism are 4-DP
     by_count = [_mp(compose([(st, k)], "1", 12).text) for k in (1, 2, 4, 8)]
     assert all(d1 < d2 for d1, d2 in itertools.pairwise(by_count))
+
+
+# ---------------------------------------------------------------------------- safe rounding
+@pytest.mark.parametrize(("digits", "target"), [(10, "1e-6"), (4, "1e-6"), (7, "1e-3"),
+                                                (12, "0.05")])
+def test_inverse_is_rounded_up_so_the_target_holds(digits, target):
+    """The printed eps' meets the target: delta(eps') <= target, and one unit less in the
+    last digit does not (the rounding is up, and tight)."""
+    st = component(Staircase(eps=1))
+    text = compose_epsilon([(st, 10)], target, digits).text
+    assert _mp(compose([(st, 10)], text, 25).text) <= _mp(target)
+    unit = mpmath.mpf(10) ** (mpmath.floor(mpmath.log10(_mp(text))) - digits + 1)
+    with workdps(40):
+        below = mpmath.nstr(_mp(text) - unit, digits + 5)
+    assert _mp(compose([(st, 10)], below, 25).text) > _mp(target)
+
+
+def test_gaussian_inverse_is_rounded_up():
+    g = component(MECHANISMS["gaussian"](eps="1/2", delta="1e-5"))
+    text = compose_epsilon([(g, 9)], "1e-6", 6).text
+    assert _mp(compose([(g, 9)], text, 20).text) <= mpmath.mpf("1e-6")
+    with workdps(30):
+        below = mpmath.nstr(_mp(text) - mpmath.mpf(10) ** (mpmath.floor(mpmath.log10(
+            _mp(text))) - 5), 12)
+    assert _mp(compose([(g, 9)], below, 20).text) > mpmath.mpf("1e-6")
+
+
+def test_delta_target_from_the_command_line(capsys):
+    code, out, _ = run(capsys, "compose", "staircase", "--eps", "1", "--count", "10",
+                       "--delta-target", "1e-6")
+    assert code == 0 and out == "9.999962904\n"  # rounded up: delta(9.999962903) > 1e-6
+    data = run_json(capsys, "compose", "staircase", "--eps", "1", "--count", "10",
+                    "--delta-target", "1e-6")
+    assert data["eps"] == "9.999962904" and data["rounding"].startswith("up")
+
+
+def test_outward_rounds_the_exact_ends_in_decimal():
+    """Each end of a ball goes to the decimal on its side (a binary rounding at the working
+    digits, then a decimal rounding to nearest, could land inside the ball)."""
+    with arb_workprec(200):
+        ball = flint.arb("0.12345678904") + flint.arb(0)  # ends just around 0.12345678904
+        lo, hi = outward(ball, 10)
+        assert (lo, hi) == ("0.1234567890", "0.1234567891")
+        lo, hi = outward(flint.arb("0.123456789049", "1e-30"), 10)
+        assert (lo, hi) == ("0.1234567890", "0.1234567891")
+        lo, hi = outward(-flint.arb("2.5", "1e-40"), 3)
+        assert (lo, hi) == ("-2.51", "-2.49")
+
+
+# ---------------------------------------------------------------------------- Laplace, many folds
+def _laplace_kfold(e0, k, e_target):
+    r"""The exact k-fold Laplace profile, independently of the engine: the loss law is
+    e^{s/2} c nu with c = e^{-e0/2}/2 and nu = delta_{e0} + delta_{-e0} + Leb(-e0, e0)/2,
+    so P_L = e^{s/2} c^k nu^{*k}; (Leb/2)^{*m} is e0^m times the law of e0 (2V - m) with V
+    Irwin-Hall of order m, integrated by quadrature on each polynomial piece."""
+    e0, target = mpmath.mpf(e0), mpmath.mpf(e_target)
+
+    def hinge(t):
+        return max(mpmath.mpf(0), mpmath.exp(t / 2) - mpmath.exp(target - t / 2))
+
+    def irwin_hall(m, v):
+        return mpmath.fsum((-1) ** j * math.comb(m, j) * (v - j) ** (m - 1)
+                           for j in range(int(v) + 1)) / mpmath.factorial(m - 1)
+
+    total = mpmath.mpf(0)
+    for m in range(k + 1):
+        for i in range(k - m + 1):
+            shift = (2 * i - k + m) * e0
+            weight = math.comb(k, m) * math.comb(k - m, i) * e0**m
+            if m == 0:
+                total += weight * hinge(shift)
+                continue
+            start = (target - shift) / (2 * e0) + mpmath.mpf(m) / 2
+            ends = sorted({mpmath.mpf(j) for j in range(m + 1) if j > start}
+                          | {min(max(start, mpmath.mpf(0)), mpmath.mpf(m))})
+            if len(ends) > 1:
+                total += weight * mpmath.quad(
+                    lambda v, m=m, shift=shift: hinge(shift + e0 * (2 * v - m))
+                    * irwin_hall(m, v), ends)
+    return (mpmath.exp(-e0 / 2) / 2) ** k * total
+
+
+@pytest.mark.parametrize(("e0", "k", "target"), [("1", 2, "1/2"), ("1", 5, "2"),
+                                                 ("1/2", 8, "2")])
+def test_laplace_bounds_bracket_the_exact_k_fold_profile_to_second_order(e0, k, target):
+    with workdps(30):
+        exact = _laplace_kfold(sp.Rational(e0), k, sp.Rational(target))
+        if k == 2:  # the two routes agree
+            assert abs(exact - _laplace_two_fold(target)) < 1e-25
+    comp = component(Laplace(eps=e0))
+    gaps = []
+    for h in ("1/20", "1/40", "1/1000"):
+        got = compose([(comp, k)], target, 15, interval=h)
+        assert got.interval == h and _mp(got.lower) <= exact <= _mp(got.upper)
+        gaps.append(_mp(got.upper) - _mp(got.lower))
+    assert 3.5 < gaps[0] / gaps[1] < 4.5  # second order in h: no loss is rounded
+    assert gaps[2] < 1e-5 * exact
+
+
+def test_laplace_composes_a_thousand_times_in_seconds():
+    comp = component(Laplace(eps=1))
+    start = time.perf_counter()
+    got = compose_epsilon([(comp, 1000)], "1e-6", 10)
+    assert time.perf_counter() - start < 30
+    assert not got.exact and got.interval == "1/65"  # coarsened from 1/1000 for k = 1000
+    lower, upper = _mp(got.lower), _mp(got.upper)
+    assert lower <= upper < lower * (1 + 1e-4)
+    # the central limit regime: eps_k = k mu + sqrt(k v) z + O(1), mu = 1/e (the KL)
+    assert 1000 / mpmath.e < lower < 1000 / mpmath.e + 200
+    back = compose([(comp, 1000)], got.upper, 10)
+    assert _mp(back.upper) <= mpmath.mpf("1e-6") * (1 + 1e-9)
+
+
+def test_coarsened_grid_keeps_the_atoms_on_it():
+    comp = component(Laplace(eps="1/3"))
+    # a divisor (1/3)/N of the atoms' step, at most the interval asked for
+    assert grid_interval([(comp, 1)], "1/1000") == sp.Rational(1, 3 * 334)
+    assert grid_interval([(comp, 1)], "1/100") == sp.Rational(1, 3 * 34)
+    coarse = grid_interval([(comp, 5000)], "1/1000")
+    assert sp.Rational(1, 3) / coarse == int(sp.Rational(1, 3) / coarse)
+    assert 5000 * sp.Rational(2, 3) / coarse <= GRID_POINTS
+
+
+def test_a_zero_target_gives_the_largest_loss_exactly():
+    st = component(Staircase(eps=1))
+    assert compose_epsilon([(st, 5)], "0", 10).text == "5.000000000"
+
+
+def test_gaussians_among_others_are_merged_and_binned_once():
+    """k Gaussian losses N(mu, 2 mu) sum to N(k mu, 2 k mu) exactly: binned once, the
+    bounds of 1000 Gaussians with 10 Laplace releases stay tight (binned 1000 times, each
+    rounded down, the lower bound was off by about 1000 h / 2)."""
+    g1 = component(MECHANISMS["gaussian"](eps="1/2", delta="1e-5"))
+    g2 = component(MECHANISMS["analytic-gaussian"](eps=1, delta="1e-5"))
+    lap = component(Laplace(eps=1))
+    merged = merge_gaussians([(g1, 3), (lap, 2), (g2, 5)])
+    assert [(c.name, k) for c, k in merged] == [("laplace", 2),
+                                                ("analytic-gaussian+gaussian", 1)]
+    assert sp.simplify(merged[1][0].mu - (3 * g1.mu + 5 * g2.mu)) == 0
+    got = compose_epsilon([(g1, 1000), (lap, 10)], "1e-6", 10)
+    assert _mp(got.lower) <= _mp(got.upper) < _mp(got.lower) * (1 + 1e-4)

@@ -5,13 +5,14 @@ the ``dpsym renyi`` command."""
 from __future__ import annotations
 
 import itertools
+import time
 
 import mpmath
 import pytest
 import sympy as sp
 from cli_helpers import assert_one_line_error, run, run_json
 
-from dpsym import DomainError, Laplace, Staircase
+from dpsym import DomainError, Laplace, Staircase, UnsupportedError
 from dpsym.mechanisms import MECHANISMS
 from dpsym.precision import workdps
 from dpsym.renyi import alpha, parse_order, renyi, renyi_formula, renyi_series
@@ -185,3 +186,130 @@ def test_curve_is_monotone_between_kl_and_eps(name, params):
     values = [_mp(renyi(m, order, digits=15).text) for order in ("1", "3/2", "3", "50", "inf")]
     assert all(v1 < v2 for v1, v2 in itertools.pairwise(values))
     assert values[-1] == _mp(str(sp.Rational(params["eps"])))  # D_inf is the pure eps
+
+
+# ---------------------------------------------------------------------------- exact orders
+NON_DYADIC = ("1.1", "1.01", "7.3", "13/7")
+
+
+def _order(text: str) -> mpmath.mpf:
+    q = sp.Rational(text)
+    return mpmath.mpf(q.p) / q.q
+
+
+@pytest.mark.parametrize("order", NON_DYADIC)
+@pytest.mark.parametrize(("e", "sens"), [("1", 1), ("1/2", 3)])
+def test_laplace_non_dyadic_orders_to_every_digit(order, e, sens):
+    """alpha - 1 is exact: no float step (1.1 - 1 as a float is wrong after 16 digits)."""
+    got = renyi(Laplace(eps=e, Delta=sens), order, digits=30)
+    with workdps(60):
+        assert got.text == mpmath.nstr(_laplace(_order(e), _order(order)), 30,
+                                       strip_zeros=False)
+
+
+def test_laplace_order_1_1_from_the_command_line(capsys):
+    code, out, _ = run(capsys, "renyi", "laplace", "--eps", "1", "--order", "1.1")
+    assert code == 0 and out == "0.400017528164021277369747907137\n"
+    with workdps(40):  # the closed form, and a quadrature of the densities
+        a = _order("1.1")
+        closed = _laplace(mpmath.mpf(1), a)
+        quad = mpmath.log(mpmath.quad(lambda x: mpmath.exp(-a * abs(x) - (1 - a) * abs(x + 1))
+                                      / 2, [-mpmath.inf, -1, 0, mpmath.inf])) / (a - 1)
+        assert abs(closed - quad) < 1e-35
+        assert out.strip() == mpmath.nstr(closed, 30, strip_zeros=False)
+
+
+def _staircase_divergence(e, g, a, d, n=130):
+    """D_alpha at the shift d by summing the piecewise-constant integrand exactly over
+    the cells between breakpoints (the tails beyond n periods are below 1e-50)."""
+    bb = mpmath.exp(-e)
+    norm = (1 - bb) / (2 * (g + bb * (1 - g)))
+
+    def density(x):
+        y = abs(x)
+        k = mpmath.floor(y)
+        return norm * bb ** (k if y - k < g else k + 1)
+
+    pts = sorted({mpmath.mpf(k) + s for k in range(-n, n + 1)
+                  for s in (0, g, -g, -d, g - d, -g - d)})
+    total = mpmath.fsum((q - p) * density((p + q) / 2) ** a * density((p + q) / 2 + d)
+                        ** (1 - a) for p, q in itertools.pairwise(pts))
+    return mpmath.log(total) / (a - 1)
+
+
+@pytest.mark.parametrize("order", NON_DYADIC)
+def test_staircase_non_dyadic_orders_to_every_digit(order):
+    m = Staircase(eps=1)
+    got = renyi(m, order, digits=30)
+    g = sp.Rational(m.value("gamma", digits=40).text)  # the noise renyi certifies for
+    with workdps(50):
+        gg, a = mpmath.mpf(g.p) / g.q, _order(order)
+        # the supremum over the shifts: at Delta or a breakpoint difference (gamma, 1 - gamma)
+        best = max(_staircase_divergence(1, gg, a, d) for d in (gg, 1 - gg, mpmath.mpf(1)))
+        assert got.text == mpmath.nstr(best, 30, strip_zeros=False)
+
+
+@pytest.mark.parametrize("order", NON_DYADIC)
+def test_discrete_laplace_non_dyadic_orders_to_every_digit(order):
+    got = renyi(MECHANISMS["discrete-laplace"](eps=1, Delta=3), order, digits=30)
+    with workdps(60):
+        lam = mpmath.exp(-mpmath.mpf(1) / 3)
+        c = (1 - lam) / (1 + lam)
+        direct = _lattice_renyi(lambda i: c * lam ** abs(i), 3, _order(order), n=500)
+        assert got.text == mpmath.nstr(direct, 30, strip_zeros=False)
+
+
+# ---------------------------------------------------------------------------- series
+FORMULAS = ["laplace", "discrete-laplace", "gaussian", "analytic-gaussian", "staircase"]
+
+
+@pytest.mark.parametrize("name", FORMULAS)
+@pytest.mark.parametrize("regime", ["eps->0", "alpha->1"])
+def test_series_fast_ascending_and_right(name, regime):
+    """Every series in seconds (sympy.series took minutes for discrete-laplace), its terms
+    in increasing powers with the O-term last, and the remainder of the claimed order."""
+    var, shown = (eps, eps) if regime == "eps->0" else (alpha, alpha - 1)
+    formula = renyi_formula(name)
+    if name == "staircase":
+        formula = formula.subs(b, sp.exp(-eps))
+    if var not in formula.free_symbols:
+        with pytest.raises(UnsupportedError, match="does not depend"):
+            renyi_series(name, regime, 3)
+        return
+    terms = 6
+    start = time.perf_counter()
+    series = renyi_series(name, regime, terms)
+    assert time.perf_counter() - start < 10
+    *parts, order_term = series.args
+    assert order_term.is_Order and order_term.expr == shown ** (terms + 1)
+    t = sp.Symbol("t", positive=True)
+    base = 1 if var is alpha else 0
+    powers = [part.subs(var, base + t).as_coeff_exponent(t)[1] for part in parts]
+    assert powers == sorted(powers) and len(set(powers)) == len(powers)
+    # the remainder is O(t^(terms + 1)): halving t divides it by about 2^(terms + 1)
+    point = {eps: sp.Rational(3, 2), Delta: 3, gamma: sp.Rational(2, 5), alpha: 3,
+             sp.Symbol("delta", positive=True): sp.Rational(1, 10**5),
+             sp.Symbol("sigma", positive=True): 2}
+    point.pop(var)
+    main = series.removeO().subs(point)
+    exact = formula.subs(point)
+    with workdps(80):
+        rem = [abs(mpmath.mpf(sp.N((exact - main).subs(var, base + sp.Rational(1, q)), 80)))
+               for q in (200, 400)]
+    ratio = rem[0] / rem[1] if rem[1] else mpmath.mpf(2) ** (terms + 1)
+    assert 2 ** (terms + 1) * 0.8 < ratio < 2 ** (terms + 1) * 1.25 or rem[0] < 1e-60
+
+
+def test_series_matches_sympy_and_prints_ascending(capsys):
+    got = renyi_series("laplace", "eps->0", 4).removeO()
+    want = sp.series(renyi_formula("laplace"), eps, 0, 5).removeO()
+    assert sp.simplify(got - want) == 0
+    code, out, _ = run(capsys, "renyi", "discrete-laplace", "--series", "eps->0",
+                       "--terms", "3")
+    assert code == 0
+    assert out == "alpha*eps**2/2 - alpha*eps**3*(Delta - 1)*(Delta + 1)/(6*Delta**2) " \
+                  "+ O(eps**4)\n"
+    data = run_json(capsys, "renyi", "staircase", "--series", "alpha->1", "--terms", "2")
+    expression = data["expression"]
+    assert expression.index("(alpha - 1)*") < expression.index("(alpha - 1)**2*") \
+        < expression.index("O((alpha - 1)**3")

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 from typing import Any, TextIO
+
+import sympy as sp
 
 from ..composition import component, compose, compose_epsilon, parse_count
 from ..costs import parse_cost
@@ -137,7 +140,8 @@ def _symbolic(args: argparse.Namespace, out: TextIO) -> int:
         terms = 3 if args.terms is None else _terms(args.terms)
         expr = renyi_series(name, args.series, terms)
         record = {"mechanism": name, "kind": "series", "regime": args.series, "terms": terms}
-    record.update({"expression": expression_text(expr), "latex": latex_text(expr)})
+    record.update({"expression": _ordered(expr, expression_text),
+                   "latex": _ordered(expr, latex_text)})
     if args.json:
         emit_json(record, out)
     else:
@@ -145,10 +149,29 @@ def _symbolic(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _ordered(expr: Any, render: Callable[[Any], str]) -> str:
+    """The text of ``expr``; a sum's terms in the order they are given (a series from
+    :func:`dpsym.renyi.renyi_series`: increasing powers, the O-term last), each term
+    printed as usual."""
+    if not isinstance(expr, sp.Add):
+        return render(expr)
+    text = ""
+    for term in expr.args:
+        part = render(term)
+        if not text:
+            text = part
+        elif part.startswith("-"):
+            text += " - " + part[1:].lstrip()
+        else:
+            text += " + " + part
+    return text
+
+
 def _compose(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym compose``: the privacy profile after ``--count`` compositions at
     ``--eps-target`` (exact, or rigorous lower and upper bounds), or the smallest eps for
-    ``--delta-target``."""
+    ``--delta-target``, rounded up (bounds: the lower down, the upper up), so that the
+    printed eps meets the target; the JSON record says so (``"rounding"``)."""
     if (args.eps_target is None) == (args.delta_target is None):
         raise CliError("--eps-target or --delta-target: give exactly one")
     count = parse_count(args.count)
@@ -182,6 +205,9 @@ def _compose(args: argparse.Namespace, out: TextIO) -> int:
         record["eps_target"] = str(args.eps_target).strip()
     else:
         record["delta_target"] = str(args.delta_target).strip()
+    if args.delta_target is not None:
+        record["rounding"] = ("up: delta(eps) <= delta_target at the printed eps" if
+                              result.exact else "outward: the upper bound is the safe eps")
     if result.exact:
         record[key] = result.text
     else:
