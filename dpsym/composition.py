@@ -63,6 +63,7 @@ import sympy as sp
 
 from .costs import Cost
 from .errors import DomainError, UnsupportedError
+from .gaussian_loss import MAX_DEGREE, gaussian_bins, gaussian_delta, gaussian_inverse
 from .mechanisms import Mechanism
 from .numerics import check_digits
 from .params import parse_exact, parse_number
@@ -89,7 +90,6 @@ __all__ = ["GRID_POINTS", "MAX_COUNT", "MAX_DEGREE", "Component", "Composed", "c
 #: Largest number of compositions.
 MAX_COUNT = 100_000
 #: Largest degree of the composed (grid) loss polynomial.
-MAX_DEGREE = 2_000_000
 #: The default discretisation interval of a continuous loss.
 DEFAULT_INTERVAL = Fraction(1, 1000)
 _BITS = 3.3219280948873626
@@ -337,7 +337,7 @@ def compose(items: list[tuple[Component, int]], eps_target: object, digits: int 
     shifts = tuple(str(c.shift) for c in comps)
     if all(c.gaussian for c in comps):
         mu = sum((c.mu * k for c, k in items), sp.Integer(0))
-        _, text = certify(lambda prec: _gaussian_delta(arb_of(mu), arb_of(target)),
+        _, text = certify(lambda prec: gaussian_delta(arb_of(mu), arb_of(target)),
                           digits, allow_zero=True)
         return Composed(True, text=text, method="gaussian closed form", shifts=shifts)
     g = _generator(comps)
@@ -389,11 +389,11 @@ def component_bins(comp: Component, h: sp.Expr, up: bool
     An atom off the grid is split between its two neighbours with the same :math:`P`- and
     :math:`Q`-masses (``up``: "connect the dots", a dominating pair) or moved down to the
     grid; the continuous pieces as :func:`dpsym.privacy_loss.piece_bins`; the Gaussian's
-    loss as :func:`_gaussian_bins`."""
+    loss as :func:`dpsym.gaussian_loss.gaussian_bins`."""
     hb = arb_of(h)
     masses: dict[int, flint.arb] = {}
     if comp.gaussian:
-        return _gaussian_bins(comp.mu, h, up)
+        return gaussian_bins(comp.mu, h, up)
 
     def add(j: int, mass: flint.arb) -> None:
         masses[j] = masses.get(j, flint.arb(0)) + mass
@@ -551,58 +551,6 @@ def grid_interval(items: list[tuple[Component, int]], interval: object) -> sp.Ex
     return h
 
 
-# ---------------------------------------------------------------------------- gaussian
-def _phi(z: flint.arb) -> flint.arb:
-    return (-z / flint.arb(2).sqrt()).erfc() / 2
-
-
-def _gaussian_delta(mu: flint.arb, e: flint.arb) -> flint.arb:
-    r""":math:`\Phi(\mu/s - \varepsilon'/s) - e^{\varepsilon'}\Phi(-\mu/s - \varepsilon'/s)`,
-    :math:`s = \sqrt{2\mu}`: the profile of the loss :math:`N(\mu, 2\mu)`."""
-    s = (2 * mu).sqrt()
-    return _phi((mu - e) / s) - e.exp() * _phi((-mu - e) / s)
-
-
-def _gaussian_bins(mu_exact: sp.Expr, h: sp.Expr, up: bool
-                   ) -> tuple[dict[int, flint.arb], flint.arb]:
-    r"""The loss :math:`N(\mu, 2\mu)` on :math:`h\mathbb{Z}` (its :math:`Q`-law is
-    :math:`N(-\mu, 2\mu)`), truncated at 14 standard deviations: ``up``, each bin
-    :math:`[jh, (j+1)h]` split between its ends with the same :math:`P`- and
-    :math:`Q`-masses ("connect the dots", a dominating pair), the mass below the range at
-    its first point and the mass above at :math:`+\infty`; down, each bin at its lower end
-    and the mass above the range at its last point (the mass below is dropped: a lower
-    bound)."""
-    mu = arb_of(mu_exact)
-    s = (2 * mu).sqrt()
-    hf = float(h)
-    muf, sf = float(mu.mid()), float(s.mid())
-    j_lo = math.floor((muf - 14 * sf) / hf)
-    j_hi = math.ceil((muf + 14 * sf) / hf)
-    if j_hi - j_lo > MAX_DEGREE:
-        raise UnsupportedError("too many grid points for the Gaussian loss; use a larger "
-                               "--interval")
-    hb = arb_of(h)
-    points = [j * hb for j in range(j_lo, j_hi + 1)]
-    cdf = [_phi((t - mu) / s) for t in points]
-    masses: dict[int, flint.arb] = {}
-    if up:
-        cdf_q = [_phi((t + mu) / s) for t in points]
-        z = (-hb).exp()
-        for i in range(len(cdf) - 1):
-            j = j_lo + i
-            p = nonneg(cdf[i + 1] - cdf[i])
-            scaled = nonneg(cdf_q[i + 1] - cdf_q[i]) * points[i].exp()
-            top = nonneg((p - scaled) / (1 - z))
-            masses[j + 1] = masses.get(j + 1, flint.arb(0)) + top
-            masses[j] = masses.get(j, flint.arb(0)) + nonneg(p - top)
-        masses[j_lo] = masses.get(j_lo, flint.arb(0)) + cdf[0]
-        return masses, _phi((mu - points[-1]) / s)
-    for i in range(len(cdf) - 1):
-        masses[j_lo + i] = nonneg(cdf[i + 1] - cdf[i])  # the loss in [jh, (j + 1)h)
-    masses[j_hi] = masses.get(j_hi, flint.arb(0)) + _phi((mu - points[-1]) / s)
-    return masses, flint.arb(0)
-
-
 # ---------------------------------------------------------------------------- inverse
 @exclusive
 def compose_epsilon(items: list[tuple[Component, int]], delta_target: object,
@@ -629,7 +577,7 @@ def compose_epsilon(items: list[tuple[Component, int]], delta_target: object,
     shifts = tuple(str(c.shift) for c in comps)
     if all(c.gaussian for c in comps):
         mu = sum((c.mu * k for c, k in items), sp.Integer(0))
-        text = _gaussian_inverse(mu, target_exact, digits)
+        text = gaussian_inverse(mu, target_exact, digits)
         return Composed(True, text=text, method="gaussian closed form", shifts=shifts)
     g = _generator(comps)
     if g is not None:
@@ -716,27 +664,3 @@ def _invert(offset: int, poly: flint.arb_poly, step: flint.arb, p_inf: flint.arb
     if at_zero > target:
         return solve(a_next, b_next, i)
     return solve(a_next, b_next, i).union(flint.arb(0))
-
-
-def _gaussian_inverse(mu: sp.Expr, target: sp.Expr, digits: int) -> str:
-    """The smallest eps' of the Gaussian profile at ``target``, rounded up."""
-    if target == 0:
-        return "inf"
-
-    def enclose(prec: int) -> flint.arb:
-        m, t = arb_of(mu), arb_of(target)
-        if not _gaussian_delta(m, flint.arb(0)) > t:
-            return flint.arb(0)
-        lo, hi = flint.arb(0), flint.arb(1)
-        while _gaussian_delta(m, hi) > t:
-            hi *= 2
-        for _ in range(prec + 8):  # bisection to the working precision
-            mid = (lo + hi) / 2
-            mid = flint.arb(mid.mid())
-            if _gaussian_delta(m, mid) > t:
-                lo = mid
-            else:
-                hi = mid
-        return flint.arb(lo).union(flint.arb(hi))
-
-    return certify_directed(enclose, digits, up=True)[1]

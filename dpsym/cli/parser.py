@@ -365,21 +365,25 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
         "compose", help="the privacy profile after k-fold composition (tight)",
         epilog="delta(eps') of K independent releases at their worst shift: exact for "
                "lattice losses (staircase family, discrete mechanisms) and Gaussians, "
-               "otherwise rigorous lower and upper bounds from the loss rounded down and "
-               "up to multiples of --interval. --delta-target gives the smallest eps' "
-               "instead.")
+               "otherwise rigorous lower and upper bounds from grid laws of a dominated and "
+               "a dominating pair (--interval is the finest grid, aligned to the atoms and "
+               "coarsened for large counts; the grid used is printed). --delta-target "
+               "gives the smallest eps' instead, rounded up (delta(eps') <= D2 at the "
+               "printed value).")
     accounting_params(p)
     p.add_argument("--count", required=True, metavar="K",
                    help="number of compositions, an integer in [1, 100000]")
     p.add_argument("--eps-target", default=None, metavar="E2", help="eps' >= 0")
     p.add_argument("--delta-target", default=None, metavar="D2",
-                   help="delta in [0, 1]: print the smallest eps' instead")
+                   help="delta in [0, 1]: print the smallest eps' instead (rounded up: "
+                        "delta(eps') <= D2 at the printed value)")
     p.add_argument("--and", dest="also", action="append", metavar="NAME:COUNT[:P=V,...]",
                    help="compose with COUNT releases of another mechanism too (heterogeneous "
                         "composition; parameters as eps=1,delta=1e-5,sensitivity=2); "
                         "repeatable")
     p.add_argument("--interval", default="1/1000", metavar="H",
-                   help="discretisation interval of continuous losses (default 1/1000)")
+                   help="the finest grid of continuous losses (default 1/1000; coarsened "
+                        "for large counts, the grid used is printed)")
     p.add_argument("--digits", default="10", metavar="N",
                    help="significant digits, in [1, 10000] (default 10)")
     p.set_defaults(handler=cmd_compose)
