@@ -21,22 +21,8 @@
 # %%
 from fractions import Fraction
 
-from dpsym.claims import get_claim, run_claims
+from dpsym.claims import verify_step as step
 from dpsym.claims.slides_000_proofs import _eps_constraint, slides_zero_delta_lp
-
-
-def step(cid: str) -> None:
-    """Run the check of ``cid``, print its verdict, assert it."""
-    (res,) = run_claims([cid])
-    entry = get_claim(cid)
-    print(f"{cid} ({entry.location}): {entry.statement}")
-    print(f"  verdict: {res.status} (registered: {entry.status})")
-    for label, text in (("corrected", entry.corrected), ("not decidable", entry.undecided)):
-        if text:
-            print(f"  {label}: {text}")
-    print(f"  derivation: {res.detail}")
-    assert res.ok, (cid, res.status, res.detail)
-
 
 # %% [markdown]
 # ## Part Two: optimality of the staircase for $d = 2$

@@ -26,22 +26,8 @@
 import mpmath
 import sympy as sp
 
-from dpsym.claims import get_claim, run_claims
+from dpsym.claims import verify_step as step
 from dpsym.symbols import Delta, eps
-
-
-def step(cid: str) -> None:
-    """Run the check of the proof step ``cid``, print its verdict, assert it."""
-    (res,) = run_claims([cid])
-    entry = get_claim(cid)
-    print(f"{cid} ({entry.location}): {entry.statement}")
-    print(f"  verdict: {res.status} (registered: {entry.status})")
-    for label, text in (("corrected", entry.corrected), ("not decidable", entry.undecided)):
-        if text:
-            print(f"  {label}: {text}")
-    print(f"  derivation: {res.detail}")
-    assert res.ok, (cid, res.status, res.detail)
-
 
 # %% [markdown]
 # ## Remark 4: the recipe (Step 1 + Step 2 $\Rightarrow$ $(\varepsilon,\delta)$-DP)

@@ -25,7 +25,7 @@
 # %%
 from fractions import Fraction
 
-from dpsym.claims import get_claim, run_claims
+from dpsym.claims import verify_step as step
 from dpsym.claims.poster_002 import (
     _central,
     _law_cost,
@@ -34,19 +34,6 @@ from dpsym.claims.poster_002 import (
     _step_law,
     _tv,
 )
-
-
-def step(cid: str) -> None:
-    """Run the check of ``cid``, print its verdict, assert it."""
-    (res,) = run_claims([cid])
-    entry = get_claim(cid)
-    print(f"{cid} ({entry.location}): {entry.statement}")
-    print(f"  verdict: {res.status} (registered: {entry.status})")
-    if entry.undecided:
-        print(f"  not decidable in general: {entry.undecided}")
-    print(f"  derivation: {res.detail}")
-    assert res.ok, (cid, res.status, res.detail)
-
 
 # %% [markdown]
 # ## The condition: $\sup_{|d|\le\Delta,\,S}\mathcal P(S) - \mathcal P(S+d) = \mathcal

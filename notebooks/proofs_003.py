@@ -30,22 +30,9 @@
 import mpmath
 import sympy as sp
 
-from dpsym.claims import get_claim, run_claims
+from dpsym.claims import verify_step as step
 from dpsym.claims.paper_003_proofs import _TA, _TB, _tl_sup_quad
 from dpsym.symbols import Delta, delta, eps
-
-
-def step(cid: str) -> None:
-    """Run the check of the proof step ``cid``, print its verdict, assert it."""
-    (res,) = run_claims([cid])
-    entry = get_claim(cid)
-    print(f"{cid} ({entry.location}): {entry.statement}")
-    print(f"  verdict: {res.status} (registered: {entry.status})")
-    if entry.corrected:
-        print(f"  corrected: {entry.corrected}")
-    print(f"  derivation: {res.detail}")
-    assert res.ok, (cid, res.status, res.detail)
-
 
 # %% [markdown]
 # ## Lemma 1: the constraint on the noise

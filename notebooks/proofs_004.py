@@ -21,19 +21,7 @@
 
 
 # %%
-from dpsym.claims import get_claim, run_claims
-
-
-def step(cid: str) -> None:
-    """Run the check of ``cid``, print its verdict, assert it."""
-    (res,) = run_claims([cid])
-    entry = get_claim(cid)
-    print(f"{cid} ({entry.location}): {entry.statement}")
-    print(f"  verdict: {res.status} (registered: {entry.status})")
-    print(f"  not decidable in general: {entry.undecided}")
-    print(f"  derivation: {res.detail}")
-    assert res.ok, (cid, res.status, res.detail)
-
+from dpsym.claims import verify_step as step
 
 # %% [markdown]
 # **Step 1.** $|u(x,s) - u(x',s)| \le \Delta u \Rightarrow \exp(\frac{\varepsilon u(x',s)}{\Delta

@@ -50,16 +50,19 @@ from .registry import (
     SOURCES,
     STATUSES,
     Claim,
+    ClaimFailed,
     Result,
     Verdict,
     get_claim,
     notebook_cell,
     run_claim,
     run_claims,
+    verify_step,
 )
 
 #: Every claim, in source order.
 CLAIMS: tuple[Claim, ...] = tuple(REGISTRY.values())
 
 __all__ = ["CLAIMS", "CORRECTED", "FAILS", "HOLDS", "REGISTRY", "SOURCES", "STATUSES", "Claim",
-           "Result", "Verdict", "get_claim", "notebook_cell", "run_claim", "run_claims"]
+           "ClaimFailed", "Result", "Verdict", "get_claim", "notebook_cell", "run_claim",
+           "run_claims", "verify_step"]

@@ -319,6 +319,30 @@ def run_claims(ids: Iterable[str] | None = None,
     return results
 
 
+class ClaimFailed(AssertionError):
+    """A claim's check did not give its registered status (:func:`verify_step`)."""
+
+
+def verify_step(cid: str) -> Result:
+    """Run the check of the claim ``cid`` (a proof step or a statement), print it as a
+    notebook cell shows it — the statement with its location, the verdict against the
+    registered status, the corrected statement or why it is not decidable, and the
+    derivation — and raise :class:`ClaimFailed` unless the verdict is the registered one.
+    """
+    (res,) = run_claims([cid])
+    entry = get_claim(cid)
+    print(f"{cid} ({entry.location}): {entry.statement}")
+    print(f"  verdict: {res.status} (registered: {entry.status})")
+    for label, text in (("corrected", entry.corrected),
+                        ("not decidable in general", entry.undecided)):
+        if text:
+            print(f"  {label}: {text}")
+    print(f"  derivation: {res.detail}")
+    if not res.ok:
+        raise ClaimFailed(f"{cid}: {res.status} ({res.detail})")
+    return res
+
+
 __all__ = ["CORRECTED", "FAILS", "HOLDS", "KINDS", "REGISTRY", "SOURCES", "STATUSES", "Claim",
-           "Result", "Verdict", "claim", "get_claim", "notebook_cell", "register", "run_claim",
-           "run_claims"]
+           "ClaimFailed", "Result", "Verdict", "claim", "get_claim", "notebook_cell",
+           "register", "run_claim", "run_claims", "verify_step"]
