@@ -31,12 +31,21 @@ from .registry import CORRECTED, Verdict, claim
        "Delta is equivalent to P(S) <= e^eps P(S + d) + delta for all |d| <= Delta (S -> S + "
        "t1, d = t1 - t2)", kind="proof-step", theorem="003.lemma1",
        notebook="notebooks/proofs_003.py", budget=10,
-       undecided="a change of variables valid for every measure P: the engine checks that "
-       "sup_S P(S - t1) - e^eps P(S - t2) depends on t1 - t2 only, by quadrature for the "
-       "truncated Laplacian and the Laplace density (pairs (t1, t2) with the same difference)",
-       no_mutants="a change of variables: no formula")
+       no_mutants="a change of variables: no formula (decided for every measure by an exact "
+       "reduction: translation identities in sympy)")
 def _lemma1_shift() -> Verdict:
-    rows, ok = [], True
+    """Decided for every measure P: S -> S' = S - t1 is a bijection of the measurable sets
+    (a translation), and S - t2 = S' + d with d = t1 - t2 (x - t2 = (x - t1) + (t1 - t2)
+    identically); (t1, t2) = (d, 0) realises every d, so {t1 - t2 : |t1 - t2| <= Delta} =
+    [-Delta, Delta] and the two families of constraints are the same. Extra evidence: sup_S
+    P(S - t1) - e^eps P(S - t2) by quadrature depends on t1 - t2 only (truncated Laplacian,
+    Laplace)."""
+    t1, t2, xx, dd = sp.symbols("t1 t2 x d", real=True)
+    red = {"x - t2 = (x - t1) + (t1 - t2)": sp.expand((xx - t1) + (t1 - t2) - (xx - t2)) == 0,
+           "(t1, t2) = (d, 0) gives t1 - t2 = d": (t1 - t2).subs({t1: dd, t2: 0}) == dd,
+           "S -> S - t1 is inverted by S -> S + t1": sp.expand((xx - t1) + t1 - xx) == 0}
+    ok = all(red.values())
+    rows = ["exact reduction: " + "; ".join(f"{k}: {v}" for k, v in red.items())]
     e = sp.Rational(1, 2)
     with workdps(30):
         a_ = to_mpf(TruncatedLaplace.formula("A").subs({eps: e, delta: sp.Rational(1, 10),
