@@ -18,8 +18,8 @@ import numpy as np
 import sympy as sp
 
 from ..bounds import DiscreteLowerBound, LowerBound
+from ..bounds.real import convergent_branch, paper_n
 from ..bounds.real import n as nsym
-from ..bounds.real import paper_n
 from ..bounds.tightness import PAPER_CLAIMS, ratio_limit
 from ..fastpath import amplitude_ratio, power_ratio
 from ..figures import ratios_mp
@@ -30,6 +30,7 @@ from ..precision import workdps
 from ..privacy import hockey_stick as noise_hockey_stick
 from ..privacy import privacy_loss_bound
 from ..symbols import Delta, b, c, delta, eps
+from . import tail_chain as tc
 from .common import (
     V,
     classic_gaussian,
@@ -40,6 +41,7 @@ from .common import (
     rel_holds,
     same,
 )
+from .decide import decide_lower, sign_certificate
 from .registry import FAILS, Verdict, claim
 
 _NB_TL, _NB_LB = "notebooks/truncated_laplace.py", "notebooks/lower_bounds.py"
@@ -262,6 +264,34 @@ def _lp_lower(e: sp.Expr, n_: int, N: int, cost: str) -> mpmath.mpf:
         "cost", cost, digits=25).number
 
 
+def decide_sign(expr: sp.Expr) -> str | None:
+    """The certified sign of ``expr`` (in the domain parameters of the chain)."""
+    return sign_certificate(expr, (tc.beta, tc.g))
+
+
+def _lemma2_decided(rel: sp.Basic) -> tuple[bool, list[str]]:
+    """Lemma 2 for L = |i| decided over its whole domain (every eps > 0, every integer
+    n >= 2 of the hypothesis, every N satisfying (9)): the chain facts, condition (9) as
+    N >= N_9, and the sign of 2N sum_{k=1}^n v_k - rhs certified in b = 1/(1 + beta),
+    b^(n-1) = 1/(1 + g), N = N_9 + t (:mod:`dpsym.claims.tail_chain`)."""
+    facts = tc.chain_facts()
+    lhs9, n9 = tc.condition9_lhs(), tc.condition9_threshold()
+    cond9 = (sp.simplify(lhs9.subs(tc.N, n9)) == 0
+             and decide_sign(tc.to_domain(sp.diff(lhs9, tc.N))) == "positive")
+    for total in sp.sympify(rel.rhs).atoms(sp.Sum):  # a sum to a non-integer limit: refused
+        if not all(sp.sympify(x).is_integer for lim in total.limits for x in lim[1:]):
+            return False, [f"sum limits {total.limits} are not integers"]
+    rhs = convergent_branch(sp.sympify(rel.rhs).doit())
+    held, sign = decide_lower(
+        rel.func(rel.lhs, rhs), tc.lemma2_bound(),
+        lambda e: tc.to_domain(e.subs(_a, tc.A_HYP).subs(tc.N, n9 + tc.t)),
+        (tc.beta, tc.g, tc.t), closed=(tc.t,))
+    ok = all(facts.values()) and cond9 and held
+    return ok, [f"chain facts {'all hold' if all(facts.values()) else facts}; (9) <=> N >= "
+                f"N_9 = {sp.simplify(n9)}: {cond9}; 2N sum_(k=1)^n v_k - rhs: {sign} for every"
+                f" b in (0, 1), n >= 2, N >= N_9"]
+
+
 @claim("003.lemma2", "Section 4, Lemma 2", "Under (8) and (9): sum L(i) P(i) >= 2 sum_{k<n}"
        " a b^k L(1 + k Delta~)", errata="errata.md#b1", notebook=_NB_LB, budget=10,
        formula={"bound": sp.GreaterThan(V, sp.Sum(2 * _a * b**_k * (1 + _k * _Dt),
@@ -269,12 +299,15 @@ def _lp_lower(e: sp.Expr, n_: int, N: int, cost: str) -> mpmath.mpf:
        slack="not sharp: at eps = 1/2, n = 3, Delta~ = 10 the bound is 7.798 and the "
        "certified LP lower bound on the optimum 10.57 (errata B4)")
 def _lemma2(f: dict) -> Verdict:
-    """At the paper's points (eps, delta_n) (hypothesis (8)) with Delta~ = 10, where
-    condition (9) is evaluated and must hold (no vacuous pass), the printed bound for
-    L = |i| against the certified optimum of the threshold LP, a lower bound on the cost of
-    every (eps, delta)-DP noise on Z: bound <= LP <= V* proves the lemma's inequality
-    there."""
-    rows, ok, N = [], True, 10
+    """For L = |i|, decided symbolically over the whole domain (:func:`_lemma2_decided`:
+    every symmetric P on Z that is (eps, delta)-DP for the shifts |d| <= N has sum |i| P(i)
+    >= 2N sum_{k=1}^n v_k, and that exceeds the printed bound wherever (9) holds); as
+    extra evidence, at the paper's points (eps, delta_n) with Delta~ = 10, where condition
+    (9) is evaluated and must hold (no vacuous pass), the printed bound against the certified
+    optimum of the threshold LP, a lower bound on the cost of every (eps, delta)-DP noise
+    on Z."""
+    ok, rows = _lemma2_decided(f["bound"])
+    N = 10
     for e, d, n_ in _paper_points():
         with workdps(30):
             bb = mpmath.exp(-to_mpf(e))
@@ -290,7 +323,8 @@ def _lemma2(f: dict) -> Verdict:
         ok &= bool(hyp) and rel_holds(rel, lp)
         rows.append(f"eps={e}, n={n_}: (8) sum a b^k = {fmt(eight)}, (9) {fmt(cond)} >= 1; "
                     f"bound {fmt(to_mpf(rel.rhs))} <= certified LP lower bound {fmt(lp)}")
-    return Verdict(ok, detail="Delta~ = 10, L = |i|: " + "; ".join(rows))
+    return Verdict(ok, detail="L = |i|: " + "; ".join(rows[:1]) + "; evidence (Delta~ = 10):"
+                   " " + "; ".join(rows[1:]))
 
 
 def _closed_form(power: int) -> sp.Expr:
@@ -303,14 +337,26 @@ def _closed_form(power: int) -> sp.Expr:
 
 def _lower_identity(power: int) -> Callable[[dict], Verdict]:
     def check(f: dict) -> Verdict:
-        """The printed closed form against the sum it evaluates (n = 2, 3, 7, at exact
-        points), and the bound against V*: every real (eps, delta)-DP noise X (sensitivity
+        """Decided symbolically over the whole domain: every (eps, delta)-DP noise has
+        cost >= the tail chain's closed form (:mod:`dpsym.claims.tail_chain`), and the
+        printed V_low minus it is certified 0 for symbolic n (:mod:`dpsym.claims.decide`).
+        As extra evidence, the printed closed form against the sum it evaluates (n = 2, 3, 7,
+        at exact points), and the bound against V*: every real (eps, delta)-DP noise X (sensitivity
         1) gives the lattice noise floor(N X), (eps, delta)-DP for the integer shifts
         |k| <= N, of cost <= N V1(X) + 1 (amplitude), (N sqrt(V2(X)) + 1)^2 (power); so
         V1* >= (LP_N - 1)/N and V2* >= ((sqrt(LP_N) - 1)/N)^2 with LP_N the certified
         threshold-LP lower bound: V_low <= that proves the theorem's inequality there."""
         printed = f["V"]
-        rows, ok = [], True
+        facts = tc.chain_facts()
+        proof = tc.theorem_bound(power)
+        held, sign = decide_lower(f["bound"].subs(_LOW, printed), proof,
+                                  lambda e: tc.to_domain(e.subs(_a, tc.A_HYP)),
+                                  (tc.beta, tc.g, Delta))
+        ok = all(facts.values()) and held
+        rows = [f"decided for every eps > 0 and integer n >= 2 of the hypothesis (n = 1 is "
+                f"delta = 1/2): chain facts {'all hold' if all(facts.values()) else facts}; "
+                f"V* >= 2 Delta^p sum_(k=1)^(n-1) (k^p - (k-1)^p) u_k = {proof}; that minus "
+                f"V_low: {sign}"]
         for nv in (2, 3, 7):
             direct = sum(2 * _a * b**j * j**power * Delta**power for j in range(nv))
             ok &= same(sp.sympify(printed).subs(_n, nv), direct,

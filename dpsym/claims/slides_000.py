@@ -38,6 +38,7 @@ from ..privacy import privacy_loss_bound
 from ..radial_lp import radial_lp
 from ..symbols import Delta, b, delta, eps, gamma, in_eps
 from ..textbook import compose, hockey_stick, randomized_response
+from . import tail_chain as tc
 from .common import (
     V,
     cost_value,
@@ -48,6 +49,7 @@ from .common import (
     rel_holds,
     same,
 )
+from .decide import decide_lower
 from .registry import CORRECTED, FAILS, Verdict, claim
 
 _NB_STAIR, _NB_LAP = "notebooks/staircase_1d.py", "notebooks/laplace.py"
@@ -602,13 +604,36 @@ def _md_printed(power: int) -> dict:
             "V_UB": _dim * Delta**2 / (12 * delta**2) + _dim / 6}
 
 
+def _md_decided(power: int, f: dict) -> tuple[bool, str]:
+    """V_LB decided for every d >= 1, integer Delta >= 1 and delta = 1/(2u), u >= 1: each
+    coordinate of a (0, delta)-DP noise on Z^d (l1 sensitivity Delta) is a 1-D (0, delta)-DP
+    noise for the shifts |t| <= Delta, so V* >= d LB_1 (the pair-window bound,
+    :func:`dpsym.claims.tail_chain.pair_window_bound`), and d LB_1 - V_LB is certified
+    nonnegative for both parities of Delta; V_UB equals d times the uniform cost
+    identically."""
+    lb1 = tc.pair_window_bound(power)
+    r, q = sp.symbols("r q", positive=True)
+    rows, ok = [], bool(lb1["argmin"])
+    for name, D, hh in (("even", 2 * tc.h, 1 + r), ("odd", 2 * tc.h + 1, r)):
+        def dom(e: sp.Expr, D: sp.Expr = D, hh: sp.Expr = hh) -> sp.Expr:
+            return e.subs({Delta: D, delta: 1 / (2 * tc.uu)}).subs(
+                {tc.h: hh, tc.uu: 1 + q})
+        held, sign = decide_lower(f["V_LB"], _dim * lb1[name], dom, (r, q, _dim))
+        ok &= held
+        rows.append(f"Delta {name}: d LB_1 = d ({lb1[name]}) with u = 1/(2 delta); d LB_1 - "
+                    f"V_LB: {sign.split(': ')[-1]}")
+    ub = sp.simplify(_dim * uniform_cost(power).subs(uu, 1 / (2 * delta)) - f["V_UB"]) == 0
+    return ok and ub, "; ".join(rows) + f"; V_UB = d x uniform cost identically: {ub}"
+
+
 def _md_zero_delta(power: int) -> Callable[[dict], Verdict]:
     def check(f: dict) -> Verdict:
-        """V_UB against the engine's uniform cube cost; V_LB against a certified lower bound
-        on V*: each coordinate of a (0, delta)-DP noise on Z^d (l1 sensitivity Delta) is a
-        1-D (0, delta)-DP noise for shifts |t| <= Delta, so V* >= d LP_1D (the certified
-        threshold LP of the 1-D problem); the printed V_LB <= d LP_1D proves it."""
-        rows, ok = [], True
+        """Decided symbolically (:func:`_md_decided`); as extra evidence, V_UB against the
+        engine's uniform cube cost and V_LB against a certified lower bound on V*: each
+        coordinate is a 1-D (0, delta)-DP noise for shifts |t| <= Delta, so V* >= d LP_1D (the
+        certified threshold LP of the 1-D problem); the printed V_LB <= d LP_1D."""
+        ok, decided = _md_decided(power, f)
+        rows = [decided]
         cost = "amplitude" if power == 1 else "power"
         for D, dl, d in ((1, "0.1", 2), (2, "0.125", 3), (3, "0.0625", 2), (1, "0.25", 3)):
             pt = {Delta: D, delta: exact(dl), _dim: d}
