@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'b41458ae87885a61fe6196fb45271219fbe98c27805b8216fbf96080da278f63'
+FINGERPRINT = '56dc8b80e82d5fd1ce28d27afd866c60f6c67509b443646895e398972e4acae5'
 
 def _e0():
     with evaluate(False):
