@@ -50,7 +50,7 @@ from .common import (
     same,
 )
 from .decide import decide_lower
-from .registry import CORRECTED, FAILS, Verdict, claim
+from .registry import CORRECTED, Verdict, claim
 
 _NB_STAIR, _NB_LAP = "notebooks/staircase_1d.py", "notebooks/laplace.py"
 _NB_MD, _NB_LB = "notebooks/staircase_md.py", "notebooks/lower_bounds.py"
@@ -657,64 +657,3 @@ claim("000.p3.md.l2", "Multi-dimensional (0,delta)-DP: l2", "V_LB >= d Delta^2/(
       " + (1/Delta - 1) d Delta^2/(4 delta) + (1 - Delta) d/2 + d Delta^2/6, V_UB = d "
       "Delta^2/(12 delta^2) + d/6", errata="errata.md#b14", formula=_md_printed(2),
       slack="below d LP_1D for Delta >= 2 (errata B14)")(_md_zero_delta(2))
-
-
-# ----------------------------------------------------------------------------- proof steps
-
-def integer_zero_delta_optimum(Delta: int, delta: Fraction, K: int, power: int) -> float:
-    r"""The optimal cost of symmetric :math:`(0, \delta)`-DP noise on
-    :math:`\{-K, \dots, K\}` for integer shifts :math:`|t| \le \Delta`: the exact LP (every
-    constraint :math:`\sum_i (P(i) - P(i + t))_+ \le \delta`, with auxiliary variables for
-    the positive parts), solved in floating point (HiGHS). Its solution is a
-    :math:`(0, \delta)`-DP mechanism, so the value bounds :math:`V^*` from above; it does not
-    move when ``K`` grows past the support :math:`\Delta/(2\delta)` of the uniform noise."""
-    # scipy.optimize takes 0.5 s to import: loaded only when this LP is solved
-    from scipy.optimize import linprog
-
-    n, d = 2 * K + 1, float(delta)
-    nv = n + Delta * (n + Delta)
-    cost = [0.0] * nv
-    cost[:n] = [float(abs(i) ** power) for i in range(-K, K + 1)]
-    a_ub, b_ub = [], []
-    for t in range(1, Delta + 1):
-        base = n + (t - 1) * (n + Delta)
-        row = [0.0] * nv
-        for j in range(n + t):
-            row[base + j] = 1.0
-        a_ub.append(row)
-        b_ub.append(d)
-        for jj, j in enumerate(range(-K - t, K + 1)):
-            row = [0.0] * nv
-            if -K <= j <= K:
-                row[j + K] += 1
-            if -K <= j + t <= K:
-                row[j + t + K] -= 1
-            row[base + jj] = -1.0
-            a_ub.append(row)
-            b_ub.append(0.0)
-    a_eq = [[1.0] * n + [0.0] * (nv - n)]
-    for i in range(1, K + 1):
-        row = [0.0] * nv
-        row[i + K], row[-i + K] = 1.0, -1.0
-        a_eq.append(row)
-    res = linprog(cost, A_ub=np.array(a_ub), b_ub=b_ub, A_eq=np.array(a_eq),
-                  b_eq=[1.0] + [0.0] * K, bounds=(0, None), method="highs")
-    return float(res.fun)
-
-
-@claim("000.p3.0d.vstar", "(0,delta)-DP: Comparison of V_LB, V_UB (errata B10)", "The "
-       "threshold-set LP behind V_LB is the exact optimum V* of the integer (0, delta) "
-       "problem (L = |i|^2)", status=FAILS, errata="errata.md#b10", kind="proof-step",
-       theorem="000.p3.0d.l2", notebook=_NB_LB, budget=10)
-def _zero_delta_vstar() -> Verdict:
-    rows, equal = [], True
-    u = 6
-    for D in (1, 2, 3):
-        vs = [integer_zero_delta_optimum(D, Fraction(1, 2 * u), K, 2) for K in (D * u, D * u + 6)]
-        thr = DiscreteLowerBound(eps=0, delta=Fraction(1, 2 * u), Delta=D).value(
-            "cost", "power").number
-        ub = to_mpf(uniform_cost(2).subs({Delta: D, uu: u}))
-        equal &= abs(vs[-1] - float(thr)) < 1e-6
-        rows.append(f"Delta={D}: V* = {vs[-1]:.10g} (K = {D * u}: {vs[0]:.10g}), threshold "
-                    f"LP {fmt(thr)}, V_UB {fmt(ub)}, V_UB - V* = {float(ub) - vs[-1]:.6g}")
-    return Verdict(bool(equal), detail="delta = 1/12: " + "; ".join(rows))

@@ -13,8 +13,14 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from ..symbols import delta
-from .registry import CORRECTED, Verdict, claim
+from ..bounds import DiscreteLowerBound
+from ..bounds.integer import u as uu
+from ..bounds.integer import uniform_cost
+from ..numerics import to_mpf
+from ..symbols import Delta, delta
+from .common import fmt
+from .registry import CORRECTED, FAILS, Verdict, claim
+from .slides_000 import _NB_LB
 
 # ----------------------------------------------------------------------------- Part Three, proofs
 
@@ -231,3 +237,62 @@ for _j, _title in ((2, "Step 2: Monotonicity"), (3, "Step 3: Geometrically Decay
           "the optimal p.d.f. (a function of ||x||_1 by Step 1)", kind="proof-step",
           theorem="000.p2.theorem", notebook=_NB_PF, undecided=_MD_WHY,
           no_mutants="a title without a formula")(_md_density_steps)
+
+
+# ----------------------------------------------------------------------------- Part Three: V*
+def integer_zero_delta_optimum(Delta: int, delta: Fraction, K: int, power: int) -> float:
+    r"""The optimal cost of symmetric :math:`(0, \delta)`-DP noise on
+    :math:`\{-K, \dots, K\}` for integer shifts :math:`|t| \le \Delta`: the exact LP (every
+    constraint :math:`\sum_i (P(i) - P(i + t))_+ \le \delta`, with auxiliary variables for
+    the positive parts), solved in floating point (HiGHS). Its solution is a
+    :math:`(0, \delta)`-DP mechanism, so the value bounds :math:`V^*` from above; it does not
+    move when ``K`` grows past the support :math:`\Delta/(2\delta)` of the uniform noise."""
+    from scipy.optimize import linprog  # 0.5 s import: only when this LP is solved
+
+    n, d = 2 * K + 1, float(delta)
+    nv = n + Delta * (n + Delta)
+    cost = [0.0] * nv
+    cost[:n] = [float(abs(i) ** power) for i in range(-K, K + 1)]
+    a_ub, b_ub = [], []
+    for t in range(1, Delta + 1):
+        base = n + (t - 1) * (n + Delta)
+        row = [0.0] * nv
+        for j in range(n + t):
+            row[base + j] = 1.0
+        a_ub.append(row)
+        b_ub.append(d)
+        for jj, j in enumerate(range(-K - t, K + 1)):
+            row = [0.0] * nv
+            if -K <= j <= K:
+                row[j + K] += 1
+            if -K <= j + t <= K:
+                row[j + t + K] -= 1
+            row[base + jj] = -1.0
+            a_ub.append(row)
+            b_ub.append(0.0)
+    a_eq = [[1.0] * n + [0.0] * (nv - n)]
+    for i in range(1, K + 1):
+        row = [0.0] * nv
+        row[i + K], row[-i + K] = 1.0, -1.0
+        a_eq.append(row)
+    res = linprog(cost, A_ub=np.array(a_ub), b_ub=b_ub, A_eq=np.array(a_eq),
+                  b_eq=[1.0] + [0.0] * K, bounds=(0, None), method="highs")
+    return float(res.fun)
+
+
+@claim("000.p3.0d.vstar", "(0,delta)-DP: Comparison of V_LB, V_UB (errata B10)", "The "
+       "threshold-set LP behind V_LB is the exact optimum V* of the integer (0, delta) "
+       "problem (L = |i|^2)", status=FAILS, errata="errata.md#b10", kind="proof-step",
+       theorem="000.p3.0d.l2", notebook=_NB_LB, budget=10)
+def _zero_delta_vstar() -> Verdict:
+    rows, equal = [], True
+    u = 6
+    for D in (1, 2, 3):
+        vs = [integer_zero_delta_optimum(D, Fraction(1, 2 * u), K, 2) for K in (D * u, D * u + 6)]
+        thr = DiscreteLowerBound(eps=0, delta=Fraction(1, 2 * u), Delta=D).value(
+            "cost", "power").number
+        ub = to_mpf(uniform_cost(2).subs({Delta: D, uu: u}))
+        equal &= abs(vs[-1] - float(thr)) < 1e-6
+        rows.append(f"Delta={D}: V* = {vs[-1]:.10g} (K = {D * u}: {vs[0]:.10g}), threshold "
+                    f"LP {fmt(thr)}, V_UB {fmt(ub)}, V_UB - V* = {float(ub) - vs[-1]:.6g}")
+    return Verdict(bool(equal), detail="delta = 1/12: " + "; ".join(rows))
