@@ -71,7 +71,7 @@ _BITS_PER_DIGIT = math.log2(10)
 #: sympy function classes evaluated by Arb (printed as ``mpmath.<name>`` and mapped below;
 #: :class:`~dpsym.sums.LowerGammaStar` by its own name).
 _FUNCTIONS = (sp.exp, sp.log, sp.Abs, sp.erf, sp.erfc, sp.sin, sp.cos, sp.gamma,
-              LowerGammaStar)
+              sp.zeta, LowerGammaStar)
 #: Leaf and operation classes of a supported expression.
 _NODES = (sp.Symbol, sp.Integer, sp.Rational, sp.Add, sp.Mul, sp.Pow,
           type(sp.pi), type(sp.E))
@@ -95,6 +95,8 @@ class _ArbNamespace:
     cos = staticmethod(lambda x: _arb(x).cos())
     fabs = staticmethod(lambda x: abs(_arb(x)))
     gamma = staticmethod(lambda x: _arb(x).gamma())
+    # Riemann's zeta(s), Hurwitz's zeta(s, a)
+    zeta = staticmethod(lambda s, a=1: _arb(s).zeta(_arb(a)))
 
     @property
     def pi(self) -> flint.arb:
@@ -121,6 +123,10 @@ def _rational(p: int, q: int) -> flint.arb:
 class _ArbPrinter(MpmathPrinter):
     """The mpmath printer with rationals as Arb balls (``_q(p, q)``)."""
 
+    # terms in their own order: ordering them evaluates constants numerically (a Hurwitz
+    # zeta function at a large argument takes mpmath seconds)
+    _default_settings = {**MpmathPrinter._default_settings, "order": "none"}
+
     def _print_Rational(self, expr: sp.Rational) -> str:
         # hexadecimal literals: Python refuses decimal ones of more than 4300 digits
         return f"_q({literal(expr.p)}, {literal(expr.q)})"
@@ -138,6 +144,9 @@ class _ArbPrinter(MpmathPrinter):
             root = f"_root({self._print(base)}, {power.q})"
             return root if power.p == 1 else f"{root}**{power.p}"
         return super()._print_Pow(expr, rational=rational)
+
+    def _print_zeta(self, expr: sp.Expr) -> str:
+        return f"mpmath.zeta({', '.join(self._print(a) for a in expr.args)})"
 
     def _print_LowerGammaStar(self, expr: sp.Expr) -> str:
         return f"LowerGammaStar({self._print(expr.args[0])}, {self._print(expr.args[1])})"

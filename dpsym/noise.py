@@ -182,10 +182,13 @@ class SymmetricNoise:
     def _piece_moment(self, pc: Piece, var: sp.Symbol, power: sp.Expr) -> sp.Expr:
         weight = var**power if power != 0 else sp.Integer(1)
         if self.lattice:
-            if power == 0 or pc.lo != 0 or not power.is_positive:
-                return sp.summation(weight * pc.expr, (var, pc.lo, pc.hi - 1))
-            # 0**p = 0 for p > 0: start the sum at 1 so that sympy never sees 0**p.
-            return sp.summation(weight * pc.expr, (var, 1, pc.hi - 1))
+            lo = pc.lo if power == 0 or pc.lo != 0 or not power.is_positive else 1
+            # (0**p = 0 for p > 0: the sum starts at 1 so that sympy never sees 0**p)
+            if power.is_integer is False and var not in pc.expr.free_symbols:
+                # a flat piece: sum_{lo <= x < hi} x^p = zeta(-p, lo) - zeta(-p, hi),
+                # Hurwitz zeta functions (enclosed in ball arithmetic)
+                return pc.expr * (sp.zeta(-power, lo) - sp.zeta(-power, pc.hi))
+            return sp.summation(weight * pc.expr, (var, lo, pc.hi - 1))
         return sp.integrate(weight * pc.expr, (var, pc.lo, pc.hi), conds="none")
 
     def _tail_moment(self, tail: GeometricTail, power: sp.Expr) -> sp.Expr:
