@@ -33,7 +33,10 @@ def _sign(expr: sp.Expr, positive: Sequence[sp.Symbol]) -> str | None:
     """The proven sign of ``expr`` for positive ``positive`` (``"zero"``, ``"positive"``,
     ``"negative"``) by :func:`~.decide.sign_certificate`, else by sympy's assumptions."""
     expr = sp.simplify(expr)
-    cert = sign_certificate(expr, positive)
+    # e^a = 1 + t_a with t_a > 0 for a positive parameter a
+    shifts = {sp.exp(a): 1 + sp.Symbol(f"t_{a}", positive=True) for a in positive}
+    cert = sign_certificate(expr.subs(shifts), [*positive, *(v - 1 for v in
+                                                               shifts.values())])
     if cert is not None:
         return "positive" if cert == "nonnegative" and expr.is_positive else cert
     if expr.is_zero:
