@@ -27,11 +27,13 @@
 
 
 # %%
+import flint
 import mpmath
 import sympy as sp
 
 from dpsym.claims import verify_step as step
 from dpsym.claims.paper_003_proofs import _TA, _TB, _tl_sup_quad
+from dpsym.claims.sec6_bound import COSTS, log_ratio, maximise, reduction
 from dpsym.symbols import Delta, delta, eps
 
 # %% [markdown]
@@ -346,8 +348,6 @@ step("003.sec6.classic.ratio")
 
 
 # %%
-from dpsym.claims.sec6_bound import COSTS, log_ratio, maximise, reduction
-
 for name, holds in reduction().items():
     print(f"{name}: {holds}")
 assert all(reduction().values())
@@ -372,8 +372,6 @@ for cost in ("amplitude", "power"):
 # %%
 # the ridge delta ~ 0.289 eps: certified values about 0.88866 for small eps, below the edge
 # maximum (a sparse grid misses both)
-import flint  # noqa: E402
-
 for e in ("1e-4", "1e-3", "1e-2"):
     val = log_ratio(COSTS["amplitude"], flint.arb(e), flint.arb(e) * flint.arb("0.289")).exp()
     print(f"eps = {e}, delta = 0.289 eps: amplitude ratio {val.str(10)}")
