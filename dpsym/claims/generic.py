@@ -35,8 +35,8 @@ def _sign(expr: sp.Expr, positive: Sequence[sp.Symbol]) -> str | None:
     expr = sp.simplify(expr)
     # e^a = 1 + t_a with t_a > 0 for a positive parameter a
     shifts = {sp.exp(a): 1 + sp.Symbol(f"t_{a}", positive=True) for a in positive}
-    cert = sign_certificate(expr.subs(shifts), [*positive, *(v - 1 for v in
-                                                               shifts.values())])
+    variables = [*positive, *(v - 1 for v in shifts.values())]
+    cert = sign_certificate(expr.subs(shifts), variables) if variables else None
     if cert is not None:
         return "positive" if cert == "nonnegative" and expr.is_positive else cert
     if expr.is_zero:
