@@ -53,6 +53,9 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
+from ..figures import in_eps
+from ..mechanisms import TruncatedLaplace
+
 EPS_DOMAIN, DELTA_DOMAIN = ("1e-4", "10"), ("1e-6", "0.1")
 _PREC = 64
 
@@ -62,9 +65,6 @@ _PREC = 64
 @functools.cache
 def reduction() -> dict[str, bool]:
     """The identities and signs the bounds rest on, decided by sympy (see the module)."""
-    from ..figures import in_eps
-    from ..mechanisms import TruncatedLaplace
-
     e, m, c = sp.symbols("epsilon mu c", positive=True)
     t = sp.Symbol("t", real=True)
 
