@@ -115,10 +115,10 @@ def _g_arb(mu: flint.arb, e: flint.arb) -> flint.arb:
     return (-a / s2).erfc() / 2 - e.exp() * (-b / s2).erfc() / 2
 
 
-def _root_float(ef: float, df: float) -> float:
+def _root_float(ef: float, df: float, lo: float = 1e-12, hi: float = 1e3) -> float:
     """The root of g(mu; eps) = delta in floats: safeguarded Newton (g' = phi(a)) inside a
-    bracket that bisection in log mu shrinks whenever a Newton step leaves it."""
-    lo, hi = 1e-12, 1e3
+    bracket (default [1e-12, 1e3]) that bisection in log mu shrinks whenever a Newton step
+    leaves it."""
     mu = math.sqrt(lo * hi)
     for _ in range(200):
         val = _g_float(mu, ef) - df
@@ -141,16 +141,17 @@ def _root_float(ef: float, df: float) -> float:
 _MU_CACHE: dict[tuple, flint.arb] = {}
 
 
-def _mu(e: flint.arb, d: flint.arb) -> flint.arb:
+def _mu(e: flint.arb, d: flint.arb, hint: tuple[float, float] | None = None) -> flint.arb:
     """mu(eps, delta) enclosed for every eps in the ball ``e`` and delta in ``d``: a float
-    root of g = delta (bisection in log mu), bracketed in Arb by g(mu-) < delta < g(mu+)
-    (g increasing in mu, continuous); the ball is the hull of [mu-, mu+]."""
-    key = (e.mid().man_exp(), e.rad().man_exp(), d.mid().man_exp(), d.rad().man_exp(),
-           flint.ctx.prec)
+    root of g = delta (safeguarded Newton, inside the bracket ``hint`` when given),
+    bracketed in Arb by g(mu-) < delta < g(mu+) (g increasing in mu, continuous); the ball
+    is the hull of [mu-, mu+]. (The balls are box end points: exact floats, or the tiny
+    balls of the domain's decimal ends, so the float mid-points and radii identify them.)"""
+    ef, df = float(e.mid()), float(d.mid())
+    key = (ef, float(e.rad()), df, float(d.rad()), flint.ctx.prec)
     if key in _MU_CACHE:
         return _MU_CACHE[key]
-    ef, df = float(e.mid()), float(d.mid())
-    mu0 = _root_float(ef, df)
+    mu0 = _root_float(ef, df, *(hint or (1e-12, 1e3)))
     for eta in (1e-13, 1e-10, 1e-7, 1e-4, 1e-2):
         m_lo, m_hi = flint.arb(mu0 * (1 - eta)), flint.arb(mu0 * (1 + eta))
         if _g_arb(m_lo, e) < d and _g_arb(m_hi, e) > d:
@@ -194,10 +195,11 @@ def _c(e: flint.arb, d: flint.arb) -> flint.arb:
     return e.expm1() / (2 * d)
 
 
-def log_ratio(cost: _Cost, e: flint.arb, d: flint.arb) -> flint.arb:
-    """log R_k at a point (balls e, d), mu enclosed."""
+def log_ratio(cost: _Cost, e: flint.arb, d: flint.arb,
+              hint: tuple[float, float] | None = None) -> flint.arb:
+    """log R_k at a point (balls e, d), mu enclosed (``hint``: a float bracket of mu)."""
     return (cost.const().log() + cost.H(_c(e, d)).log()
-            + cost.power * (_mu(e, d).log() - e.log()))
+            + cost.power * (_mu(e, d, hint).log() - e.log()))
 
 
 def _gradient(cost: _Cost, E: flint.arb, D: flint.arb, MU: flint.arb
@@ -258,7 +260,8 @@ def _evaluate(cost: _Cost, box: _Box) -> None:
             term = g.abs_upper() * half if g.is_finite() else flint.arb.pos_inf()
             extra += term
             contrib.append(float(term.upper()) if g.is_finite() else math.inf)
-    value = log_ratio(cost, coords[0], coords[1])
+    hint = (float(MU.lower()) * (1 - 1e-9), float(MU.upper()) * (1 + 1e-9))
+    value = log_ratio(cost, coords[0], coords[1], hint)
     mean_value = value + extra
     box.upper = (corner if not mean_value.is_finite() or corner.upper() < mean_value.upper()
                  else mean_value).exp()
