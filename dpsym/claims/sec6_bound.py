@@ -37,7 +37,9 @@ box from its two extreme corners) and :math:`p` the end of a coordinate where th
 has a proven sign, else its middle. :math:`\mu` at a point is enclosed by a float root
 bracketed in Arb (:math:`g(\mu_-) < \delta < g(\mu_+)`). A box is dropped once its upper
 bound is below the best certified value :math:`R_k(p)`; the search stops when every box
-left is below that value plus the tolerance.
+left is below that value plus the tolerance. The boxes that may still hold a value above
+the certified one are then split down to log-widths of 0.01 (or excluded): their hull
+locates the maximiser.
 """
 
 from __future__ import annotations
@@ -317,8 +319,27 @@ def _decimal(x: flint.arb, up: bool, digits: int = 10) -> str:
 
 @functools.cache
 def maximise(cost_name: str, tol: float = 1e-6, where: float = 0.01) -> Enclosure:
-    """The maximum of the ratio ``cost_name`` over eps in [1e-4, 10] x delta in [1e-6, 0.1]
-    enclosed in an interval of width <= ``tol`` (best-first branch-and-bound)."""
+    r"""The maximum of a cost ratio over :math:`\varepsilon \in [10^{-4}, 10]`,
+    :math:`\delta \in [10^{-6}, 0.1]`, enclosed by a best-first branch-and-bound.
+
+    Parameters
+    ----------
+    cost_name : str
+        ``"amplitude"`` (:math:`R_1`) or ``"power"`` (:math:`R_2`).
+    tol : float
+        The search stops once every box left has an upper bound below the best certified
+        value plus ``0.9 tol`` (the caller checks the width of the result).
+    where : float
+        The log-width below which a box that is not excluded stops being split in the
+        localisation phase.
+
+    Returns
+    -------
+    Enclosure
+        The certified lower value (a ball, at a point of the domain), the upper bound (an
+        exact Arb number), the hull of the boxes that may hold the maximiser, the number of
+        boxes evaluated and the time taken.
+    """
     cost = COSTS[cost_name]
     start = time.perf_counter()
     old = flint.ctx.prec
@@ -351,7 +372,7 @@ def maximise(cost_name: str, tol: float = 1e-6, where: float = 0.01) -> Enclosur
             if top <= float(best.lower().mid()) + tol * 0.9:
                 break
             _, _, box = heapq.heappop(heap)
-            if float(box.upper.upper()) < float(best.lower().mid()):
+            if box.upper.upper() < best.lower():  # exact comparison of the end points
                 continue
             if box.split == 0:
                 mid = _geo_mid(box.e0, box.e1)
