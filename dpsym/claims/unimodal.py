@@ -40,8 +40,10 @@ _a, _x, _d, _t, _R = sp.symbols("a x d t R", positive=True)
 _beta = sp.Symbol("beta", positive=True)
 
 
-def condition_reduction() -> tuple[bool, str]:
-    """The condition's reduction for every law of the class (see the module)."""
+def condition_reduction(half_width: sp.Expr = Delta / 2) -> tuple[bool, str]:
+    """The condition's reduction for every law of the class (see the module); the central
+    interval of the printed condition must be :math:`[-w, w]` with ``half_width`` w = the
+    derived d/2 at the supremum d = Delta."""
     rows, ok = [], True
     # the sign pattern: |x| < |x - d| on x = d/2 - t, > on x = d/2 + t (t > 0)
     gap = sp.expand((_x - _d) ** 2 - _x**2)
@@ -61,7 +63,10 @@ def condition_reduction() -> tuple[bool, str]:
     rows.append(f"P(H) - P_d(H) - (P(S) - P_d(S)) = {cert}")
     # P_d(H) = P(X + d < d/2) = P(X < -d/2)
     shift_ok = sp.simplify((_d / 2 - _d) - (-_d / 2)) == 0
-    ok &= shift_ok
+    derived = (_d / 2).subs(_d, Delta)
+    width_ok = sp.simplify(sp.sympify(half_width) - derived) == 0
+    ok &= shift_ok and width_ok
+    rows.append(f"the central interval [-w, w]: w = {derived} (printed {half_width}): {width_ok}")
     rows.append("P(H) - P_d(H) = P(X < d/2) - P(X < -d/2) = P([-d/2, d/2)): the interval "
                 f"grows with d, so the sup over 0 < d <= Delta is at d = Delta: {shift_ok}")
     return bool(ok), "; ".join(rows)
@@ -100,9 +105,14 @@ def duality_certificate(cost_name: str, engine_cost: sp.Expr) -> tuple[bool, str
     ok = mix_ok and inner == 1 and sp.simplify(outer - Delta / (2 * _a)) == 0
     rows = [f"U_a: E|X|^{power} = {cost}, central mass 1 (a <= Delta/2), {outer} (a >= "
             f"Delta/2); mixture density = phi: {mix_ok}"]
+    if not isinstance(engine_cost, sp.Piecewise) or len(engine_cost.args) != 2:
+        return False, f"not a two-regime Piecewise: {engine_cost}"
     pieces = engine_cost.args
     for regime, piece in (("low", pieces[0]), ("high", pieces[1])):
         lam, nu, L, dl = CERTIFICATES[(cost_name, regime)]
+        # the regime's end: delta <= (the parametrisation at beta -> 0) for "low"
+        edge = sp.Le(delta, dl.subs(_beta, 0)) if regime == "low" else sp.true
+        ok &= piece[1] == edge
         sub = {delta: dl, Delta: 1 + _t}  # Delta = 1 + t: any positive value, scaled
         # on [0, Delta/2]: c(a) + lambda - nu >= lambda - nu >= 0
         low = sign_certificate(sp.simplify((lam - nu).subs(sub)), [_beta, _t])
