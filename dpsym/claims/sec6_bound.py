@@ -17,6 +17,8 @@ rewritten: checked by sympy in :func:`reduction`) and :math:`\mu = 1/\sigma^*` t
 
 The facts the bounds use, each checked by sympy in :func:`reduction`:
 
+* :math:`c` is increasing in :math:`\varepsilon` and decreasing in :math:`\delta`, and the
+  gradient of :math:`\log R_k` enclosed below is the chain rule of these formulas;
 * :math:`\partial g/\partial\mu = \varphi(\mu/2 - \varepsilon/\mu) > 0` and
   :math:`\partial g/\partial\varepsilon = -e^\varepsilon\Phi(-\mu/2 - \varepsilon/\mu) < 0`:
   :math:`\mu` is increasing in :math:`\delta` and in :math:`\varepsilon`, with
@@ -94,6 +96,27 @@ def reduction() -> dict[str, bool]:
         out[f"{name} = H(c)/eps^{power}"] = sp.simplify(closed - (H / ee**power).subs(c, cc)) == 0
     out["F' = h/c^2"] = sp.simplify(sp.diff(F, c) - h / c**2) == 0
     out["G' = k/c^2"] = sp.simplify(sp.diff(G, c) - k / c**2) == 0
+    # the gradient of log R_k that _gradient encloses: the chain rule with the implicit
+    # derivatives d mu/d eps = -g_eps/g_mu, d mu/d delta = 1/g_mu
+    E_, D_ = sp.symbols("varepsilon delta_", positive=True)
+    M = sp.Function("mu")(E_, D_)
+    cE = (sp.exp(E_) - 1) / (2 * D_)
+    am, bm = M / 2 - E_ / M, -M / 2 - E_ / M
+    dmu = {sp.Derivative(M, E_): sp.exp(E_) * Phi(bm) / phi(am),
+           sp.Derivative(M, D_): 1 / phi(am)}
+    y = sp.Symbol("y", positive=True)  # e^eps = 1 + y, y > 0 for eps > 0 (exp increasing)
+    out["c increasing in eps, decreasing in delta"] = bool(
+        sp.diff(cE, E_).is_positive
+        and sp.diff(cE, D_).subs(sp.exp(E_), 1 + y).is_negative)
+    for name, H, dH, power in (("amplitude", F, h / c**2, 1), ("power", G, k / c**2, 2)):
+        logR = sp.log(H.subs(c, cE)) + power * (sp.log(M) - sp.log(E_))
+        rel = (dH / H).subs(c, cE)
+        gs = rel * E_ * sp.exp(E_) / (2 * D_) - power + power * E_ * sp.exp(E_) * Phi(bm) / (
+            phi(am) * M)
+        gt = -rel * cE + power * D_ / (phi(am) * M)
+        out[f"{name}: d log R/d log eps, d log R/d log delta"] = bool(
+            sp.simplify((E_ * sp.diff(logR, E_)).subs(dmu) - gs) == 0
+            and sp.simplify((D_ * sp.diff(logR, D_)).subs(dmu) - gt) == 0)
     out["h(0+) = 0, h' = c/(1+c)^2 > 0"] = bool(sp.limit(h, c, 0, "+") == 0 and sp.simplify(
         sp.diff(h, c) - c / (1 + c)**2) == 0)
     out["k(0+) = 0, k' = 2cL/(1+c)^2 > 0"] = bool(sp.limit(k, c, 0, "+") == 0 and sp.simplify(
