@@ -17,17 +17,22 @@
 # proof of the Gaussian mechanism's theorem, the name-and-shame claim, group privacy. Each
 # step is a registered claim (`kind="proof-step"`); each cell states the step in LaTeX, runs
 # its check (the engine's derivation), prints the verdict and asserts it. Steps about every
-# measure are registered with the reason the engine cannot decide them in general
-# (`Claim.undecided`) and checked exhaustively on finite instances. Errata: G7 (the bad set
-# and its mass), G2, G6.
+# pair of distributions and every event are decided by an exact reduction: the event $A$
+# and the bad set split the output space into four cells, every mass of the chain is a sum
+# of cell masses (generic sympy sums), and each link is certified as a nonnegative
+# combination of nonnegative quantities (masses, the termwise bound $p \le e^\varepsilon q$
+# summed over the good cells, the hypothesis $\delta - M_D(\mathrm{Bad}) \ge 0$). The
+# name-and-shame step reduces, for every $n$, to three slice probabilities in $[0, 1]$.
+# Errata: G7 (the bad set and its mass), G2, G6.
 
 
 # %%
 import mpmath
 import sympy as sp
 
+from dpsym.claims import get_claim
 from dpsym.claims import verify_step as step
-from dpsym.symbols import Delta, eps
+from dpsym.symbols import Delta, delta, eps
 
 # %% [markdown]
 # ## Remark 4: the recipe (Step 1 + Step 2 $\Rightarrow$ $(\varepsilon,\delta)$-DP)
@@ -37,8 +42,25 @@ from dpsym.symbols import Delta, eps
 # M_{D'}(A\cap\mathrm{Bad}^c) + \delta \le e^\varepsilon M_{D'}(A) + \delta$.
 
 
+# %% [markdown]
+# The engine's derivation, for every pair of distributions and every event: with the cells
+# $A\cap\mathrm{Good}$, $A\cap\mathrm{Bad}$, $\mathrm{Bad}\setminus A$ and the rest as
+# consecutive blocks of a countable output space, each difference of consecutive links is
+# printed as its certificate (a nonnegative combination of a cell mass, the termwise sum
+# $\sum_{A\cap\mathrm{Good}}(e^\varepsilon q - p)$ and the hypothesis
+# $\delta - M_D(\mathrm{Bad})$).
+
+
 # %%
 step("001.catastrophic.s1")
+
+
+# %%
+# the check decides the chain it is given: a link that halves delta is not certified
+recipe = get_claim("001.catastrophic.s1")
+halved = {**recipe.formula, "l3": recipe.formula["l3"] - delta / 2}
+print(recipe.run(halved).detail.split("; ")[-3:])
+assert not recipe.run(halved).printed
 
 
 # %% [markdown]
@@ -114,6 +136,14 @@ assert mpmath.ncdf(1 / (2 * mpmath.sqrt(2 * mpmath.log(1 / mpmath.mpf("0.99"))))
 # $\Pr(Z_D\in E) = \Pr(Z_D \in E, B_i = 0) + \delta\Pr(Z_D\in E \mid B_i = 1) \le \Pr(Z_{D'}\in E)
 # + \delta$
 # (under $B_i = 0$, $Z_D = Z_{D'}$).
+
+
+# %% [markdown]
+# For every $n$: $Z = (Y_i, Y_{-i})$ with $Y_{-i}$ independent of $Y_i$ and of the same law
+# $R$ under $D$ and $D'$, so (Fubini) $\Pr(Z_D\in E) = (1-\delta)R(E_\bot) + \delta
+# R(E_{x_i})$ and $\Pr(Z_{D'} \in E) = (1-\delta)R(E_\bot) + \delta R(E_{x'_i})$. With
+# $r_0, r_1, r_2 \in [0, 1]$ the three slice probabilities, the step's gap is
+# $\delta(1 - r_1 + r_2) \ge 0$, multilinear, decided at the 8 vertices of $[0, 1]^3$.
 
 
 # %%

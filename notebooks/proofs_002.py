@@ -16,14 +16,20 @@
 # Source: the poster (seed `002`), "Main Result" and "Proof Ideas": the sufficient and
 # necessary condition, Step 2 (re-arrange the tail to a step) and Step 3 (re-arrange
 # $(0, \Delta/2)$ to uniform with the extra mass at the origin). Each step is a registered
-# claim; these steps are statements about every symmetric monotone law, so each is
-# registered with the reason the engine cannot decide it in general and decided exactly on
-# random step laws (exact rationals) — and the main result on the whole class of step laws
-# on a grid by a linear program. Step 1 (discretise) is a figure only: nothing to check.
+# claim. The steps are statements about every symmetric law with a density nonincreasing on
+# $[0, \infty)$ (and an atom at 0); each is decided for the whole class by an exact reduction
+# (`dpsym.claims.unimodal`): the condition by the sign pattern of $f(x) - f(x - d)$ (a
+# half-line maximises $\mathcal P(S) - \mathcal P_d(S)$ for every law of the class), the
+# rearrangements by certified cost bookkeeping, and the main result by weak LP duality over
+# the mixing measure of uniform laws $U_a$ (every law of the class is such a mixture) with a
+# closed-form dual certificate. Exact computations on random step laws (and an LP over the
+# step laws on a grid) remain as evidence. Step 1 (discretise) is a figure only.
 
 
 # %%
 from fractions import Fraction
+
+import sympy as sp
 
 from dpsym.claims import verify_step as step
 from dpsym.claims.poster_002 import (
@@ -34,6 +40,8 @@ from dpsym.claims.poster_002 import (
     _step_law,
     _tv,
 )
+from dpsym.claims.unimodal import CERTIFICATES
+from dpsym.symbols import Delta, delta
 
 # %% [markdown]
 # ## The condition: $\sup_{|d|\le\Delta,\,S}\mathcal P(S) - \mathcal P(S+d) = \mathcal
@@ -89,9 +97,27 @@ assert _law_cost(*new, 1) <= _law_cost(atom, pieces, 1) and len(new[1]) <= 2
 # ## Main result: $\inf_{\mathcal P\in\mathcal{SP}} V(\mathcal P) = \inf_{\alpha\in[0,\delta)}
 # V(\mathcal P_\alpha)$
 #
-# Decided on the class of step laws on the grid $\Delta/16$ (an LP under the condition above),
-# for $|x|$ and $x^2$ on both sides of the threshold $p/(p+1)$.
+# Every law of the class is a mixture of the uniform laws $U_a$ on $[-a, a]$; cost and central
+# mass are linear in the mixing measure ($c(a) = a^p/(p+1)$, $m(a) = \min(1, \Delta/(2a))$).
+# A dual certificate $(\lambda, \nu)$ with $c(a) + \lambda m(a) \ge \nu$ for all $a \ge 0$
+# gives $V(\mathcal P) \ge \nu - \lambda\delta$ for every law with central mass $\le
+# \delta$, and $\nu - \lambda\delta$ is the cost of $\mathcal P_{\alpha^*}$: for $|x|$,
+# $\delta \le \frac12$: $\lambda = \frac{\Delta}{4\delta^2}$, $\nu = \frac{\Delta}{2\delta}$
+# (tangent at $a = \frac{\Delta}{2\delta}$); $\delta \ge \frac12$: $\lambda = \nu = \Delta$.
+# The LP over step laws on the grid $\Delta/16$ is extra evidence.
 
 
 # %%
 step("002.main")
+
+
+# %%
+# the certificate for x^2, delta <= 2/3: c(a) + lambda m(a) - nu on a grid of a (Delta = 1)
+lam, nu, L, _ = CERTIFICATES[("power", "low")]
+a = sp.Symbol("a", positive=True)
+pt = {delta: sp.Rational(1, 2), Delta: 1}
+for av in map(sp.nsimplify, (0, sp.Rational(1, 4), sp.Rational(1, 2), 1, L.subs(pt), 2)):
+    m = 1 if av <= sp.Rational(1, 2) else sp.Integer(1) / (2 * av)
+    slack = (av**2 / 3 + lam * m - nu).subs(pt)
+    print(f"a = {av}: c + lambda m - nu = {slack}")
+    assert slack >= 0

@@ -345,3 +345,149 @@ def test_a_failing_check_is_an_error() -> None:
     result = run_claim(Claim("004.x", SOURCES["004"], "loc", "statement", broken))
     assert (result.status, result.ok, result.verdict) == ("error", False, None)
     assert result.detail == "ZeroDivisionError: no"
+
+
+# ---------------------------------------------------------------------- decided for every case
+def test_generic_tools_decide_and_refuse() -> None:
+    import sympy as sp
+
+    from dpsym.claims.generic import affine_range, cone_certificate, log_gap
+    from dpsym.symbols import Delta, delta, eps
+
+    u, th = sp.symbols("u theta", real=True)
+    assert affine_range(eps - eps * th, [u], [th], [eps, Delta]) == (0, 2 * eps)
+    assert affine_range(eps * th + u, [u], [th], [eps]) == (-sp.oo, sp.oo)
+    assert affine_range(eps * th**2, [u], [th], [eps]) is None
+    assert log_gap(sp.exp(eps * u), sp.exp(eps * u + eps)) == eps
+    p, q = sp.symbols("p q", nonnegative=True)
+    gens = {"e^eps q - p >= 0": (sp.exp(eps) * q - p, p)}
+    assert cone_certificate(sp.exp(eps) * q + delta - p, [p, q, delta], gens, [eps])[0]
+    assert not cone_certificate(sp.exp(eps) * q - p - delta / 2, [p, q, delta], gens,
+                                [eps])[0]
+
+
+def test_exponential_mechanism_steps_reject_other_calibrations() -> None:
+    import sympy as sp
+
+    from dpsym.symbols import Delta, eps
+
+    w = sp.Symbol("w", real=True)
+    s1, s3, s4 = (get_claim(f"004.exp.privacy.s{j}") for j in (1, 3, 4))
+    half = {"weight": sp.exp(eps * w / (2 * Delta)), "bound": eps * (w + Delta) / Delta,
+            "rate": sp.exp(eps)}
+    assert not s1.run(half).printed
+    assert s1.run({**half, "bound": eps * (w + Delta) / (2 * Delta),
+                   "rate": sp.exp(eps / 2)}).printed
+    assert not s1.run({**s1.formula, "rate": sp.exp(eps / 2)}).printed
+    assert not s3.run({"bound": s3.formula["bound"] / sp.exp(eps / 2)}).printed
+    assert not s4.run({"final": sp.exp(3 * eps / 2)}).printed
+
+
+def test_measure_chains_reject_a_wrong_link() -> None:
+    from dpsym.symbols import delta
+
+    recipe, gauss = get_claim("001.catastrophic.s1"), get_claim("001.gaussian.classic.s1")
+    assert recipe.run().printed and gauss.run().printed
+    # dropping delta from a link, or halving it, is not certified
+    assert not recipe.run({**recipe.formula, "l4": recipe.formula["l4"] - delta}).printed
+    assert not gauss.run({**gauss.formula, "l3": gauss.formula["l3"] - delta / 2}).printed
+    shame = get_claim("001.name_and_shame.s1")
+    assert not shame.run({**shame.formula, "bound": shame.formula["bound"] - delta / 2}).printed
+
+
+def test_name_and_shame_reduction_against_an_enumeration() -> None:
+    """For n = 3 entries (delta = 1/5, entry i = 1 differs), every event of a sample: the
+    probabilities computed by enumerating the product law satisfy the step, and the gap is
+    delta (1 - r1 + r2) with the slice probabilities r1, r2 of the other entries."""
+    import itertools
+    from fractions import Fraction
+
+    d = Fraction(1, 5)
+    data, other = (1, 0, 1), (1, 1, 1)
+
+    def law(xs):
+        out = {}
+        for keep in itertools.product((0, 1), repeat=3):
+            z = tuple(x if k else None for x, k in zip(xs, keep, strict=True))
+            pr = Fraction(1)
+            for k in keep:
+                pr *= d if k else 1 - d
+            out[z] = out.get(z, 0) + pr
+        return out
+    p, q = law(data), law(other)
+    space = sorted(set(p) | set(q), key=str)
+    rng = __import__("random").Random(5)
+    for _ in range(200):
+        ev = {z for z in space if rng.random() < 0.5}
+        pe, qe = sum(p.get(z, 0) for z in ev), sum(q.get(z, 0) for z in ev)
+        rest: dict = {}
+        for z, pr in law((data[0], None, data[2])).items():  # the law of the other entries
+            rest[(z[0], z[2])] = rest.get((z[0], z[2]), 0) + pr
+        r0, r1 = (sum(pr for k, pr in rest.items() if (k[0], y, k[1]) in ev) for y in (0, 1))
+        assert pe <= qe + d
+        assert qe + d - pe == d * (1 - r0 + r1)
+
+
+def _ratio_mp(e: str, dl: str) -> tuple:
+    """(amplitude, power) ratio TLap/AGauss at Delta = 1, independently: the truncated
+    Laplacian's costs from the paper's closed forms and mu = 1/sigma* by bisection of the
+    Gaussian profile, 40 digits."""
+    import mpmath
+
+    with mpmath.workdps(40):
+        ee, dd = mpmath.mpf(e), mpmath.mpf(dl)
+        c = mpmath.expm1(ee) / (2 * dd)
+        L = mpmath.log1p(c)
+        amp = (1 - L / c) / ee
+        pw = (2 - (L**2 + 2 * L) / c) / ee**2
+
+        def prof(mu):
+            return (mpmath.ncdf(mu / 2 - ee / mu) - mpmath.exp(ee) * mpmath.ncdf(-mu / 2 - ee / mu)
+                    - dd)
+        lo, hi = mpmath.log(mpmath.mpf("1e-12")), mpmath.log(mpmath.mpf(1000))
+        for _ in range(140):  # bisection in log mu: the profile increases with mu
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if prof(mpmath.exp(mid)) < 0 else (lo, mid)
+        mu = mpmath.exp((lo + hi) / 2)
+        return amp * mu * mpmath.sqrt(mpmath.pi / 2), pw * mu**2
+
+
+def test_section6_enclosure_contains_independent_values() -> None:
+    import math
+    import random
+
+    import mpmath
+
+    from dpsym.claims.sec6_bound import maximise
+
+    for cost, which in (("amplitude", 0), ("power", 1)):
+        enc = maximise(cost)
+        lo, hi = mpmath.mpf(enc.lower.lower().str(30, radius=False)), \
+            mpmath.mpf(enc.upper.str(30, radius=False))
+        assert hi - lo <= mpmath.mpf("1e-6")
+        at = _ratio_mp(repr(enc.at[0]), repr(enc.at[1]))[which]
+        assert lo - mpmath.mpf("1e-12") <= at <= hi
+        rng = random.Random(7)
+        for _ in range(25):
+            e = math.exp(rng.uniform(math.log(1e-4), math.log(10)))
+            dl = math.exp(rng.uniform(math.log(1e-6), math.log(0.1)))
+            assert _ratio_mp(repr(e), repr(dl))[which] <= hi
+        # the edge delta = 0.1 next to the located maximiser, and the ridge delta = 0.289 eps
+        for e, dl in ((enc.at[0] * 0.999, 0.1), (enc.at[0] * 1.001, 0.1), (1e-3, 2.89e-4)):
+            assert _ratio_mp(repr(e), repr(dl))[which] <= hi
+
+
+def test_poster_duality_rejects_a_wrong_certificate(monkeypatch) -> None:
+    import sympy as sp
+
+    from dpsym.claims import unimodal
+    from dpsym.mechanisms import UniformMass
+
+    engine = UniformMass.formula("cost", "amplitude")
+    assert unimodal.duality_certificate("amplitude", engine)[0]
+    scaled = sp.Piecewise(*[(e * sp.Rational(1001, 1000), c) for e, c in engine.args])
+    assert not unimodal.duality_certificate("amplitude", scaled)[0]
+    lam, nu, L, dl = unimodal.CERTIFICATES[("amplitude", "low")]
+    monkeypatch.setitem(unimodal.CERTIFICATES, ("amplitude", "low"),
+                        (lam * sp.Rational(11, 10), nu, L, dl))
+    assert not unimodal.duality_certificate("amplitude", engine)[0]

@@ -8,6 +8,7 @@ Each statement is registered where its check is written, in the order of the not
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from fractions import Fraction
 
 import flint
@@ -30,6 +31,8 @@ from ..textbook import (
     randomized_response,
 )
 from .common import classic_gaussian, event_definition, exact, fmt
+from .decide import sign_certificate
+from .generic import cone_certificate
 from .registry import CORRECTED, Verdict, claim
 
 _NB = "notebooks/gaussian_and_approximate_dp.py"
@@ -301,56 +304,100 @@ def _basic_composition() -> Verdict:
 _NB_PF = "notebooks/proofs_001.py"
 
 
-def _chain_on_events(p: dict, q: dict, ebase: Fraction) -> tuple[bool, str]:
-    """The chain M_D(A) = M_D(A & Bad) + M_D(A - Bad) <= M_D(A - Bad) + M_D(Bad) <= e^eps
-    M_D'(A - Bad) + delta <= e^eps M_D'(A) + delta with Bad = {p > e^eps q}, delta =
-    M_D(Bad), for every event A of a finite space, in exact rationals (e^eps = ebase)."""
-    space = sorted(set(p) | set(q))
-    bad = {o for o in space if p.get(o, 0) > ebase * q.get(o, 0)}
-    dl = sum((p.get(o, 0) for o in bad), Fraction(0))
-
-    def m(dist, ev):
-        return sum((dist.get(o, 0) for o in ev), Fraction(0))
-    ok = True
-    for mask in range(2 ** len(space)):
-        ev = {o for j, o in enumerate(space) if (mask >> j) & 1}
-        good = ev - bad
-        chain = [m(p, ev), m(p, good) + m(p, bad), m(p, good) + dl,
-                 ebase * m(q, good) + dl, ebase * m(q, ev) + dl]
-        ok &= chain[0] == m(p, ev & bad) + m(p, good) and all(
-            u <= v for u, v in itertools.pairwise(chain))
-    return ok, f"{len(space)} outcomes, e^eps = {ebase}, Bad = {sorted(bad)}, delta = {dl}"
+# Every pair of distributions and every event A: with densities p, q of M_D, M_D' (w.r.t.
+# a common measure) the sets A and Bad = {p > e^eps q} split the output space into four
+# cells; each mass in the chain is a sum of cell masses. Written with generic sums over
+# consecutive blocks of a countable output space (o = 1..n_1: A & Good, n_1 + 1..n_2:
+# A & Bad, n_2 + 1..n_3: Bad - A, n_3 + 1..n_4: the rest); an integral is additive and
+# positive in the same way, which is all the argument uses.
+_o = sp.Symbol("o", integer=True, positive=True)
+_nb = sp.symbols("n1:5", integer=True, positive=True)
+_pD, _qD = sp.IndexedBase("p", nonnegative=True), sp.IndexedBase("q", nonnegative=True)
+_BLOCK = {"A&Good": (1, _nb[0]), "A&Bad": (_nb[0] + 1, _nb[1]),
+          "Bad-A": (_nb[1] + 1, _nb[2]), "rest": (_nb[2] + 1, _nb[3])}
 
 
-def _recipe() -> Verdict:
-    """Every inequality of the chain for every event, on three pairs of distributions
-    (exact)."""
-    rows, ok = [], True
-    pairs = (({0: Fraction(1, 2), 1: Fraction(1, 4), 2: Fraction(1, 4)},
-              {0: Fraction(1, 8), 1: Fraction(3, 8), 2: Fraction(1, 2)}, Fraction(2)),
-             ({0: Fraction(1, 10), 1: Fraction(2, 5), 2: Fraction(1, 2)},
-              {1: Fraction(1, 2), 2: Fraction(1, 2)}, Fraction(3, 2)),
-             ({i: Fraction(1, 5) for i in range(5)},
-              {i + 1: Fraction(1, 5) for i in range(5)}, Fraction(1)))
-    for p, q, eb in pairs:
-        good, row = _chain_on_events(p, q, eb)
-        ok &= good
-        rows.append(row)
-    return Verdict(bool(ok), detail="chain holds for every event: " + "; ".join(rows))
+def _mass(dens: sp.IndexedBase, lo: sp.Expr, hi: sp.Expr) -> sp.Sum:
+    return sp.Sum(dens[_o], (_o, lo, hi))
 
 
-_RECIPE_WHY = ("a statement about every pair of distributions and every event: the engine "
-               "checks every event of three finite pairs in exact arithmetic, not every pair")
+_CELLS = {f"{d}({c})": _mass(dens, *_BLOCK[c]) for d, dens in (("P", _pD), ("Q", _qD))
+          for c in _BLOCK}
+#: The masses the notes write: each event's range of blocks and the cells it is made of.
+_EVENTS = {"A": ((1, _nb[1]), ("A&Good", "A&Bad")), "A&Bad": (_BLOCK["A&Bad"], ("A&Bad",)),
+           "A&Good": (_BLOCK["A&Good"], ("A&Good",)),
+           "Bad": ((_nb[0] + 1, _nb[2]), ("A&Bad", "Bad-A"))}
+_M = {f"{d}({e})": sp.Symbol(f"M_{d}({e})", nonnegative=True)
+      for d in ("D", "D'") for e in _EVENTS}
+
+
+def _as_cells() -> tuple[dict, bool]:
+    """Each event mass as its sum over the event's range, and that sum as the sum of its
+    cells' masses (sympy splits the range: checked, not assumed)."""
+    sub, ok = {}, True
+    for (d, dens), e in itertools.product((("D", _pD), ("D'", _qD)), _EVENTS):
+        (lo, hi), cells = _EVENTS[e]
+        total = sum((_CELLS[f"{'P' if d == 'D' else 'Q'}({c})"] for c in cells), sp.S.Zero)
+        ok &= sp.simplify(_mass(dens, lo, hi) - total) == 0
+        sub[_M[f"{d}({e})"]] = total
+    return sub, ok
+
+
+def _chain_check(links: tuple[str, ...]) -> Callable[[dict], Verdict]:
+    """The chain M_D(A) = l_1 <= l_2 <= ... <= l_k = e^eps M_D'(A) + delta, for every pair
+    of distributions and every event A, by an exact reduction: every link is linear in the
+    eight cell masses and delta; the first must equal M_D(A) and the last e^eps M_D'(A) +
+    delta identically, and each difference l_{j+1} - l_j must be a nonnegative
+    combination (:func:`~.generic.cone_certificate`) of the nonnegative quantities the
+    proof uses: the cell masses, sum over A & Good of (e^eps q - p) and over Good - A (the
+    termwise lemma: on Good = complement of Bad, p <= e^eps q term by term), and the
+    hypothesis delta - M_D(Bad) >= 0 (Step 2 of the recipe)."""
+    def check(f: dict) -> Verdict:
+        sub, split_ok = _as_cells()
+        good_term = sp.Not(sp.StrictGreaterThan(_pD[_o], sp.exp(eps) * _qD[_o]))
+        term_ok = good_term == sp.LessThan(_pD[_o], sp.exp(eps) * _qD[_o])
+        gens = {}
+        for c in ("A&Good", "rest"):
+            lo, hi = _BLOCK[c]
+            summed = sp.Sum(sp.exp(eps) * _qD[_o] - _pD[_o], (_o, lo, hi)).expand()
+            gen = sp.exp(eps) * _CELLS[f"Q({c})"] - _CELLS[f"P({c})"]
+            term_ok &= sp.simplify(summed - gen) == 0
+            gens[f"sum over {c} of e^eps q - p"] = (gen, _CELLS[f"P({c})"])
+        gens["delta - M_D(Bad)"] = (delta - sub[_M["D(Bad)"]], delta)
+        chain = [_M["D(A)"], *(sp.sympify(f[k]) for k in links)]
+        cells = [*_CELLS.values(), delta]
+        first = sp.simplify((chain[1] - chain[0]).subs(sub)) == 0
+        last = sp.simplify((chain[-1] - sp.exp(eps) * _M["D'(A)"] - delta).subs(sub)) == 0
+        rows, ok = [], split_ok and term_ok and first and last
+        for j, (lo_, hi_) in enumerate(itertools.pairwise(chain[1:]), start=1):
+            good, cert = cone_certificate((hi_ - lo_).subs(sub), cells, gens, [eps])
+            ok &= good
+            rows.append(f"l{j + 1} - l{j} = {cert}" if good else f"l{j} <= l{j + 1}: {cert}")
+        return Verdict(bool(ok), detail=f"event masses = sums of cell masses (generic sums): "
+                       f"{split_ok}; not(p > e^eps q) is p <= e^eps q termwise: {term_ok}; "
+                       f"l1 = M_D(A): {first}; last = e^eps M_D'(A) + delta: {last}; "
+                       + "; ".join(rows))
+    return check
+
+
+_NO_MORE = ("every pair of distributions and every event: exact reduction to the masses of "
+            "the four cells of A and Bad (generic sums), each link a certified nonnegative "
+            "combination")
 claim("001.catastrophic.s1", "Remark 4, the recipe (Step 1 + Step 2 => DP)", "M_D(A) = "
       "M_D(A & Bad) + M_D(A & Bad^c) <= M_D(A & Bad^c) + M_D(Bad) <= M_D(A & Bad^c) + delta "
       "<= e^eps M_D'(A & Bad^c) + delta <= e^eps M_D'(A) + delta", kind="proof-step",
-      theorem="001.catastrophic", notebook=_NB_PF, undecided=_RECIPE_WHY,
-      no_mutants="a chain of inequalities between measures: no formula")(_recipe)
+      theorem="001.catastrophic", notebook=_NB_PF,
+      formula={"l1": _M["D(A&Bad)"] + _M["D(A&Good)"], "l2": _M["D(A&Good)"] + _M["D(Bad)"],
+               "l3": _M["D(A&Good)"] + delta, "l4": sp.exp(eps) * _M["D'(A&Good)"] + delta,
+               "l5": sp.exp(eps) * _M["D'(A)"] + delta})(
+    _chain_check(("l1", "l2", "l3", "l4", "l5")))
 claim("001.gaussian.classic.s1", "Gaussian Mechanism, proof (Good/Bad decomposition)",
       "M_D(A) = M_D(A & Good) + M_D(A & Bad) <= e^eps M_D'(A & Good) + M_D(Bad) <= e^eps "
       "M_D'(A) + delta if M_D(Bad) <= delta", kind="proof-step",
-      theorem="001.gaussian.classic", notebook=_NB_PF, undecided=_RECIPE_WHY,
-      no_mutants="a chain of inequalities between measures: no formula")(_recipe)
+      theorem="001.gaussian.classic", notebook=_NB_PF,
+      formula={"l1": _M["D(A&Good)"] + _M["D(A&Bad)"],
+               "l2": sp.exp(eps) * _M["D'(A&Good)"] + _M["D(Bad)"],
+               "l3": sp.exp(eps) * _M["D'(A)"] + delta})(_chain_check(("l1", "l2", "l3")))
 
 _z, _Lg = sp.Symbol("z", real=True), sp.Symbol("L", positive=True)  # L = log(1/delta)
 _SIGMA2 = 2 * Delta**2 * _Lg / eps**2
@@ -453,47 +500,75 @@ def _gauss_bad_mass() -> Verdict:
                    f" {fmt(above)}: M_D(Bad) = {fmt(_bad_mass(mpmath.mpf(1), xa))} > delta")
 
 
+_r012 = sp.symbols("r0:3", nonnegative=True)
+_SHAME = {k: sp.Symbol(k, nonnegative=True) for k in ("Pr(Z_D in E, B_i = 0)",
+                                                      "Pr(Z_D in E | B_i = 1)",
+                                                      "Pr(Z_D' in E)")}
+
+
+def _shame_slices(n: int, d: Fraction) -> bool:
+    """Fubini on instances: for n entries (binary data, every dataset, every differing
+    entry i, every event E of the output space) P(Z_D in E) = sum_y P(Y_i = y) R(E_y),
+    R the law of the other n - 1 coordinates, E_y the slice of E at Y_i = y (exact)."""
+    ok = True
+    for data in itertools.product((0, 1), repeat=n):
+        law = [name_and_shame(d, v) for v in data]
+        rest_law: dict = {}
+        for i in range(n):
+            rest_law = {}
+            for outs in itertools.product(*[law[j].items() for j in range(n) if j != i]):
+                key = tuple(o for o, _ in outs)
+                rest_law[key] = rest_law.get(key, 0) + sp.Mul(*[pr for _, pr in outs])
+            space = [(y, *rest) for y in law[i] for rest in rest_law]
+            for mask in range(2 ** len(space)):
+                ev = {o for j, o in enumerate(space) if (mask >> j) & 1}
+                full = sum((law[i][o[0]] * rest_law[o[1:]] for o in ev), sp.S.Zero)
+                sliced = sum((pr * sum((rest_law[k] for k in rest_law if (y, *k) in ev),
+                                       sp.S.Zero)) for y, pr in law[i].items())
+                ok &= sp.simplify(full - sliced) == 0
+    return ok
+
+
 @claim("001.name_and_shame.s1", "Example (Name-and-Shame), proof", "Pr(Z_D in E) = Pr(Z_D in "
        "E, B_i = 0) + delta Pr(Z_D in E | B_i = 1) <= Pr(Z_D' in E) + delta",
        kind="proof-step", theorem="001.name_and_shame", notebook=_NB_PF,
-       undecided="for every n and every event: the engine enumerates every event of the "
-       "output space for n = 2 (binary data, each differing entry) exactly, not every n",
-       no_mutants="a chain of probabilities: no formula")
-def _shame_chain() -> Verdict:
-    d = Fraction(1, 10)
-    worst, n_events = Fraction(-1), 0
-    for data in itertools.product((0, 1), repeat=2):
-        for i in range(2):
-            other = list(data)
-            other[i] = 1 - other[i]
-            outs = list(itertools.product(*[(None, v) for v in data]))
-            outs2 = list(itertools.product(*[(None, v) for v in other]))
-            space = sorted(set(outs) | set(outs2), key=str)
-
-            def law(xs):
-                res: dict = {}
-                for keep in itertools.product((0, 1), repeat=2):
-                    o = tuple(xs[j] if keep[j] else None for j in range(2))
-                    pr = Fraction(1)
-                    for kj in keep:
-                        pr *= d if kj else 1 - d
-                    res[o] = res.get(o, 0) + pr
-                return res
-            p, q = law(data), law(other)
-            for mask in range(2 ** len(space)):
-                ev = [o for j, o in enumerate(space) if (mask >> j) & 1]
-                n_events += 1
-                # B_i = 0: output coordinate i is None, the same law under D and D'
-                p0 = sum((p.get(o, 0) for o in ev if o[i] is None), Fraction(0))
-                q0 = sum((q.get(o, 0) for o in ev if o[i] is None), Fraction(0))
-                p1 = sum((p.get(o, 0) for o in ev if o[i] is not None), Fraction(0))
-                pe, qe = sum((p.get(o, 0) for o in ev), Fraction(0)), \
-                    sum((q.get(o, 0) for o in ev), Fraction(0))
-                ok_step = pe == p0 + p1 and p0 == q0 and p1 <= d and p0 <= qe
-                worst = max(worst, pe - qe - d if ok_step else Fraction(1))
-    return Verdict(worst <= 0, detail=f"{n_events} events (n = 2, every dataset and "
-                   f"differing entry, delta = 1/10): max Pr(Z_D in E) - Pr(Z_D' in E) - delta"
-                   f" = {worst}")
+       formula={"split": _SHAME["Pr(Z_D in E, B_i = 0)"]
+                + delta * _SHAME["Pr(Z_D in E | B_i = 1)"],
+                "bound": _SHAME["Pr(Z_D' in E)"] + delta})
+def _shame_chain(f: dict) -> Verdict:
+    r"""For every n, every event E and neighbours D, D' differing in entry i, by an exact
+    reduction: Z = (Y_i, Y_{-i}) with Y_{-i} independent of Y_i and of the same law R under
+    D and D' (the other entries agree), so by Fubini Pr(Z_D in E) = sum_y Pr(Y_i = y)
+    R(E_y) with the slices E_y = {z : (y, z) in E}: with r0 = R(E_bot), r1 = R(E_{x_i}),
+    r2 = R(E_{x'_i}) -- any numbers in [0, 1], whatever n is -- every probability of the
+    step is a polynomial in (delta, r0, r1, r2) (the entry's law from
+    :func:`dpsym.textbook.name_and_shame` with a symbolic delta). The split must equal
+    Pr(Z_D in E) identically, the bound must be the (0, delta)-DP right side Pr(Z_D' in
+    E) + delta, and bound - split, multilinear in (r0, r1, r2), is >= 0 on [0, 1]^3 iff it
+    is at the 8 vertices (a multilinear function is affine in each variable), each a
+    polynomial in delta decided on (0, 1) (delta = 1/(1 + beta), beta > 0). Fubini itself
+    is confirmed exactly for n = 2 (every dataset, entry and event, delta = 1/10)."""
+    beta = sp.Symbol("beta", positive=True)
+    slices = {None: _r012[0], "x": _r012[1], "x'": _r012[2]}
+    law_d, law_d2 = name_and_shame(delta, "x"), name_and_shame(delta, "x'")
+    pr_d = sum((pr * slices[y] for y, pr in law_d.items()), sp.S.Zero)
+    pr_d2 = sum((pr * slices[y] for y, pr in law_d2.items()), sp.S.Zero)
+    sub = {_SHAME["Pr(Z_D in E, B_i = 0)"]: law_d[None] * slices[None],
+           _SHAME["Pr(Z_D in E | B_i = 1)"]: slices["x"], _SHAME["Pr(Z_D' in E)"]: pr_d2}
+    split, bound = sp.sympify(f["split"]).subs(sub), sp.sympify(f["bound"]).subs(sub)
+    ident = sp.expand(split - pr_d) == 0
+    conclusion = sp.expand(bound - pr_d2 - delta) == 0
+    gap = sp.expand(bound - split)
+    multilinear = all(sp.degree(gap, r) <= 1 for r in _r012)
+    signs = [sign_certificate(gap.subs(dict(zip(_r012, v, strict=True))).subs(
+        delta, 1 / (1 + beta)), [beta]) for v in itertools.product((0, 1), repeat=3)]
+    ok = ident and conclusion and multilinear and all(sg in ("zero", "positive")
+                                                      for sg in signs)
+    fubini = _shame_slices(2, Fraction(1, 10))
+    return Verdict(bool(ok and fubini), detail=f"split - Pr(Z_D in E) = 0: {ident}; bound = "
+                   f"Pr(Z_D' in E) + delta: {conclusion}; bound - split = {sp.factor(gap)}, "
+                   f"multilinear: {multilinear}, signs at the 8 vertices of [0, 1]^3: "
+                   f"{signs}; Fubini on every event for n = 2: {fubini}")
 
 
 _nS = sp.Symbol("n", positive=True)

@@ -15,6 +15,7 @@ import sympy as sp
 
 from ..mechanisms import Laplace
 from ..numerics import to_mpf
+from ..symbols import Delta, eps
 from ..textbook import (
     exponential_mechanism,
     exponential_privacy_loss,
@@ -23,6 +24,7 @@ from ..textbook import (
     sup_over_sets,
 )
 from .common import count_sensitivity, fmt
+from .generic import affine_range, exp_increasing, log_gap
 from .registry import CORRECTED, Verdict, claim
 
 _NB_LAP, _NB_SEL = "notebooks/laplace.py", "notebooks/selection_and_approximate_dp.py"
@@ -245,54 +247,133 @@ def _per_record() -> Verdict:
 _NB_PF = "notebooks/proofs_004.py"
 
 
-def _exp_family() -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Every pair (u(x, .), u(x', .)) of integer utilities on |R| = 3 outputs with values in
-    -2..2 and |u(x, s) - u(x', s)| <= Delta u = 1 (exhaustive)."""
-    out = []
-    for ux in itertools.product(range(-2, 3), repeat=3):
-        for shift in itertools.product((-1, 0, 1), repeat=3):
-            out.append((ux, tuple(a + s_ for a, s_ in zip(ux, shift, strict=True))))
-    return out
+# The exponential mechanism of the notes, for every utility function: u(x, .), u(x', .) on
+# m outputs (m a symbol), written u(x', r) = u(x, r) + Delta u theta_r with theta_r in
+# [-1, 1] -- exactly the utilities with |u(x, r) - u(x', r)| <= Delta u.
+_w = sp.Symbol("w", real=True)  # a utility value
+_WEIGHT = sp.exp(eps * _w / Delta)  # the notes' weight, Pr[M(x) = r] ~ exp(eps u(x, r)/Du)
+_r, _s_ = sp.symbols("r s", integer=True, positive=True)
+_m = sp.Symbol("m", integer=True, positive=True)
+_U, _Th = sp.IndexedBase("u", real=True), sp.IndexedBase("theta", real=True)
+_u, _th = sp.symbols("u theta", real=True)  # u(x, s) and theta_s of one output s
+_v = _u + Delta * _th  # u(x', s)
 
 
-def _exp_chain(step: int) -> Verdict:
-    """One inequality of the proof, exactly, on every pair of the family, with e^eps = 2
-    (so every weight exp(eps u/Delta u) = 2^u is rational): step 1 exp(eps u'/Du) <= e^eps
-    exp(eps u/Du); step 2 the ratio identity; step 3 the ratio <= e^eps exp(eps (u - u')/Du);
-    step 4 the ratio <= e^{2 eps}. Returns the worst margin found."""
-    E = Fraction(2)
-    worst, count = None, 0
-    for ux, uy in _exp_family():
-        wx = [E**a for a in ux]
-        wy = [E**a for a in uy]
-        for s_ in range(3):
-            count += 1
-            ratio = (wx[s_] / sum(wx)) / (wy[s_] / sum(wy))
-            if step == 1:
-                margin = E * wx[s_] - wy[s_]
-            elif step == 2:
-                margin = -abs(ratio - wx[s_] / wy[s_] * (sum(wy) / sum(wx)))
-            elif step == 3:
-                margin = E * (wx[s_] / wy[s_]) - ratio
-            else:
-                margin = E**2 - ratio
-            worst = margin if worst is None else min(worst, margin)
-    ok = worst >= 0
-    return Verdict(bool(ok), detail=f"{count} (pair, output) cases, e^eps = 2: least margin "
-                   f"{worst} ({float(worst):.6g})")
+def _weight(value: sp.Expr) -> sp.Expr:
+    return _WEIGHT.subs(_w, value)
 
 
-_EXP_WHY = ("for every utility function: the engine decides the step exactly on every pair "
-            "of integer utilities on 3 outputs with values in -2..2 and |u - u'| <= Delta u "
-            "= 1, with e^eps = 2, not for every utility")
-for _j, _text in ((1, "|u(x, s) - u(x', s)| <= Delta u => exp(eps u(x', s)/Delta u) <= e^eps "
-                      "exp(eps u(x, s)/Delta u)"),
-                  (2, "Pr[M(x) = s]/Pr[M(x') = s] = [exp(eps u(x,s)/Du)/exp(eps u(x',s)/Du)] "
-                      "[sum_s exp(eps u(x',s)/Du)/sum_s exp(eps u(x,s)/Du)]"),
-                  (3, "... <= e^eps exp(eps (u(x,s) - u(x',s))/Delta u)"),
-                  (4, "... <= e^{2 eps}")):
+def _norm(shifted: bool) -> sp.Expr:
+    """The normaliser sum_{r = 1}^m exp(eps u(., r)/Du), at x (or at x': ``shifted``)."""
+    util = _U[_r] + Delta * _Th[_r] if shifted else _U[_r]
+    return sp.Sum(_weight(util), (_r, 1, _m))
+
+
+def _termwise_rate() -> tuple[sp.Expr, str]:
+    """The least c with exp(eps u'/Du) <= c exp(eps u/Du) for every |u - u'| <= Du: the
+    log-gap eps (u' - u)/Du = eps theta is affine in (u, theta), its maximum over
+    theta in [-1, 1] is eps (at theta = 1), so c = e^eps."""
+    gap = log_gap(_weight(_u), _weight(_v))
+    rng = affine_range(gap, [_u], [_th], [eps, Delta])
+    if rng is None or rng[1] in (sp.oo, -sp.oo):
+        return sp.nan, f"log(w(u')/w(u)) = {gap}: no proven maximum"
+    return sp.exp(rng[1]), f"log(w(u')/w(u)) = {gap} in [{rng[0]}, {rng[1]}]"
+
+
+_EXP_FORMULA = {
+    1: {"weight": _WEIGHT, "bound": eps * (_w + Delta) / Delta, "rate": sp.exp(eps)},
+    2: {"ratio": _weight(_U[_s_]) / _weight(_U[_s_] + Delta * _Th[_s_])
+        * _norm(True) / _norm(False)},
+    3: {"bound": sp.exp(eps) * sp.exp(eps * (_u - _v) / Delta)},
+    4: {"final": sp.exp(2 * eps)},
+}
+
+
+def _exp_step1(f: dict) -> Verdict:
+    r"""For every pair of utility values with |u - u'| <= Du (u' = u + Du theta, theta in
+    [-1, 1]): (a) exp(bound) = rate w(u) identically (log-gap 0), (b) w(u') <= exp(bound):
+    the log-gap bound - eps u'/Du (exp is increasing) is affine in (u, theta), with proven
+    minimum 0 -- so the step holds for every u, u' and (c) the printed bound is attained
+    (theta = 1: u' = u + Du), so no smaller rate holds."""
+    weight = sp.sympify(f["weight"])
+    bound, rate = sp.sympify(f["bound"]), sp.sympify(f["rate"])
+    ident = sp.simplify(log_gap(rate * weight.subs(_w, _u), sp.exp(bound.subs(_w, _u))))
+    gap = log_gap(weight.subs(_w, _v), sp.exp(bound.subs(_w, _u)))
+    rng = affine_range(gap, [_u], [_th], [eps, Delta])
+    ok = exp_increasing() and ident == 0 and rng is not None and rng[0] == 0
+    return Verdict(bool(ok), detail=f"exp increasing: {exp_increasing()}; log(rate w(u)) - "
+                   f"bound = {ident}; bound - log w(u') = {gap}, over u real, theta in "
+                   f"[-1, 1]: {rng if rng else 'not affine'} (minimum 0: holds "
+                   "for every utility, attained at u' = u + Du)")
+
+
+def _exp_step2(f: dict) -> Verdict:
+    r"""The identity for every utility pair and every number m of outputs: Pr[M(x) = s] =
+    w(u(x, s))/sum_{r=1}^m w(u(x, r)) (the sums are generic sympy sums), so the quotient of
+    the two laws minus the printed product is 0 identically (sympy ``cancel``)."""
+    pr_x = _weight(_U[_s_]) / _norm(False)
+    pr_y = _weight(_U[_s_] + Delta * _Th[_s_]) / _norm(True)
+    diff = sp.cancel(sp.together(pr_x / pr_y - sp.sympify(f["ratio"])))
+    return Verdict(bool(diff == 0), detail=f"Pr[M(x) = s]/Pr[M(x') = s] - printed = {diff} "
+                   f"(m outputs, generic sums)")
+
+
+def _exp_step3(f: dict) -> Verdict:
+    r"""The termwise lemma with a generic number m of outputs: each term of
+    sum_r [c w(u(x, r)) - w(u(x', r))] is >= 0 for c = e^eps (step 1's sharp rate, applied
+    at every r), and sympy's linearity of sums gives sum_r w(u(x', r)) = c sum_r w(u(x,
+    r)) - sum_r [c w(u(x, r)) - w(u(x', r))] <= c sum_r w(u(x, r)); dividing by the
+    positive sum and multiplying by the positive w(u)/w(u'): ratio <= c w(u)/w(u').
+    The printed bound must be >= that (log-gap with proven minimum >= 0) and equal to it at
+    u(x', .) = u(x, .) + Du, where the ratio attains it (sharp)."""
+    rate, why = _termwise_rate()
+    term = rate * _weight(_U[_r]) - _weight(_U[_r] + Delta * _Th[_r])
+    lin = sp.simplify(sp.Sum(term, (_r, 1, _m)).expand()
+                      - (rate * _norm(False) - _norm(True)))
+    term_rng = affine_range(log_gap(_weight(_U[_r] + Delta * _Th[_r]),
+                                    rate * _weight(_U[_r])),
+                            [_U[_r]], [_Th[_r]], [eps, Delta])
+    positive = bool(_norm(False).is_positive and _weight(_u).is_positive)
+    via = rate * _weight(_u) / _weight(_v)
+    bound = sp.sympify(f["bound"])
+    rng = affine_range(log_gap(via, bound), [_u], [_th], [eps, Delta])
+    # equality case: theta_r = 1 for every r, in the law's quotient of step 2 (the sums'
+    # terms expanded, e^eps pulled out of the sum)
+    quot = (_weight(_U[_s_]) / _norm(False)) / (_weight(_U[_s_] + Delta * _Th[_s_])
+                                                 / _norm(True))
+    at_eq = quot.replace(lambda t: isinstance(t, sp.Indexed) and t.base == _Th,
+                         lambda t: sp.Integer(1)).replace(
+        lambda t: isinstance(t, sp.Sum),
+        lambda t: sp.factor_terms(sp.Sum(sp.expand(t.function), *t.limits)))
+    attained = sp.simplify(at_eq / bound.subs({_u: _U[_s_], _th: 1})) == 1
+    ok = (lin == 0 and term_rng is not None and term_rng[0] == 0 and positive
+          and rng is not None and rng[0] == 0 and attained)
+    return Verdict(bool(ok), detail=f"termwise: {why}, so c = {rate} and every term c w(u_r) -"
+                   f" w(u'_r) >= 0 (log-gap range {term_rng}); linearity of the sums: "
+                   f"{lin == 0}; sums and weights positive: {positive}; log(bound/(c w(u)/"
+                   f"w(u'))) in {rng}; at u' = u + Du the ratio equals the bound: {attained}")
+
+
+def _exp_step4(f: dict) -> Verdict:
+    r"""sup over |u - u'| <= Du of e^eps exp(eps (u - u')/Du): the log, eps - eps theta, is
+    affine in theta in [-1, 1] with maximum 2 eps (theta = -1, u' = u - Du); the printed
+    final bound must be that supremum (log-gap 0 identically)."""
+    rng = affine_range(log_gap(1, _EXP_FORMULA[3]["bound"]), [_u], [_th], [eps, Delta])
+    final = sp.sympify(f["final"])
+    gap = sp.simplify(log_gap(sp.exp(rng[1]), final)) if rng else sp.nan
+    return Verdict(bool(gap == 0), detail=f"log(e^eps exp(eps (u - u')/Du)) over theta in "
+                   f"[-1, 1]: {rng}; log(final) - max = {gap} (the previous line's supremum "
+                   "is the printed bound; the ratio itself only approaches it, errata N7)")
+
+
+for _j, _check, _text in (
+        (1, _exp_step1, "|u(x, s) - u(x', s)| <= Delta u => exp(eps u(x', s)/Delta u) <= "
+            "exp(eps (u(x, s) + Delta u)/Delta u) = e^eps exp(eps u(x, s)/Delta u) (equality"
+            " at u(x', s) = u(x, s) + Delta u)"),
+        (2, _exp_step2, "Pr[M(x) = s]/Pr[M(x') = s] = [exp(eps u(x,s)/Du)/exp(eps u(x',s)/"
+            "Du)] [sum_s exp(eps u(x',s)/Du)/sum_s exp(eps u(x,s)/Du)]"),
+        (3, _exp_step3, "... <= e^eps exp(eps (u(x,s) - u(x',s))/Delta u) (equality at "
+            "u(x', .) = u(x, .) + Delta u)"),
+        (4, _exp_step4, "... <= e^{2 eps}")):
     claim(f"004.exp.privacy.s{_j}", "Exponential mechanism, PROOF", _text, kind="proof-step",
-          theorem="004.exp.privacy", notebook=_NB_PF, undecided=_EXP_WHY,
-          no_mutants="a step of a chain of inequalities between probabilities (the "
-          "sharpness of e^{2 eps} is errata N7)")(
-              lambda _j=_j: _exp_chain(_j))
+          theorem="004.exp.privacy", notebook=_NB_PF, formula=_EXP_FORMULA[_j])(_check)

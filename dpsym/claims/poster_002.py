@@ -20,40 +20,57 @@ from ..numerics import to_mpf
 from ..symbols import Delta, delta
 from .common import cost_value, exact, fmt
 from .registry import Verdict, claim
+from .unimodal import condition_reduction, duality_certificate, rearrangement_reduction
 
 _NB = "notebooks/optimal_zero_delta.py"
 
 
 @claim("002.condition", "Proof Ideas", "For symmetric monotone P: (0, delta)-DP iff "
        "P([-Delta/2, Delta/2]) <= delta", notebook=_NB, budget=10,
-       undecided="a statement about every symmetric monotone law: decided exactly on 40 "
-       "random step laws with an atom (every shift k/16 <= Delta) and on P_alpha")
-def _poster_condition() -> Verdict:
-    """Both directions: the sup over |d| <= Delta and S of P(S) - P(S + d) equals P([-Delta/2,
-    Delta/2]) exactly on every law of the family (:func:`_condition_identity`), so the
-    condition is necessary and sufficient there; and P_alpha's profile at 0 is delta."""
+       formula={"half_width": Delta / 2})
+def _poster_condition(f: dict) -> Verdict:
+    """Both directions, for every symmetric monotone law: the sup over |d| <= Delta and S of
+    P(S) - P(S + d) equals the central mass (the exact reduction of
+    :func:`~.unimodal.condition_reduction`: the maximising event is a half-line for every
+    law of the class), so the condition is necessary and sufficient; P_alpha's profile at 0
+    is delta."""
     rows, ok = [], True
     for d, frac in (("0.2", 0), ("0.2", "0.5"), ("0.8", "0.9")):
         alpha = exact(d) * exact(frac)
         prof = UniformMass(delta=d, Delta=1).privacy_profile("0", free_value=alpha).number
         ok &= abs(prof - to_mpf(exact(d))) < mpmath.mpf("1e-12")
         rows.append(f"delta={d}, alpha={alpha}: delta(0) = {fmt(prof)}")
-    ident = _condition_identity()
+    ident = _condition_identity(f)  # the exact reduction, with the evidence on instances
     return Verdict(bool(ok and ident.printed), detail=ident.detail + "; P_alpha([-Delta/2, "
                    "Delta/2]) = delta and the (0, delta) profile is exactly delta: "
                    + "; ".join(rows))
 
 
 @claim("002.main", "Main Result", "inf over symmetric monotone P of the cost = inf over "
-       "alpha in [0, delta) of the cost of P_alpha", notebook=_NB, budget=20,
-       undecided="an infimum over every symmetric monotone law: decided on the laws with a "
-       "step density on the grid Delta/16 up to 12 Delta (an LP), which contains P_alpha*")
-def _poster_main() -> Verdict:
-    """The least cost over the step laws of the class under the (0, delta) condition (an LP,
-    :func:`step_lp`) against the engine's inf over alpha of the cost of P_alpha, for |x| and
-    x^2 on both sides of the threshold p/(p + 1) (P_alpha* lies on the grid there): equal to
-    1e-7 relative, so no law of the discretised class beats P_alpha."""
+       "alpha in [0, delta) of the cost of P_alpha (the corollaries: Delta/(4 delta) for "
+       "delta <= 1/2, (1 - delta) Delta above; Delta^2/(12 delta^2) for delta <= 2/3, (9/16)"
+       "(1 - delta) Delta^2 above)", notebook=_NB, budget=20,
+       formula={"amplitude": sp.Piecewise((Delta / (4 * delta), delta <= sp.Rational(1, 2)),
+                                          ((1 - delta) * Delta, True)),
+                "power": sp.Piecewise((Delta**2 / (12 * delta**2), delta <= sp.Rational(2, 3)),
+                                      (sp.Rational(9, 16) * (1 - delta) * Delta**2, True))})
+def _poster_main(f: dict) -> Verdict:
+    """For |x| and x^2, every delta in (0, 1) and every symmetric monotone law: weak LP
+    duality over the mixing measure of uniform laws with a closed-form dual certificate
+    whose value is the engine's cost of P_alpha* (:func:`~.unimodal.duality_certificate`),
+    so no law of the class beats P_alpha*, which belongs to it. Extra evidence: the least
+    cost over the step laws of the class (an LP, :func:`step_lp`) agrees with the engine to
+    1e-7 relative on both sides of the threshold p/(p + 1)."""
     rows, ok = [], True
+    for cost in ("amplitude", "power"):
+        printed = sp.sympify(f[cost])
+        engine = UniformMass.formula("cost", cost)  # inf over alpha of V(P_alpha)
+        same_inf = isinstance(printed, sp.Piecewise) and len(printed.args) == len(
+            engine.args) and all(sp.simplify(pe - ee) == 0 and pc == ec for (pe, pc), (ee, ec)
+                                 in zip(printed.args, engine.args, strict=True))
+        good, cert = duality_certificate(cost, printed)
+        ok &= good and same_inf
+        rows.append(f"{cost}: printed value = inf_alpha V(P_alpha): {same_inf}; {cert}")
     for power, d in ((1, "0.1"), (1, "0.8"), (2, "0.25"), (2, "0.9")):
         cost = "amplitude" if power == 1 else "power"
         v = cost_value(UniformMass, "cost", cost, delta=d, Delta=1)
@@ -116,15 +133,14 @@ def _tv(atom: Fraction, pieces: list, d: Fraction) -> Fraction:
        "P(S) - P(S + d) = P([-Delta/2, Delta/2]); hence (0, delta)-DP iff P([-Delta/2, "
        "Delta/2]) <= delta; without monotonicity the condition is not sufficient",
        kind="proof-step", theorem="002.main", notebook=_NB_PF, budget=10,
-       undecided="a statement about every symmetric monotone law: the engine decides the "
-       "identity exactly on 40 random step laws (every shift d = k/16, k = 1..16), not on all",
-       no_mutants="an identity between two computed quantities: no printed formula")
-def _condition_identity() -> Verdict:
-    """The total variation of P and P shifted by d, exactly, against P((-d/2, d/2]) for every
-    d = k/16 <= Delta: equality (so the sup over |d| <= Delta is at d = Delta and equals the
-    central mass, both directions of the condition); and a symmetric non-monotone law (mass
-    1/2 on each of +-[15/16, 17/16]) with central mass 0 that is not (0, delta)-DP for any
-    delta < 1."""
+       formula={"half_width": Delta / 2})
+def _condition_identity(f: dict) -> Verdict:
+    """Decided for every law of the class by the exact reduction of
+    :func:`~.unimodal.condition_reduction`. Evidence on instances: the total variation of P
+    and P shifted by d, exactly, against P((-d/2, d/2]) for every d = k/16 <= Delta on 40
+    random step laws; and a symmetric non-monotone law (mass 1/2 on each of +-[15/16,
+    17/16]) with central mass 0 that is not (0, delta)-DP for any delta < 1."""
+    red_ok, red = condition_reduction(f["half_width"])
     worst = Fraction(0)
     for seed in range(40):
         atom, pieces = _step_law(seed)
@@ -136,10 +152,10 @@ def _condition_identity() -> Verdict:
     bimodal = _tv(Fraction(0), [(Fraction(15, 16), Fraction(17, 16), Fraction(4))],
                   Fraction(1))
     central_bi = _central(Fraction(0), [(Fraction(15, 16), Fraction(17, 16), Fraction(4))])
-    ok = worst == 0 and central_bi == 0 and bimodal == 1
-    return Verdict(ok, detail=f"max |TV(P, P + d) - P((-d/2, d/2])| over 40 laws x 16 shifts "
-                   f"= {worst}; non-monotone law: central mass {central_bi}, TV at d = Delta "
-                   f"{bimodal}")
+    ok = red_ok and worst == 0 and central_bi == 0 and bimodal == 1
+    return Verdict(ok, detail=f"{red}; max |TV(P, P + d) - P((-d/2, d/2])| over 40 laws x 16 "
+                   f"shifts = {worst}; non-monotone law: central mass {central_bi}, TV at d = "
+                   f"Delta {bimodal}")
 
 
 def _rearrange_tail(atom: Fraction, pieces: list) -> tuple[Fraction, list]:
@@ -169,11 +185,13 @@ def _is_law(atom: Fraction, pieces: list) -> bool:
 
 def _rearrangement(which: str) -> Callable[[], Verdict]:
     def check() -> Verdict:
-        """On 40 random step laws whose level below Delta/2 is positive (exact): the
-        rearranged law is a symmetric monotone law, has the same central mass P([-Delta/2,
-        Delta/2]) (so stays (0, delta)-DP, 002.main.s1) and costs no more for |x| and
-        x^2."""
-        ok, tested, gain = True, 0, Fraction(0)
+        """Decided for every law of the class and every cost x^p by the exact reduction of
+        :func:`~.unimodal.rearrangement_reduction`. Evidence on 40 random step laws whose
+        level below Delta/2 is positive (exact): the rearranged law is a symmetric monotone
+        law, has the same central mass P([-Delta/2, Delta/2]) (so stays (0, delta)-DP,
+        002.main.s1) and costs no more for |x| and x^2."""
+        red_ok, red = rearrangement_reduction(which)
+        ok, tested, gain = red_ok, 0, Fraction(0)
         for seed in range(40):
             atom, pieces = _step_law(seed)
             if pieces[3][2] == 0:
@@ -189,21 +207,20 @@ def _rearrangement(which: str) -> Callable[[], Verdict]:
                 ok &= _law_cost(*new, power) <= _law_cost(atom, pieces, power)
             gain = max(gain, _law_cost(atom, pieces, 1) - _law_cost(*new, 1))
         ok &= tested >= 20
-        return Verdict(bool(ok), detail=f"{tested} laws: monotone, same central mass, cost "
-                       f"not increased (largest amplitude saving {float(gain):.4g})")
+        return Verdict(bool(ok), detail=f"{red}; evidence, {tested} laws: monotone, same "
+                       f"central mass, cost not increased (largest amplitude saving "
+                       f"{float(gain):.4g})")
     return check
 
 
-_REARR = ("a statement about every symmetric monotone law: the engine checks it exactly on "
-          "random step laws, not on all")
 claim("002.main.s2", "Proof Ideas, Step 2 (Figure 3)", "Re-arranging the probability in "
       "[Delta/2, +oo) to one step keeps (0, delta)-DP and does not increase the cost",
-      kind="proof-step", theorem="002.main", notebook=_NB_PF, undecided=_REARR,
+      kind="proof-step", theorem="002.main", notebook=_NB_PF,
       no_mutants="a rearrangement: no printed formula")(_rearrangement("tail"))
 claim("002.main.s3", "Proof Ideas, Step 3 (Figure 4)", "Re-arranging the probability in "
       "(0, Delta/2) to be uniform, with the extra mass at the origin, keeps (0, delta)-DP and "
       "does not increase the cost (the result is P_alpha)", kind="proof-step",
-      theorem="002.main", notebook=_NB_PF, undecided=_REARR,
+      theorem="002.main", notebook=_NB_PF,
       no_mutants="a rearrangement: no printed formula")(_rearrangement("centre"))
 
 
