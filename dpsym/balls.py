@@ -36,6 +36,7 @@ import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
+from typing import ClassVar
 
 import flint
 import mpmath
@@ -125,7 +126,7 @@ class _ArbPrinter(MpmathPrinter):
 
     # terms in their own order: ordering them evaluates constants numerically (a Hurwitz
     # zeta function at a large argument takes mpmath seconds)
-    _default_settings = {**MpmathPrinter._default_settings, "order": "none"}
+    _default_settings: ClassVar[dict] = {**MpmathPrinter._default_settings, "order": "none"}
 
     def _print_Rational(self, expr: sp.Rational) -> str:
         # hexadecimal literals: Python refuses decimal ones of more than 4300 digits
