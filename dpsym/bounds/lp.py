@@ -384,8 +384,10 @@ def lp_optimal_mechanism(eps: object, delta: object, Delta: object, N: int, p: i
     nP = K + 1
     width = 2 * K + 1
     n_aux = N * width
-    cost = [float(cell_cost(i, step, p) * (1 if i == 0 else 2)) for i in range(nP)]
-    cvec = np.concatenate([np.array(cost), np.zeros(n_aux)])
+    cost = np.array([float(cell_cost(i, step, p) * (1 if i == 0 else 2)) for i in range(nP)])
+    # the objective scaled to [0, 1]: the argmin is the same, and HiGHS fails on a power
+    # cost of 10^6 and more (only the masses are used: the cost is recomputed exactly)
+    cvec = np.concatenate([cost / cost.max(), np.zeros(n_aux)])
     ri, ci, vals, b_ub = [], [], [], []
     row = 0
     for m in range(1, N + 1):
@@ -431,7 +433,7 @@ def lp_optimal_mechanism(eps: object, delta: object, Delta: object, N: int, p: i
     else:
         raise CertificationError(f"the LP mechanism fails the exact check: {float(worst)} > "
                                  f"{float(d)}")
-    return UpperSolution(noise, noise.cost(p), worst, float(res.fun))
+    return UpperSolution(noise, noise.cost(p), worst, float(res.fun * cost.max()))
 
 
 # --------------------------------------------------------------------------- CLI object
