@@ -235,9 +235,13 @@ def candidate_integers(f: CompiledCost, prec: int) -> list[int]:
 @exclusive
 def integer_minimum(costs: CostBalls, candidates: Sequence[int], digits: int, *,
                     quantity: str = "cost", guard_digits: int = 0,
-                    name: str = "r") -> tuple[int, Certified]:
+                    name: str = "r") -> tuple[int | None, Certified]:
     r"""The candidate of least cost, proven by separated enclosures, and its certified cost
     (``quantity="cost"``) or itself (``"parameter"``, the ball :math:`[r^*, r^*]`).
+
+    The optimal cost needs no separation: where candidates stay tied, it lies in
+    :math:`[\min_i \underline{V_i}, \min_i \overline{V_i}]` whichever attains it, and that
+    ball is rounded (the integer returned is then None: not proven).
 
     ``costs(cands, prec)`` encloses the costs of the integers ``cands`` at ``prec`` bits
     (the caller's guarantee: every integer that can be the minimiser is in
@@ -270,6 +274,12 @@ def integer_minimum(costs: CostBalls, candidates: Sequence[int], digits: int, *,
             kept = [(x, ball) for x, ball in finite if not ball.lower() > least]
             alive = [x for x, _ in kept]
             if len(kept) > 1:
+                if quantity == "cost":  # the least cost, whichever integer attains it
+                    low = min((ball.lower() for _, ball in kept), key=_fraction)
+                    tied = flint.arb(low).union(flint.arb(least))
+                    rounded = _ball_rounding(tied, digits)
+                    if rounded is not None and prec > FIRST_BITS:
+                        return None, Certified(tied, rounded, digits)
                 continue
             best = kept[0][1]
             if quantity != "cost":
@@ -322,9 +332,10 @@ def _closed_form_costs(function: BallFunction) -> CostBalls:
 
 @exclusive
 def integer_optimum(m: Any, cost: Any, digits: int, quantity: str = "cost"
-                    ) -> tuple[int, Certified]:
+                    ) -> tuple[int | None, Certified]:
     r"""The proven argmin :math:`r^*` of an instance's cost over its integer free parameter
-    and the certified optimal cost (``quantity="cost"``) or :math:`r^*` itself
+    and the certified optimal cost (``quantity="cost"``; :math:`r^*` None where a tie
+    leaves it unproven, the cost being proven all the same) or :math:`r^*` itself
     (``"parameter"``).
 
     An integer moment's cost is a closed form in :math:`r`: its slope's sign, proven on
