@@ -436,13 +436,12 @@ def enclosed_optimum(m: Instance, quantity: str, cost: Cost, digits: int
 
 
 @exclusive
-def integer_value(m: Instance, quantity: str, cost: Cost, digits: int, method: str
-                  ) -> Value | None:
+def integer_value(m: Instance, quantity: str, cost: Cost, digits: int) -> Value | None:
     r"""``quantity`` at the proven argmin of the cost over an integer free parameter
     (:func:`dpsym.integer_argmin.integer_optimum`: the candidates the slope's sign leaves,
     or the whole finite range, enclosed and separated): certificate ``"enclosure"``, the
     argmin's enclosure :math:`[r^*, r^*]`. None where the cost or the quantity cannot be
-    enclosed in ball arithmetic (with ``method="auto"``; ``"ball"`` raises).
+    enclosed in ball arithmetic (the caller then takes the two-precision path).
 
     Raises
     ------
@@ -470,8 +469,6 @@ def integer_value(m: Instance, quantity: str, cost: Cost, digits: int, method: s
             raise UnsupportedError(f"{m.name}: {quantity} is not enclosed at the optimum")
         return Value(None, None, digits, source=found)
     except UnsupportedError:
-        if method == "ball":
-            raise
         return None
 
 
@@ -524,8 +521,8 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
         raise UnsupportedError(
             f"{m.name}: {quantity} (cost {cost.name}) has no closed form that "
             "ball arithmetic evaluates at these parameters; use method 'mpmath'")
-    if method != "mpmath" and m.free is not None and m.free.integer:
-        proven = integer_value(m, quantity, cost, digits, method)
+    if method == "auto" and m.free is not None and m.free.integer:
+        proven = integer_value(m, quantity, cost, digits)
         if proven is not None:
             return proven
     if method == "auto" and plan is None:
