@@ -153,7 +153,10 @@ def test_genuine_tie_is_refused_naming_the_integers():
         return [flint.arb(1) / 3 if x in (4, 5) else flint.arb(x) for x in cands]
 
     with pytest.raises(CertificationError, match="r = 4, 5"):
-        integer_minimum(costs, [4, 5, 6], 20)
+        integer_minimum(costs, [4, 5, 6], 20, quantity="parameter")
+    # the least cost is proven all the same, whichever integer attains it
+    tied, found = integer_minimum(costs, [4, 5, 6], 20)
+    assert tied is None and found.text() == "0.33333333333333333333"
     best, found = integer_minimum(lambda c, p: [x / flint.arb(1000) if x == 1 else y
                                                 for x, y in zip(c, costs(c, p), strict=True)],
                                   [1, 4, 5], 20)
