@@ -11,7 +11,8 @@ the mass function is symmetric and, for :math:`i \ge 0` written as
                           a(r)\, b^{k+1} & r \le j < \Delta. \end{cases}
 
 The normalising constant :math:`a(r)`, the cost as a function of :math:`r` and the
-optimal :math:`r^*` (an integer minimisation) are derived by the engine.
+optimal :math:`r^*` (an integer minimisation) are derived by the engine; :math:`r^*` is
+proven by separated Arb enclosures (:mod:`dpsym.integer_argmin`).
 """
 
 from __future__ import annotations
