@@ -42,6 +42,7 @@ from .balls import BallFunction, BallPlan, Certified, ExactPlan
 from .costs import Cost, parse_cost
 from .errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
 from .expressions import approximation, to_sympy
+from .integer_argmin import integer_optimum
 from .intervals import CompiledCost, certify_minimum
 from .numerics import (
     agreement,
@@ -435,6 +436,43 @@ def enclosed_optimum(m: Instance, quantity: str, cost: Cost, digits: int
 
 
 @exclusive
+def integer_value(m: Instance, quantity: str, cost: Cost, digits: int) -> Value | None:
+    r"""``quantity`` at the proven argmin of the cost over an integer free parameter
+    (:func:`dpsym.integer_argmin.integer_optimum`: the candidates the slope's sign leaves,
+    or the whole finite range, enclosed and separated): certificate ``"enclosure"``, the
+    argmin's enclosure :math:`[r^*, r^*]`. None where the cost or the quantity cannot be
+    enclosed in ball arithmetic (the caller then takes the two-precision path).
+
+    Raises
+    ------
+    CertificationError
+        If the argmin is not proven (a tie is named) or the digits do not round.
+    """
+    fp = m.free
+    try:
+        if quantity in ("cost", fp.name):
+            best, found = integer_optimum(m, cost, digits, quantity)
+            if quantity == "cost":
+                return Value(None, None, digits, source=found)
+            text = str(best)
+            return Value(mpmath.mpf(best), text, digits, certificate="enclosure",
+                         enclosure=(text, text))
+        der = next(d for d in m.derived if d.name == quantity)
+        best, _ = integer_optimum(m, cost, digits, "parameter")
+        expr = None if der.numeric else m.calibration()[der.symbol].subs(fp.symbol, best)
+        symbol = m.symbols()
+        plan = None if expr is None else BallPlan.prepare(
+            expr, {symbol[n]: v for n, v in m.values.items()}, allow_zero=True,
+            guard_digits=m._guard_digits(cost))
+        found = None if plan is None else plan(digits)
+        if found is None:
+            raise UnsupportedError(f"{m.name}: {quantity} is not enclosed at the optimum")
+        return Value(None, None, digits, source=found)
+    except UnsupportedError:
+        return None
+
+
+@exclusive
 def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
           digits: int = 30, *, method: str = "auto") -> Value:
     r"""``quantity`` at the instance's parameters, certified to ``digits`` digits.
@@ -483,6 +521,10 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
         raise UnsupportedError(
             f"{m.name}: {quantity} (cost {cost.name}) has no closed form that "
             "ball arithmetic evaluates at these parameters; use method 'mpmath'")
+    if method == "auto" and m.free is not None and m.free.integer:
+        proven = integer_value(m, quantity, cost, digits)
+        if proven is not None:
+            return proven
     if method == "auto" and plan is None:
         try:
             enclosed = enclosed_optimum(m, quantity, cost, digits)
@@ -568,6 +610,7 @@ __all__ = [
     "derived_value",
     "enclosed_optimum",
     "guard_digits",
+    "integer_value",
     "interval_plan",
     "numeric_optimum",
     "numeric_point",

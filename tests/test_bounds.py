@@ -363,3 +363,86 @@ def test_integer_lp_bound_is_below_integer_mechanisms(e, d, D):
         low = DiscreteLowerBound(eps=e, delta=d, Delta=D).value("cost", cost, 30).number
         for mech in (DiscreteLaplace(eps=e, Delta=D), DiscreteStaircase(eps=e, Delta=D)):
             assert low <= mech.value("cost", cost, 30).number
+
+
+def _ulp(value: mpmath.mpf, digits: int) -> mpmath.mpf:
+    """One unit in the last of ``digits`` significant digits of ``value``."""
+    return mpmath.mpf(10) ** (int(mpmath.floor(mpmath.log10(value))) - digits + 1)
+
+
+def _check_rounded_down(got, e, d, D, p, digits):
+    """The printed bound is an enclosure rounded down: at most the definition's value
+    (the recursion summed directly at high precision), within one unit of its last
+    digit, and the enclosure contains that value."""
+    assert got.certificate == "enclosure"
+    with mpmath.workdps(digits + 40):
+        want = direct_bound(F(e), F(d), F(D), p)
+        printed = mpmath.mpf(got.text)
+        assert printed <= want
+        assert want - printed < _ulp(want, digits)
+        lo, hi = (mpmath.mpf(x) for x in got.enclosure)
+        assert lo <= want <= hi
+
+
+@pytest.mark.parametrize("e", ["1e-3", "1", "30", "1e4"])
+@pytest.mark.parametrize(("cost", "p"), [("amplitude", 1), ("power", 2), ("moment:3", 3)])
+def test_lower_bound_is_an_enclosure_rounded_down(e, cost, p):
+    got = LowerBound(eps=e, delta="1e-6", Delta=1).value("cost", cost, 30)
+    _check_rounded_down(got, e, "1e-6", "1", p, 30)
+
+
+def test_lower_bound_property_over_random_parameters():
+    """Random eps, delta, Delta, moment and digits (fixed seed)."""
+    import random
+
+    rng = random.Random(20261126)
+    for _ in range(14):
+        e = f"{rng.uniform(1, 9):.3f}e{rng.randint(-3, 1)}"
+        d = f"{rng.uniform(1, 4.8):.4f}e{rng.randint(-12, -1)}"
+        D = rng.choice(["1", "2", "1/3", "7/2"])
+        p = rng.randint(1, 3)
+        digits = rng.randint(5, 40)
+        got = LowerBound(eps=e, delta=d, Delta=D).value("cost", p, digits)
+        _check_rounded_down(got, e, d, D, p, digits)
+
+
+@pytest.mark.parametrize("side", [-1, 1])
+def test_lower_bound_next_to_an_integer_nu(side):
+    """delta within 10^-60 (relative) of delta_n: nu within about 10^-60 of the integer
+    n, where the number of terms is decided from a ball of nu (or, undecided, the
+    larger of the two sums, which is the bound): still rounded down and within a unit."""
+    with mpmath.workdps(120):
+        dn = mpmath.expm1(1) / (2 * mpmath.expm1(5))
+        d = mpmath.nstr(dn * (1 + side * mpmath.mpf(10) ** -60), 100)
+    for cost, p in (("amplitude", 1), ("moment:3", 3)):
+        got = LowerBound(eps=1, delta=d, Delta=1).value("cost", cost, 30)
+        _check_rounded_down(got, "1", d, "1", p, 30)
+
+
+def test_term_counts_decide_n_from_a_ball():
+    bound = LowerBound(eps=1, delta="0.01")
+    with mpmath.workdps(50):
+        nu = 1 + mpmath.log(mpmath.exp(-1) + (1 - mpmath.exp(-1)) / F("0.02"))
+    assert bound.term_counts(200) == [int(mpmath.ceil(nu))]
+    # eps = 1e99: nu = 1 + 10^-99-ish, a coarse ball cannot tell 1 from 2; n >= 2 anyway
+    assert LowerBound(eps="1e99", delta="0.1").term_counts(64) == [2]
+
+
+def test_compare_row_of_the_lower_bound_is_an_enclosure(capsys):
+    from cli_helpers import run_json
+
+    data = run_json(capsys, "compare", "--eps", "1", "--delta", "1e-6")
+    rows = {row["name"]: row for row in data["rows"]}
+    assert rows["lower-bound"]["certificate"] == "enclosure"
+    assert rows["discrete-lower-bound"]["certificate"] == "exact"
+    assert rows["discrete-staircase"]["certificate"] == "enclosure"
+
+
+def test_more_term_counts_change_nothing(monkeypatch):
+    """V(n) is largest at n = ceil(nu) (its increments have the sign of x_{n-1}): the
+    bound taken as the largest over n - 1, n, n + 1 is the same number."""
+    plain = LowerBound(eps=1, delta="0.01").value("cost", "power", 30).text
+    counts = LowerBound.term_counts
+    monkeypatch.setattr(LowerBound, "term_counts", lambda self, prec: [
+        x + s for x in counts(self, prec) for s in (-1, 0, 1)])
+    assert LowerBound(eps=1, delta="0.01").value("cost", "power", 30).text == plain

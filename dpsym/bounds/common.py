@@ -20,24 +20,29 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import ClassVar
 
+import flint
 import mpmath
 import sympy as sp
 from gmpy2 import mpz
+from mpmath.libmp import from_man_exp
 
 from ..costs import Cost, parse_cost
-from ..errors import DomainError, UnsupportedError
+from ..errors import CertificationError, DomainError, UnsupportedError
 from ..evaluation import Value
 from ..numerics import (
     agreement,
     check_digits,
     decimal_text,
+    enclosure_texts,
     fraction_rounding,
     pow10,
     scaled_decimal,
 )
 from ..params import Guarantee, Parametrised
-from ..precision import exclusive, workdps
+from ..precision import arb_workprec, exclusive, workdps
 from ..regimes import get_regime
+
+_BITS_PER_DIGIT = 3.3219280948873626
 
 #: Extra digits certified beyond those printed, before rounding down.
 ROUNDING_GUARD = 12
@@ -145,6 +150,70 @@ def certified_lower(compute: Callable[[], mpmath.mpf], digits: int,
     return Value.from_agreement(low, text, digits, coarser)
 
 
+def _exact_mpf(x: flint.arb) -> mpmath.mpf:
+    """An exact Arb number (an end of a ball) as an mpf, without rounding."""
+    man, exp = x.man_exp()
+    return mpmath.mp.make_mpf(from_man_exp(int(man), int(exp)))
+
+
+def _floor_decimal(x: mpmath.mpf, digits: int) -> tuple[int, int]:
+    r"""``(m, power)``: the positive exact ``x`` rounded down to ``digits`` significant
+    digits, :math:`m\,10^{\mathrm{power} - \mathrm{digits} + 1}` (the floor is exact at any
+    decimal exponent: :func:`dpsym.numerics.scaled_decimal`)."""
+    head, _, power = scaled_decimal(x, digits, digits + 10)
+    return head, power
+
+
+@exclusive
+def enclosed_lower(enclose: Callable[[int], flint.arb | None], digits: int,
+                   guard: int = 0, attempts: int = 10) -> Value:
+    r"""A positive lower bound enclosed in Arb balls and rounded *down* to ``digits``
+    digits: certificate ``"enclosure"``.
+
+    ``enclose(prec)`` returns a ball containing the exact value at ``prec`` bits (None or
+    a non-finite ball: not enclosed at this precision). The precision (the bits of
+    ``digits`` and ``guard`` digits, plus 64) doubles until the ball is positive and both
+    of its ends round down to the same decimal, which is then the value rounded down
+    exactly (rounding down is monotone; each end's floor is exact,
+    :func:`dpsym.numerics.scaled_decimal`, even at decimal exponents of fifty digits).
+    Failing that, the rounding of the lower end is returned: below the value, within one
+    unit of the last digit of the exact rounding once the ball is narrow.
+
+    Raises
+    ------
+    CertificationError
+        If no precision tried gives a positive finite ball.
+    """
+    digits = check_digits(digits)
+    prec = int((digits + guard) * _BITS_PER_DIGIT) + 64
+    safe: tuple[tuple[int, int], flint.arb] | None = None
+    for _ in range(attempts):
+        with arb_workprec(prec):
+            ball = enclose(prec)
+            if ball is not None and ball.is_finite() and ball > 0:
+                lo = _floor_decimal(_exact_mpf(ball.lower()), digits)
+                if lo == _floor_decimal(_exact_mpf(ball.upper()), digits):
+                    return _enclosed_value(lo, ball, digits)
+                safe = lo, ball
+        prec *= 2
+    if safe is None:
+        raise CertificationError(f"the lower bound could not be enclosed to {digits} digits")
+    return _enclosed_value(*safe, digits)
+
+
+def _enclosed_value(rounded: tuple[int, int], ball: flint.arb, digits: int) -> Value:
+    number, text = _decimal(rounded[0], rounded[1], digits)
+
+    def ends() -> tuple[str, str]:
+        bits = int(ball.mid().man_exp()[0]).bit_length() + 64
+        with arb_workprec(max(bits, 64)):  # Arb rounds each bound outwards
+            lo, hi = ball.lower(), ball.upper()
+        return enclosure_texts(*((int(x.man_exp()[0]), int(x.man_exp()[1]))
+                                 for x in (lo, hi)), digits)
+
+    return Value(number, text, digits, certificate="enclosure", enclosure=ends)
+
+
 class BoundObject(Parametrised):
     r"""Base class of the lower-bound objects (CLI names ``lower-bound``, ...).
 
@@ -210,5 +279,6 @@ class BoundObject(Parametrised):
         raise NotImplementedError
 
 
-__all__ = ["LOCKED_METHODS", "ROUNDING_GUARD", "BoundObject", "certified_lower", "round_down",
+__all__ = ["LOCKED_METHODS", "ROUNDING_GUARD", "BoundObject", "certified_lower",
+           "enclosed_lower", "round_down",
            "round_exact", "round_up"]

@@ -45,16 +45,22 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
+import flint
 import mpmath
 import sympy as sp
 
+from ..balls import BallPlan, ExactPlan, enclosure
 from ..costs import Cost
 from ..errors import DomainError, UnsupportedError
 from ..evaluation import Value
 from ..numerics import decimal_digits, evaluate
 from ..params import Guarantee, delta_param, eps_param, sensitivity_param
+from ..precision import arb_workprec
 from ..symbols import Delta, b, delta, eps, k
-from .common import BoundObject, certified_lower
+from .common import BoundObject, enclosed_lower, round_exact
+
+#: Most values of :math:`n` a ball of :math:`\nu` may leave (:meth:`LowerBound.term_counts`).
+MAX_COUNTS = 3
 
 #: The number of positive terms :math:`n = \lceil A/\Delta \rceil` (an integer symbol).
 n = sp.Symbol("n", integer=True, positive=True)
@@ -166,11 +172,66 @@ class LowerBound(BoundObject):
 
     def value(self, quantity: str = "cost", cost: Cost | str = "amplitude",
               digits: int = 30) -> Value:
-        """The lower bound certified and rounded *down* to ``digits`` digits."""
+        r"""The lower bound enclosed in Arb balls and rounded *down* to ``digits`` digits
+        (:func:`~dpsym.bounds.common.enclosed_lower`): certificate ``"enclosure"``.
+
+        The integer :math:`n = \lceil\nu\rceil` is decided from a ball of :math:`\nu`
+        (:meth:`term_counts`); where the ball still meets an integer, the bound is the
+        largest of :math:`V(n)` over the integers it leaves, which is exact, not a
+        heuristic: :math:`V(n) - V(n - 1) = 2\Delta^p x_{n-1}((n-1)^p - (n-2)^p)` has the
+        sign of :math:`x_{n-1}`, positive exactly for :math:`n - 1 < \nu`, so
+        :math:`V(\lceil\nu\rceil) = \max_n V(n)`. (For rational :math:`\varepsilon`,
+        :math:`e^\varepsilon` is transcendental and :math:`\nu` is never an integer:
+        :math:`e^{n\varepsilon} = 1 + (e^\varepsilon - 1)/(2\delta)` is a nonzero
+        polynomial equation in it for :math:`n \ge 2`; the balls separate it from every
+        integer at a high enough precision.)
+        """
         self.check_quantity(quantity)
         c = self.parse_bound_cost(cost)
-        return certified_lower(lambda: self.bound_at_working_precision(c), digits,
-                               guard=self._guard_digits(c))
+        self.require("eps", "delta", "Delta")
+        exact = {sym: self.values[name] for sym, name in
+                 ((eps, "eps"), (delta, "delta"), (Delta, "Delta"))}
+        p = int(c.exponent)
+        plans: dict[int, object] = {}
+
+        def plan(count: int) -> object:
+            if count not in plans:
+                plans[count] = BallPlan.prepare(tail_bound(p).subs(n, count), exact)
+            return plans[count]
+
+        counts = self.term_counts(0)
+        if len(counts) == 1 and isinstance(plan(counts[0]), ExactPlan):
+            number, text = round_exact(plan(counts[0]).value, digits, down=True)
+            return Value.from_exact(plan(counts[0]).value, number, text, digits)
+
+        def enclose(prec: int) -> flint.arb | None:
+            found = [plan(count) for count in self.term_counts(prec)]
+            if not found or None in found or len(found) > MAX_COUNTS:
+                return None
+            balls = [x.enclosure(prec) if isinstance(x, BallPlan)
+                     else flint.arb(flint.fmpq(x.value.numerator, x.value.denominator))
+                     for x in found]
+            if not all(ball.is_finite() for ball in balls):
+                return None
+            lo = _largest([ball.lower() for ball in balls])
+            hi = _largest([ball.upper() for ball in balls])
+            return flint.arb(lo).union(flint.arb(hi))
+
+        return enclosed_lower(enclose, digits, guard=self._guard_digits(c))
+
+    def term_counts(self, prec: int) -> list[int]:
+        r"""The integers that :math:`n = \max(2, \lceil\nu\rceil)` can be, from a ball of
+        :math:`\nu = 1 + \log(b + (1 - b)/(2\delta))/\varepsilon` at ``prec`` bits (64 if
+        0): one integer once the ball excludes every integer; empty for a ball not finite."""
+        exact = {eps: self.values["eps"], delta: self.values["delta"]}
+        with arb_workprec(max(prec, 64)):
+            ball = enclosure(1 + sp.log(b + (1 - b) / (2 * delta)) / eps, exact,
+                             max(prec, 64))
+            if ball is None or not ball.is_finite():
+                return []
+            first = max(2, int(ball.lower().ceil().unique_fmpz()))
+            last = max(2, int(ball.upper().ceil().unique_fmpz()))
+        return list(range(first, last + 1)) if last - first < MAX_COUNTS else []
 
     def _guard_digits(self, cost: Cost) -> int:
         # the closed form divides by (1 - b)**(p + 1): about (p + 1) log10(1/eps) digits
@@ -183,6 +244,15 @@ class LowerBound(BoundObject):
         if d is not None and d < Fraction(1, 10**6):
             base += 10
         return base
+
+
+def _largest(points: list[flint.arb]) -> flint.arb:
+    """The largest of exact Arb numbers (the ends of balls), compared exactly."""
+    best = points[0]
+    for x in points[1:]:
+        if x > best:
+            best = x
+    return best
 
 
 def paper_n(eps_value: object, n_value: int) -> Fraction | mpmath.mpf:

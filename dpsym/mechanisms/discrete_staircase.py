@@ -11,25 +11,30 @@ the mass function is symmetric and, for :math:`i \ge 0` written as
                           a(r)\, b^{k+1} & r \le j < \Delta. \end{cases}
 
 The normalising constant :math:`a(r)`, the cost as a function of :math:`r` and the
-optimal :math:`r^*` (an integer minimisation) are derived by the engine.
+optimal :math:`r^*` (an integer minimisation) are derived by the engine; :math:`r^*` is
+proven by separated Arb enclosures (:mod:`dpsym.integer_argmin`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
+import flint
 import mpmath
+import sympy as sp
 
 from .. import evaluation
+from ..balls import BallFunction
 from ..costs import Cost
-from ..errors import DomainError, NoClosedFormError
+from ..errors import DomainError, NoClosedFormError, UnsupportedError
 from ..evaluation import MAX_INTEGER_SCAN
 from ..exact_sampling import OPTIMAL_STEP
 from ..noise import GeometricTail, Piece, SymmetricNoise
 from ..numerics import evaluate
 from ..params import FreeParameter, eps_param, sensitivity_param
-from ..sums import mp_lerch_sum
+from ..sums import LerchSum, mp_lerch_sum
 from ..symbols import NORM, Delta, b, r
 from .base import Mechanism
 
@@ -72,6 +77,51 @@ class DiscreteStaircase(Mechanism):
             return base
         return base + math.ceil(e * math.log10(math.e)) + 10
 
+    def _integer_cost_balls(self, cost: Cost
+                            ) -> Callable[[Sequence[int], int], list[flint.arb]]:
+        r"""The cost of a non-integer moment (no closed form in :math:`r`) at integer steps
+        as Arb balls, for :func:`dpsym.integer_argmin.integer_optimum`: the lattice moment
+        of :meth:`_numeric_optimum`, :math:`2 a(r) \Delta^p (\sum_{j<r} L_j + b
+        \sum_{j \ge r} L_j)`, each Lerch sum :math:`L_j` enclosed once per precision by the
+        generic ball evaluation of ``LerchSum(b, p, j/Delta)``, :math:`a(r)` the engine's
+        normalisation compiled to balls.
+
+        Raises
+        ------
+        DomainError
+            Beyond :data:`DELTA_MAX_LERCH`.
+        UnsupportedError
+            If ball arithmetic does not evaluate the Lerch sum or the normalisation.
+        """
+        self.require("eps", "Delta")
+        big = int(self.values["Delta"])
+        if big > DELTA_MAX_LERCH:
+            raise DomainError("Delta", f"a non-integer moment ({cost.name}) of the discrete "
+                              f"staircase takes a sensitivity in [1, {DELTA_MAX_LERCH}] "
+                              f"(one Lerch sum per lattice point of a period), got {big}")
+        symbol = self.symbols()
+        exact = {symbol[n]: v for n, v in self.values.items()}
+        offset = sp.Dummy("a")
+        lerch = BallFunction.prepare(LerchSum(b, cost.exponent, offset), exact, offset)
+        norm = BallFunction.prepare(self.calibration()[NORM], exact, r)
+        ratio = BallFunction.prepare(b, exact, offset)
+        if lerch is None or norm is None or ratio is None:
+            raise UnsupportedError(f"{self.name}: the Lerch sums of the {cost.name} cost are "
+                                   "not evaluated in ball arithmetic")
+        p = cost.exponent
+        sums: dict[int, tuple[list[flint.arb], flint.arb]] = {}
+
+        def costs(steps: Sequence[int], prec: int) -> list[flint.arb]:
+            if prec not in sums:  # prefix sums of the L_j, once per precision
+                prefix = [flint.arb(0)]
+                for j in range(big):
+                    prefix.append(prefix[-1] + lerch(flint.arb(j) / big))
+                sums[prec] = prefix, 2 * flint.arb(big) ** (flint.arb(p.p) / p.q)
+            prefix, scale = sums[prec]
+            bb = ratio(flint.arb(0))
+            return [scale * norm(flint.arb(s)) * (prefix[s] + bb * (prefix[big] - prefix[s]))
+                    for s in steps]
+        return costs
 
     def _numeric_optimum(self, cost: Cost, hint: mpmath.mpf | None = None
                          ) -> tuple[mpmath.mpf | None, mpmath.mpf]:
