@@ -141,3 +141,50 @@ def test_every_audit_is_proven(capsys, mechanism, noise, eps):
     out = run_json(capsys, "audit", mechanism, "--eps", eps, *noise, "--delta", "1e-6",
                    "--digits", "20")
     assert out["certificate"] in ("enclosure", "exact"), out
+
+
+def _draw(rng, param) -> str:
+    """A random value of ``param``: log-uniform over its typical range (integers rounded)."""
+    lo, hi = (float(Fraction(t)) for t in param.typical)
+    if param.domain.integer:
+        return str(rng.randint(int(lo), int(hi)))
+    if lo <= 0:
+        return str(Fraction(rng.uniform(lo, hi)).limit_denominator(10**6))
+    x = lo * (hi / lo) ** rng.random()
+    return str(Fraction(x).limit_denominator(10**9))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_property_enclosures_contain_the_two_precision_cross_check(seed):
+    """Random entry x cost x parameters (seeded): the proven enclosure at 20 digits
+    contains the engine's independent mpmath path (a numeric minimiser or root at two
+    working precisions) evaluated to 40 digits."""
+    import random
+
+    import mpmath
+    rng = random.Random(seed)
+    names = sorted(n for n in MECHANISMS if n not in ("staircase-md",))
+    name = rng.choice(names)
+    entry = get_entry(name)
+    params = {p.name: _draw(rng, p) for p in entry.params}
+    m = entry(**params)
+    costs = [c for c in COSTS if not _refuses(m, c)]
+    cost = rng.choice(costs)
+    for quantity in m.quantities():
+        v = m.value(quantity, cost, 20)
+        assert v.certificate in ("enclosure", "exact"), (name, params, quantity, cost)
+        w = m.value(quantity, cost, 40, method="mpmath")
+        with mpmath.workdps(60):
+            lo, hi = (mpmath.mpf(t) for t in v.enclosure)
+            x = mpmath.mpf(w.text)
+            slack = abs(x) * mpmath.mpf(10) ** -38
+            assert lo - slack <= x <= hi + slack, (name, params, quantity, cost, v.enclosure,
+                                                   w.text)
+
+
+def _refuses(m, cost: str) -> bool:
+    try:
+        m._specific(parse_cost(cost))
+    except (UnsupportedError, DomainError):
+        return True
+    return False
