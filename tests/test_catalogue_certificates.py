@@ -67,11 +67,24 @@ def _points(entry) -> list[tuple[str, dict[str, str]]]:
     return points
 
 
+#: Extreme points inside the LP bounds' support limits (most ends of their domains are
+#: outside them).
+LP_EXTREMES = [
+    ("discrete-lower-bound", {"eps": "32", "delta": "1e-3", "Delta": "64"}),
+    ("discrete-lower-bound", {"eps": "0", "delta": "0.1", "Delta": "3"}),
+    ("discrete-lower-bound", {"eps": "1/3", "delta": "0.49"}),
+    ("lp-bound", {"eps": "32", "delta": "0.49", "grid": "64"}),
+    ("lp-bound", {"eps": "2", "delta": "1e-3", "grid": "1", "Delta": "1/1000"}),
+]
+
+
 def _cases():
     for name in [*MECHANISMS, *BOUNDS]:
         entry = get_entry(name)
         for label, params in _points(entry):
             yield pytest.param(name, params, id=f"{name}-{label}")
+    for k, (name, params) in enumerate(LP_EXTREMES):
+        yield pytest.param(name, params, id=f"{name}-inside-limits-{k}")
 
 
 def _limit_refusal(err: DomainError) -> bool:
