@@ -245,7 +245,7 @@ _LOCKED_CODE = exclusive(len).__code__
     "gaussian_calibration.profile_mp", "gaussian_calibration.profile_value",
     "gaussian_calibration.classic_sigma_mp", "gaussian_calibration.classic_check",
     "audit.audit", "asymptotics.minimiser_series", "textbook.report_noisy_max",
-    "textbook.sup_over_sets", "bounds.common.certified_lower",
+    "textbook.sup_over_sets",
     "bounds.real.LowerBound.value", "bounds.real.LowerBound.series",
     "bounds.real.LowerBound.formula", "bounds.real.LowerBound.bound_at_working_precision",
     "bounds.lp.LPBound.value", "bounds.integer.DiscreteLowerBound.value",

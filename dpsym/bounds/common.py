@@ -30,7 +30,6 @@ from ..costs import Cost, parse_cost
 from ..errors import CertificationError, DomainError, UnsupportedError
 from ..evaluation import Value
 from ..numerics import (
-    agreement,
     check_digits,
     decimal_text,
     enclosure_texts,
@@ -137,17 +136,6 @@ def round_exact(value: Fraction, digits: int, down: bool = True) -> tuple[mpmath
     if not down and r:
         q += 1
     return _decimal(q, power, digits)
-
-
-@exclusive
-def certified_lower(compute: Callable[[], mpmath.mpf], digits: int,
-                    guard: int | None = None) -> Value:
-    r"""Certify ``compute`` with :data:`ROUNDING_GUARD` extra digits, then round down."""
-    digits = check_digits(digits)
-    number, _, coarser = agreement(compute, digits + ROUNDING_GUARD, guard=guard,
-                                   allow_zero=True)
-    low, text = round_down(number, digits)
-    return Value.from_agreement(low, text, digits, coarser)
 
 
 def _exact_mpf(x: flint.arb) -> mpmath.mpf:
@@ -279,6 +267,6 @@ class BoundObject(Parametrised):
         raise NotImplementedError
 
 
-__all__ = ["LOCKED_METHODS", "ROUNDING_GUARD", "BoundObject", "certified_lower",
+__all__ = ["LOCKED_METHODS", "ROUNDING_GUARD", "BoundObject",
            "enclosed_lower", "round_down",
            "round_exact", "round_up"]

@@ -59,6 +59,7 @@ import sympy as sp
 
 from ..figures import in_eps
 from ..mechanisms import TruncatedLaplace
+from ..precision import arb_workprec
 
 EPS_DOMAIN, DELTA_DOMAIN = ("1e-4", "10"), ("1e-6", "0.1")
 _PREC = 64
@@ -365,9 +366,7 @@ def maximise(cost_name: str, tol: float = 1e-6, where: float = 0.01) -> Enclosur
     """
     cost = COSTS[cost_name]
     start = time.perf_counter()
-    old = flint.ctx.prec
-    flint.ctx.prec = _PREC
-    try:
+    with arb_workprec(_PREC):  # the precision lock held, restored after
         e_lo, e_hi = flint.arb(EPS_DOMAIN[0]), flint.arb(EPS_DOMAIN[1])
         d_lo, d_hi = flint.arb(DELTA_DOMAIN[0]), flint.arb(DELTA_DOMAIN[1])
         ne, nd = 12, 8
@@ -435,8 +434,6 @@ def maximise(cost_name: str, tol: float = 1e-6, where: float = 0.01) -> Enclosur
             (min(float(b.e0.lower()) for b in live), max(float(b.e1.upper()) for b in live)),
             (min(float(b.d0.lower()) for b in live), max(float(b.d1.upper()) for b in live)),
             count, time.perf_counter() - start)
-    finally:
-        flint.ctx.prec = old
 
 
 __all__ = ["COSTS", "DELTA_DOMAIN", "EPS_DOMAIN", "Enclosure", "log_ratio", "maximise",
