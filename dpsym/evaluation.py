@@ -35,6 +35,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+import flint
 import mpmath
 import sympy as sp
 
@@ -52,7 +53,7 @@ from .numerics import (
     mpf_man_exp,
 )
 from .optimize import numeric_minimiser, refine_root
-from .precision import exclusive, workdps
+from .precision import arb_workprec, exclusive, workdps
 from .symbols import b
 
 #: The evaluation methods of :func:`value`.
@@ -375,6 +376,80 @@ def _slope_derivative(fam: type, cost: Cost) -> sp.Expr:
     return sp.diff(fam.slope_function(cost), fam.free.symbol)
 
 
+@lru_cache(maxsize=256)
+def _slope_fraction(fam: type, cost: Cost) -> tuple[list, sp.Expr, list] | None:
+    """The slope as a fraction: the coefficients of its numerator in ascending powers of
+    the free parameter (each factored: :math:`(1 - b)^k` stays a product), and the
+    constant and factors of its denominator (``sympy.factor_list``); None where the
+    numerator is not a polynomial in the free parameter."""
+    g = fam.free.symbol
+    num, den = sp.fraction(sp.together(fam.slope_function(cost)))
+    try:
+        poly = sp.Poly(num, g)
+    except sp.PolynomialError:
+        return None
+    if any(g in c.free_symbols for c in poly.coeffs()):
+        return None
+    const, factors = sp.factor_list(den)
+    return [sp.factor(c) for c in reversed(poly.all_coeffs())], const, factors
+
+
+def _ball_sign(x: object) -> int:
+    return 1 if x > 0 else -1 if x < 0 else 0
+
+
+def _sign_numerator(m: Instance, cost: Cost, exact: dict, lo: Fraction
+                    ) -> Callable[[], list] | None:
+    r"""The coefficients of the slope's numerator times the sign of its denominator on
+    :math:`(lo, hi]`, :math:`lo \ge 0`, as a function of the working precision (the
+    :attr:`~dpsym.intervals.CompiledCost.numerator` of the interval minimiser); None
+    unless every factor of the denominator is a constant of proven sign or a polynomial
+    in the free parameter whose coefficients share one proven sign, its constant term
+    nonzero (so it does not vanish on :math:`[0, \infty)`)."""
+    parts = None if lo < 0 else _slope_fraction(type(m), cost)
+    if parts is None:
+        return None
+    g = m.free.symbol
+    coeffs, const, factors = parts
+    functions = [BallFunction.prepare(c, exact, g) for c in coeffs]
+    if None in functions:
+        return None
+    sign = _ball_sign(const)
+    with arb_workprec(64 + _eps_bits(m)):
+        for factor, power in factors:
+            if g not in factor.free_symbols:
+                signs = [factor]
+            else:
+                try:
+                    signs = sp.Poly(factor, g).all_coeffs()
+                except sp.PolynomialError:
+                    return None
+            balls = [BallFunction.prepare(s, exact, g) for s in signs]
+            if None in balls:
+                return None
+            balls = [_ball_sign(f(flint.arb(0))) if not s.is_zero else 0
+                     for f, s in zip(balls, signs, strict=True)]
+            nonzero = {s for s in balls if s}
+            if len(nonzero) != 1 or not balls[-1] or any(
+                    not s and not c.is_zero for s, c in zip(balls, signs, strict=True)):
+                return None
+            sign *= nonzero.pop() ** int(power)
+    if not sign:
+        return None
+    zero = flint.arb(0)
+    return lambda: [sign * f(zero) for f in functions]
+
+
+def _eps_bits(m: Instance) -> int:
+    r"""About :math:`\log_2 \varepsilon` for :math:`\varepsilon > 1` (else 0): the bits
+    that :math:`b = e^{-\varepsilon}` needs beyond its own (Arb's exponent)."""
+    e = m.values.get("eps")
+    if e is None:
+        return 0
+    e = e if isinstance(e, Fraction) else approximation(e)
+    return max(0, int(e).bit_length())
+
+
 @exclusive
 def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
     r"""The cost, its slope and the slope's derivative in the continuous free parameter,
@@ -397,18 +472,25 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
         ends = [sp.sympify(end).xreplace(rational) for end in (fp.lower, fp.upper)]
         if not all(end.is_Rational for end in ends):
             return None
+        lo, hi = (Fraction(int(e.p), int(e.q)) for e in ends)
+        hook = getattr(m, "_interval_functions", None)
+        if hook is not None:  # the family's own ball functions (no sympy expression)
+            functions = hook(cost)
+            if functions is not None:
+                plans[key] = CompiledCost(*functions[:3], lo, hi, numerator=functions[3])
+                return plans[key]
         try:
             slope = m.slope_function(cost)
             if _operations(slope) > MAX_INTERVAL_OPS:
                 return None
             exprs = (m.cost_function(cost), slope, _slope_derivative(type(m), cost))
+            numerator = _sign_numerator(m, cost, exact, lo)
         except (NoClosedFormError, UnsupportedError):
             return None
         functions = [BallFunction.prepare(e, exact, fp.symbol) for e in exprs]
         if None in functions:
             return None
-        lo, hi = (Fraction(int(e.p), int(e.q)) for e in ends)
-        plans[key] = CompiledCost(*functions, lo, hi)
+        plans[key] = CompiledCost(*functions, lo, hi, numerator=numerator)
     return plans[key]
 
 
@@ -429,9 +511,11 @@ def enclosed_optimum(m: Instance, quantity: str, cost: Cost, digits: int
     plan = interval_plan(m, cost)
     if plan is None:
         return None
+    if "guard_digits" not in plan.memo:  # (b = e^{-eps} needs the bits of eps's exponent)
+        plan.memo["guard_digits"] = m._guard_digits(cost) + _eps_bits(m) * 3 // 10
     return certify_minimum(plan, digits,
                            quantity="cost" if quantity == "cost" else "parameter",
-                           guard_digits=m._guard_digits(cost))
+                           guard_digits=plan.memo["guard_digits"])
 
 
 @exclusive
