@@ -35,7 +35,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import flint
 import mpmath
 import sympy as sp
 
@@ -43,6 +42,7 @@ from .balls import BallFunction, BallPlan, Certified, ExactPlan
 from .costs import Cost, parse_cost
 from .errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
 from .expressions import approximation, to_sympy
+from .interval_plans import eps_bits, rational_functions, sign_numerator
 from .intervals import CompiledCost, certify_minimum
 from .numerics import (
     agreement,
@@ -53,7 +53,7 @@ from .numerics import (
     mpf_man_exp,
 )
 from .optimize import numeric_minimiser, refine_root
-from .precision import arb_workprec, exclusive, workdps
+from .precision import exclusive, workdps
 from .symbols import b
 
 #: The evaluation methods of :func:`value`.
@@ -358,9 +358,11 @@ def ball_plan(m: Instance, quantity: str, cost: Cost) -> BallPlan | ExactPlan | 
     return plans[key]
 
 
-#: Largest slope (in sympy operations) compiled for the interval minimiser: beyond (the
-#: d-dimensional staircase for large d), one Taylor form costs more than the whole
-#: two-precision path.
+#: Largest slope (in sympy operations) compiled for the interval minimiser from its
+#: expression (a slope that is not rational in the free parameter; a rational one is
+#: compiled as polynomial coefficients, :mod:`dpsym.interval_plans`, and a family may give
+#: its own ball functions, ``_interval_functions``, as the d-dimensional staircase does
+#: at any d).
 MAX_INTERVAL_OPS = 1500
 
 
@@ -376,87 +378,18 @@ def _slope_derivative(fam: type, cost: Cost) -> sp.Expr:
     return sp.diff(fam.slope_function(cost), fam.free.symbol)
 
 
-@lru_cache(maxsize=256)
-def _slope_fraction(fam: type, cost: Cost) -> tuple[list, sp.Expr, list] | None:
-    """The slope as a fraction: the coefficients of its numerator in ascending powers of
-    the free parameter (each factored: :math:`(1 - b)^k` stays a product), and the
-    constant and factors of its denominator (``sympy.factor_list``); None where the
-    numerator is not a polynomial in the free parameter."""
-    g = fam.free.symbol
-    num, den = sp.fraction(sp.together(fam.slope_function(cost)))
-    try:
-        poly = sp.Poly(num, g)
-    except sp.PolynomialError:
-        return None
-    if any(g in c.free_symbols for c in poly.coeffs()):
-        return None
-    const, factors = sp.factor_list(den)
-    return [sp.factor(c) for c in reversed(poly.all_coeffs())], const, factors
-
-
-def _ball_sign(x: object) -> int:
-    return 1 if x > 0 else -1 if x < 0 else 0
-
-
-def _sign_numerator(m: Instance, cost: Cost, exact: dict, lo: Fraction
-                    ) -> Callable[[], list] | None:
-    r"""The coefficients of the slope's numerator times the sign of its denominator on
-    :math:`(lo, hi]`, :math:`lo \ge 0`, as a function of the working precision (the
-    :attr:`~dpsym.intervals.CompiledCost.numerator` of the interval minimiser); None
-    unless every factor of the denominator is a constant of proven sign or a polynomial
-    in the free parameter whose coefficients share one proven sign, its constant term
-    nonzero (so it does not vanish on :math:`[0, \infty)`)."""
-    parts = None if lo < 0 else _slope_fraction(type(m), cost)
-    if parts is None:
-        return None
-    g = m.free.symbol
-    coeffs, const, factors = parts
-    functions = [BallFunction.prepare(c, exact, g) for c in coeffs]
-    if None in functions:
-        return None
-    sign = _ball_sign(const)
-    with arb_workprec(64 + _eps_bits(m)):
-        for factor, power in factors:
-            if g not in factor.free_symbols:
-                signs = [factor]
-            else:
-                try:
-                    signs = sp.Poly(factor, g).all_coeffs()
-                except sp.PolynomialError:
-                    return None
-            balls = [BallFunction.prepare(s, exact, g) for s in signs]
-            if None in balls:
-                return None
-            balls = [_ball_sign(f(flint.arb(0))) if not s.is_zero else 0
-                     for f, s in zip(balls, signs, strict=True)]
-            nonzero = {s for s in balls if s}
-            if len(nonzero) != 1 or not balls[-1] or any(
-                    not s and not c.is_zero for s, c in zip(balls, signs, strict=True)):
-                return None
-            sign *= nonzero.pop() ** int(power)
-    if not sign:
-        return None
-    zero = flint.arb(0)
-    return lambda: [sign * f(zero) for f in functions]
-
-
-def _eps_bits(m: Instance) -> int:
-    r"""About :math:`\log_2 \varepsilon` for :math:`\varepsilon > 1` (else 0): the bits
-    that :math:`b = e^{-\varepsilon}` needs beyond its own (Arb's exponent)."""
-    e = m.values.get("eps")
-    if e is None:
-        return 0
-    e = e if isinstance(e, Fraction) else approximation(e)
-    return max(0, int(e).bit_length())
-
-
 @exclusive
 def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
     r"""The cost, its slope and the slope's derivative in the continuous free parameter,
-    compiled to ball functions at the instance's exact parameters
-    (:class:`dpsym.balls.BallFunction`), with the parameter's exact range; None where the
-    family has no continuous free parameter, a closed-form minimiser, or an expression the
-    balls do not handle (a Lerch sum of a non-integer moment). Kept in ``_plans``."""
+    compiled to ball functions at the instance's exact parameters, with the parameter's
+    exact range and, where it exists, the slope's sign polynomial
+    (:func:`dpsym.interval_plans.sign_numerator`): the family's own functions
+    (``_interval_functions``) if it has them, else ratios of polynomials in the free
+    parameter (:func:`dpsym.interval_plans.rational_functions`), else the expressions
+    (:class:`dpsym.balls.BallFunction`, at most :data:`MAX_INTERVAL_OPS` operations);
+    None where the family has no continuous free parameter, a closed-form minimiser, or an
+    expression the balls do not handle (a Lerch sum of a non-integer moment). Kept in
+    ``_plans``."""
     plans = m.__dict__.setdefault("_plans", {})
     key = ("interval", cost.name)
     if key not in plans:
@@ -480,14 +413,16 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
                 plans[key] = CompiledCost(*functions[:3], lo, hi, numerator=functions[3])
                 return plans[key]
         try:
-            slope = m.slope_function(cost)
-            if _operations(slope) > MAX_INTERVAL_OPS:
-                return None
-            exprs = (m.cost_function(cost), slope, _slope_derivative(type(m), cost))
-            numerator = _sign_numerator(m, cost, exact, lo)
+            numerator = sign_numerator(m, cost, exact, lo)
+            functions = rational_functions(m, cost, exact)
+            if functions is None:  # not rational in the free parameter: the expressions
+                slope = m.slope_function(cost)
+                if _operations(slope) > MAX_INTERVAL_OPS:
+                    return None
+                exprs = (m.cost_function(cost), slope, _slope_derivative(type(m), cost))
+                functions = [BallFunction.prepare(e, exact, fp.symbol) for e in exprs]
         except (NoClosedFormError, UnsupportedError):
             return None
-        functions = [BallFunction.prepare(e, exact, fp.symbol) for e in exprs]
         if None in functions:
             return None
         plans[key] = CompiledCost(*functions, lo, hi, numerator=numerator)
@@ -512,7 +447,7 @@ def enclosed_optimum(m: Instance, quantity: str, cost: Cost, digits: int
     if plan is None:
         return None
     if "guard_digits" not in plan.memo:  # (b = e^{-eps} needs the bits of eps's exponent)
-        plan.memo["guard_digits"] = m._guard_digits(cost) + _eps_bits(m) * 3 // 10
+        plan.memo["guard_digits"] = m._guard_digits(cost) + eps_bits(m) * 3 // 10
     return certify_minimum(plan, digits,
                            quantity="cost" if quantity == "cost" else "parameter",
                            guard_digits=plan.memo["guard_digits"])

@@ -25,6 +25,21 @@ the same code also takes Arb power series, for Taylor forms). Then:
    all the others wins; the precision is raised until it does and the ball rounds to the
    digits asked for (:class:`dpsym.balls.Certified`).
 
+**Across decades** (large :math:`\varepsilon`: the minimiser near
+:math:`e^{-\varepsilon/(p+1)}`, other roots of the slope near powers of
+:math:`e^{-\varepsilon}`, up to :math:`\varepsilon = 10^{100}`). A ball cannot hold an
+interval such as :math:`[b, b + w]` with :math:`w \gg 2^{\mathrm{prec}} b`, so the slope's
+ball on :math:`[0, w]` is useless there. Where the family gives the slope's *sign
+polynomial* :math:`N` (the slope over a proven positive factor, ``numerator``;
+:mod:`dpsym.interval_plans`), :math:`N` takes the slope's place in steps 1-3
+(:class:`SignPolynomial`): the range is split at the tropical roots of :math:`N` (the
+Newton polygon of :math:`\log_2 |c_j|`), each gap between them is one interval whose sign
+one monomial proves (:meth:`SignPolynomial.dominance`, valid on any ratio of ends), and a
+window of a few bits around each tropical root is covered as above
+(:func:`tropical_covering`). :func:`candidates` raises the precision first while the
+slope's sign is unresolved at most sample points (:func:`_resolves`: cancellation as
+:math:`\varepsilon \to 0` or in high dimension).
+
 Anything that cannot be proven raises :class:`~dpsym.errors.CertificationError` naming the
 reason (:func:`dpsym.evaluation.value` then falls back to the two-precision heuristic and
 labels the value ``"agreement"``).
@@ -287,13 +302,20 @@ def _power_of_two(n: int) -> flint.arb:
     return flint.arb((1, n))
 
 
-def polynomial_at(coeffs: list[flint.arb], x: object, increasing: bool = False) -> object:
-    r""":math:`\sum_j c_j x^j` (ascending coefficients) at a ball or an Arb power series.
+def polynomial_at(coeffs: list[flint.arb] | flint.arb_poly, x: object,
+                  increasing: bool = False) -> object:
+    r""":math:`\sum_j c_j x^j` (ascending coefficients, or an Arb polynomial) at a ball or
+    an Arb power series.
 
     A wide interval :math:`x \subset [0, \infty)` is taken end by end: with
     ``increasing`` (the caller knows every :math:`c_j \ge 0`) the value at each end, else
-    each monomial's range (Horner's scheme would widen at each step); a point or a power
-    series by Horner's scheme."""
+    each monomial's range (Horner's scheme would widen at each step); a point by Arb's
+    polynomial evaluation where an Arb polynomial is given, else (and a power series) by
+    Horner's scheme."""
+    if isinstance(coeffs, flint.arb_poly):
+        if isinstance(x, flint.arb) and not (x.rel_accuracy_bits() < 8 and x.lower() >= 0):
+            return coeffs(x)
+        coeffs = coeffs.coeffs() or [flint.arb(0)]
     if isinstance(x, flint.arb) and x.rel_accuracy_bits() < 8 and x.lower() >= 0:
         lo, hi = x.lower(), x.upper()
         if increasing:
@@ -566,7 +588,11 @@ def _enclose(f: CompiledCost, cand: Candidate, bits: int) -> tuple[flint.arb, fl
         return cand.box, f.cost(cand.box)
     box = _refine(f.memo.get("newton", f), cand.box, bits)
     m = box.mid()
-    return box, f.cost(m) + f.slope(box) * (box - m)  # mean-value form
+    with arb_workprec(min(flint.ctx.prec, 64)):  # a second-order term: a few bits do
+        slope = f.slope(box)
+    if not slope.is_finite():  # (unless e^{-eps} itself needs more: eps > 2^64)
+        slope = f.slope(box)
+    return box, f.cost(m) + slope * (box - m)  # mean-value form
 
 
 @exclusive
@@ -595,7 +621,8 @@ def certify_minimum(f: CompiledCost, digits: int, *, quantity: str = "cost",
             for k, cand in enumerate(cands):
                 if known is not None and k != known:
                     continue
-                box, cost = _enclose(f, cand, target + 8)
+                # (to separate the candidates, the boxes as narrow as the precision allows)
+                box, cost = _enclose(f, cand, target + (8 if known is not None else guard))
                 if cand.where == "interior":
                     cands[k] = Candidate("interior", box)  # keep the contraction
                 enclosed[k] = (box, cost)

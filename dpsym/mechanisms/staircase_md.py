@@ -497,9 +497,9 @@ class _RadialPolynomials:
 
     def __init__(self, d: int, p: int, eps_value: Fraction, const: Fraction) -> None:
         self.d, self.p, self.eps, self.const = d, p, eps_value, const
-        self._cache: dict[int, dict[str, list[flint.arb]]] = {}
+        self._cache: dict[int, dict[str, object]] = {}
 
-    def _polys(self) -> dict[str, list[flint.arb]]:
+    def _polys(self) -> dict[str, object]:
         prec = flint.ctx.prec
         if prec not in self._cache:
             d, p = self.d, self.p
@@ -517,33 +517,32 @@ class _RadialPolynomials:
 
             n = (d + p) * s(d + p - 1) * s(d) - d * s(d + p) * s(d - 1)
             self._cache[prec] = {
-                "top": s(d + p).coeffs(), "bottom": s(d).coeffs(),
-                "dbottom": (d * s(d - 1)).coeffs(), "n": n.coeffs(),
-                "dn": n.derivative().coeffs(), "c": [flint.arb(flint.fmpq(
-                    self.const.numerator, self.const.denominator))]}
+                "top": s(d + p), "bottom": s(d), "dbottom": d * s(d - 1), "n": n,
+                "dn": n.derivative(), "coeffs": n.coeffs(), "c": flint.arb(flint.fmpq(
+                    self.const.numerator, self.const.denominator))}
         return self._cache[prec]
 
     def cost(self, x: object) -> object:
         """:math:`C S_{d+p}(x)/S_d(x)`."""
         q = self._polys()
-        return q["c"][0] * polynomial_at(q["top"], x, True) / polynomial_at(q["bottom"], x,
-                                                                            True)
+        return q["c"] * polynomial_at(q["top"], x, True) / polynomial_at(q["bottom"], x,
+                                                                         True)
 
     def slope(self, x: object) -> object:
         """:math:`C N(x)/S_d(x)^2`."""
         q = self._polys()
-        return q["c"][0] * polynomial_at(q["n"], x) / polynomial_at(q["bottom"], x, True) ** 2
+        return q["c"] * polynomial_at(q["n"], x) / polynomial_at(q["bottom"], x, True) ** 2
 
     def dslope(self, x: object) -> object:
         """:math:`C (N' S_d - 2 N S_d')/S_d^3`."""
         q = self._polys()
         sd = polynomial_at(q["bottom"], x, True)
-        return q["c"][0] * (polynomial_at(q["dn"], x) * sd - 2 * polynomial_at(q["n"], x)
-                            * polynomial_at(q["dbottom"], x, True)) / sd ** 3
+        return q["c"] * (polynomial_at(q["dn"], x) * sd - 2 * polynomial_at(q["n"], x)
+                         * polynomial_at(q["dbottom"], x, True)) / sd ** 3
 
     def numerator(self) -> list[flint.arb]:
         """The coefficients of :math:`N` (the slope's sign)."""
-        return self._polys()["n"]
+        return self._polys()["coeffs"]
 
     def functions(self) -> tuple:
         """(cost, slope, slope derivative, sign numerator)."""
