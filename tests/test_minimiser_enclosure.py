@@ -386,3 +386,22 @@ def test_one_monomial_above_the_others_proves_the_sign():
         assert h.dominance(flint.arb(2) ** -48, flint.arb(1)) == 1
         assert h.dominance(flint.arb(2) ** -51, flint.arb(2) ** -49) == 0
         assert h.tropical_roots() == [-50]
+
+
+@pytest.mark.parametrize(("e", "dim"), [("1", 3), ("1e4", 3), ("1/3", 13)])
+def test_independent_staircase_quantities_are_enclosed(e, dim):
+    """Each coordinate is the 1-D staircase at eps/d: the costs are d times its costs and
+    gamma its optimum; the reference from the 1-D density (:func:`_reference_any_eps` at
+    eps/d, amplitude P = 1, power P = 2)."""
+    from dpsym.mechanisms import IndependentStaircase
+
+    digits = 20
+    m = IndependentStaircase(eps=e, dim=dim)
+    for cost, power in (("amplitude", 1), ("power", 2)):
+        g, v = _reference_any_eps(str(Fraction(e) / dim), power, digits)
+        gamma = m.value("gamma", cost, digits)
+        total = m.value("cost", cost, digits)
+        assert gamma.certificate == total.certificate == "enclosure"
+        _contains(gamma, g, digits)
+        with mpmath.workdps(_dps(e, digits)):
+            _contains(total, dim * v, digits)
