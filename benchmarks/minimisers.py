@@ -133,7 +133,7 @@ def thousand_digit_cases(quick: bool, digits: int = 1000) -> list[Result]:
     """The certified minimiser on a fresh instance over a hand-written findroot."""
     from dpsym.mechanisms import Staircase
 
-    repeats = 3 if quick else 9
+    repeats = 5 if quick else 15
     out = []
     for eps in THOUSAND_DIGIT_EPS:
         case = f"staircase moment:3 (eps={eps}) minimiser at {digits} digits"
@@ -150,7 +150,7 @@ def thousand_digit_cases(quick: bool, digits: int = 1000) -> list[Result]:
             with mpmath.workdps(digits + 10):
                 agree = float(abs(mpmath.mpf(v.text) / hand()[1] - 1))
             funcs: dict[str, Callable[[], object]] = {"dpsym": fresh, "hand": hand}
-            med = interleaved(funcs, repeats)
+            med = interleaved(funcs, repeats, min_batch=0.05)
             ratio = med["dpsym"] / med["hand"]
             ok = agree <= 10.0 ** (1 - digits) and v.certificate == "enclosure"
             out.append(Result(
