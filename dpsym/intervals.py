@@ -588,11 +588,12 @@ def _enclose(f: CompiledCost, cand: Candidate, bits: int) -> tuple[flint.arb, fl
         return cand.box, f.cost(cand.box)
     box = _refine(f.memo.get("newton", f), cand.box, bits)
     m = box.mid()
+    value = f.cost(m)
     with arb_workprec(min(flint.ctx.prec, 64)):  # a second-order term: a few bits do
-        slope = f.slope(box)
-    if not slope.is_finite():  # (unless e^{-eps} itself needs more: eps > 2^64)
-        slope = f.slope(box)
-    return box, f.cost(m) + slope * (box - m)  # mean-value form
+        term = f.slope(box) * (box - m)
+    if not (term.is_finite() and term.rad() <= abs(value).upper() * flint.arb(2) ** -bits):
+        term = f.slope(box) * (box - m)  # (e^{-eps} itself needs more bits: eps > 2^40)
+    return box, value + term  # mean-value form
 
 
 @exclusive
@@ -631,7 +632,7 @@ def certify_minimum(f: CompiledCost, digits: int, *, quantity: str = "cost",
                 f.memo["winner"] = winner
                 box, cost = enclosed[winner]
                 ball = cost if quantity == "cost" else box
-                if ball.is_finite():
+                if ball.is_finite() and ball.rel_accuracy_bits() > 0:
                     if quantity != "cost" and ball.is_zero():
                         return Certified(flint.arb(0), None, digits)
                     rounded = _ball_rounding(ball, digits)

@@ -272,7 +272,8 @@ def test_the_isolation_is_kept_per_instance_and_reused_at_any_digits():
 
 # ---------------------------------------------------------------------- large eps, high d
 @pytest.mark.parametrize(("power", "e"), [(3, "1e3"), (3, "1e4"), (5, "1e4"), (12, "100"),
-                                          (3, "1e20"), (5, "1e100")])
+                                          (3, "1e20"), (4, "4.91e29"), (7, "1e60"),
+                                          (5, "1e100")])
 def test_large_eps_staircase_minimiser_is_enclosed(power, e):
     """Up to the top of the declared domain: the minimiser ~ e^{-eps/(P+1)} and the roots
     of the slope spread over eps/log(2) bits (the slope's sign polynomial and its
