@@ -170,7 +170,8 @@ def test_fifty_and_a_thousand_digits_agree_with_the_mpmath_path():
             assert fast.text == m.value(quantity, "moment:5", digits, method="mpmath").text
 
 
-@pytest.mark.parametrize(("dim", "e"), [(2, "1"), (3, "1/3"), (4, "1e-4"), (4, "20")])
+@pytest.mark.parametrize(("dim", "e"), [(2, "1"), (3, "1/3"), (4, "1e-4"), (4, "20"),
+                                        (3, "1e-25"), (13, "1e-25"), (50, "1e-6")])
 def test_multidimensional_staircase_power_is_enclosed(dim, e):
     m = StaircaseMD(eps=e, dim=dim)
     for quantity in ("gamma", "cost"):

@@ -408,9 +408,11 @@ class StaircaseMD(DimensionalMechanism):
         :math:`E_j = b A_j(b)/(1 - b)^{j+1}` (:math:`1 - b` from ``expm1``): no sympy
         expression, at any dimension. The slope is
         :math:`C\,N/S_d^2` with :math:`N = (d+p) S_{d+p-1} S_d - d\,S_{d+p} S_{d-1}`,
-        whose sign it has (:math:`C, S_d > 0`). None for :math:`d = 1` and for
-        :math:`\varepsilon \le` :data:`SERIES_EPS` (the series path)."""
-        if self.DIM == 1 or self._small_eps():
+        whose sign it has (:math:`C, S_d > 0`); its coefficients cancel to relative
+        order :math:`\varepsilon^{d+1}` as :math:`\varepsilon \to 0`, which the
+        minimiser's precision probe meets by raising the precision. None for
+        :math:`d = 1`."""
+        if self.DIM == 1:
             return None
         self.require("eps", "Delta")
         delta = self.values["Delta"]
