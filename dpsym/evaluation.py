@@ -43,6 +43,7 @@ from .costs import Cost, parse_cost
 from .errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
 from .expressions import approximation, to_sympy
 from .integer_argmin import integer_optimum
+from .interval_plans import eps_bits, rational_functions, sign_numerator
 from .intervals import CompiledCost, certify_minimum
 from .numerics import (
     agreement,
@@ -358,9 +359,11 @@ def ball_plan(m: Instance, quantity: str, cost: Cost) -> BallPlan | ExactPlan | 
     return plans[key]
 
 
-#: Largest slope (in sympy operations) compiled for the interval minimiser: beyond (the
-#: d-dimensional staircase for large d), one Taylor form costs more than the whole
-#: two-precision path.
+#: Largest slope (in sympy operations) compiled for the interval minimiser from its
+#: expression (a slope that is not rational in the free parameter; a rational one is
+#: compiled as polynomial coefficients, :mod:`dpsym.interval_plans`, and a family may give
+#: its own ball functions, ``_interval_functions``, as the d-dimensional staircase does
+#: at any d).
 MAX_INTERVAL_OPS = 1500
 
 
@@ -379,10 +382,15 @@ def _slope_derivative(fam: type, cost: Cost) -> sp.Expr:
 @exclusive
 def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
     r"""The cost, its slope and the slope's derivative in the continuous free parameter,
-    compiled to ball functions at the instance's exact parameters
-    (:class:`dpsym.balls.BallFunction`), with the parameter's exact range; None where the
-    family has no continuous free parameter, a closed-form minimiser, or an expression the
-    balls do not handle (a Lerch sum of a non-integer moment). Kept in ``_plans``."""
+    compiled to ball functions at the instance's exact parameters, with the parameter's
+    exact range and, where it exists, the slope's sign polynomial
+    (:func:`dpsym.interval_plans.sign_numerator`): the family's own functions
+    (``_interval_functions``) if it has them, else ratios of polynomials in the free
+    parameter (:func:`dpsym.interval_plans.rational_functions`), else the expressions
+    (:class:`dpsym.balls.BallFunction`, at most :data:`MAX_INTERVAL_OPS` operations);
+    None where the family has no continuous free parameter, a closed-form minimiser, or an
+    expression the balls do not handle (a Lerch sum of a non-integer moment). Kept in
+    ``_plans``."""
     plans = m.__dict__.setdefault("_plans", {})
     key = ("interval", cost.name)
     if key not in plans:
@@ -398,18 +406,27 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
         ends = [sp.sympify(end).xreplace(rational) for end in (fp.lower, fp.upper)]
         if not all(end.is_Rational for end in ends):
             return None
+        lo, hi = (Fraction(int(e.p), int(e.q)) for e in ends)
+        hook = getattr(m, "_interval_functions", None)
+        if hook is not None:  # the family's own ball functions (no sympy expression)
+            functions = hook(cost)
+            if functions is not None:
+                plans[key] = CompiledCost(*functions[:3], lo, hi, numerator=functions[3])
+                return plans[key]
         try:
-            slope = m.slope_function(cost)
-            if _operations(slope) > MAX_INTERVAL_OPS:
-                return None
-            exprs = (m.cost_function(cost), slope, _slope_derivative(type(m), cost))
+            numerator = sign_numerator(m, cost, exact, lo)
+            functions = rational_functions(m, cost, exact)
+            if functions is None:  # not rational in the free parameter: the expressions
+                slope = m.slope_function(cost)
+                if _operations(slope) > MAX_INTERVAL_OPS:
+                    return None
+                exprs = (m.cost_function(cost), slope, _slope_derivative(type(m), cost))
+                functions = [BallFunction.prepare(e, exact, fp.symbol) for e in exprs]
         except (NoClosedFormError, UnsupportedError):
             return None
-        functions = [BallFunction.prepare(e, exact, fp.symbol) for e in exprs]
         if None in functions:
             return None
-        lo, hi = (Fraction(int(e.p), int(e.q)) for e in ends)
-        plans[key] = CompiledCost(*functions, lo, hi)
+        plans[key] = CompiledCost(*functions, lo, hi, numerator=numerator)
     return plans[key]
 
 
@@ -430,9 +447,11 @@ def enclosed_optimum(m: Instance, quantity: str, cost: Cost, digits: int
     plan = interval_plan(m, cost)
     if plan is None:
         return None
+    if "guard_digits" not in plan.memo:  # (b = e^{-eps} needs the bits of eps's exponent)
+        plan.memo["guard_digits"] = m._guard_digits(cost) + eps_bits(m) * 3 // 10
     return certify_minimum(plan, digits,
                            quantity="cost" if quantity == "cost" else "parameter",
-                           guard_digits=m._guard_digits(cost))
+                           guard_digits=plan.memo["guard_digits"])
 
 
 @exclusive

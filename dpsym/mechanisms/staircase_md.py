@@ -47,6 +47,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 
+import flint
 import mpmath
 import numpy as np
 import sympy as sp
@@ -55,7 +56,9 @@ from ..asymptotics import minimiser_series
 from ..ball_sampling import BallMixtureSampler, ball_sampler
 from ..costs import Cost, parse_cost
 from ..errors import UnsupportedError
+from ..intervals import polynomial_at
 from ..l1 import (
+    eulerian_numbers,
     l1_sphere_measure,
     power_geometric_sum,
     power_geometric_sums_numeric,
@@ -397,6 +400,30 @@ class StaircaseMD(DimensionalMechanism):
             best = min(candidates, key=value)
         return best, value(best)
 
+    def _interval_functions(self, cost: Cost) -> tuple | None:
+        r"""The cost, its slope, the slope's derivative and the slope's sign polynomial
+        as ball functions of :math:`\gamma` for the interval minimiser
+        (:func:`dpsym.evaluation.interval_plan`), from the polynomials
+        :math:`S_m(\gamma) = \sum_j \binom{m}{j} E_j \gamma^{m-j}` with Arb's
+        :math:`E_j = b A_j(b)/(1 - b)^{j+1}` (:math:`1 - b` from ``expm1``): no sympy
+        expression, at any dimension. The slope is
+        :math:`C\,N/S_d^2` with :math:`N = (d+p) S_{d+p-1} S_d - d\,S_{d+p} S_{d-1}`,
+        whose sign it has (:math:`C, S_d > 0`); its coefficients cancel to relative
+        order :math:`\varepsilon^{d+1}` as :math:`\varepsilon \to 0`, which the
+        minimiser's precision probe meets by raising the precision. None for
+        :math:`d = 1`."""
+        if self.DIM == 1:
+            return None
+        self.require("eps", "Delta")
+        delta = self.values["Delta"]
+        const = cost_constant(self.DIM, int(cost.exponent)).subs(
+            Delta, sp.Rational(delta.numerator, delta.denominator))
+        if not const.is_Rational:
+            return None
+        const = Fraction(int(const.p), int(const.q))
+        return _RadialPolynomials(self.DIM, int(cost.exponent), self.values["eps"],
+                                  const).functions()
+
     def _guard_digits(self, cost: Cost) -> int:
         r"""The slope cancels to relative order :math:`\varepsilon^{d+1}` as
         :math:`\varepsilon \to 0`: add :math:`(d + 1)\log_{10}(1/\varepsilon)` digits."""
@@ -463,6 +490,65 @@ class StaircaseMD(DimensionalMechanism):
                     mass += lev * (top**d - lo**d)
         total = (1 - bb) * mpmath.nsum(lambda j: bb**j * (j + g) ** d, [0, mpmath.inf])
         return mass / total
+
+
+class _RadialPolynomials:
+    r"""The :math:`d`-dimensional staircase's cost :math:`C S_{d+p}/S_d` and its slope as
+    ball functions of :math:`\gamma` (:meth:`StaircaseMD._interval_functions`), their
+    polynomial coefficients computed once per working precision."""
+
+    def __init__(self, d: int, p: int, eps_value: Fraction, const: Fraction) -> None:
+        self.d, self.p, self.eps, self.const = d, p, eps_value, const
+        self._cache: dict[int, dict[str, object]] = {}
+
+    def _polys(self) -> dict[str, object]:
+        prec = flint.ctx.prec
+        if prec not in self._cache:
+            d, p = self.d, self.p
+            t = flint.arb(flint.fmpq(self.eps.numerator, self.eps.denominator))
+            bb, omb = (-t).exp(), -(-t).expm1()
+            e = [1 / omb]
+            for j in range(1, d + p + 1):
+                a = flint.arb(0)
+                for c in reversed(eulerian_numbers(j)):
+                    a = a * bb + c
+                e.append(bb * a / omb ** (j + 1))
+
+            def s(m: int) -> flint.arb_poly:  # ascending coefficients of S_m
+                return flint.arb_poly([math.comb(m, i) * e[m - i] for i in range(m + 1)])
+
+            n = (d + p) * s(d + p - 1) * s(d) - d * s(d + p) * s(d - 1)
+            self._cache[prec] = {
+                "top": s(d + p), "bottom": s(d), "dbottom": d * s(d - 1), "n": n,
+                "dn": n.derivative(), "coeffs": n.coeffs(), "c": flint.arb(flint.fmpq(
+                    self.const.numerator, self.const.denominator))}
+        return self._cache[prec]
+
+    def cost(self, x: object) -> object:
+        """:math:`C S_{d+p}(x)/S_d(x)`."""
+        q = self._polys()
+        return q["c"] * polynomial_at(q["top"], x, True) / polynomial_at(q["bottom"], x,
+                                                                         True)
+
+    def slope(self, x: object) -> object:
+        """:math:`C N(x)/S_d(x)^2`."""
+        q = self._polys()
+        return q["c"] * polynomial_at(q["n"], x) / polynomial_at(q["bottom"], x, True) ** 2
+
+    def dslope(self, x: object) -> object:
+        """:math:`C (N' S_d - 2 N S_d')/S_d^3`."""
+        q = self._polys()
+        sd = polynomial_at(q["bottom"], x, True)
+        return q["c"] * (polynomial_at(q["dn"], x) * sd - 2 * polynomial_at(q["n"], x)
+                         * polynomial_at(q["dbottom"], x, True)) / sd ** 3
+
+    def numerator(self) -> list[flint.arb]:
+        """The coefficients of :math:`N` (the slope's sign)."""
+        return self._polys()["coeffs"]
+
+    def functions(self) -> tuple:
+        """(cost, slope, slope derivative, sign numerator)."""
+        return self.cost, self.slope, self.dslope, self.numerator
 
 
 @cache
