@@ -343,7 +343,8 @@ def _needed_sigma(e: Fraction, sens: Fraction, target: Fraction, top: Fraction) 
     for _ in range(ATTEMPTS):
         found = enclose(bits)
         if found.is_finite() and found > 0:
-            (_, lo_up), (_, hi_up) = directed_texts(found, NEEDED_DIGITS)
+            with arb_workprec(bits + 64):  # the ends exactly (Arb rounds them outwards)
+                (_, lo_up), (_, hi_up) = directed_texts(found, NEEDED_DIGITS)
             ends = (lo_up, hi_up)
             if lo_up == hi_up:
                 break

@@ -203,9 +203,11 @@ def profile_between(eps: Fraction, sigma: Callable[[int], flint.arb], Delta: Fra
             s = sigma(more)
             if not s > 0:
                 raise CertificationError("sigma's enclosure is not positive")
-            ends = [profile_enclosure(eps, fraction(end), Delta)(bits + 8)
-                    for end in (s.lower(), s.upper())]
-            found = ends[0].union(ends[1])
+            with arb_workprec(more + 64):  # the ends, rounded outwards
+                lo, hi = s.lower(), s.upper()
+            ends = [profile_enclosure(eps, fraction(end), Delta)(bits + 8) for end in (lo, hi)]
+            with arb_workprec(bits + 64):
+                found = ends[0].union(ends[1])
             accuracy = found.rel_accuracy_bits()
             if accuracy >= bits:
                 break
