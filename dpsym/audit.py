@@ -386,7 +386,8 @@ def _certified(profile: profile_balls.Profile, digits: int) -> Value:
     if profile.exact is not None:
         return Value(None, None, digits, source=Certified.exact(profile.exact, digits))
     return Value(None, None, digits,
-                 source=certify_ball(profile.enclose, digits, what="the audited delta"))
+                 source=certify_ball(profile.enclose, digits, what="the audited delta",
+                                     within=(0, 1)))
 
 
 def _decimal(value: Fraction) -> str:

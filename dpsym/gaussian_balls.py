@@ -229,10 +229,12 @@ def fraction(value: flint.arb) -> Fraction:
 
 @exclusive
 def certify_ball(enclose: Callable[[int], flint.arb], digits: int, *,
-                 guard_bits: int = GUARD_BITS, what: str = "value") -> Certified:
+                 guard_bits: int = GUARD_BITS, what: str = "value",
+                 within: tuple[int, int] | None = None) -> Certified:
     r"""The ball ``enclose(bits)`` rounded to ``digits`` significant digits: ``bits``
     starts at the bits of the digits plus ``guard_bits`` and doubles until every point of
-    the ball rounds alike (:class:`dpsym.balls.Certified`).
+    the ball rounds alike (:class:`dpsym.balls.Certified`). ``within``: an interval known
+    to hold the value (a probability's :math:`[0, 1]`), intersected with the ball.
 
     Raises
     ------
@@ -243,6 +245,12 @@ def certify_ball(enclose: Callable[[int], flint.arb], digits: int, *,
     for _ in range(ATTEMPTS):
         found = enclose(bits)
         if found.is_finite():
+            found = trimmed(found, bits + 64)
+            if within is not None:
+                with arb_workprec(bits + 64):
+                    hull = arb(within[0]).union(arb(within[1]))
+                    if found.overlaps(hull):
+                        found = found.intersection(hull)
             rounded = _ball_rounding(found, digits)
             if rounded is not None:
                 return Certified(found, rounded, digits)
@@ -251,6 +259,17 @@ def certify_ball(enclose: Callable[[int], flint.arb], digits: int, *,
             break
     raise CertificationError(f"the enclosure of {what} did not round to {digits} digits "
                              f"(last precision {bits} bits)")
+
+
+def trimmed(found: flint.arb, bits: int) -> flint.arb:
+    r"""``found`` widened to a relative radius of :math:`2^{-\mathrm{bits}}` when it is
+    (much) narrower: :math:`1 - e^{-10^{300}}` is a ball of radius
+    :math:`e^{-10^{300}}` around 1, whose radius no decimal rounding needs."""
+    if found.rel_accuracy_bits() <= bits or found.mid().is_zero():
+        return found
+    with arb_workprec(bits + GUARD_BITS):
+        radius = abs(found.mid()) * arb(2) ** -bits
+        return arb(found.mid(), radius.upper()).union(found)
 
 
 def decide_at_most(enclose: Callable[[int], flint.arb], target: Fraction,
@@ -471,4 +490,4 @@ class Calibration:
 __all__ = ["ATTEMPTS", "MAX_BITS", "Calibration", "adaptive", "ball", "certify_ball",
            "complement_ball", "decide_at_most", "delta_ball", "fraction", "mills",
            "mills_slope", "phi", "profile_between", "profile_enclosure", "size_bits",
-           "upper_tail"]
+           "trimmed", "upper_tail"]

@@ -442,3 +442,28 @@ def test_audit_json_carries_enclosure_or_exact_for_every_mechanism(capsys):
     assert seen == {"enclosure", "exact"}
     laplace = run_json(capsys, "audit", "laplace", "--scale", "1.2", "--eps", "1")
     assert (laplace["certificate"], laplace["delta"]) == ("exact", "0")
+
+
+@pytest.mark.parametrize("args, met", [
+    ({"mechanism": "laplace", "eps": "1e6", "scale": "1e-300"}, False),  # 1 - e^(-5e299)
+    ({"mechanism": "analytic-gaussian", "eps": "1", "sigma": "1e-300"}, False),
+    ({"mechanism": "gaussian", "eps": "1e-6", "sigma": "1e300"}, True),  # 10^(-2e599)
+])
+def test_extreme_audits_are_enclosures(args, met):
+    name = args.pop("mechanism")
+    result = audit(name, delta="1e-10", digits=12, **args)
+    assert result.certificate == "enclosure" and result.met is met
+    assert not result.enclosure[0].startswith("-")
+    if not met:
+        assert result.text == "1.00000000000"
+    else:  # log10 delta = log10(phi(x) mu (-R'(x))), -R'(x) = x^-2 (1 + O(x^-2)),
+        # x = eps sigma - 1/(2 sigma) = 1e294 - 5e-301 (x^2 / 2 moves by 5e-7 with the 5e-301)
+        with mpmath.workdps(1300):
+            mu = mpmath.mpf(10) ** -300
+            x = mpmath.mpf(10) ** 294 - mu / 2
+            log10 = (-x * x / 2 - mpmath.log(2 * mpmath.pi) / 2 + mpmath.log(mu)
+                     - 2 * mpmath.log(x)) / mpmath.log(10)
+            power = int(mpmath.floor(log10))
+            mantissa = rounded(mpmath.mpf(10) ** (log10 - power), 12)
+        head, _, tail = result.text.partition("e")
+        assert (Decimal(head), int(tail)) == (mantissa, power)

@@ -84,7 +84,8 @@ class _Gaussian(Mechanism):
         proven digits."""
         self.require(*(prm.name for prm in self.params))
         enclose = profile_on(eps_prime, self._sigma_ball, self.values["Delta"])
-        found = certify_ball(enclose, check_digits(digits), what="the Gaussian profile")
+        found = certify_ball(enclose, check_digits(digits), what="the Gaussian profile",
+                             within=(0, 1))
         return Value(None, None, digits, source=found)
 
     def _sigma_ball(self, bits: int) -> flint.arb:
