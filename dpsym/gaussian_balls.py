@@ -14,11 +14,12 @@ Mills ratio :math:`R(t) = \Phi(-t)/\varphi(t)`, and
 :math:`\sqrt\pi\,e^{z}\operatorname{erfc}(\sqrt z) = U(\tfrac12, \tfrac12, z)` (Kummer's
 confluent function), so :math:`R(t) = U(\tfrac12, \tfrac12, t^2/2)/\sqrt2`; Arb evaluates
 :math:`U` with full relative accuracy for every :math:`z > 0` (asymptotic series far out),
-so neither :math:`e^{t^2/2}` nor :math:`\operatorname{erfc}(t/\sqrt2)` ever appears. From
+so neither :math:`e^{t^2/2}` nor :math:`\operatorname{erfc}(t/\sqrt2)` appears (it is used
+for :math:`t > 1`; below, the erfc form has neither overflow nor cancellation). From
 :math:`\partial_z U(a, b, z) = -a\,U(a + 1, b + 1, z)`,
 :math:`-R'(t) = t\,U(\tfrac32, \tfrac32, t^2/2)/(2\sqrt2) > 0` (the same as
 :math:`1 - tR(t)`, which cancels for large :math:`t`; it is used for :math:`t \le 1` only,
-where :math:`tR(t) \le R(1) < 0.66`). For :math:`t \le 0`,
+where :math:`tR(t) \le R(1) < 0.66`). For :math:`t \le 1`,
 :math:`R(t) = \sqrt{\pi/2}\,\operatorname{erfc}(t/\sqrt2)\,e^{t^2/2}` (no cancellation).
 
 **The difference** :math:`R(x) - R(y)`. By the mean-value theorem it lies in
@@ -126,8 +127,10 @@ def _half() -> flint.arb:
 
 
 def mills(t: flint.arb) -> flint.arb:
-    r"""The Mills ratio :math:`R(t) = \Phi(-t)/\varphi(t)` on a ball."""
-    if t > 0:
+    r"""The Mills ratio :math:`R(t) = \Phi(-t)/\varphi(t)` on a ball (Kummer's form
+    above 1, where :math:`e^{t^2/2}` could overflow; the erfc form below, also for balls
+    wide against their distance to 0)."""
+    if t > 1:
         return (t * t / 2).hypgeom_u(_half(), _half()) / arb(2).sqrt()
     h = t / arb(2).sqrt()
     return (arb.pi() / 2).sqrt() * h.erfc() * (h * h).exp()
@@ -295,6 +298,22 @@ def decide_at_most(enclose: Callable[[int], flint.arb], target: Fraction,
 # the analytic calibration
 # ---------------------------------------------------------------------------------------
 
+def _split(lo: flint.arb, hi: flint.arb, gallop: list[int]) -> flint.arb:
+    r"""A point of :math:`(\mathrm{lo}, \mathrm{hi})` for the safeguarded Newton method:
+    0 when the bracket contains it, then (the root may be as small as :math:`10^{-300}`
+    when :math:`\varepsilon` is tiny) :math:`\mathrm{hi}\,2^{-k}` from 0 with :math:`k`
+    doubling, the geometric mean of ends of one sign far apart, else the midpoint."""
+    if lo < 0 < hi:
+        return arb(0)
+    if lo.is_zero() or hi.is_zero():
+        gallop[0] *= 2
+        end = hi if lo.is_zero() else lo
+        return arb((end * arb(2) ** -gallop[0]).mid())
+    if (lo > 0 and hi > 4 * lo) or (hi < 0 and lo < 4 * hi):
+        return arb((lo / abs(lo) * (lo * hi).sqrt()).mid())
+    return arb(((lo + hi) / 2).mid())
+
+
 class Calibration:
     r"""The root :math:`\sigma^*` of :math:`\delta(\varepsilon; \sigma) = \delta`, isolated
     rigorously (module docstring) for exact :math:`\varepsilon > 0`,
@@ -393,6 +412,7 @@ class Calibration:
             hi = arb.max(arb(1), (-2 * log_d).sqrt())
             lo, hi = arb(lo.lower()), arb(hi.upper())
         x = hi if not self.upper else arb(((lo + hi) / 2).mid())
+        gallop = [1]
         for _ in range(400):
             v = self._value(x, 60)
             with arb_workprec(64):
@@ -408,7 +428,7 @@ class Calibration:
                     hi = x
                 new = arb((x - g / slope).mid())
                 if not new.is_finite() or not lo < new < hi:
-                    new = arb(((lo + hi) / 2).mid())
+                    new = _split(lo, hi, gallop)
                 scale = arb.min(y, 1 + abs(x))
                 close = abs(new - x) <= scale * arb(2) ** -40 or hi - lo <= scale * arb(2) ** -44
             x = new

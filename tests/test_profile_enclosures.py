@@ -168,6 +168,18 @@ def test_sigma_enclosure_contains_the_root_and_its_ends_have_the_right_signs(eps
         assert naive_profile(eps, lo) > target > naive_profile(eps, hi)
 
 
+@pytest.mark.parametrize("eps, delta", [("3.729e-286", "3.49e-164"),
+                                        ("1e-200", "5.6413316458940151132e-101")])
+def test_tiny_eps_roots_near_zero_are_isolated(eps, delta):
+    """x* = eps/mu - mu/2 about 1e-123 and 1.4e-104 (the bracket is searched down to
+    it geometrically); the profile at the ends of sigma's enclosure brackets delta."""
+    ball = Calibration(Fraction(eps), Fraction(delta), Fraction(1)).sigma(100)
+    assert ball.rel_accuracy_bits() >= 90
+    with mpmath.workdps(600), arb_workprec(ball.mid().bits() + 64):
+        lo, hi = _mp(ball.lower()), _mp(ball.upper())
+        assert naive_profile(eps, lo) > _exact(delta) > naive_profile(eps, hi)
+
+
 @pytest.mark.parametrize("eps, delta", CALIBRATION_CASES)
 def test_analytic_gaussian_quantities_are_enclosures_of_the_reference(eps, delta):
     m = AnalyticGaussian(eps=eps, delta=delta)
