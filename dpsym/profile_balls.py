@@ -66,8 +66,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
+import sympy as sp
 
 from .gaussian_balls import adaptive, ball, profile_enclosure
+from .noise import SymmetricNoise
+from .symbols import u, x
 
 arb = flint.arb
 
@@ -145,4 +148,85 @@ def gaussian(eps: Fraction, sigma: Fraction, Delta: Fraction) -> Profile:
     return Profile(enclose=profile_enclosure(eps, sigma, Delta))
 
 
-__all__ = ["Profile", "gaussian", "laplace", "staircase", "truncated_laplace"]
+def from_noise(noise: SymmetricNoise, eps: object, Delta: object) -> Profile | None:
+    r"""The closed form of a numeric noise description's profile at rational
+    :math:`\varepsilon` and :math:`\Delta`, when it is one of the shapes above with
+    rational parameters (checked exactly, normalisation included): one piece
+    :math:`C e^{-x/\lambda}` on :math:`[0, A)` (Laplace for :math:`A = \infty`, else
+    truncated), or a geometric tail of period :math:`\Delta` and ratio
+    :math:`e^{-\varepsilon_0}` whose copy is one constant, or two constants in ratio
+    :math:`e^{-\varepsilon_0}` split at :math:`\gamma\Delta` (the staircase). None
+    otherwise (the caller then integrates piece by piece)."""
+    if not (isinstance(eps, Fraction) and isinstance(Delta, Fraction)) or noise.lattice \
+            or sp.sympify(noise.atom) != 0:
+        return None
+    if noise.tail is None and len(noise.head) == 1:
+        return _exponential_piece(noise.head[0], eps, Delta)
+    if noise.tail is not None and not noise.head:
+        return _staircase_tail(noise.tail, eps, Delta)
+    return None
+
+
+def _rational(value: sp.Expr) -> Fraction | None:
+    value = sp.sympify(value)
+    return Fraction(int(value.p), int(value.q)) if value.is_Rational else None
+
+
+def _is_zero(expr: sp.Expr) -> bool:
+    return sp.simplify(expr) == 0
+
+
+def _exponential_piece(piece, eps: Fraction, Delta: Fraction) -> Profile | None:
+    expr = sp.sympify(piece.expr)
+    if sp.sympify(piece.lo) != 0 or x not in expr.free_symbols:
+        return None
+    rate = _rational(sp.simplify(sp.diff(expr, x) / expr))
+    if rate is None or rate >= 0:
+        return None
+    lam = -1 / rate
+    coef = sp.simplify(expr.subs(x, 0))
+    lam_s = sp.Rational(lam.numerator, lam.denominator)
+    if sp.sympify(piece.hi) is sp.oo:
+        return laplace(eps, lam, Delta) if _is_zero(2 * coef * lam_s - 1) else None
+    bound = _rational(piece.hi)
+    if bound is None or bound <= 0:
+        return None
+    if not _is_zero(2 * coef * lam_s * (1 - sp.exp(-sp.Rational(bound.numerator,
+                                                                  bound.denominator) / lam_s))
+                    - 1):
+        return None
+    return truncated_laplace(eps, lam, bound, Delta)
+
+
+def _staircase_tail(tail, eps: Fraction, Delta: Fraction) -> Profile | None:
+    if sp.sympify(tail.start) != 0 or _rational(tail.period) != Delta:
+        return None
+    ratio = sp.sympify(tail.ratio)
+    if not (isinstance(ratio, sp.exp) and ratio.args[0].is_Rational and ratio.args[0] < 0):
+        return None
+    eps0 = -_rational(ratio.args[0])
+    pieces = [pc for pc in tail.pieces if sp.sympify(pc.hi) != sp.sympify(pc.lo)]
+    if any(u in sp.sympify(pc.expr).free_symbols for pc in pieces):
+        return None
+    period = sp.sympify(tail.period)
+    if len(pieces) == 1:
+        c1 = c2 = sp.sympify(pieces[0].expr)
+        split, gamma = period, Fraction(1)
+    elif len(pieces) == 2:
+        c1, c2 = (sp.sympify(pc.expr) for pc in pieces)
+        split = sp.sympify(pieces[0].hi)
+        g = _rational(split)
+        if g is None or not _is_zero(c2 - c1 * ratio):
+            return None
+        gamma = g / Delta
+    else:
+        return None
+    ends = [sp.sympify(v) for pc in pieces for v in (pc.lo, pc.hi)]
+    if ends[0] != 0 or ends[-1] != period or (len(pieces) == 2 and ends[1] != ends[2]):
+        return None
+    if not _is_zero(2 * (c1 * split + c2 * (period - split)) - (1 - ratio)):
+        return None  # not normalised
+    return staircase(eps, eps0, gamma, Delta)
+
+
+__all__ = ["Profile", "from_noise", "gaussian", "laplace", "staircase", "truncated_laplace"]
