@@ -479,3 +479,42 @@ def test_extreme_audits_are_enclosures(args, met):
             mantissa = rounded(mpmath.mpf(10) ** (log10 - power), 12)
         head, _, tail = result.text.partition("e")
         assert (Decimal(head), int(tail)) == (mantissa, power)
+
+
+# ------------------------------------------------------------------------ privacy_profile
+def test_mechanism_profiles_with_closed_forms_are_enclosures():
+    from dpsym.mechanisms import Laplace, Staircase
+
+    lap = Laplace(eps="0.5", Delta=2).privacy_profile("0.2", digits=20)
+    stair = Staircase(eps="1").privacy_profile("0.5", digits=20, free_value="0.4")
+    assert (lap.certificate, stair.certificate) == ("enclosure", "enclosure")
+    with mpmath.workdps(40):
+        tol = mpmath.mpf(10) ** -32
+        for found, ref in ((lap, laplace_reference("0.2", 4, mpmath.inf, 2)),
+                           (stair, staircase_reference("0.5", 1, "0.4", 1))):
+            lo, hi = (mpmath.mpf(t) for t in found.enclosure)
+            assert lo * (1 - tol) <= ref <= hi * (1 + tol)
+    zero = Laplace(eps="0.5", Delta=2).privacy_profile("0.5")
+    assert (zero.certificate, zero.text) == ("exact", "0")
+
+
+def test_an_unnormalised_or_unknown_noise_has_no_closed_form():
+    import sympy as sp
+
+    from dpsym.noise import GeometricTail, Piece, SymmetricNoise
+    from dpsym.profile_balls import from_noise
+    from dpsym.symbols import u, x
+
+    half = Fraction(1, 2)
+    good = SymmetricNoise(lattice=False, head=(Piece(0, sp.oo, sp.exp(-x) / 2),))
+    assert from_noise(good, half, Fraction(1)) is not None
+    double = SymmetricNoise(lattice=False, head=(Piece(0, sp.oo, sp.exp(-x)),))
+    assert from_noise(double, half, Fraction(1)) is None
+    q = sp.exp(-1)
+    tail = GeometricTail(start=0, period=1, ratio=q,
+                         pieces=(Piece(0, sp.Rational(1, 2), (1 - q) / (1 + q)),
+                                 Piece(sp.Rational(1, 2), 1, q * (1 - q) / (1 + q))))
+    assert from_noise(SymmetricNoise(lattice=False, tail=tail), half, Fraction(1)) is not None
+    assert from_noise(SymmetricNoise(lattice=False, tail=tail), half, Fraction(2)) is None
+    ramp = SymmetricNoise(lattice=False, head=(Piece(0, 1, 1 - x + 0 * u),))
+    assert from_noise(ramp, half, Fraction(1)) is None
