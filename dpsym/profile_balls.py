@@ -68,8 +68,10 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
+from .ball_texts import arb_of
 from .gaussian_balls import adaptive, ball, profile_enclosure
 from .noise import SymmetricNoise
+from .precision import arb_workprec
 from .symbols import u, x
 
 arb = flint.arb
@@ -101,28 +103,63 @@ def laplace(eps: Fraction, scale: Fraction, Delta: Fraction) -> Profile:
     return _enclosed(lambda: _one_minus_exp(ball((eps - Delta / scale) / 2)))
 
 
-def truncated_laplace(eps: Fraction, scale: Fraction, bound: Fraction, Delta: Fraction
-                      ) -> Profile:
+def truncated_laplace(eps: Fraction, scale: Fraction, bound: Fraction | sp.Expr,
+                      Delta: Fraction) -> Profile | None:
     r"""The profile of Laplace noise of scale :math:`\lambda` truncated to
-    :math:`[-A, A]` (module docstring)."""
-    lam, A = scale, bound
-    if Delta >= 2 * A:
+    :math:`[-A, A]` (module docstring). An irrational bound (a constant sympy expression,
+    the truncated Laplacian mechanism's) decides the cases by balls that exclude 0; None
+    when one cannot be decided (a tie)."""
+    lam = scale
+    if isinstance(bound, Fraction):
+        A = bound
+
+        def a_ball() -> flint.arb:
+            return ball(A)
+
+        signs = tuple((v > 0) - (v < 0)
+                      for v in (2 * A - Delta, 2 * A - Delta - eps * lam, A - Delta))
+    else:
+        expr = sp.sympify(bound)
+
+        def a_ball() -> flint.arb:
+            return arb_of(expr)
+
+        signs = tuple(_sign(lambda c=c: c[0] * a_ball() - ball(c[1]))
+                      for c in ((2, Delta), (2, Delta + eps * lam), (1, Delta)))
+        if None in signs:
+            return None
+    if signs[0] <= 0:  # Delta >= 2A: disjoint supports
         return Profile(exact=Fraction(1))
-    if eps * lam < min(Delta, 2 * A - Delta):
+    if eps * lam < Delta and signs[1] > 0:  # eps lam < min(Delta, 2A - Delta)
         def compute() -> flint.arb:
-            r_over = _one_minus_exp(ball(-A / lam))  # 1 - r
+            r_ratio = -a_ball() / ball(lam)
             w_gap = _one_minus_exp(ball((eps * lam - Delta) / (2 * lam)))  # 1 - w
-            r = ball(-A / lam).exp()
-            return (2 * w_gap + ball(eps).expm1() * r) / (2 * r_over)
-    elif Delta <= A:
+            return (2 * w_gap + ball(eps).expm1() * r_ratio.exp()) / (
+                2 * _one_minus_exp(r_ratio))
+    elif signs[2] >= 0:  # Delta <= A
         def compute() -> flint.arb:
-            return (ball(-A / lam).exp() * ball(Delta / lam).expm1()
-                    / (2 * _one_minus_exp(ball(-A / lam))))
+            r_ratio = -a_ball() / ball(lam)
+            return (r_ratio.exp() * ball(Delta / lam).expm1()
+                    / (2 * _one_minus_exp(r_ratio)))
     else:
         def compute() -> flint.arb:
-            return (arb(1) / 2 + _one_minus_exp(ball((A - Delta) / lam))
-                    / (2 * _one_minus_exp(ball(-A / lam))))
+            r_ratio = -a_ball() / ball(lam)
+            return (arb(1) / 2 + _one_minus_exp((a_ball() - ball(Delta)) / ball(lam))
+                    / (2 * _one_minus_exp(r_ratio)))
     return _enclosed(compute)
+
+
+def _sign(value: Callable[[], flint.arb]) -> int | None:
+    """The sign of a nonzero constant, from balls at rising precision (None if they never
+    exclude 0: the constant may be 0)."""
+    for bits in (64, 256, 1024, 4096):
+        with arb_workprec(bits):
+            found = value()
+            if found > 0:
+                return 1
+            if found < 0:
+                return -1
+    return None
 
 
 def staircase(eps: Fraction, eps0: Fraction, gamma: Fraction, Delta: Fraction) -> Profile:
@@ -188,14 +225,13 @@ def _exponential_piece(piece, eps: Fraction, Delta: Fraction) -> Profile | None:
     lam_s = sp.Rational(lam.numerator, lam.denominator)
     if sp.sympify(piece.hi) is sp.oo:
         return laplace(eps, lam, Delta) if _is_zero(2 * coef * lam_s - 1) else None
-    bound = _rational(piece.hi)
-    if bound is None or bound <= 0:
+    hi = sp.sympify(piece.hi)
+    if hi.free_symbols or not hi.is_positive:
         return None
-    if not _is_zero(2 * coef * lam_s * (1 - sp.exp(-sp.Rational(bound.numerator,
-                                                                  bound.denominator) / lam_s))
-                    - 1):
+    if not _is_zero(2 * coef * lam_s * (1 - sp.exp(-hi / lam_s)) - 1):
         return None
-    return truncated_laplace(eps, lam, bound, Delta)
+    bound = _rational(hi)
+    return truncated_laplace(eps, lam, hi if bound is None else bound, Delta)
 
 
 def _staircase_tail(tail, eps: Fraction, Delta: Fraction) -> Profile | None:

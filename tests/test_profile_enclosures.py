@@ -288,7 +288,9 @@ def _pieces_integral(f, g, points, lo, hi) -> mpmath.mpf:
         if mpmath.isfinite(a) and mpmath.isfinite(b):
             grid = [a + (b - a) * k / 32 for k in range(33)]
             for u, v in itertools.pairwise(grid):
-                if h(u) * h(v) < 0:
+                if h(v) == 0:  # a kink of (f - g)_+ on the grid itself
+                    inner.append(v)
+                elif h(u) * h(v) < 0:
                     inner.append(_bisect(h, u, v))
         inner.sort()
         for u, v in itertools.pairwise(inner):
@@ -496,6 +498,25 @@ def test_mechanism_profiles_with_closed_forms_are_enclosures():
             assert lo * (1 - tol) <= ref <= hi * (1 + tol)
     zero = Laplace(eps="0.5", Delta=2).privacy_profile("0.5")
     assert (zero.certificate, zero.text) == ("exact", "0")
+
+
+@pytest.mark.parametrize("eps_prime", ["0", "0.1", "0.3", "2"])
+def test_the_truncated_laplacian_profile_with_its_irrational_bound_is_an_enclosure(eps_prime):
+    """Bound A = lambda log(1 + (e^eps - 1)/(2 delta)), lambda = Delta/eps: its cases are
+    decided by balls; the value against the integral of the densities."""
+    from dpsym.mechanisms import TruncatedLaplace
+
+    found = TruncatedLaplace(eps="0.3", delta="1e-3", Delta=2).privacy_profile(eps_prime,
+                                                                               digits=20)
+    assert found.certificate == "enclosure"
+    with mpmath.workdps(40):
+        lam = 2 / mpmath.mpf("0.3")
+        bound = lam * mpmath.log(1 + mpmath.expm1(mpmath.mpf("0.3")) / (2 * mpmath.mpf(
+            "1e-3")))
+        ref = laplace_reference(mpmath.mpf(eps_prime), lam, bound, 2)
+        lo, hi = (mpmath.mpf(t) for t in found.enclosure)
+        tol = mpmath.mpf(10) ** -30
+        assert lo * (1 - tol) <= ref <= hi * (1 + tol)
 
 
 def test_an_unnormalised_or_unknown_noise_has_no_closed_form():
