@@ -15,11 +15,17 @@ and :math:`\mathbb{E}X^2 = \sigma^2`. The two mechanisms differ in :math:`\sigma
 * analytic: the smallest :math:`\sigma` whose exact privacy profile
   :math:`\Phi(\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta})
   - e^\varepsilon \Phi(-\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta})` is at
-  most :math:`\delta`; it has no closed form and is computed by
-  :func:`dpsym.gaussian_calibration.calibrate_sigma_value` at the working precision.
+  most :math:`\delta`; it has no closed form. :meth:`AnalyticGaussian.value` isolates the
+  root rigorously in Arb balls (:class:`dpsym.gaussian_balls.Calibration`) and evaluates
+  :math:`\sigma`, the costs
+  :math:`\mathbb{E}|X|^p = \sigma^p 2^{p/2}\Gamma(\frac{p+1}{2})/\sqrt\pi` (the engine's
+  closed forms in :math:`\sigma`) and the density at the origin on that enclosure: every
+  digit printed is proven (certificate ``"enclosure"``).
 
-Both sample with ``numpy.random.Generator.normal`` and compute their privacy profile with
-:func:`dpsym.gaussian_calibration.profile_value` (the exact hockey-stick divergence).
+Both sample with ``numpy.random.Generator.normal`` and enclose their privacy profile (the
+exact hockey-stick divergence) at their exact :math:`\sigma`: it is decreasing in
+:math:`\sigma`, so it lies between its values at the ends of :math:`\sigma`'s enclosure
+(:func:`dpsym.gaussian_calibration.profile_on`).
 """
 
 from __future__ import annotations
