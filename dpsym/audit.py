@@ -9,8 +9,12 @@ asked for, the privacy profile
    = \sup_{|d| \le \Delta} \int \bigl(f(x) - e^{\varepsilon} f(x + d)\bigr)_+\,dx
 
 of that exact noise, and, when a target :math:`\delta` is given, whether it is met. The
-profile is computed by :func:`dpsym.gaussian_calibration.profile_value` for Gaussians and
-by :func:`dpsym.privacy.privacy_profile` (piecewise exact integration) for the others.
+profile is a closed form for every audited noise (:mod:`dpsym.profile_balls`, and
+:mod:`dpsym.gaussian_balls` for Gaussians): its discrete parts are decided exactly from the
+exact inputs, a rational value (an exact 0 or 1) is reported as ``"exact"``, any other is
+enclosed in Arb balls refined until its digits are decided (``"enclosure"``). Whether the
+target is met is decided by a ball that excludes the target, and the scale parameter that
+meets it by rigorous root isolation (:func:`needed_scale`).
 
 ========================  ===================================  ========================
 mechanism                 noise parameters                     density
@@ -31,19 +35,19 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
+import flint
 import mpmath
 import sympy as sp
 
-from .errors import DomainError
+from . import profile_balls
+from .ball_texts import directed_texts
+from .balls import Certified
+from .errors import CertificationError, DomainError
 from .evaluation import Value
-from .gaussian_calibration import profile_agreement
-from .mechanisms import Staircase
-from .noise import Piece, SymmetricNoise
+from .gaussian_balls import ATTEMPTS, Calibration, ball, certify_ball, decide_at_most
 from .numerics import check_digits
 from .params import POSITIVE, Domain, Param
-from .precision import exclusive, workdps
-from .privacy import privacy_profile
-from .symbols import x
+from .precision import arb_workprec, exclusive, workdps
 
 #: What each audited mechanism needs, besides ``eps`` and ``Delta``.
 AUDITED: dict[str, tuple[str, ...]] = {
@@ -102,13 +106,14 @@ class Audit:
     target : Fraction or None
         The target :math:`\delta`, if given.
     met : bool or None
-        Whether the achieved :math:`\delta` is at most the target (decided at the working
-        precision of the certified value, with the exact target).
+        Whether the achieved :math:`\delta` is at most the target (decided exactly, or by
+        an enclosure of :math:`\delta` that excludes the exact target).
     needed : Needed or None
         With a target: the value of the noise's scale parameter (:data:`SCALE_PARAMETER`)
         at which the target is met, the others unchanged (:func:`needed_scale`).
     certificate : str
-        What proves the digits of ``text`` (:attr:`dpsym.evaluation.Value.certificate`).
+        What proves the digits of ``text`` (:attr:`dpsym.evaluation.Value.certificate`):
+        ``"exact"`` or ``"enclosure"``.
     enclosure : tuple of str
         The range of :math:`\delta` shown for it (:attr:`dpsym.evaluation.Value.enclosure`).
     """
@@ -121,7 +126,7 @@ class Audit:
     target: Fraction | None
     met: bool | None
     needed: Needed | None = None
-    certificate: str = "agreement"
+    certificate: str = "enclosure"
     enclosure: tuple[str, str] = ("", "")
 
     def as_dict(self) -> dict[str, object]:
@@ -206,13 +211,13 @@ def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
     target = None if delta is None else _PARAMS["delta"].validate(delta)
     sens = _PARAMS["Delta"].validate(Delta)
     digits = check_digits(digits)
-    found = _profile(mechanism, e, sens, values, digits)
-    number, text = found.number, found.text
+    profile = _profile(mechanism, e, sens, values)
+    found = _certified(profile, digits)
     met = needed = None
     if target is not None:
-        met = _meets(number, target, digits)
+        met = _meets(profile, target)
         needed = needed_scale(mechanism, e, sens, values, target)
-    return Audit(mechanism, e, number, text, digits, target, met, needed,
+    return Audit(mechanism, e, found.number, found.text, digits, target, met, needed,
                  found.certificate, found.enclosure)
 
 
@@ -223,36 +228,51 @@ SCALE_PARAMETER: dict[str, tuple[str, int]] = {
     "truncated-laplace": ("scale", 1), "staircase": ("eps0", -1)}
 #: Significant digits of a needed value.
 NEEDED_DIGITS = 6
-#: Digits of the profile values during the search.
-_SEARCH_DIGITS = 12
 #: Steps allowed to bracket the needed value, their largest factor, bisection steps.
 _BRACKET_STEPS, _MAX_FACTOR, _BISECTIONS = 40, Fraction(10) ** 64, 60
 
 
-def _meets(number: mpmath.mpf, target: Fraction, digits: int) -> bool:
-    with workdps(digits + 20):
-        return bool(number <= mpmath.mpf(target.numerator) / target.denominator)
+def _meets(profile: profile_balls.Profile, target: Fraction) -> bool:
+    r"""Whether :math:`\delta \le` ``target``: exactly for an exact value, else by a ball
+    of :math:`\delta` that excludes the target (refined as needed).
+
+    Raises
+    ------
+    CertificationError
+        If no ball separates :math:`\delta` from the target.
+    """
+    if profile.exact is not None:
+        return profile.exact <= target
+    decided = decide_at_most(profile.enclose, target)
+    if decided is None:
+        raise CertificationError("delta could not be separated from the target delta")
+    return decided
 
 
 def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Fraction],
                  target: Fraction) -> Needed:
     r"""The value of the noise's scale parameter at which :math:`\delta(\varepsilon)` meets
-    ``target``, the other noise parameters unchanged.
+    ``target``, the other noise parameters unchanged, with :data:`NEEDED_DIGITS`
+    significant digits rounded in the safe direction.
 
-    :math:`\delta` is monotone in the parameter (a larger :math:`\sigma` or Laplace
-    scale, a smaller staircase :math:`\varepsilon_0`, adds noise): the boundary is
-    bracketed by steps of growing factors, bisected in :math:`\log` of the parameter and
-    rounded to :data:`NEEDED_DIGITS` significant digits: the first of the tighter
-    rounding, the safe rounding and two further steps of one unit in the last digit whose
-    certified profile meets the target is returned.
+    Gaussians: :math:`\delta` is strictly decreasing in :math:`\sigma`, and the least
+    :math:`\sigma` is the analytic calibration's root, isolated rigorously
+    (:class:`dpsym.gaussian_balls.Calibration`; at :math:`\varepsilon = 0`,
+    :math:`\delta = \operatorname{erf}(\Delta/(2\sqrt2\sigma))` is inverted in balls);
+    its enclosure is rounded up. The others: :math:`\delta` is monotone in the parameter (a
+    larger Laplace scale, a smaller staircase :math:`\varepsilon_0`, adds noise); the
+    boundary is bracketed by steps of growing factors and bisected in :math:`\log` of the
+    parameter, every comparison with the target decided by an enclosure that excludes it
+    (:func:`_meets`); of the tighter rounding, the safe rounding and two further steps of
+    one unit in the last digit, the first that meets the target is returned.
     """
     name, sign = SCALE_PARAMETER[mechanism]
-    domain = _PARAMS[name].domain
-    top = domain.upper
+    top = _PARAMS[name].domain.upper
+    if name == "sigma":
+        return _needed_sigma(e, sens, target, top)
 
     def meets(v: Fraction) -> bool:
-        number = _profile(mechanism, e, sens, {**values, name: v}, _SEARCH_DIGITS).number
-        return _meets(number, target, _SEARCH_DIGITS)
+        return _meets(_profile(mechanism, e, sens, {**values, name: v}), target)
 
     # bracket: `good` meets the target, `bad` does not; the step factor squares each time
     # (2, 4, 16, 256, ...), so the whole domain is covered in a few steps
@@ -287,8 +307,7 @@ def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, 
             mid = Fraction(int(man)) * Fraction(2) ** int(exp)
             if not lo < mid < hi:
                 break
-            good_side = meets(mid)
-            if (sign > 0) == good_side:
+            if (sign > 0) == meets(mid):
                 hi = mid
             else:
                 lo = mid
@@ -301,10 +320,41 @@ def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, 
         tries.append(_round_significant(candidate, NEEDED_DIGITS, up=sign > 0))
         candidate = tries[-1] * (1 + Fraction(sign, 10 ** NEEDED_DIGITS))
     for rounded in tries:
-        number = _profile(mechanism, e, sens, {**values, name: rounded}, 20).number
-        if _meets(number, target, 20):
+        if meets(rounded):
             return Needed(name, rounded, None)
     return Needed(name, None, "the search did not converge")
+
+
+def _needed_sigma(e: Fraction, sens: Fraction, target: Fraction, top: Fraction) -> Needed:
+    r"""The least :math:`\sigma` meeting ``target``, rounded up to :data:`NEEDED_DIGITS`
+    digits from its rigorous enclosure (both ends of the ball round up alike, or else the
+    upper end's rounding: still safe)."""
+    if target == 0:  # delta > 0 for every sigma
+        return Needed("sigma", None, "no sigma meets delta = 0 (the Gaussian's delta is "
+                                     "positive at every eps)")
+    if e == 0:
+        def enclose(bits: int) -> flint.arb:  # delta = erf(Delta/(2 sqrt(2) sigma))
+            with arb_workprec(bits + 32):
+                return ball(sens) / (2 * flint.arb(2).sqrt() * ball(target).erfinv())
+    else:
+        enclose = Calibration(e, target, sens).sigma
+    bits = int(NEEDED_DIGITS * 3.33) + 32
+    ends = ("", "")
+    for _ in range(ATTEMPTS):
+        found = enclose(bits)
+        if found.is_finite() and found > 0:
+            with arb_workprec(bits + 64):  # the ends exactly (Arb rounds them outwards)
+                (_, lo_up), (_, hi_up) = directed_texts(found, NEEDED_DIGITS)
+            ends = (lo_up, hi_up)
+            if lo_up == hi_up:
+                break
+        bits *= 2
+    if not ends[1]:
+        raise CertificationError("the needed sigma could not be enclosed")
+    value = Fraction(ends[1])
+    if value > top:
+        return Needed("sigma", None, f"no sigma up to {float(top):.0e} meets the target")
+    return Needed("sigma", value, None)
 
 
 def _round_significant(value: Fraction, digits: int, *, up: bool) -> Fraction:
@@ -318,19 +368,26 @@ def _round_significant(value: Fraction, digits: int, *, up: bool) -> Fraction:
     return Fraction(whole) / scale
 
 
-def _profile(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Fraction],
-             digits: int) -> Value:
+def _profile(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Fraction]
+             ) -> profile_balls.Profile:
+    r"""The audited noise's profile at :math:`\varepsilon`, exact or as balls."""
     if mechanism in ("analytic-gaussian", "gaussian"):
-        number, text, coarser = profile_agreement(e, values["sigma"], sens, digits)
-        return Value.from_agreement(number, text, digits, coarser)
+        return profile_balls.gaussian(e, values["sigma"], sens)
     if mechanism == "staircase":
-        return Staircase(eps=values["eps0"], Delta=sens).privacy_profile(
-            e, digits=digits, free_value=values["gamma"])
-    lam = _rational(values["scale"])
-    bound = _rational(values["bound"]) if mechanism == "truncated-laplace" else sp.oo
-    mass = 2 * lam * (1 - sp.exp(-bound / lam))
-    noise = SymmetricNoise(lattice=False, head=(Piece(0, bound, sp.exp(-x / lam) / mass),))
-    return privacy_profile(noise, e, digits=digits, sensitivity=sens)
+        return profile_balls.staircase(e, values["eps0"], values["gamma"], sens)
+    if mechanism == "laplace":
+        return profile_balls.laplace(e, values["scale"], sens)
+    return profile_balls.truncated_laplace(e, values["scale"], values["bound"], sens)
+
+
+def _certified(profile: profile_balls.Profile, digits: int) -> Value:
+    """The profile's value rounded to ``digits`` digits: ``"exact"`` for a rational value,
+    else ``"enclosure"`` (:func:`dpsym.gaussian_balls.certify_ball`)."""
+    if profile.exact is not None:
+        return Value(None, None, digits, source=Certified.exact(profile.exact, digits))
+    return Value(None, None, digits,
+                 source=certify_ball(profile.enclose, digits, what="the audited delta",
+                                     within=(0, 1)))
 
 
 def _decimal(value: Fraction) -> str:
@@ -339,10 +396,6 @@ def _decimal(value: Fraction) -> str:
         ctx.prec = 400
         text = format(Decimal(value.numerator) / Decimal(value.denominator), "f")
     return text if Fraction(text) == value else str(value)
-
-
-def _rational(value: Fraction) -> sp.Rational:
-    return sp.Rational(value.numerator, value.denominator)
 
 
 __all__ = ["AUDITED", "Audit", "audit"]

@@ -69,6 +69,11 @@ equation solved is :math:`\log\delta(x) = \log\delta` (or
 :math:`\log\sigma` is :math:`\delta/(\mu\varphi(x)) \le 1`-ish: an absolute error
 :math:`\eta` in the logarithm moves :math:`\log\sigma` by at most about :math:`\eta`.
 
+**Proven digits.** :func:`profile_certified` and :func:`calibrate_sigma_mp` enclose the
+profile and :math:`\sigma^*` in Arb balls and isolate the root rigorously
+(:mod:`dpsym.gaussian_balls`); the mpmath functions (``*_mp``, :func:`calibrate_sigma_value`)
+compute at the working precision without a proof, as an independent cross-check.
+
 **Classic calibration** (Dwork and Roth, Theorem A.1; paper 003, Section 6):
 :math:`\sigma = \sqrt{2\log(1.25/\delta)}\,\Delta/\varepsilon`, stated for
 :math:`\varepsilon, \delta \in (0, 1)`. :func:`classic_sigma` computes it and
@@ -78,14 +83,18 @@ equation solved is :math:`\log\delta(x) = \log\delta` (or
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
+import flint
 import mpmath
 import numpy as np
 import numpy.typing as npt
 
+from .balls import Certified
 from .errors import CertificationError, DomainError
-from .numerics import agreement, certified, check_digits, to_mpf
+from .gaussian_balls import Calibration, certify_ball, profile_between, profile_enclosure
+from .numerics import check_digits, to_mpf
 from .params import Domain, Param, parse_number
 from .precision import exclusive, extraprec, workprec
 from .symbols import Delta as _Delta_sym
@@ -103,8 +112,9 @@ __all__ = [
     "classic_sigma_mp",
     "log_profile",
     "profile",
-    "profile_agreement",
+    "profile_certified",
     "profile_mp",
+    "profile_on",
     "profile_value",
 ]
 
@@ -123,14 +133,10 @@ SENSITIVITY = Param("Delta", _Delta_sym, Domain(lower=Fraction(0)), "l2 sensitiv
 SIGMA = Param("sigma", _Delta_sym, Domain(lower=Fraction(0)), "noise standard deviation",
               ("0.1", "10"))
 
-#: Bits of the largest cancellation the arbitrary-precision profile accepts to repair.
-_MAX_EXTRA_BITS = 1 << 22
+_MAX_EXTRA_BITS = 1 << 22  # the largest cancellation the mpmath profile repairs (bits)
 
 
-# ---------------------------------------------------------------------------------------
-# Arbitrary precision (mpmath, at the current working precision; each public function
-# holds the precision lock of dpsym.precision while it computes)
-# ---------------------------------------------------------------------------------------
+# ------ mpmath (working precision; each public function holds the precision lock) ------
 
 def _bits(t: mpmath.mpf) -> int:
     """The binary exponent of a finite nonzero ``t`` (0 for zero), at least 0."""
@@ -240,21 +246,39 @@ def profile_mp(eps: object, sigma: object, Delta: object = 1) -> mpmath.mpf:
 @exclusive
 def profile_value(eps: object, sigma: object, Delta: object = 1,
                   digits: int = 30) -> tuple[mpmath.mpf, str]:
-    """:func:`profile_mp` certified to ``digits`` significant digits (value, text)."""
-    number, text, _ = profile_agreement(eps, sigma, Delta, digits)
-    return number, text
+    """:func:`profile_certified` as (value, text): the ball's midpoint and its digits."""
+    found = profile_certified(eps, sigma, Delta, digits)
+    return found.number(), found.text()
 
 
-def profile_agreement(eps: object, sigma: object, Delta: object = 1,
-                      digits: int = 30) -> tuple[mpmath.mpf, str, mpmath.mpf]:
-    """:func:`profile_value` with the coarser of its two agreeing evaluations
-    (:func:`dpsym.numerics.agreement`)."""
+@exclusive
+def profile_certified(eps: object, sigma: object, Delta: object = 1,
+                      digits: int = 30) -> Certified:
+    r"""The exact profile :math:`\delta(\varepsilon; \sigma, \Delta)` enclosed in Arb balls
+    and rounded to ``digits`` digits, every one proven (:func:`dpsym.gaussian_balls.
+    profile_enclosure`: the cancellation-free form with the Mills ratio as Kummer's
+    :math:`U`, refined until the rounding is decided).
+
+    Raises
+    ------
+    DomainError
+        For a parameter outside its domain.
+    CertificationError
+        If the rounding cannot be decided.
+    """
     e = _validate_eps(eps, allow_zero=True)
     s = _validate(SIGMA, sigma)
     d = _validate(SENSITIVITY, Delta)
-    ratio = d / s
-    return agreement(lambda: _exp_of_log(_profile_mu_mp(*_eps_mu_mp(e, ratio))[0]),
-                     check_digits(digits))
+    return certify_ball(profile_enclosure(e, s, d), check_digits(digits),
+                        what="the Gaussian privacy profile")
+
+
+def profile_on(eps: object, sigma: Callable[[int], flint.arb], Delta: object = 1
+               ) -> Callable[[int], flint.arb]:
+    r""":func:`dpsym.gaussian_balls.profile_between` (:math:`\delta` for a :math:`\sigma`
+    known as balls) at validated :math:`\varepsilon \ge 0` and :math:`\Delta`."""
+    return profile_between(_validate_eps(eps, allow_zero=True), sigma,
+                           _validate(SENSITIVITY, Delta))
 
 
 def _validate(param: Param, value: object) -> Fraction:
@@ -364,7 +388,10 @@ def calibrate_sigma_mp(eps: object, delta: object, Delta: object = 1,
     :math:`(\varepsilon, \delta)`-DP at :math:`\ell_2` sensitivity :math:`\Delta`: the
     unique root of :math:`\delta(\varepsilon; \sigma) = \delta`
     (:math:`\delta(\varepsilon; \sigma)` is strictly decreasing in :math:`\sigma`, module
-    docstring). Computed at two working precisions (:func:`dpsym.numerics.certified`).
+    docstring), isolated rigorously in Arb balls (:class:`dpsym.gaussian_balls.Calibration`:
+    Newton's method, then two points proven on either side of the root and the slope's
+    sign proven between them) and rounded to digits that every point of the enclosure
+    shares.
 
     Parameters
     ----------
@@ -386,12 +413,14 @@ def calibrate_sigma_mp(eps: object, delta: object, Delta: object = 1,
     ------
     DomainError
         For a parameter outside its domain, naming it and the valid range.
+    CertificationError
+        If the root cannot be isolated or its rounding decided.
     """
-    e = _validate(EPS, eps)
-    d = _validate(DELTA, delta)
-    sens = _validate(SENSITIVITY, Delta)
-    digits = check_digits(digits)
-    return certified(lambda: to_mpf(sens) / _mu_mp(e, d), digits)
+    root = Calibration(_validate(EPS, eps), _validate(DELTA, delta),
+                       _validate(SENSITIVITY, Delta))
+    found = certify_ball(root.sigma, check_digits(digits),
+                         what="the analytic Gaussian sigma")
+    return found.number(), found.text()
 
 
 @exclusive
@@ -441,9 +470,7 @@ def classic_check(eps: object, delta: object) -> dict[str, mpmath.mpf | bool]:
             "ratio": prof / to_mpf(d), "private": bool(prof <= to_mpf(d))}
 
 
-# ---------------------------------------------------------------------------------------
-# float64, vectorised (numpy + scipy.special)
-# ---------------------------------------------------------------------------------------
+# ------------------------- float64, vectorised (numpy + scipy.special) -----------------
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _SQRT_HALF_PI = math.sqrt(math.pi / 2)

@@ -74,13 +74,16 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from .balls import Certified
 from .divergence import Density, check_numeric, numeric_value
 from .errors import CertificationError, DomainError, UnsupportedError
 from .evaluation import Value
+from .gaussian_balls import certify_ball
 from .noise import SymmetricNoise
 from .numerics import agreement, check_digits, to_mpf
 from .params import parse_exact, parse_number
 from .precision import exclusive, workdps
+from .profile_balls import from_noise
 
 #: Largest number of shifts evaluated for the supremum over the shift.
 MAX_SHIFTS = 4096
@@ -295,6 +298,14 @@ def _certified_profile(noise: SymmetricNoise, eps_prime: object, digits: int,
         where[0] = shift
         return value
 
+    closed = from_noise(noise, eps_exact, sens)
+    if closed is not None:  # exact, or an Arb enclosure (the shift d* = Delta)
+        if closed.exact is not None:
+            found = Certified.exact(closed.exact, digits)
+        else:
+            found = certify_ball(closed.enclose, digits, what="the privacy profile",
+                                 within=(0, 1))
+        return Value(None, None, digits, source=found), sens
     number, text, coarser = agreement(compute, digits, allow_zero=True)
     return Value.from_agreement(number, text, digits, coarser), where[0]
 
@@ -325,7 +336,11 @@ def privacy_profile(noise: SymmetricNoise, eps_prime: object, digits: int = 30, 
     Returns
     -------
     Value
-        The certified :math:`\delta(\varepsilon')` (``text`` is ``"0"`` when it vanishes).
+        :math:`\delta(\varepsilon')` (``text`` is ``"0"`` when it vanishes). Laplace,
+        truncated Laplace and staircase noise with rational parameters at a rational
+        :math:`\varepsilon'` take their closed forms (:func:`dpsym.profile_balls.
+        from_noise`): ``"exact"`` for a rational value, else an Arb enclosure; other
+        noise is integrated piece by piece at two precisions (``"agreement"``).
     """
     value, _ = _certified_profile(noise, eps_prime, digits, sensitivity)
     return value

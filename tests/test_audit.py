@@ -76,6 +76,8 @@ def test_every_audited_mechanism_answers():
     for name, needed in AUDITED.items():
         result = audit(name, eps="1", **{k: noise[k] for k in needed})
         assert 0 <= mp(result.text) < 1 and result.eps == Fraction(1)
+        # a proven zero is "exact"; every other value an Arb enclosure
+        assert result.certificate == ("exact" if result.text == "0" else "enclosure")
 
 
 def test_a_bound_beyond_the_precision_range_is_refused():

@@ -15,26 +15,38 @@ and :math:`\mathbb{E}X^2 = \sigma^2`. The two mechanisms differ in :math:`\sigma
 * analytic: the smallest :math:`\sigma` whose exact privacy profile
   :math:`\Phi(\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta})
   - e^\varepsilon \Phi(-\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta})` is at
-  most :math:`\delta`; it has no closed form and is computed by
-  :func:`dpsym.gaussian_calibration.calibrate_sigma_value` at the working precision.
+  most :math:`\delta`; it has no closed form. :meth:`AnalyticGaussian.value` isolates the
+  root rigorously in Arb balls (:class:`dpsym.gaussian_balls.Calibration`) and evaluates
+  :math:`\sigma`, the costs
+  :math:`\mathbb{E}|X|^p = \sigma^p 2^{p/2}\Gamma(\frac{p+1}{2})/\sqrt\pi` (the engine's
+  closed forms in :math:`\sigma`) and the density at the origin on that enclosure: every
+  digit printed is proven (certificate ``"enclosure"``).
 
-Both sample with ``numpy.random.Generator.normal`` and compute their privacy profile with
-:func:`dpsym.gaussian_calibration.profile_value` (the exact hockey-stick divergence).
+Both sample with ``numpy.random.Generator.normal`` and enclose their privacy profile (the
+exact hockey-stick divergence) at their exact :math:`\sigma`: it is decreasing in
+:math:`\sigma`, so it lies between its values at the ends of :math:`\sigma`'s enclosure
+(:func:`dpsym.gaussian_calibration.profile_on`).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+import flint
 import mpmath
 import numpy as np
 import sympy as sp
 
-from ..costs import Cost
+from ..balls import BallFunction
+from ..costs import Cost, parse_cost
+from ..errors import CertificationError
 from ..evaluation import Value
-from ..gaussian_calibration import calibrate_sigma_value, profile_agreement
+from ..gaussian_balls import Calibration, ball, certify_ball
+from ..gaussian_calibration import calibrate_sigma_value, profile_on
 from ..noise import Piece, SymmetricNoise
+from ..numerics import check_digits
 from ..params import Derived, Domain, Guarantee, Param, delta_param, eps_param, sensitivity_param
+from ..precision import arb_workprec
 from ..sampler_checks import check_rng, check_size
 from ..symbols import NORM, Delta, delta, eps, x
 from .base import Mechanism
@@ -72,12 +84,20 @@ class _Gaussian(Mechanism):
 
     def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
                         digits: int = 30) -> Value:
-        r"""The exact :math:`\delta(\varepsilon')` of the noise at this instance's
-        :math:`\sigma` (read back from its certified decimal value)."""
+        r"""The exact :math:`\delta(\varepsilon')` of the noise at this instance's exact
+        :math:`\sigma`, enclosed (between the profiles at the ends of :math:`\sigma`'s
+        enclosure, :func:`dpsym.gaussian_calibration.profile_on`) and rounded to ``digits``
+        proven digits."""
         self.require(*(prm.name for prm in self.params))
-        number, text, coarser = profile_agreement(eps_prime, self._sigma(digits + 10),
-                                                  self.values["Delta"], digits)
-        return Value.from_agreement(number, text, digits, coarser)
+        enclose = profile_on(eps_prime, self._sigma_ball, self.values["Delta"])
+        found = certify_ball(enclose, check_digits(digits), what="the Gaussian profile",
+                             within=(0, 1))
+        return Value(None, None, digits, source=found)
+
+    def _sigma_ball(self, bits: int) -> flint.arb:
+        r"""A ball of the exact :math:`\sigma` with about ``bits`` bits of relative
+        accuracy."""
+        raise NotImplementedError
 
 
 class ClassicGaussian(_Gaussian):
@@ -97,6 +117,14 @@ class ClassicGaussian(_Gaussian):
     def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
         return ((sigma, sigma, sp.sqrt(2 * sp.log(sp.Rational(5, 4) / delta)) * Delta / eps),)
 
+    def _sigma_ball(self, bits: int) -> flint.arb:
+        r""":math:`\sqrt{2\log(5/(4\delta))}\,\Delta/\varepsilon` in balls."""
+        self.require(*(prm.name for prm in self.params))
+        v = self.values
+        with arb_workprec(bits + 32):
+            return ((2 * ball(Fraction(5, 4) / v["delta"]).log()).sqrt() * ball(v["Delta"])
+                    / ball(v["eps"]))
+
 
 class AnalyticGaussian(_Gaussian):
     r"""Gaussian noise with the smallest :math:`\sigma` that is :math:`(\varepsilon, \delta)`-DP."""
@@ -111,11 +139,74 @@ class AnalyticGaussian(_Gaussian):
 
     @classmethod
     def derived_numeric(cls, symbol: sp.Symbol, point) -> mpmath.mpf:
+        r""":math:`\sigma^*` at the working precision (mpmath, not certified: the
+        ``method="mpmath"`` path and cross-checks)."""
         assert symbol is sigma
         exact = {s: v for s, v in point.items() if isinstance(v, sp.Rational)}
         return calibrate_sigma_value(Fraction(int(exact[eps].p), int(exact[eps].q)),
                                      Fraction(int(exact[delta].p), int(exact[delta].q)),
                                      Fraction(int(exact[Delta].p), int(exact[Delta].q)))
+
+    def _root(self) -> Calibration:
+        r"""The rigorous root isolation of :math:`\sigma^*`, kept per instance (its
+        parameters are read-only)."""
+        if "_calibration" not in self.__dict__:
+            self.require(*(prm.name for prm in self.params))
+            v = self.values
+            self.__dict__["_calibration"] = Calibration(v["eps"], v["delta"], v["Delta"])
+        return self.__dict__["_calibration"]
+
+    def _sigma_ball(self, bits: int) -> flint.arb:
+        return self._root().sigma(bits)
+
+    def value(self, quantity: str = "cost", cost: Cost | str = "amplitude", digits: int = 30,
+              *, method: str = "auto") -> Value:
+        r"""``quantity`` (``cost``, ``sigma`` or ``density0``) enclosed rigorously: the
+        engine's closed form of it in :math:`\sigma` (the cost
+        :math:`\sigma^p 2^{p/2}\Gamma(\frac{p+1}{2})/\sqrt\pi`, the density
+        :math:`1/(\sigma\sqrt{2\pi})`) evaluated in Arb on the enclosure of the calibrated
+        :math:`\sigma^*` (:meth:`dpsym.gaussian_balls.Calibration.sigma`), refined until
+        the digits are decided: certificate ``"enclosure"``. Other methods are those of
+        :func:`dpsym.evaluation.value` (``"ball"`` needs a closed form, which :math:`\sigma^*`
+        has not; ``"mpmath"`` is the two-precision heuristic, ``"agreement"``).
+
+        Raises
+        ------
+        DomainError
+            For an unknown quantity, cost, method or an invalid ``digits``.
+        CertificationError
+            If the root cannot be isolated or the rounding decided.
+        """
+        if method != "auto":
+            return super().value(quantity, cost, digits, method=method)
+        self.check_quantity(quantity)
+        cost = parse_cost(cost)
+        self._specific(cost)
+        digits = check_digits(digits)
+        self.require(*(prm.name for prm in self.params))
+        if quantity == "cost":
+            expr = self.cost_function(cost)
+        elif quantity == "sigma":
+            expr = sigma
+        else:
+            der = next(d for d in self.derived if d.name == quantity)
+            expr = self.calibration()[der.symbol]
+        symbol = self.symbols()
+        exact = {symbol[n]: v for n, v in self.values.items()}
+        function = BallFunction.prepare(expr, exact, sigma)
+        if function is None:  # pragma: no cover - every closed form here is elementary
+            raise CertificationError(f"{self.name}: {quantity} has no ball form in sigma")
+        root = self._root()
+        # a power p of sigma multiplies its relative width by p
+        extra = 8 + int(float(cost.exponent)).bit_length() if quantity == "cost" else 8
+
+        def enclose(bits: int) -> flint.arb:
+            s = root.sigma(bits + extra)
+            with arb_workprec(bits + extra + 32):
+                return function(s)
+
+        found = certify_ball(enclose, digits, what=f"{self.name} {quantity}")
+        return Value(None, None, digits, source=found)
 
 
 __all__ = ["AnalyticGaussian", "ClassicGaussian", "sigma"]
