@@ -19,16 +19,21 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import flint
 import mpmath
+import sympy as sp
 
 from .. import evaluation
-from ..costs import Cost
-from ..errors import DomainError, NoClosedFormError
+from ..balls import BallFunction
+from ..costs import Cost, parse_cost
+from ..errors import DomainError, NoClosedFormError, UnsupportedError
 from ..evaluation import MAX_INTEGER_SCAN
 from ..exact_sampling import OPTIMAL_STEP
+from ..lerch_balls import lerch_family
 from ..noise import GeometricTail, Piece, SymmetricNoise
 from ..numerics import evaluate
 from ..params import FreeParameter, eps_param, sensitivity_param
+from ..precision import arb_workprec, exclusive
 from ..sums import mp_lerch_sum
 from ..symbols import NORM, Delta, b, r
 from .base import Mechanism
@@ -72,6 +77,81 @@ class DiscreteStaircase(Mechanism):
             return base
         return base + math.ceil(e * math.log10(math.e)) + 10
 
+    # ------------------------------------------------------------------ cost at a step
+    def _step(self, step: int) -> int:
+        self.require("eps", "Delta")
+        big = int(self.values["Delta"])
+        if isinstance(step, bool) or int(step) != step or not 1 <= step <= big:
+            raise DomainError("r", f"the step must be an integer in [1, {big}], got {step!r}")
+        return big
+
+    def step_cost(self, cost: Cost | str, step: int) -> sp.Expr:
+        r"""The expected cost at the integer step :math:`r` = ``step``, exactly: the
+        engine's lattice moment of the definition with :math:`\Delta` and :math:`r`
+        substituted, for a non-integer :math:`p` a finite sum of Lerch sums
+
+        .. math:: \mathbb{E}|X|^p = 2 a(r) \Delta^p \Bigl(\sum_{j < r} L(b, p, j/\Delta)
+                  + b \sum_{r \le j < \Delta} L(b, p, j/\Delta)\Bigr)
+
+        (:class:`~dpsym.sums.LerchSum`, exact offsets), in :math:`b = e^{-\varepsilon}`;
+        :class:`dpsym.balls.BallPlan` encloses it at the exact :math:`\varepsilon`
+        (:mod:`dpsym.lerch_balls`). One sum per lattice point of a period: for every
+        :math:`r` at once, :meth:`step_cost_balls` is :math:`\Delta` times cheaper.
+
+        Raises
+        ------
+        DomainError
+            For a step outside :math:`[1, \Delta]` or a missing parameter.
+        """
+        cost = parse_cost(cost)
+        big = self._step(step)
+        return self.noise().subs({Delta: big, r: int(step)}).moment(cost.exponent)
+
+    @exclusive
+    def step_cost_balls(self, cost: Cost | str, prec: int) -> list[flint.arb]:
+        r"""Balls containing the expected cost at every step :math:`r = 1, \dots,
+        \Delta` (item :math:`r - 1`), computed at ``prec`` bits: the formula of
+        :meth:`step_cost` with each of the :math:`\Delta` Lerch sums
+        :math:`L(b, p, j/\Delta)` enclosed once (:func:`dpsym.lerch_balls.lerch_family`),
+        prefix and suffix sums over :math:`j`, and the engine's normalisation
+        :math:`a(r)` as a ball function of :math:`r` (:class:`dpsym.balls.BallFunction`).
+        Every ball is rigorous (a NaN ball where an enclosure failed).
+
+        Raises
+        ------
+        DomainError
+            For a missing parameter, or :math:`\Delta` above :data:`DELTA_MAX_LERCH`.
+        UnsupportedError
+            If the normalisation has no ball form.
+        """
+        cost = parse_cost(cost)
+        big = self._step(1)
+        if big > DELTA_MAX_LERCH:
+            raise DomainError("Delta", f"the cost at every step takes a sensitivity in "
+                              f"[1, {DELTA_MAX_LERCH}] (one Lerch sum per lattice point of "
+                              f"a period), got {big}")
+        symbol = self.symbols()
+        exact = {symbol[n]: v for n, v in self.values.items()}
+        norm = BallFunction.prepare(self.calibration()[NORM], exact, r)
+        ratio = BallFunction.prepare(b, exact, r)
+        if norm is None or ratio is None:
+            raise UnsupportedError(f"{self.name}: the normalisation has no ball form")
+        power = Fraction(int(cost.exponent.p), int(cost.exponent.q))
+        with arb_workprec(prec):
+            bb = ratio(flint.arb(0))
+            sums = [lerch_family(bb, power, flint.arb(flint.fmpq(j, big)), 1)[0]
+                    for j in range(big)]
+            scale = 2 * (flint.arb(big).log() * flint.arb(flint.fmpq(power.numerator,
+                                                                     power.denominator))).exp()
+            suffix = [flint.arb(0)] * (big + 1)
+            for j in range(big - 1, -1, -1):
+                suffix[j] = suffix[j + 1] + sums[j]
+            below = flint.arb(0)
+            out = []
+            for step in range(1, big + 1):
+                below += sums[step - 1]
+                out.append(scale * norm(flint.arb(step)) * (below + bb * suffix[step]))
+        return out
 
     def _numeric_optimum(self, cost: Cost, hint: mpmath.mpf | None = None
                          ) -> tuple[mpmath.mpf | None, mpmath.mpf]:
