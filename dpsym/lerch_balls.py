@@ -236,11 +236,13 @@ def _evaluate(z: flint.arb, s: Fraction, a: flint.arb, count: int, prec: int
         # a zeta value: an Euler-Maclaurin sum in Arb, 60 us at 128 bits, ~p^1.8; about
         # half of them are shared with other sums at the same offset (cost and slope)
         methods.append((terms * 30.0 * (prec / 128) ** 1.8, "hurwitz"))
-    sizes = _em_sizes(prec, round(log_t, 9), float(a.mid()), _magnitude(sigmas))
+    # (a enters the estimate only through A = K + a: its integer part is enough)
+    sizes = _em_sizes(prec, round(log_t, 6), math.floor(float(a.mid())), _magnitude(sigmas),
+                      count)
     if sizes is not None:
         big_k, m = sizes
         series = count * (0.1 * m * m * (prec / 225) ** 0.35 + 300 + 0.1 * prec)
-        methods.append((big_k * (per_term + 6.0) + series, "euler-maclaurin"))
+        methods.append((big_k * count * (8.0 + prec / 250) + series, "euler-maclaurin"))
     for _, method in sorted(methods):
         if method == "hurwitz":
             found = _hurwitz(z, s, count, a, _key(a), prec)
@@ -330,18 +332,62 @@ def _direct_tails(z: flint.arb, sigmas: list[Fraction], base: flint.arb, zn: fli
     return tails
 
 
-def _zeta(num: int, den: int, a: flint.arb, a_key: tuple, prec: int) -> flint.arb:
-    r""":math:`\zeta(\mathrm{num}/\mathrm{den}, a)` (Arb, rigorous), cached by the exact
-    argument, the exact :math:`a` and the precision: the sums :math:`L(z, s - j, a)` of a
-    cost, its slope and their Taylor coefficients share them."""
-    key = (num, den, a_key, prec)
+def _zeta(num: int, den: int, a: flint.arb, a_key: tuple, bits: int) -> flint.arb:
+    r""":math:`\zeta(\mathrm{num}/\mathrm{den}, a)` (Arb, rigorous) with a relative
+    accuracy of about ``bits`` bits where Arb reaches it: the working precision is raised
+    by what Arb's evaluation lost (about :math:`\log_2 n!` bits at :math:`-n - s`).
+    Cached by the exact argument, the exact :math:`a` and ``bits``: the sums
+    :math:`L(z, s - j, a)` of a cost, its slope and their Taylor coefficients share
+    them."""
+    key = (num, den, a_key, bits)
     found = _ZETAS.get(key)
     if found is None:
-        found = _ratio(num, den).zeta(a)
+        prec = bits + 32
+        for _ in range(6):
+            with arb_workprec(prec):
+                found = _ratio(num, den).zeta(a)
+            accuracy = found.rel_accuracy_bits()
+            if accuracy >= bits:
+                break
+            prec += max(64, bits - max(accuracy, 0) + 32)
         if len(_ZETAS) >= CACHE_SIZE:
             _ZETAS.clear()
         _ZETAS[key] = found
     return found
+
+
+def _zeta_bits(num: int, den: int, count: int, big_n: int, log_t: float, log_a: float,
+               jumps: int, prec: int) -> list[int]:
+    r"""The relative accuracy (bits, a multiple of 32) each :math:`\zeta(-s - m, a)`,
+    :math:`m = 1 - \mathrm{count}, \dots, N - 1`, needs for its terms
+    :math:`\zeta(-s - m, a) (-t)^{m+j}/(m + j)!` to be :math:`2^{-\mathrm{prec}}` of
+    :math:`L(z, s - j, a)` (float estimates of the magnitudes; the balls carry the
+    actual errors): the later terms, smaller by :math:`(t/2\pi)^n`, need fewer."""
+    s = num / den
+    mags = []
+    for j in range(count):
+        sig = s - j
+        mag = sig * log_a
+        if sig != -1:
+            mag = max(mag, math.lgamma(1 + sig) - (1 + sig) * log_t)
+        mags.append(mag)
+    out = []
+    for m in range(1 - count, big_n):
+        u = 1 + s + m
+        if u > 1.5:
+            size = _LN2 + math.lgamma(u) - u * _LOG_2PI
+        else:
+            size = math.log1p(1 / max(abs(u - 2), 1e-9))
+        size = max(size, (s + m) * log_a + (math.log(jumps + 1) if jumps else 0.0))
+        need = -math.inf
+        for j in range(count):
+            n = m + j
+            if 0 <= n < big_n:
+                term = size + n * log_t - math.lgamma(n + 1)
+                need = max(need, (term - mags[j]) / _LN2)
+        bits = prec + need + 16
+        out.append(max(64, 32 * math.ceil(min(bits, prec + 64) / 32)))
+    return out
 
 
 def _ratio(num: int, den: int) -> flint.arb:
@@ -453,8 +499,9 @@ def _hurwitz(z: flint.arb, s: Fraction, count: int, a: flint.arb, a_key: tuple, 
     if big_n is None:
         return None
     # zetas[m + count - 1] = zeta(-s - m, a), m = -(count - 1), ..., N - 1
-    zetas = [_zeta(-num - m * den, den, a, a_key, prec)
-             for m in range(-(count - 1), big_n)]
+    bits = _zeta_bits(num, den, count, big_n, data.log_t, log_a, jumps, prec)
+    zetas = [_zeta(-num - m * den, den, a, a_key, need)
+             for m, need in zip(range(-(count - 1), big_n), bits, strict=True)]
     coeffs = data.coefficients(big_n)
     values = []
     for j in range(count):
@@ -481,27 +528,44 @@ def _hurwitz(z: flint.arb, s: Fraction, count: int, a: flint.arb, a_key: tuple, 
 
 
 @lru_cache(maxsize=256)
-def _em_sizes(prec: int, log_t: float, a: float, magnitude: int) -> tuple[int, int] | None:
+def _em_sizes(prec: int, log_t: float, a: float, magnitude: int, count: int = 1
+              ) -> tuple[int, int] | None:
     r"""(:math:`K`, :math:`2J`) of the Euler--Maclaurin summation: :math:`K` terms summed
-    directly, :math:`J` corrections, the remainder estimate
-    :math:`(2J)!\,(2J + 1)^{|s|} e^{tA}/(2\pi A)^{2J}` (:math:`A = K + a`) below
-    :math:`2^{-\mathrm{prec}}` (floats; :func:`_euler_maclaurin` proves the bound); None
-    where :math:`t` is too large for it."""
+    directly and :math:`J` corrections, the cheapest (by the cost model of
+    :func:`_evaluate`) whose remainder estimate :math:`(2J)!\,(2J + 1)^{|s|}
+    (2\pi A)^{-2J} \sum_{l \le 2J} (tA)^l/l!` (:math:`A = K + a`, about
+    :math:`(t/2\pi)^{2J}` when :math:`tA \gg J`) is below :math:`2^{-\mathrm{prec}}`
+    (floats; :func:`_em_bound` proves the bound); None where none is."""
     target = prec * _LN2 + 10
-    big_k = max(8, math.ceil(prec / 2))
-    if log_t > 0 or math.exp(log_t) * (big_k + a) > 1:
-        big_k = math.floor(math.exp(-log_t) - a)  # keep e^{tA} <= e
-        if big_k < 8:
-            return None
-    big_a = big_k + a
-    t_a = math.exp(log_t) * big_a
-    log_2pi_a = math.log(2 * math.pi * big_a)
-    for m in range(2, 4 * prec + 8, 2):
-        estimate = (math.lgamma(m + 1) - m * log_2pi_a + t_a + math.log(4)
+    t = math.exp(log_t) if log_t < 700 else math.inf
+    if t >= 2 * math.pi * 0.8:
+        return None
+    per_term = count * (8.0 + prec / 250)  # microseconds, as in _evaluate
+    best: tuple[float, int, int] | None = None
+    big_k = 8
+    while big_k <= 4 * prec + 64:
+        big_a = big_k + a
+        t_a = t * big_a
+        log_2pi_a = math.log(2 * math.pi * big_a)
+
+        def estimate(m: int, t_a: float = t_a, log_2pi_a: float = log_2pi_a) -> float:
+            top = min(m, math.floor(t_a))  # the largest term of the exponential sum
+            log_sum = (top * math.log(t_a) - math.lgamma(top + 1) if top > 0 else 0.0) \
+                + math.log(m + 1)
+            return (math.lgamma(m + 1) - m * log_2pi_a + log_sum + math.log(4)
                     + magnitude * math.log(m + 1))
-        if estimate < -target:
-            return big_k, m
-    return None
+
+        m = 2
+        while m < 8 * prec + 8 and estimate(m) >= -target:
+            m += 32  # coarse steps, then back in steps of 2
+        if m < 8 * prec + 8:
+            while m > 2 and estimate(m - 2) < -target:
+                m -= 2
+            cost = big_k * per_term + count * 0.1 * m * m * (prec / 225) ** 0.35
+            if best is None or cost < best[0]:
+                best = (cost, big_k, m)
+        big_k *= 2
+    return None if best is None else (best[1], best[2])
 
 
 @lru_cache(maxsize=64)
@@ -537,12 +601,12 @@ def _euler_maclaurin(z: flint.arb, s: Fraction, count: int, a: flint.arb, prec: 
     (-tA)^l/l!` (one product of power series). With
     :math:`|\tilde B_{2J}| \le 2(2J)!\,\zeta(2J)/(2\pi)^{2J}` and, for :math:`x \ge K`,
     :math:`|f^{(m)}(x)| \le e^{-tx}(x + a)^\sigma \sum_i \binom{m}{i} t^{m-i} i!
-    |\binom{\sigma}{i}| A^{-i} \le e^{-tx}(x + a)^\sigma\, m!\, A^{-m} e^{tA}
-    \max_{i \le m} |\binom{\sigma}{i}|`,
+    |\binom{\sigma}{i}| A^{-i} \le e^{-tx}(x + a)^\sigma\, m!\, A^{-m}
+    \max_{i \le m} |\binom{\sigma}{i}| \sum_{l \le m} (tA)^l/l!`,
 
-    .. math:: |R_J| \le \frac{2\zeta(2J)\,(2J)!}{(2\pi A)^{2J}}\, e^{tA}
-              \max_{i \le 2J} \Bigl|\binom{\sigma}{i}\Bigr|
-              \int_K^\infty e^{-tx} (x + a)^\sigma\,dx."""
+    .. math:: |R_J| \le \frac{2\zeta(2J)\,(2J)!}{(2\pi A)^{2J}}
+              \max_{i \le 2J} \Bigl|\binom{\sigma}{i}\Bigr| \sum_{l \le 2J}
+              \frac{(tA)^l}{l!} \int_K^\infty e^{-tx} (x + a)^\sigma\,dx."""
     big_k, m = sizes
     data = _ratio_data(z, prec)
     t = data.t
@@ -591,16 +655,23 @@ def _euler_maclaurin(z: flint.arb, s: Fraction, count: int, a: flint.arb, prec: 
 
 def _em_bound(m: int, big_a: flint.arb, t_up: flint.arb, binomials: tuple[flint.arb, ...],
               integral: flint.arb) -> flint.arb | None:
-    """The bound on :math:`|R_J|` of :func:`_euler_maclaurin` (at 64 bits), or None."""
+    r"""The bound on :math:`|R_J|` of :func:`_euler_maclaurin`, :math:`m = 2J`:
+    :math:`2\zeta(m) (2\pi)^{-m} \max_i |\binom{\sigma}{i}|\, m!\, A^{-m}
+    \sum_{l \le m} (tA)^l/l! \int_K^\infty e^{-tx}(x + a)^\sigma dx` (at 64 bits), or
+    None."""
     with arb_workprec(64):
         largest = flint.arb(0)
         for c in binomials:
             up = abs(c).upper()
             if up > largest:
                 largest = up
+        t_a = t_up * big_a
+        partial, term = flint.arb(1), flint.arb(1)
+        for n in range(1, m + 1):
+            term = term * t_a / n
+            partial += term
         bound = 2 * flint.arb(m).zeta() * flint.arb(math.factorial(m)) \
-            / (2 * flint.arb.pi() * big_a) ** m * (t_up * big_a).exp() * largest \
-            * abs(integral).upper()
+            / (2 * flint.arb.pi() * big_a) ** m * partial * largest * abs(integral).upper()
         if not bound.is_finite():
             return None
         return flint.arb(bound.upper())
@@ -684,7 +755,8 @@ def lerch_by_method(method: str, z: flint.arb, s: object, a: flint.arb, count: i
                 return None
             return _hurwitz(z, s, count, a, _key(a), prec)
         if method == "euler-maclaurin":
-            sizes = _em_sizes(prec, round(_ratio_data(z, prec).log_t, 9), float(a.mid()),
+            sizes = _em_sizes(prec, round(_ratio_data(z, prec).log_t, 6),
+                              math.floor(float(a.mid())),
                               _magnitude([s - j for j in range(count)]))
             return None if sizes is None else _euler_maclaurin(z, s, count, a, prec, sizes)
     raise ValueError(f"unknown method {method!r}")
