@@ -16,7 +16,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from dpsym import lerch_balls
+from dpsym import lerch_balls, lerch_methods
 from dpsym.balls import BallPlan, supported
 from dpsym.costs import parse_cost
 from dpsym.lerch_balls import lerch_by_method, lerch_family, lerch_sum_ball
@@ -191,7 +191,7 @@ def test_direct_remainder_bound_is_needed_and_sufficient() -> None:
         for k in range(n):
             partial += zk * (a + k) ** flint.arb(1.5)
             zk *= z
-        tails = lerch_balls._direct_tails(z, [s], a + n, zk)
+        tails = lerch_methods._direct_tails(z, [s], a + n, zk)
     assert tails is not None
     assert contains(partial + tails[0], ref)
     assert not contains(partial, ref)  # without the bound the ball misses the sum
@@ -202,15 +202,15 @@ def test_hurwitz_remainder_bound_is_needed_and_sufficient(monkeypatch) -> None:
     z = ratio_ball(t, prec)
     ref = reference(t, s, "0.3")
     lerch_balls.clear_cache()
-    monkeypatch.setattr(lerch_balls, "_terms_needed", lambda *args: 4)  # too few terms
+    monkeypatch.setattr(lerch_methods, "_terms_needed", lambda *args: 4)  # too few terms
     with arb_workprec(prec):
-        found = lerch_balls._hurwitz(z, s, 1, flint.arb("0.3"), ("a", 0.3), prec)
+        found = lerch_methods._hurwitz(z, s, 1, flint.arb("0.3"), ("a", 0.3), prec)
     assert found is not None and contains(found[0], ref)
     assert found[0].rel_accuracy_bits() < prec - 20  # the remainder dominates the ball
     lerch_balls.clear_cache()
-    monkeypatch.setattr(lerch_balls._Ratio, "tail_bound", lambda self, *args: flint.arb(0))
+    monkeypatch.setattr(lerch_methods._Ratio, "tail_bound", lambda self, *args: flint.arb(0))
     with arb_workprec(prec):
-        wrong = lerch_balls._hurwitz(z, s, 1, flint.arb("0.3"), ("a", 0.3), prec)
+        wrong = lerch_methods._hurwitz(z, s, 1, flint.arb("0.3"), ("a", 0.3), prec)
     assert not contains(wrong[0], ref)
     lerch_balls.clear_cache()
 
@@ -221,12 +221,12 @@ def test_euler_maclaurin_remainder_bound_is_needed_and_sufficient(monkeypatch) -
     ref = reference(t, s, "0.7")
     sizes = (6, 8)  # six terms and four corrections: far from 128 bits
     with arb_workprec(prec):
-        found = lerch_balls._euler_maclaurin(z, s, 1, flint.arb("0.7"), prec, sizes)
+        found = lerch_methods._euler_maclaurin(z, s, 1, flint.arb("0.7"), prec, sizes)
     assert found is not None and contains(found[0], ref)
     assert found[0].rel_accuracy_bits() < prec - 20
-    monkeypatch.setattr(lerch_balls, "_em_bound", lambda *args: flint.arb(0))
+    monkeypatch.setattr(lerch_methods, "_em_bound", lambda *args: flint.arb(0))
     with arb_workprec(prec):
-        wrong = lerch_balls._euler_maclaurin(z, s, 1, flint.arb("0.7"), prec, sizes)
+        wrong = lerch_methods._euler_maclaurin(z, s, 1, flint.arb("0.7"), prec, sizes)
     assert not contains(wrong[0], ref)
 
 
