@@ -255,8 +255,9 @@ def lerch_by_method(method: str, z: flint.arb, s: object, a: flint.arb, count: i
         if method == "direct":
             return _direct(z, [s - j for j in range(count)], s, a, prec)
         if method == "hurwitz":
-            if _ratio_data(z, prec).t_up >= 5:
-                return None
+            if _ratio_data(z, prec).t_up >= 5 or any(
+                    (s - j).denominator == 1 and s - j < 0 for j in range(count)):
+                return None  # |log z| < 2 pi, and no pole of Gamma(1 + s - j)
             return _hurwitz(z, s, count, a, _key(a), prec)
         if method == "euler-maclaurin":
             sizes = _em_sizes(prec, round(_ratio_data(z, prec).log_t, 6),

@@ -315,6 +315,8 @@ class _Ratio:
         ``num/den`` (module docstring), or None if the ratio bound is not below 1.
         Computed at 64 bits: a bound needs no more."""
         key = (num, den, big_n)
+        if num + big_n * den <= 0:
+            return None  # u = 1 + sigma + N <= 1: Hurwitz's formula does not apply
         if key not in self.bounds:
             with arb_workprec(64):
                 u = _ratio(num + den + big_n * den, den)  # > 1 by the choice of N
