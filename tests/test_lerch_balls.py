@@ -352,3 +352,12 @@ def test_discrete_staircase_cost_at_each_step(e: str, delta: int) -> None:
         with mpmath.workdps(60):
             lo, hi = (mpmath.mpf(x) for x in found.enclosure())
             assert lo <= ref <= hi
+
+
+def test_discrete_staircase_step_is_checked() -> None:
+    from dpsym.errors import DomainError
+
+    m = DiscreteStaircase(eps="1", Delta=3)
+    for bad in (0, 4, 1.5):
+        with pytest.raises(DomainError, match="r"):
+            m.step_cost("moment:1/2", bad)
