@@ -199,12 +199,14 @@ def _zeta(num: int, den: int, a: flint.arb, a_key: tuple, bits: int) -> flint.ar
     found = _ZETAS.get(key)
     if found is None:
         prec = bits + 32
+        last = -math.inf
         for _ in range(6):
             with arb_workprec(prec):
                 found = _ratio(num, den).zeta(a)
             accuracy = found.rel_accuracy_bits()
-            if accuracy >= bits:
-                break
+            if accuracy >= bits or (not a.is_exact() and accuracy <= last + 8):
+                break  # reached, or limited by the radius of a, not by the precision
+            last = accuracy
             prec += max(64, bits - max(accuracy, 0) + 32)
         if len(_ZETAS) >= CACHE_SIZE:
             _ZETAS.clear()
