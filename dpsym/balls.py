@@ -12,8 +12,11 @@ does); otherwise the guard bits are doubled and the evaluation repeated.
 This is the fast path of :meth:`dpsym.mechanisms.base.Mechanism.value` for quantities with
 a closed form: one rigorous evaluation instead of the two agreeing mpmath evaluations of
 :func:`dpsym.numerics.certified`, and Arb's elementary functions are several times faster
-than mpmath's at a thousand digits. Expressions with a node Arb does not handle here (an
-unresolved ``Piecewise``, a Lerch sum, a float) are declined (:func:`ball_value` returns
+than mpmath's at a thousand digits. A Lerch sum :class:`~dpsym.sums.LerchSum` with an
+exact rational exponent is enclosed with proven remainders by
+:func:`dpsym.lerch_balls.lerch_sum_ball` (also for an interval or a power series of its
+offset). Expressions with a node Arb does not handle here (an unresolved ``Piecewise``, a
+float, a Lerch sum with a symbolic exponent) are declined (:func:`ball_value` returns
 ``None``) and the caller falls back to mpmath.
 
 Exactly known parameters decide the discrete parts of an expression before any rounding:
@@ -46,6 +49,7 @@ from mpmath.libmp import from_man_exp
 from sympy.printing.pycode import MpmathPrinter
 
 from .lambdas import literal
+from .lerch_balls import lerch_sum_ball
 from .numerics import (
     EXACT_SCALE,
     LOG10_2,
@@ -59,7 +63,7 @@ from .numerics import (
     shifted_rounding,
 )
 from .precision import arb_workprec, exclusive, workprec
-from .sums import LowerGammaStar, arb_lower_gamma_star
+from .sums import LerchSum, LowerGammaStar, arb_lower_gamma_star
 from .symbols import b, eps
 
 #: Guard bits of the first evaluation, beyond the bits of the digits asked for.
@@ -70,9 +74,9 @@ ATTEMPTS = 8
 _BITS_PER_DIGIT = math.log2(10)
 
 #: sympy function classes evaluated by Arb (printed as ``mpmath.<name>`` and mapped below;
-#: :class:`~dpsym.sums.LowerGammaStar` by its own name).
+#: :class:`~dpsym.sums.LowerGammaStar` and :class:`~dpsym.sums.LerchSum` by their own names).
 _FUNCTIONS = (sp.exp, sp.log, sp.Abs, sp.erf, sp.erfc, sp.sin, sp.cos, sp.gamma,
-              sp.zeta, LowerGammaStar)
+              sp.zeta, LowerGammaStar, LerchSum)
 #: Leaf and operation classes of a supported expression.
 _NODES = (sp.Symbol, sp.Integer, sp.Rational, sp.Add, sp.Mul, sp.Pow,
           type(sp.pi), type(sp.E))
@@ -152,6 +156,13 @@ class _ArbPrinter(MpmathPrinter):
     def _print_LowerGammaStar(self, expr: sp.Expr) -> str:
         return f"LowerGammaStar({self._print(expr.args[0])}, {self._print(expr.args[1])})"
 
+    def _print_LerchSum(self, expr: sp.Expr) -> str:
+        """``LerchSum(z, s, a)`` with the exponent exact (a ``Fraction``): the enclosure
+        (:func:`dpsym.lerch_balls.lerch_sum_ball`) bounds its remainders with it."""
+        z, s, a = expr.args
+        exponent = f"_fraction({literal(s.p)}, {literal(s.q)})"
+        return f"LerchSum({self._print(z)}, {exponent}, {self._print(a)})"
+
 
 #: Largest root index printed as a root (larger denominators go through exp and log).
 _MAX_ROOT = 64
@@ -193,7 +204,7 @@ def _ipow(x: object, n: int) -> flint.arb:
 
 
 _NAMESPACE = {"mpmath": _ArbNamespace(), "_q": _rational, "_root": _root, "abs": abs,
-              "_ipow": _ipow,
+              "_ipow": _ipow, "_fraction": Fraction, "LerchSum": lerch_sum_ball,
               "LowerGammaStar": lambda a, z: arb_lower_gamma_star(_arb(a), _arb(z))}
 
 
@@ -203,6 +214,8 @@ def supported(expr: sp.Expr) -> bool:
     for node in sp.preorder_traversal(expr):
         if isinstance(node, sp.Float) or not isinstance(node, _NODES + _FUNCTIONS):
             return False
+        if isinstance(node, LerchSum) and not node.args[1].is_Rational:
+            return False  # the enclosure needs the exponent exactly
     return True
 
 

@@ -75,7 +75,8 @@ class LerchSum(sp.Function):
               \partial_r L = \bigl(L(r, s + 1, a) - a\,L(r, s, a)\bigr) / r,
 
     so that optimality conditions stay in closed form; numerically it is evaluated by
-    :func:`mp_lerch_sum`.
+    :func:`mp_lerch_sum` (mpmath), and enclosed rigorously, with proven remainders, by
+    :func:`dpsym.lerch_balls.lerch_sum_ball` (the ball path of :mod:`dpsym.balls`).
 
     An integer offset :math:`a = n \ge 1` is shifted to :math:`a = 0` on construction
     (:math:`s > 0`),

@@ -35,5 +35,9 @@ class DiscreteLaplace(Mechanism):
 
     @classmethod
     def noise_shape(cls) -> SymmetricNoise:
-        tail = GeometricTail(start=0, period=1, ratio=cls.ratio(), pieces=(Piece(0, 1, NORM),))
+        # sympy integers: the lattice moment's offsets (start + j)/period stay exact (Python
+        # ints would divide to the float 0.0 inside a non-integer moment's Lerch sum)
+        zero, one = sp.Integer(0), sp.Integer(1)
+        tail = GeometricTail(start=zero, period=one, ratio=cls.ratio(),
+                             pieces=(Piece(zero, one, NORM),))
         return SymmetricNoise(lattice=True, tail=tail)

@@ -27,14 +27,16 @@ import sympy as sp
 
 from .. import evaluation
 from ..balls import BallFunction
-from ..costs import Cost
+from ..costs import Cost, parse_cost
 from ..errors import DomainError, NoClosedFormError, UnsupportedError
 from ..evaluation import MAX_INTEGER_SCAN
 from ..exact_sampling import OPTIMAL_STEP
+from ..lerch_balls import lerch_family
 from ..noise import GeometricTail, Piece, SymmetricNoise
 from ..numerics import evaluate
 from ..params import FreeParameter, eps_param, sensitivity_param
-from ..sums import LerchSum, mp_lerch_sum
+from ..precision import arb_workprec, exclusive
+from ..sums import mp_lerch_sum
 from ..symbols import NORM, Delta, b, r
 from .base import Mechanism
 
@@ -80,48 +82,100 @@ class DiscreteStaircase(Mechanism):
     def _integer_cost_balls(self, cost: Cost
                             ) -> Callable[[Sequence[int], int], list[flint.arb]]:
         r"""The cost of a non-integer moment (no closed form in :math:`r`) at integer steps
-        as Arb balls, for :func:`dpsym.integer_argmin.integer_optimum`: the lattice moment
-        of :meth:`_numeric_optimum`, :math:`2 a(r) \Delta^p (\sum_{j<r} L_j + b
-        \sum_{j \ge r} L_j)`, each Lerch sum :math:`L_j` enclosed once per precision by the
-        generic ball evaluation of ``LerchSum(b, p, j/Delta)``, :math:`a(r)` the engine's
-        normalisation compiled to balls.
+        as Arb balls, for :func:`dpsym.integer_argmin.integer_optimum`: the balls of
+        :meth:`step_cost_balls`, computed once per precision.
 
         Raises
         ------
         DomainError
             Beyond :data:`DELTA_MAX_LERCH`.
         UnsupportedError
-            If ball arithmetic does not evaluate the Lerch sum or the normalisation.
+            If the normalisation has no ball form.
         """
-        self.require("eps", "Delta")
-        big = int(self.values["Delta"])
-        if big > DELTA_MAX_LERCH:
-            raise DomainError("Delta", f"a non-integer moment ({cost.name}) of the discrete "
-                              f"staircase takes a sensitivity in [1, {DELTA_MAX_LERCH}] "
-                              f"(one Lerch sum per lattice point of a period), got {big}")
-        symbol = self.symbols()
-        exact = {symbol[n]: v for n, v in self.values.items()}
-        offset = sp.Dummy("a")
-        lerch = BallFunction.prepare(LerchSum(b, cost.exponent, offset), exact, offset)
-        norm = BallFunction.prepare(self.calibration()[NORM], exact, r)
-        ratio = BallFunction.prepare(b, exact, offset)
-        if lerch is None or norm is None or ratio is None:
-            raise UnsupportedError(f"{self.name}: the Lerch sums of the {cost.name} cost are "
-                                   "not evaluated in ball arithmetic")
-        p = cost.exponent
-        sums: dict[int, tuple[list[flint.arb], flint.arb]] = {}
+        self.step_cost_balls(cost, 64)  # the errors now, not inside the argmin's search
+        balls: dict[int, list[flint.arb]] = {}
 
         def costs(steps: Sequence[int], prec: int) -> list[flint.arb]:
-            if prec not in sums:  # prefix sums of the L_j, once per precision
-                prefix = [flint.arb(0)]
-                for j in range(big):
-                    prefix.append(prefix[-1] + lerch(flint.arb(j) / big))
-                sums[prec] = prefix, 2 * flint.arb(big) ** (flint.arb(p.p) / p.q)
-            prefix, scale = sums[prec]
-            bb = ratio(flint.arb(0))
-            return [scale * norm(flint.arb(s)) * (prefix[s] + bb * (prefix[big] - prefix[s]))
-                    for s in steps]
+            if prec not in balls:
+                balls[prec] = self.step_cost_balls(cost, prec)
+            return [balls[prec][s - 1] for s in steps]
         return costs
+
+    # ------------------------------------------------------------------ cost at a step
+    def _step(self, step: int) -> int:
+        self.require("eps", "Delta")
+        big = int(self.values["Delta"])
+        if isinstance(step, bool) or int(step) != step or not 1 <= step <= big:
+            raise DomainError("r", f"the step must be an integer in [1, {big}], got {step!r}")
+        return big
+
+    def step_cost(self, cost: Cost | str, step: int) -> sp.Expr:
+        r"""The expected cost at the integer step :math:`r` = ``step``, exactly: the
+        engine's lattice moment of the definition with :math:`\Delta` and :math:`r`
+        substituted, for a non-integer :math:`p` a finite sum of Lerch sums
+
+        .. math:: \mathbb{E}|X|^p = 2 a(r) \Delta^p \Bigl(\sum_{j < r} L(b, p, j/\Delta)
+                  + b \sum_{r \le j < \Delta} L(b, p, j/\Delta)\Bigr)
+
+        (:class:`~dpsym.sums.LerchSum`, exact offsets), in :math:`b = e^{-\varepsilon}`;
+        :class:`dpsym.balls.BallPlan` encloses it at the exact :math:`\varepsilon`
+        (:mod:`dpsym.lerch_balls`). One sum per lattice point of a period: for every
+        :math:`r` at once, :meth:`step_cost_balls` is :math:`\Delta` times cheaper.
+
+        Raises
+        ------
+        DomainError
+            For a step outside :math:`[1, \Delta]` or a missing parameter.
+        """
+        cost = parse_cost(cost)
+        big = self._step(step)
+        return self.noise().subs({Delta: big, r: int(step)}).moment(cost.exponent)
+
+    @exclusive
+    def step_cost_balls(self, cost: Cost | str, prec: int) -> list[flint.arb]:
+        r"""Balls containing the expected cost at every step :math:`r = 1, \dots,
+        \Delta` (item :math:`r - 1`), computed at ``prec`` bits: the formula of
+        :meth:`step_cost` with each of the :math:`\Delta` Lerch sums
+        :math:`L(b, p, j/\Delta)` enclosed once (:func:`dpsym.lerch_balls.lerch_family`),
+        prefix and suffix sums over :math:`j`, and the engine's normalisation
+        :math:`a(r)` as a ball function of :math:`r` (:class:`dpsym.balls.BallFunction`).
+        Every ball is rigorous (a NaN ball where an enclosure failed).
+
+        Raises
+        ------
+        DomainError
+            For a missing parameter, or :math:`\Delta` above :data:`DELTA_MAX_LERCH`.
+        UnsupportedError
+            If the normalisation has no ball form.
+        """
+        cost = parse_cost(cost)
+        big = self._step(1)
+        if big > DELTA_MAX_LERCH:
+            raise DomainError("Delta", f"the cost at every step takes a sensitivity in "
+                              f"[1, {DELTA_MAX_LERCH}] (one Lerch sum per lattice point of "
+                              f"a period), got {big}")
+        symbol = self.symbols()
+        exact = {symbol[n]: v for n, v in self.values.items()}
+        norm = BallFunction.prepare(self.calibration()[NORM], exact, r)
+        ratio = BallFunction.prepare(b, exact, r)
+        if norm is None or ratio is None:
+            raise UnsupportedError(f"{self.name}: the normalisation has no ball form")
+        power = Fraction(int(cost.exponent.p), int(cost.exponent.q))
+        with arb_workprec(prec):
+            bb = ratio(flint.arb(0))
+            sums = [lerch_family(bb, power, flint.arb(flint.fmpq(j, big)), 1)[0]
+                    for j in range(big)]
+            scale = 2 * (flint.arb(big).log() * flint.arb(flint.fmpq(power.numerator,
+                                                                     power.denominator))).exp()
+            suffix = [flint.arb(0)] * (big + 1)
+            for j in range(big - 1, -1, -1):
+                suffix[j] = suffix[j + 1] + sums[j]
+            below = flint.arb(0)
+            out = []
+            for step in range(1, big + 1):
+                below += sums[step - 1]
+                out.append(scale * norm(flint.arb(step)) * (below + bb * suffix[step]))
+        return out
 
     def _numeric_optimum(self, cost: Cost, hint: mpmath.mpf | None = None
                          ) -> tuple[mpmath.mpf | None, mpmath.mpf]:
