@@ -278,6 +278,10 @@ def _ball_rounding(ball: flint.arb, digits: int) -> tuple[int, str, int] | None:
     r, f = mpz(int(rad[0])), int(rad[1])
     sign = 1 if m < 0 else 0
     m = abs(m)
+    if r and r.bit_length() + f >= m.bit_length() + e:
+        return None  # rad >= 2^(top bit of |mid|) > |mid|: the ball contains zero
+    if r.bit_length() + f <= e - 64:
+        r, f = mpz(1), e - 64  # a larger radius, so that the shifts below stay short
     g = min(e, f)
     big, small = m << (e - g), r << (f - g)  # |mid| and rad over the common 2^g
     if big <= small:

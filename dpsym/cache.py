@@ -49,6 +49,8 @@ NOT_INPUTS = frozenset({
     "distributions.py", "expressions.py",
     "budget.py", "forkrun.py", "progress.py", "notebook.py",
     "privacy_loss.py", "renyi.py", "composition.py", "accounting.py",
+    "lerch_balls.py", "lerch_methods.py", "gaussian_balls.py", "profile_balls.py",
+    "integer_argmin.py",
 })
 
 _MISSING = object()

@@ -154,7 +154,9 @@ def test_a_formula_the_balls_do_not_handle_is_declined():
 
     x = sp.Symbol("x", positive=True)
     assert balls.ball_value(sp.Float(0.1) * x, {x: Fraction(1)}, 10) is None
-    assert balls.ball_value(sp.zeta(x), {x: Fraction(3)}, 10) is None
+    assert balls.ball_value(sp.besselj(0, x), {x: Fraction(3)}, 10) is None
+    # Riemann's zeta is one the balls handle: zeta(3), Apery's constant
+    assert balls.ball_value(sp.zeta(x), {x: Fraction(3)}, 10)[1] == "1.202056903"
     assert balls.ball_value(x + sp.Symbol("y"), {x: Fraction(1)}, 10) is None
 
 
