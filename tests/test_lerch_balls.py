@@ -361,3 +361,45 @@ def test_discrete_staircase_step_is_checked() -> None:
     for bad in (0, 4, 1.5):
         with pytest.raises(DomainError, match="r"):
             m.step_cost("moment:1/2", bad)
+
+
+def test_a_non_integer_moment_within_a_thousandth_of_an_ulp_of_a_tie_rounds_correctly():
+    """eps is chosen (secant on eps over the density reference) so that the optimal
+    moment-1/2 cost lies within 10^-(d+3) of a midpoint between two d-digit decimals: the
+    printed digits are the reference's, on the correct side of the midpoint."""
+    digits, dps = 8, 40
+    q = mpmath.mpf(3) / 2  # the moment 1/2, plus one
+
+    def _staircase_moment(t, _):
+        # E|X|^(1/2) from the density a b^k on [k, k + g), a b^(k+1) on [k + g, k + 1):
+        # 200 periods (eps near 1: the rest is below e^-190, far under 10^-40)
+        bb = mpmath.exp(-t)
+
+        def cost(g):
+            a = (1 - bb) / (2 * (g + bb * (1 - g)))
+            return 2 * mpmath.fsum((a * ((k + g) ** q - k**q)
+                                    + a * bb * ((k + 1) ** q - (k + g) ** q)) / q * bb**k
+                                   for k in range(200))
+        return cost
+
+    def optimum(t):  # the cost at the root of its numerical derivative in gamma
+        with mpmath.workdps(dps):
+            cost = _staircase_moment(t, q)
+            g = mpmath.findroot(lambda s: mpmath.diff(cost, s), mpmath.mpf("0.45"))
+            assert 0 < g < 1
+            return cost(g)
+
+    with mpmath.workdps(dps):
+        v0 = optimum(mpmath.mpf(1))
+        scale = mpmath.mpf(10) ** (int(mpmath.floor(mpmath.log10(v0))) - digits + 1)
+        boundary = (mpmath.floor(v0 / scale) + mpmath.mpf(1) / 2) * scale
+        t = mpmath.findroot(lambda s: optimum(s) - boundary,
+                            (mpmath.mpf(1), mpmath.mpf("1.0000001")))
+        e = Fraction(mpmath.nstr(t, 25, min_fixed=-1, max_fixed=2))
+        exact = optimum(mpmath.mpf(e.numerator) / e.denominator)
+        gap = exact - boundary
+        assert 0 < abs(gap) < mpmath.mpf(10) ** -(digits + 3) * exact  # a near tie
+        want = boundary + scale / 2 if gap > 0 else boundary - scale / 2
+        value = Staircase(eps=e).value("cost", "moment:1/2", digits)
+        assert value.certificate == "enclosure"
+        assert abs(mpmath.mpf(value.text) - want) < scale / 1000, (value.text, exact)
