@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '56dc8b80e82d5fd1ce28d27afd866c60f6c67509b443646895e398972e4acae5'
+FINGERPRINT = '8c7fc0a2b57d71ba83fb1936f95993af1cf211ad8e5b6f629577e2676031df60'
 
 def _e0():
     with evaluate(False):
