@@ -36,9 +36,11 @@ polynomial* :math:`N` (the slope over a proven positive factor, ``numerator``;
 Newton polygon of :math:`\log_2 |c_j|`), each gap between them is one interval whose sign
 one monomial proves (:meth:`SignPolynomial.dominance`, valid on any ratio of ends), and a
 window of a few bits around each tropical root is covered as above
-(:func:`tropical_covering`). :func:`candidates` raises the precision first while the
-slope's sign is unresolved at most sample points (:func:`_resolves`: cancellation as
-:math:`\varepsilon \to 0` or in high dimension).
+(:func:`tropical_covering`). Where the family proves the slope's sign to be that of an
+increasing function (the staircase's Lerch moments), signs at a few points do
+(:class:`dpsym.lerch_intervals.IncreasingSign`). :func:`candidates` raises the precision
+first while the slope's sign is unresolved at most sample points (:func:`_resolves`:
+cancellation as :math:`\varepsilon \to 0` or in high dimension).
 
 Anything that cannot be proven raises :class:`~dpsym.errors.CertificationError` naming the
 reason (:func:`dpsym.evaluation.value` then falls back to the two-precision heuristic and

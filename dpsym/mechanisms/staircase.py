@@ -29,6 +29,7 @@ from ..expressions import enclosure
 from ..lerch_intervals import IncreasingSign
 from ..noise import MAX_POLYNOMIAL_DEGREE, GeometricTail, Piece, SymmetricNoise
 from ..params import FreeParameter, eps_param, sensitivity_param
+from ..precision import arb_workprec
 from ..symbols import NORM, Delta, b, gamma
 from .base import Mechanism
 
@@ -65,8 +66,11 @@ class Staircase(Mechanism):
 
     def _interval_sign(self, cost: Cost) -> Callable | None:
         r"""For a moment written with Lerch sums :math:`L_s(\gamma) = \sum_k b^k (k +
-        \gamma)^s` (:math:`s = p + 1 > 1`) at :math:`\varepsilon \ge`
-        :attr:`LARGE_EPS`: the sign covering of :class:`~dpsym.lerch_intervals.IncreasingSign`.
+        \gamma)^s` (:math:`s = p + 1 > 1`; :math:`p` not an integer, or above
+        :data:`~dpsym.noise.MAX_POLYNOMIAL_DEGREE`) at :math:`\varepsilon \ge`
+        :attr:`LARGE_EPS`: the sign covering of
+        :class:`~dpsym.lerch_intervals.IncreasingSign` (a factory of it), started at
+        :math:`\lfloor \log_2 \gamma_0 \rfloor`.
 
         The cost is :math:`C\, L_s / D` with :math:`C = \Delta^p (1 - b)^2 / (p + 1) > 0` and
         :math:`D = \gamma + b(1 - \gamma) > 0`, so its slope is :math:`C\, N / D^2` with
@@ -81,8 +85,9 @@ class Staircase(Mechanism):
         the slope's sign is that of a strictly increasing function, whose root is near
         :math:`\gamma_0 = (b/(s-1))^{1/s}` (:math:`N \approx (s-1)\gamma^s - b` for small
         :math:`b`), the bracket search's start. None otherwise."""
-        if cost.is_integer and cost.exponent <= MAX_POLYNOMIAL_DEGREE:
-            return None
+        if type(self) is not Staircase or (cost.is_integer
+                                             and cost.exponent <= MAX_POLYNOMIAL_DEGREE):
+            return None  # (a subclass's cost is not the one proven; a polynomial slope)
         eps = self.values.get("eps")
         if eps is None:
             return None
@@ -90,7 +95,7 @@ class Staircase(Mechanism):
         if not e >= self.LARGE_EPS:
             return None
         bits = int(e.upper().floor().unique_fmpz()).bit_length() + 64
-        with flint.ctx.workprec(bits):  # log2 gamma_0, to a few bits
+        with arb_workprec(bits):  # log2 gamma_0, to a few bits
             s = flint.arb(cost.exponent.p) / cost.exponent.q + 1
             e = enclosure(eps, bits)
             log2 = (-e - (s - 1).log()) / (s * flint.arb(2).log())
