@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import partial
 
+import flint
 import mpmath
 import pytest
 import sympy as sp
@@ -178,3 +179,25 @@ def test_an_increasing_slope_with_a_root_at_two_to_the_minus_five_thousand():
         assert abs(mpmath.mpf(found.text()) - want) <= want * mpmath.mpf(10) ** -24
     pieces = f.memo["family sign"].covering()
     assert [(p.sign, p.root) for p in pieces] == [(-1, False), (1, True), (1, False)]
+
+
+@pytest.mark.parametrize("prec", [200, 800])
+def test_a_lerch_sum_at_b_of_e_to_the_minus_1e25_is_as_accurate_as_the_precision(prec):
+    r""":math:`L(z, 9/8, a)` with :math:`z = e^{-10^{25}}` and :math:`a^{9/8}` of the size
+    of :math:`z` (the direct summation's stopping test: a float's rounding of
+    :math:`\log z^N \sim 10^{25}` exceeds its margin). The reference sums three terms,
+    the rest below :math:`z^3 4^s/(1 - 2^s z)` (:func:`_periods`), in mpmath."""
+    from dpsym.lerch_balls import lerch_sum_ball
+    from dpsym.precision import arb_workprec
+
+    k = 12823955919013008065421551
+    with arb_workprec(prec):
+        ball = lerch_sum_ball((-flint.arb(10) ** 25).exp(), Fraction(9, 8), flint.arb((1, -k)))
+    with mpmath.workdps(prec // 3 + 60):
+        z, s, a = mpmath.exp(-mpmath.mpf(10) ** 25), mpmath.mpf(9) / 8, mpmath.mpf(2) ** -k
+        want = a**s + z * (1 + a) ** s + z**2 * (2 + a) ** s
+        assert z**3 * 4**s / (1 - 2**s * z) < want * mpmath.mpf(2) ** -(2 * prec)
+        lo, hi = (mpmath.mpf(x.str(prec // 3 + 20, radius=False)) for x in
+                  (ball.lower(), ball.upper()))
+        assert lo <= want <= hi
+    assert ball.rel_accuracy_bits() > prec - 100  # (85 bits of the exponent's size)
