@@ -384,7 +384,8 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
     r"""The cost, its slope and the slope's derivative in the continuous free parameter,
     compiled to ball functions at the instance's exact parameters, with the parameter's
     exact range and, where it exists, the slope's sign polynomial
-    (:func:`dpsym.interval_plans.sign_numerator`): the family's own functions
+    (:func:`dpsym.interval_plans.sign_numerator`) or the family's own sign covering
+    (``_interval_sign``, :mod:`dpsym.lerch_intervals`): the family's own functions
     (``_interval_functions``) if it has them, else ratios of polynomials in the free
     parameter (:func:`dpsym.interval_plans.rational_functions`), else the expressions
     (:class:`dpsym.balls.BallFunction`, at most :data:`MAX_INTERVAL_OPS` operations);
@@ -426,7 +427,9 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
             return None
         if None in functions:
             return None
-        plans[key] = CompiledCost(*functions, lo, hi, numerator=numerator)
+        family_sign = getattr(m, "_interval_sign", None)
+        plans[key] = CompiledCost(*functions, lo, hi, numerator=numerator,
+                                  sign=None if family_sign is None else family_sign(cost))
     return plans[key]
 
 

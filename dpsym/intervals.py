@@ -36,9 +36,11 @@ polynomial* :math:`N` (the slope over a proven positive factor, ``numerator``;
 Newton polygon of :math:`\log_2 |c_j|`), each gap between them is one interval whose sign
 one monomial proves (:meth:`SignPolynomial.dominance`, valid on any ratio of ends), and a
 window of a few bits around each tropical root is covered as above
-(:func:`tropical_covering`). :func:`candidates` raises the precision first while the
-slope's sign is unresolved at most sample points (:func:`_resolves`: cancellation as
-:math:`\varepsilon \to 0` or in high dimension).
+(:func:`tropical_covering`). Where the family proves the slope's sign to be that of an
+increasing function (the staircase's Lerch moments), signs at a few points do
+(:class:`dpsym.lerch_intervals.IncreasingSign`). :func:`candidates` raises the precision
+first while the slope's sign is unresolved at most sample points (:func:`_resolves`:
+cancellation as :math:`\varepsilon \to 0` or in high dimension).
 
 Anything that cannot be proven raises :class:`~dpsym.errors.CertificationError` naming the
 reason (:func:`dpsym.evaluation.value` then falls back to the two-precision heuristic and
@@ -88,6 +90,10 @@ class CompiledCost:
     #: precision) of a polynomial :math:`N` with the slope's sign on ``(lo, hi]``: the
     #: slope over a proven positive factor (:class:`SignPolynomial`).
     numerator: Callable[[], list[flint.arb]] | None = None
+    #: Optional: the family's own sign covering, an object built from this cost with the
+    #: slope's ``slope``, ``dslope``, ``cost``, ``lo``, ``hi`` and ``covering()``
+    #: (:class:`dpsym.lerch_intervals.IncreasingSign`), tried first.
+    sign: Callable[[CompiledCost], object] | None = None
     #: The proven candidates once found (they depend on the parameters only, not on the
     #: digits), their root boxes replaced by the narrowest contraction reached so far.
     memo: dict = field(default_factory=dict, compare=False)
@@ -506,8 +512,9 @@ def candidates(f: CompiledCost, prec: int) -> list[Candidate]:
     of the slope with :math:`s' > 0`, and each end not excluded by the slope's sign next
     to it (at ``prec`` bits, doubled while the slope's sign is unresolved at most sample
     points (:func:`_resolves`, at most :data:`PRECISION_DOUBLINGS` times) and once more
-    when the covering fails). A sign polynomial (:class:`SignPolynomial`,
-    :func:`tropical_covering`) is tried first, then :func:`covering` of the slope.
+    when the covering fails). The family's own sign covering (``f.sign``), then a sign
+    polynomial (:class:`SignPolynomial`, :func:`tropical_covering`) are tried first, then
+    :func:`covering` of the slope.
 
     Raises
     ------
@@ -515,9 +522,11 @@ def candidates(f: CompiledCost, prec: int) -> list[Candidate]:
         Naming why no covering was found.
     """
     failure: CertificationError | None = None
-    ways: list[SignPolynomial | CompiledCost] = [f]
+    ways: list[object] = [f]
     if f.numerator is not None:  # the slope's sign polynomial first, across decades
         ways.insert(0, f.memo.setdefault("sign", SignPolynomial(f)))
+    if f.sign is not None:  # the family's proof of the slope's sign, across decades
+        ways.insert(0, f.memo.setdefault("family sign", f.sign(f)))
     retried = False
     for attempt in range(PRECISION_DOUBLINGS + 2):
         with arb_workprec(prec):
@@ -526,7 +535,8 @@ def candidates(f: CompiledCost, prec: int) -> list[Candidate]:
                 continue
             for g in ways:
                 try:
-                    pieces = tropical_covering(g) if g is not f else covering(f)
+                    pieces = (covering(f) if g is f else tropical_covering(g)
+                              if isinstance(g, SignPolynomial) else g.covering())
                 except CertificationError as exc:
                     failure = exc
                     continue

@@ -22,6 +22,9 @@ from .precision import arb_workprec
 
 #: Most terms of a direct summation (beyond, the sum is declared not enclosed: NaN).
 MAX_DIRECT_TERMS = 2_000_000
+#: Size of :math:`|\log z^N|` beyond which the direct summation's stopping test is made in
+#: Arb (a float's rounding there exceeds the test's margin).
+FLOAT_LOG_LIMIT = 2.0**40
 #: Cached point evaluations and zeta values (cleared when full).
 CACHE_SIZE = 20_000
 
@@ -162,13 +165,27 @@ def _direct(z: flint.arb, sigmas: list[Fraction], s: Fraction, a: flint.arb, pre
             continue
         # the next term against each sum (floats; the bound below is the proof)
         head = n * log_z
-        log_base = math.log(n + af)
-        if all(head + float(sig) * log_base - _log_magnitude(total) < target
-               for sig, total in zip(sigmas, sums, strict=True)):
+        if abs(head) > FLOAT_LOG_LIMIT:  # (floats no longer resolve the ratio: in Arb)
+            small = _negligible(zk, sigmas, a + n, sums, prec)
+        else:
+            log_base = math.log(n + af)
+            small = all(head + float(sig) * log_base - _log_magnitude(total) < target
+                        for sig, total in zip(sigmas, sums, strict=True))
+        if small:
             tails = _direct_tails(z, sigmas, a + n, zk)
             if tails is not None:
                 return [total + tail for total, tail in zip(sums, tails, strict=True)]
     return None
+
+
+def _negligible(zn: flint.arb, sigmas: list[Fraction], base: flint.arb,
+                sums: list[flint.arb], prec: int) -> bool:
+    r"""Whether each next term :math:`z^N (N + a)^\sigma` is below :math:`2^{-prec-4}`
+    of its partial sum (in Arb: for :math:`|\log z^N| >` :data:`FLOAT_LOG_LIMIT` the
+    floats' rounding exceeds the margin, e.g. :math:`z = e^{-10^{25}}`)."""
+    scale = flint.arb((1, -prec - 4))
+    return all((zn * _power(base, sig)).upper() < total.abs_lower() * scale
+               for sig, total in zip(sigmas, sums, strict=True))
 
 
 def _direct_tails(z: flint.arb, sigmas: list[Fraction], base: flint.arb, zn: flint.arb

@@ -18,10 +18,18 @@ the engine from this definition.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
+import flint
+
 from ..costs import Cost
 from ..evaluation import guard_digits, small_eps_digits
+from ..expressions import enclosure
+from ..lerch_intervals import IncreasingSign
 from ..noise import MAX_POLYNOMIAL_DEGREE, GeometricTail, Piece, SymmetricNoise
 from ..params import FreeParameter, eps_param, sensitivity_param
+from ..precision import arb_workprec
 from ..symbols import NORM, Delta, b, gamma
 from .base import Mechanism
 
@@ -34,6 +42,9 @@ class Staircase(Mechanism):
     source = "000 Part One (staircase mechanism, optimal gamma*)"
     params = (eps_param(), sensitivity_param())
     free = FreeParameter("gamma", gamma, 0, 1)
+    #: The smallest :math:`\varepsilon` at which a moment written with Lerch sums is
+    #: minimised by :meth:`_interval_sign` (below, the sign covering of the slope).
+    LARGE_EPS = 100
 
     @classmethod
     def noise_shape(cls) -> SymmetricNoise:
@@ -52,3 +63,41 @@ class Staircase(Mechanism):
             return guard_digits(self, cost)
         lost = small_eps_digits(self)
         return 15 + 3 * lost if lost else guard_digits(self, cost)
+
+    def _interval_sign(self, cost: Cost) -> Callable | None:
+        r"""For a moment written with Lerch sums :math:`L_s(\gamma) = \sum_k b^k (k +
+        \gamma)^s` (:math:`s = p + 1 > 1`; :math:`p` not an integer, or above
+        :data:`~dpsym.noise.MAX_POLYNOMIAL_DEGREE`) at :math:`\varepsilon \ge`
+        :attr:`LARGE_EPS`: the sign covering of
+        :class:`~dpsym.lerch_intervals.IncreasingSign` (a factory of it), started at
+        :math:`\lfloor \log_2 \gamma_0 \rfloor`.
+
+        The cost is :math:`C\, L_s / D` with :math:`C = \Delta^p (1 - b)^2 / (p + 1) > 0` and
+        :math:`D = \gamma + b(1 - \gamma) > 0`, so its slope is :math:`C\, N / D^2` with
+        :math:`N = s L_{s-1} D - (1 - b) L_s` (termwise derivatives, :math:`L_s' = s
+        L_{s-1}`, the series converging uniformly for :math:`b < 1`), and
+
+        .. math::
+
+           N' = s(s-1) L_{s-2} D + s (1 - b) L_{s-1} - (1 - b) s L_{s-1}
+              = s(s-1)\, D\, L_{s-2} > 0 \quad (0 < \gamma \le 1):
+
+        the slope's sign is that of a strictly increasing function, whose root is near
+        :math:`\gamma_0 = (b/(s-1))^{1/s}` (:math:`N \approx (s-1)\gamma^s - b` for small
+        :math:`b`), the bracket search's start. None otherwise."""
+        if type(self) is not Staircase or (cost.is_integer
+                                             and cost.exponent <= MAX_POLYNOMIAL_DEGREE):
+            return None  # (a subclass's cost is not the one proven; a polynomial slope)
+        eps = self.values.get("eps")
+        if eps is None:
+            return None
+        e = enclosure(eps, 64)
+        if not e >= self.LARGE_EPS:
+            return None
+        bits = int(e.upper().floor().unique_fmpz()).bit_length() + 64
+        with arb_workprec(bits):  # log2 gamma_0, to a few bits
+            s = flint.arb(cost.exponent.p) / cost.exponent.q + 1
+            e = enclosure(eps, bits)
+            log2 = (-e - (s - 1).log()) / (s * flint.arb(2).log())
+            estimate = int(log2.mid().floor().unique_fmpz())
+        return partial(IncreasingSign, estimate=estimate)
