@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '8c7fc0a2b57d71ba83fb1936f95993af1cf211ad8e5b6f629577e2676031df60'
+FINGERPRINT = 'ad8953fb9f4e855c3727a283ed2e5176737b7bec54bf73f318632896390f45e6'
 
 def _e0():
     with evaluate(False):
