@@ -133,3 +133,23 @@ def minimise(fn, lo, hi, grid: int = 24) -> mpmath.mpf:
             x2 = a + invphi * (c - a)
             f2 = fn(x2)
     return (a + c) / 2
+
+
+def near_tie_eps(optimum, digits: int) -> tuple:
+    """(eps, want, scale): a rational eps near 1 at which ``optimum`` (a decreasing
+    function of eps, computed from the definition at the working precision) lies within
+    10^-(digits+3) of a midpoint between two ``digits``-digit decimals, the decimal it
+    must round to, and one unit in the last digit. The midpoint is the one next to
+    ``optimum(1)``; eps is found by a secant on eps and rationalised to 25 digits."""
+    from fractions import Fraction
+
+    v0 = optimum(mpmath.mpf(1))
+    scale = mpmath.mpf(10) ** (int(mpmath.floor(mpmath.log10(v0))) - digits + 1)
+    boundary = (mpmath.floor(v0 / scale) + mpmath.mpf(1) / 2) * scale  # a midpoint
+    t = mpmath.findroot(lambda s: optimum(s) - boundary,
+                        (mpmath.mpf(1), mpmath.mpf("1.0000001")))
+    e = Fraction(mpmath.nstr(t, 25, min_fixed=-1, max_fixed=2))
+    exact = optimum(mpmath.mpf(e.numerator) / e.denominator)
+    gap = exact - boundary
+    assert 0 < abs(gap) < mpmath.mpf(10) ** -(digits + 3) * exact  # a near tie
+    return e, (boundary + scale / 2 if gap > 0 else boundary - scale / 2), scale

@@ -15,6 +15,7 @@ import flint
 import mpmath
 import pytest
 import sympy as sp
+from reference import near_tie_eps
 
 from dpsym import lerch_balls, lerch_methods
 from dpsym.balls import BallPlan, supported
@@ -390,16 +391,7 @@ def test_a_non_integer_moment_within_a_thousandth_of_an_ulp_of_a_tie_rounds_corr
             return cost(g)
 
     with mpmath.workdps(dps):
-        v0 = optimum(mpmath.mpf(1))
-        scale = mpmath.mpf(10) ** (int(mpmath.floor(mpmath.log10(v0))) - digits + 1)
-        boundary = (mpmath.floor(v0 / scale) + mpmath.mpf(1) / 2) * scale
-        t = mpmath.findroot(lambda s: optimum(s) - boundary,
-                            (mpmath.mpf(1), mpmath.mpf("1.0000001")))
-        e = Fraction(mpmath.nstr(t, 25, min_fixed=-1, max_fixed=2))
-        exact = optimum(mpmath.mpf(e.numerator) / e.denominator)
-        gap = exact - boundary
-        assert 0 < abs(gap) < mpmath.mpf(10) ** -(digits + 3) * exact  # a near tie
-        want = boundary + scale / 2 if gap > 0 else boundary - scale / 2
+        e, want, scale = near_tie_eps(optimum, digits)
         value = Staircase(eps=e).value("cost", "moment:1/2", digits)
         assert value.certificate == "enclosure"
-        assert abs(mpmath.mpf(value.text) - want) < scale / 1000, (value.text, exact)
+        assert abs(mpmath.mpf(value.text) - want) < scale / 1000, value.text
