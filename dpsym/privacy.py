@@ -68,9 +68,11 @@ public function holds the precision lock of :mod:`dpsym.precision` while it comp
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+import flint
 import mpmath
 import sympy as sp
 
@@ -78,15 +80,19 @@ from .balls import Certified
 from .divergence import Density, check_numeric, numeric_value
 from .errors import CertificationError, DomainError, UnsupportedError
 from .evaluation import Value
-from .gaussian_balls import certify_ball
+from .gaussian_balls import ball, certify_ball
+from .lattice_profiles import lattice_profile
 from .noise import SymmetricNoise
 from .numerics import agreement, check_digits, to_mpf
 from .params import parse_exact, parse_number
-from .precision import exclusive, workdps
+from .precision import arb_workprec, exclusive, workdps
 from .profile_balls import from_noise
 
 #: Largest number of shifts evaluated for the supremum over the shift.
 MAX_SHIFTS = 4096
+#: Doublings of the precision before :func:`is_private` gives up separating
+#: :math:`\delta(\varepsilon)` from :math:`\delta`.
+DECIDE_ATTEMPTS = 10
 #: Grid points in :math:`(0, \Delta)` that check the log-concave maximiser :math:`d = \Delta`.
 CHECK_GRID = 16
 
@@ -284,7 +290,7 @@ def privacy_loss_bound(noise_numeric: SymmetricNoise, shift: object) -> mpmath.m
 
 
 def _certified_profile(noise: SymmetricNoise, eps_prime: object, digits: int,
-                       sensitivity: object) -> tuple[Value, object]:
+                       sensitivity: object) -> tuple[Value, object, tuple | None]:
     check_numeric(noise)
     if sensitivity is None:
         raise DomainError("sensitivity", "is required with a SymmetricNoise")
@@ -298,16 +304,56 @@ def _certified_profile(noise: SymmetricNoise, eps_prime: object, digits: int,
         where[0] = shift
         return value
 
-    closed = from_noise(noise, eps_exact, sens)
-    if closed is not None:  # exact, or an Arb enclosure (the shift d* = Delta)
-        if closed.exact is not None:
-            found = Certified.exact(closed.exact, digits)
+    closed = _closed_profile(noise, eps_exact, sens)
+    if closed is not None:  # exact, or an Arb enclosure
+        exact, enclose, shift = closed
+        if enclose is None:
+            found = Certified.exact(exact, digits)
         else:
-            found = certify_ball(closed.enclose, digits, what="the privacy profile",
-                                 within=(0, 1))
-        return Value(None, None, digits, source=found), sens
+            found = certify_ball(enclose, digits, what="the privacy profile", within=(0, 1))
+        return Value(None, None, digits, source=found), shift, closed
     number, text, coarser = agreement(compute, digits, allow_zero=True)
-    return Value.from_agreement(number, text, digits, coarser), where[0]
+    return Value.from_agreement(number, text, digits, coarser), where[0], None
+
+
+def _closed_profile(noise: SymmetricNoise, eps: Fraction | sp.Expr, sens: Fraction | sp.Expr
+                    ) -> tuple[Fraction | None, Callable[[int], flint.arb] | None, object] | None:
+    r"""``(exact, enclose, worst shift)`` from the lattice sums
+    (:func:`dpsym.lattice_profiles.lattice_profile`) or the closed forms
+    (:func:`dpsym.profile_balls.from_noise`, worst shift :math:`\Delta`); None for other
+    noise."""
+    if noise.lattice:
+        return lattice_profile(noise, eps, sens)
+    closed = from_noise(noise, eps, sens)
+    if closed is None:
+        return None
+    return closed.exact, closed.enclose, sens
+
+
+def _at_most(enclose: Callable[[int], flint.arb], bound: Fraction, digits: int) -> bool:
+    r"""Whether the value enclosed by ``enclose(bits)`` is :math:`\le` ``bound``: true once a
+    ball's upper end is :math:`\le` it, false once its lower end is above it, the precision
+    doubling in between.
+
+    Raises
+    ------
+    CertificationError
+        If no ball separates the value from ``bound`` (an irrational value never equals
+        the rational ``bound``; the balls then stopped refining).
+    """
+    bits = int(digits * 3.33) + 32
+    for _ in range(DECIDE_ATTEMPTS):
+        found = enclose(bits)
+        if found.is_finite():
+            with arb_workprec(bits + 64):
+                target = ball(bound)
+                if found <= target:
+                    return True
+                if found > target:
+                    return False
+        bits *= 2
+    raise CertificationError(f"the privacy profile's enclosure was not separated from "
+                             f"delta = {bound} (last precision {bits} bits)")
 
 
 @exclusive
@@ -336,13 +382,17 @@ def privacy_profile(noise: SymmetricNoise, eps_prime: object, digits: int = 30, 
     Returns
     -------
     Value
-        :math:`\delta(\varepsilon')` (``text`` is ``"0"`` when it vanishes). Laplace,
-        truncated Laplace and staircase noise with rational parameters at a rational
-        :math:`\varepsilon'` take their closed forms (:func:`dpsym.profile_balls.
-        from_noise`): ``"exact"`` for a rational value, else an Arb enclosure; other
-        noise is integrated piece by piece at two precisions (``"agreement"``).
+        :math:`\delta(\varepsilon')` (``text`` is ``"0"`` when it vanishes). Lattice
+        noise of constant pieces and a geometric tail (discrete Laplace, staircase and
+        uniform) is summed exactly (:func:`dpsym.lattice_profiles.lattice_profile`);
+        Laplace, truncated Laplace, staircase and uniform-with-atom noise with rational
+        parameters take their closed forms (:func:`dpsym.profile_balls.from_noise`), at a
+        rational or a constant irrational :math:`\varepsilon'` (``"log(3)"``):
+        ``"exact"`` for a rational value, else an Arb enclosure. Other noise (and the
+        truncated Laplace or staircase at :math:`\varepsilon' < 0`) is integrated piece
+        by piece at two precisions (``"agreement"``).
     """
-    value, _ = _certified_profile(noise, eps_prime, digits, sensitivity)
+    value, _, _ = _certified_profile(noise, eps_prime, digits, sensitivity)
     return value
 
 
@@ -353,7 +403,8 @@ class PrivacyCheck:
     Attributes
     ----------
     private : bool
-        Whether :math:`\delta(\varepsilon) \le \delta` (up to ``tolerance``).
+        Whether :math:`\delta(\varepsilon) \le \delta` (decided from the exact value or
+        the enclosure; up to ``tolerance`` for noise without either).
     delta : mpmath.mpf
         The computed :math:`\delta(\varepsilon)`.
     text : str
@@ -363,7 +414,9 @@ class PrivacyCheck:
     eps, target : Fraction
         The :math:`\varepsilon` and :math:`\delta` checked.
     tolerance : mpmath.mpf
-        :math:`10^{-\text{digits} + 5}`, the slack allowed above ``target``.
+        The slack allowed above ``target``: 0 when the profile is exact or enclosed,
+        :math:`10^{-\text{digits} + 5}` for a profile found by agreement of precisions
+        (noise that is neither lattice pieces nor one of the closed forms).
     """
 
     private: bool
@@ -384,9 +437,14 @@ def is_private(noise: SymmetricNoise, eps: object, delta: object = 0, digits: in
     r"""Decide :math:`(\varepsilon, \delta)`-differential privacy from the exact profile.
 
     The noise is :math:`(\varepsilon, \delta)`-DP at ``sensitivity`` exactly when
-    :math:`\delta(\varepsilon) \le \delta`; the certified :math:`\delta(\varepsilon)` is
-    compared with a tolerance of :math:`10^{-\text{digits} + 5}` (for the pure
-    :math:`\varepsilon`-DP mechanisms :math:`\delta(\varepsilon) = 0` exactly). A
+    :math:`\delta(\varepsilon) \le \delta`. An exact profile (a rational, e.g.
+    :math:`\delta(\varepsilon) = 0` for the pure :math:`\varepsilon`-DP mechanisms, or
+    :math:`\delta` itself for the uniform ones) is compared exactly; an Arb enclosure
+    decides it once the ball lies on one side of :math:`\delta` (upper end
+    :math:`\le \delta`: private; lower end :math:`> \delta`: not), the precision doubling
+    until it does (an irrational value never ties with the rational :math:`\delta`).
+    Noise with neither (not lattice pieces nor a closed form) is compared with a tolerance
+    of :math:`10^{-\text{digits} + 5}`. A
     mechanism instance answers the same through
     :meth:`~dpsym.mechanisms.base.Mechanism.is_private`.
 
@@ -411,7 +469,12 @@ def is_private(noise: SymmetricNoise, eps: object, delta: object = 0, digits: in
     if allowed < 0:
         raise DomainError("delta", f"must be >= 0, got {allowed}")
     eps_exact = _exact(eps, "eps")
-    value, shift = _certified_profile(noise, eps_exact, digits, sensitivity)
+    value, shift, closed = _certified_profile(noise, eps_exact, digits, sensitivity)
+    if closed is not None:
+        exact, enclose, _ = closed
+        verdict = exact <= allowed if enclose is None else _at_most(enclose, allowed, digits)
+        return PrivacyCheck(bool(verdict), value.number, value.text, shift, eps_exact, allowed,
+                            mpmath.mpf(0))
     with workdps(digits + 10):
         tolerance = mpmath.mpf(10) ** (5 - digits)
         verdict = bool(value.number <= to_mpf(allowed) + tolerance)

@@ -4,7 +4,9 @@ The profile :math:`\delta(\varepsilon) = \sup_{|d| \le \Delta}
 \int (f(x) - e^\varepsilon f(x + d))_+\,dx` of each noise audited by :mod:`dpsym.audit`
 has a closed form whose discrete parts (a positive part, a minimum, which piece of the
 density the crossing point falls in) are decided here **exactly**, by comparisons of
-rationals of the exact inputs; only then are the transcendental pieces evaluated, in
+rationals of the exact inputs (an irrational :math:`\varepsilon` such as
+:math:`\log 3` by balls that exclude the tie, a tie proven by sympy, :func:`compare`);
+only then are the transcendental pieces evaluated, in
 Arb balls, each written without cancellation (:math:`1 - e^{-t}` as
 :math:`-\operatorname{expm1}(-t)`). A value that is a rational number (an exact zero, an
 exact one) is returned as such (:class:`Profile`).
@@ -16,7 +18,22 @@ with both tails, :math:`H(d) = (1 - e^{(\varepsilon - d/\lambda)/2})_+`, largest
 :math:`d = \Delta` (log-concave noise, :mod:`dpsym.privacy`):
 
 .. math:: \delta(\varepsilon) = \bigl(1 - e^{(\varepsilon - \Delta/\lambda)/2}\bigr)_+,
-   \qquad \delta = 0 \iff \varepsilon\lambda \ge \Delta.
+   \qquad \delta = 0 \iff \varepsilon\lambda \ge \Delta,
+
+for :math:`\varepsilon\lambda > -\Delta`; for :math:`\varepsilon\lambda \le -\Delta` every
+loss exceeds :math:`\varepsilon` and :math:`\delta = 1 - e^{\varepsilon}`. The truncated
+Laplace and staircase forms below assume :math:`\varepsilon \ge 0` (a negative
+:math:`\varepsilon` is left to the caller).
+
+**Uniform with a point mass** (mass :math:`\alpha` at 0, density :math:`h` on
+:math:`[-L, L]`). For :math:`d > 0` the atom is where the translate has none
+(:math:`\alpha`), the density :math:`h` on the :math:`\min(d, 2L)` outside the translate's
+support, and :math:`h(1 - e^\varepsilon)_+` on the overlap of length
+:math:`(2L - d)_+`: nondecreasing in :math:`d`, so with :math:`m = \min(\Delta, 2L)`
+
+.. math:: \delta(\varepsilon) = \alpha + h\,m + (1 - e^\varepsilon)_+\,h\,(2L - m),
+
+exactly :math:`\alpha + hm` (rational) for :math:`\varepsilon \ge 0`.
 
 **Truncated Laplace** (:math:`\propto e^{-|x|/\lambda}` on :math:`[-A, A]`, mass
 :math:`2\lambda(1 - r)`, :math:`r = e^{-A/\lambda}`); the density is log-concave, so
@@ -69,12 +86,15 @@ import flint
 import sympy as sp
 
 from .ball_texts import arb_of
+from .errors import CertificationError
 from .gaussian_balls import adaptive, ball, profile_enclosure
 from .noise import SymmetricNoise
 from .precision import arb_workprec
 from .symbols import u, x
 
 arb = flint.arb
+#: An exact number: a fraction, or a constant sympy expression (``log(3)``).
+Exact = Fraction | sp.Expr
 
 
 @dataclass(frozen=True)
@@ -96,14 +116,16 @@ def _one_minus_exp(t: flint.arb) -> flint.arb:
     return -t.expm1()
 
 
-def laplace(eps: Fraction, scale: Fraction, Delta: Fraction) -> Profile:
+def laplace(eps: Exact, scale: Fraction, Delta: Fraction) -> Profile:
     r"""The profile of Laplace noise of scale :math:`\lambda` (module docstring)."""
-    if eps * scale >= Delta:
+    if compare(eps, Delta / scale) >= 0:
         return Profile(exact=Fraction(0))
-    return _enclosed(lambda: _one_minus_exp(ball((eps - Delta / scale) / 2)))
+    if compare(eps, -Delta / scale) <= 0:  # every loss exceeds eps: 1 - e^eps
+        return _enclosed(lambda: _one_minus_exp(ball_of(eps)))
+    return _enclosed(lambda: _one_minus_exp((ball_of(eps) - ball(Delta / scale)) / 2))
 
 
-def truncated_laplace(eps: Fraction, scale: Fraction, bound: Fraction | sp.Expr,
+def truncated_laplace(eps: Exact, scale: Fraction, bound: Fraction | sp.Expr,
                       Delta: Fraction) -> Profile | None:
     r"""The profile of Laplace noise of scale :math:`\lambda` truncated to
     :math:`[-A, A]` (module docstring). An irrational bound (a constant sympy expression,
@@ -116,25 +138,25 @@ def truncated_laplace(eps: Fraction, scale: Fraction, bound: Fraction | sp.Expr,
         def a_ball() -> flint.arb:
             return ball(A)
 
-        signs = tuple((v > 0) - (v < 0)
-                      for v in (2 * A - Delta, 2 * A - Delta - eps * lam, A - Delta))
+        signs = (_sign_exact(2 * A - Delta), compare(2 * A - Delta, eps * lam),
+                 _sign_exact(A - Delta))
     else:
         expr = sp.sympify(bound)
 
         def a_ball() -> flint.arb:
             return arb_of(expr)
 
-        signs = tuple(_sign(lambda c=c: c[0] * a_ball() - ball(c[1]))
-                      for c in ((2, Delta), (2, Delta + eps * lam), (1, Delta)))
+        signs = tuple(_sign(lambda c=c: c[0] * a_ball() - ball(c[1]) - c[2] * ball_of(eps)
+                            * ball(lam)) for c in ((2, Delta, 0), (2, Delta, 1), (1, Delta, 0)))
         if None in signs:
             return None
     if signs[0] <= 0:  # Delta >= 2A: disjoint supports
         return Profile(exact=Fraction(1))
-    if eps * lam < Delta and signs[1] > 0:  # eps lam < min(Delta, 2A - Delta)
+    if compare(eps, Delta / lam) < 0 and signs[1] > 0:  # eps lam < min(Delta, 2A - Delta)
         def compute() -> flint.arb:
             r_ratio = -a_ball() / ball(lam)
-            w_gap = _one_minus_exp(ball((eps * lam - Delta) / (2 * lam)))  # 1 - w
-            return (2 * w_gap + ball(eps).expm1() * r_ratio.exp()) / (
+            w_gap = _one_minus_exp((ball_of(eps) - ball(Delta / lam)) / 2)  # 1 - w
+            return (2 * w_gap + ball_of(eps).expm1() * r_ratio.exp()) / (
                 2 * _one_minus_exp(r_ratio))
     elif signs[2] >= 0:  # Delta <= A
         def compute() -> flint.arb:
@@ -162,12 +184,56 @@ def _sign(value: Callable[[], flint.arb]) -> int | None:
     return None
 
 
-def staircase(eps: Fraction, eps0: Fraction, gamma: Fraction, Delta: Fraction) -> Profile:
+def _sign_exact(v: Fraction) -> int:
+    return (v > 0) - (v < 0)
+
+
+def ball_of(v: Exact) -> flint.arb:
+    """An exact number (a fraction or a constant sympy expression) as a ball."""
+    return ball(v) if isinstance(v, Fraction) else arb_of(v)
+
+
+def _sym(v: Exact) -> sp.Expr:
+    return sp.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else sp.sympify(v)
+
+
+def compare(a: Exact, b: Exact) -> int:
+    r"""The sign of :math:`a - b`, exactly: fractions compared as such, constant sympy
+    expressions by balls that exclude 0, a tie proven by sympy.
+
+    Raises
+    ------
+    CertificationError
+        If neither the balls nor sympy decide (a tie sympy cannot prove).
+    """
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return _sign_exact(a - b)
+    found = _sign(lambda: ball_of(a) - ball_of(b))
+    if found is not None:
+        return found
+    if sp.simplify(_sym(a) - _sym(b)) == 0:
+        return 0
+    raise CertificationError(f"cannot decide the sign of {_sym(a)} - {_sym(b)}")
+
+
+def uniform_atom(eps: Exact, atom: Fraction, height: Fraction, half: Fraction,
+                 Delta: Fraction) -> Profile:
+    r"""The profile of a point mass :math:`\alpha` at 0 plus a density :math:`h` on
+    :math:`[-L, L]` (module docstring)."""
+    m = min(Delta, 2 * half)
+    base = atom + height * m
+    rest = height * (2 * half - m)
+    if rest == 0 or compare(eps, Fraction(0)) >= 0:
+        return Profile(exact=base)
+    return _enclosed(lambda: ball(base) + _one_minus_exp(ball_of(eps)) * ball(rest))
+
+
+def staircase(eps: Exact, eps0: Fraction, gamma: Fraction, Delta: Fraction) -> Profile:
     r"""The profile of the staircase noise :math:`(\varepsilon_0, \gamma)` of step
     :math:`\Delta` at sensitivity :math:`\Delta` (module docstring; it does not depend on
     :math:`\Delta`)."""
     del Delta  # the profile is scale free: step and shift are both Delta
-    if eps >= eps0:
+    if compare(eps, eps0) >= 0:
         return Profile(exact=Fraction(0))
     m = min(gamma, 1 - gamma)
 
@@ -175,7 +241,7 @@ def staircase(eps: Fraction, eps0: Fraction, gamma: Fraction, Delta: Fraction) -
         b = ball(-eps0).exp()
         one_minus_b = _one_minus_exp(ball(-eps0))
         share = (one_minus_b * ball(gamma + m) + b) / (2 * (ball(gamma) + b * ball(1 - gamma)))
-        return _one_minus_exp(ball(eps - eps0)) * share
+        return _one_minus_exp(ball_of(eps) - ball(eps0)) * share
 
     return _enclosed(compute)
 
@@ -194,12 +260,22 @@ def from_noise(noise: SymmetricNoise, eps: object, Delta: object) -> Profile | N
     :math:`e^{-\varepsilon_0}` whose copy is one constant, or two constants in ratio
     :math:`e^{-\varepsilon_0}` split at :math:`\gamma\Delta` (the staircase). None
     otherwise (the caller then integrates piece by piece)."""
-    if not (isinstance(eps, Fraction) and isinstance(Delta, Fraction)) or noise.lattice \
-            or sp.sympify(noise.atom) != 0:
+    if not isinstance(Delta, Fraction) or noise.lattice:
         return None
+    if not isinstance(eps, Fraction):
+        eps = sp.sympify(eps)
+        if eps.free_symbols or not eps.is_real:
+            return None
+    if sp.sympify(noise.atom) != 0 or (len(noise.head) == 1
+                                       and x not in sp.sympify(noise.head[0].expr).free_symbols):
+        return _uniform_with_atom(noise, eps, Delta)
     if noise.tail is None and len(noise.head) == 1:
+        if compare(eps, Fraction(0)) < 0 and sp.sympify(noise.head[0].hi) is not sp.oo:
+            return None  # the truncated Laplace's closed form assumes eps >= 0
         return _exponential_piece(noise.head[0], eps, Delta)
     if noise.tail is not None and not noise.head:
+        if compare(eps, Fraction(0)) < 0:
+            return None  # the staircase's closed form assumes eps >= 0
         return _staircase_tail(noise.tail, eps, Delta)
     return None
 
@@ -207,6 +283,18 @@ def from_noise(noise: SymmetricNoise, eps: object, Delta: object) -> Profile | N
 def _rational(value: sp.Expr) -> Fraction | None:
     value = sp.sympify(value)
     return Fraction(int(value.p), int(value.q)) if value.is_Rational else None
+
+
+def _uniform_with_atom(noise: SymmetricNoise, eps: Exact, Delta: Fraction) -> Profile | None:
+    atom = _rational(noise.atom)
+    if noise.tail is not None or len(noise.head) != 1 or atom is None:
+        return None
+    (piece,) = noise.head
+    expr = sp.sympify(piece.expr)
+    height, lo, half = _rational(expr), _rational(piece.lo), _rational(piece.hi)
+    if x in expr.free_symbols or None in (height, lo, half) or lo != 0 or half <= 0:
+        return None
+    return uniform_atom(eps, atom, height, half, Delta)
 
 
 def _is_zero(expr: sp.Expr) -> bool:
@@ -265,4 +353,5 @@ def _staircase_tail(tail, eps: Fraction, Delta: Fraction) -> Profile | None:
     return staircase(eps, eps0, gamma, Delta)
 
 
-__all__ = ["Profile", "from_noise", "gaussian", "laplace", "staircase", "truncated_laplace"]
+__all__ = ["Exact", "Profile", "ball_of", "compare", "from_noise", "gaussian", "laplace",
+           "staircase", "truncated_laplace", "uniform_atom"]

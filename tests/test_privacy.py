@@ -280,8 +280,11 @@ def test_laplace_too_narrow_is_not_private(e, dd):
     with mpmath.workdps(40):
         assert close(verdict.delta, 1 - mpmath.exp(-mpq(e) / 2), 28)
         assert close(privacy_loss_bound(noise, dd), 2 * mpq(e), 35)
-    # It is (ε, δ)-DP for δ = its profile, and 2ε-DP.
-    assert is_private(noise, e, verdict.text, sensitivity=dd).private
+    # It is (ε, δ)-DP for δ = the upper end of its profile's enclosure, not for the lower
+    # end (decided from the enclosure, without tolerance), and 2ε-DP.
+    lo, hi = privacy_profile(noise, e, sensitivity=dd).enclosure
+    assert is_private(noise, e, hi, sensitivity=dd).private
+    assert not is_private(noise, e, lo, sensitivity=dd).private
     assert is_private(noise, 2 * Fraction(e), sensitivity=dd).private
 
 
@@ -465,6 +468,8 @@ def test_the_noise_api_and_the_mechanism_methods_agree():
     for ep in ("0.3", "0.7"):
         direct = privacy_profile(noise, ep, 25, sensitivity=sens)
         assert direct == inst.privacy_profile(ep, digits=25)
-        assert is_private(noise, ep, direct.text, 25, sensitivity=sens).private
+        lo, hi = direct.enclosure
+        assert is_private(noise, ep, hi, 25, sensitivity=sens).private
+        assert is_private(noise, ep, lo, 25, sensitivity=sens).private == (lo == hi == "0")
     with pytest.raises(DomainError):
         privacy_profile(noise, "0.5", sensitivity=None)
