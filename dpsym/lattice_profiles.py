@@ -73,7 +73,9 @@ MAX_COPIES = 1 << 16
 #: Precisions (bits) at which balls try to exclude a tie.
 SIGN_BITS = (64, 256, 1024, 4096, 16384)
 
-ExpRat = tuple[Fraction, Fraction]  # (R, theta): the number R * exp(theta)
+#: ``(R, theta)``, the number :math:`R e^\theta`: a rational :math:`R > 0` and
+#: :math:`\theta` a rational, or a real constant sympy expression (``-sqrt(2)``).
+ExpRat = tuple[Fraction, "Fraction | sp.Expr"]
 
 
 def exp_rational(expr: object) -> ExpRat | None:
@@ -94,14 +96,34 @@ def exp_rational(expr: object) -> ExpRat | None:
         theta = rest.exp
     else:
         return None
-    if not theta.is_Rational:
+    r = Fraction(int(coeff.p), int(coeff.q))
+    if theta.is_Rational:
+        return r, Fraction(int(theta.p), int(theta.q))
+    if theta.free_symbols or theta.is_real is not True:
         return None
-    return Fraction(int(coeff.p), int(coeff.q)), Fraction(int(theta.p), int(theta.q))
+    return r, theta
 
 
 def _erat_ball(value: ExpRat) -> flint.arb:
     r, t = value
-    return ball(r) if t == 0 else ball(r) * ball(t).exp()
+    return ball(r) if t == 0 else ball(r) * _theta_ball(t).exp()
+
+
+def _theta_ball(t: Fraction | sp.Expr) -> flint.arb:
+    return ball(t) if isinstance(t, Fraction) else arb_of(t)
+
+
+def _add(a: Fraction | sp.Expr, b: Fraction | sp.Expr) -> Fraction | sp.Expr:
+    """A sum of exponents: a fraction while both are, else a sympy expression (a rational
+    one brought back to a fraction)."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a + b
+    total = sp.expand(_sym(a) + _sym(b))
+    return Fraction(int(total.p), int(total.q)) if total.is_Rational else total
+
+
+def _sym(v: Fraction | sp.Expr) -> sp.Expr:
+    return sp.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else v
 
 
 @dataclass(frozen=True)
@@ -268,18 +290,18 @@ class LatticeProfile:
 
     def _decide(self, num: int, den: int, m: int) -> int:
         (ra, ta), (rb, tb), (rq, tq) = self.ratios[num], self.ratios[den], self.q
-        r, t = ra / rb * rq ** m, ta - tb + m * tq
+        r = ra / rb * rq ** m
+        t = _add(_add(ta, -tb), m * tq)
         if self.c is not None:
-            return _sign_of((r / self.c[0], t - self.c[1]))
+            return _sign_of((r / self.c[0], _add(t, -self.c[1])))
         for bits in SIGN_BITS:  # an epsilon' not of the form log(R) + theta
             with arb_workprec(bits):
-                v = ball(r).log() + ball(t) - arb_of(self.eps)
+                v = ball(r).log() + _theta_ball(t) - arb_of(self.eps)
                 if v > 0:
                     return 1
                 if v < 0:
                     return -1
-        if sp.simplify(sp.log(sp.Rational(r.numerator, r.denominator))
-                       + sp.Rational(t.numerator, t.denominator) - self.eps) == 0:
+        if sp.simplify(sp.log(_sym(r)) + _sym(t) - self.eps) == 0:
             return 0
         raise CertificationError(f"cannot decide the sign of log({r}) + {t} - eps' "
                                  f"(eps' = {self.eps})")
@@ -381,7 +403,7 @@ class LatticeProfile:
         return total * base
 
     def _sum_ball(self, terms: list[Term]) -> flint.arb:
-        lq = ball(self.q[0]).log() + ball(self.q[1])
+        lq = ball(self.q[0]).log() + _theta_ball(self.q[1])
         one_minus_q = -lq.expm1()
         c = _erat_ball(self.c) if self.c is not None else arb_of(sp.exp(self.eps))
         levels = [_erat_ball(r) for r in self.ratios]
@@ -432,8 +454,11 @@ class _NotLattice(Exception):
 
 def _sign_of(value: ExpRat) -> int:
     r"""The sign of :math:`\log R + \theta` for rationals :math:`R > 0`, :math:`\theta`
-    (exact; balls when :math:`R \ne 1 \ne e^{-\theta}`, which cannot tie)."""
+    (exact; balls when :math:`R \ne 1 \ne e^{-\theta}`, which cannot tie). An irrational
+    :math:`\theta` is compared by balls, a tie proven by sympy."""
     r, t = value
+    if not isinstance(t, Fraction):
+        return _sign_symbolic(r, t)
     if r == 1:
         return (t > 0) - (t < 0)
     if t == 0:
@@ -446,6 +471,19 @@ def _sign_of(value: ExpRat) -> int:
             if v < 0:
                 return -1
     raise CertificationError(f"log({r}) + {t} not separated from 0 at {SIGN_BITS[-1]} bits")
+
+
+def _sign_symbolic(r: Fraction, t: sp.Expr) -> int:
+    for bits in SIGN_BITS:
+        with arb_workprec(bits):
+            v = ball(r).log() + arb_of(t)
+            if v > 0:
+                return 1
+            if v < 0:
+                return -1
+    if sp.simplify(sp.log(_sym(r)) + t) == 0:
+        return 0
+    raise CertificationError(f"cannot decide the sign of log({r}) + {t}")
 
 
 def lattice_profile(noise: SymmetricNoise, eps: Fraction | sp.Expr, Delta: Fraction | sp.Expr

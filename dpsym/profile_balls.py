@@ -116,13 +116,14 @@ def _one_minus_exp(t: flint.arb) -> flint.arb:
     return -t.expm1()
 
 
-def laplace(eps: Exact, scale: Fraction, Delta: Fraction) -> Profile:
+def laplace(eps: Exact, scale: Exact, Delta: Fraction) -> Profile:
     r"""The profile of Laplace noise of scale :math:`\lambda` (module docstring)."""
-    if compare(eps, Delta / scale) >= 0:
+    top = Delta / scale if isinstance(scale, Fraction) else sp.simplify(_sym(Delta) / scale)
+    if compare(eps, top) >= 0:
         return Profile(exact=Fraction(0))
-    if compare(eps, -Delta / scale) <= 0:  # every loss exceeds eps: 1 - e^eps
+    if compare(eps, -top) <= 0:  # every loss exceeds eps: 1 - e^eps
         return _enclosed(lambda: _one_minus_exp(ball_of(eps)))
-    return _enclosed(lambda: _one_minus_exp((ball_of(eps) - ball(Delta / scale)) / 2))
+    return _enclosed(lambda: _one_minus_exp((ball_of(eps) - ball_of(top)) / 2))
 
 
 def truncated_laplace(eps: Exact, scale: Fraction, bound: Fraction | sp.Expr,
@@ -225,10 +226,13 @@ def uniform_atom(eps: Exact, atom: Fraction, height: Fraction, half: Fraction,
     rest = height * (2 * half - m)
     if rest == 0 or compare(eps, Fraction(0)) >= 0:
         return Profile(exact=base)
+    c = sp.exp(_sym(eps))
+    if c.is_Rational:  # eps = -log(3): e^eps = 1/3
+        return Profile(exact=base + (1 - Fraction(int(c.p), int(c.q))) * rest)
     return _enclosed(lambda: ball(base) + _one_minus_exp(ball_of(eps)) * ball(rest))
 
 
-def staircase(eps: Exact, eps0: Fraction, gamma: Fraction, Delta: Fraction) -> Profile:
+def staircase(eps: Exact, eps0: Exact, gamma: Fraction, Delta: Fraction) -> Profile:
     r"""The profile of the staircase noise :math:`(\varepsilon_0, \gamma)` of step
     :math:`\Delta` at sensitivity :math:`\Delta` (module docstring; it does not depend on
     :math:`\Delta`)."""
@@ -238,10 +242,10 @@ def staircase(eps: Exact, eps0: Fraction, gamma: Fraction, Delta: Fraction) -> P
     m = min(gamma, 1 - gamma)
 
     def compute() -> flint.arb:
-        b = ball(-eps0).exp()
-        one_minus_b = _one_minus_exp(ball(-eps0))
+        b = (-ball_of(eps0)).exp()
+        one_minus_b = _one_minus_exp(-ball_of(eps0))
         share = (one_minus_b * ball(gamma + m) + b) / (2 * (ball(gamma) + b * ball(1 - gamma)))
-        return _one_minus_exp(ball_of(eps) - ball(eps0)) * share
+        return _one_minus_exp(ball_of(eps) - ball_of(eps0)) * share
 
     return _enclosed(compute)
 
@@ -305,14 +309,19 @@ def _exponential_piece(piece, eps: Fraction, Delta: Fraction) -> Profile | None:
     expr = sp.sympify(piece.expr)
     if sp.sympify(piece.lo) != 0 or x not in expr.free_symbols:
         return None
-    rate = _rational(sp.simplify(sp.diff(expr, x) / expr))
-    if rate is None or rate >= 0:
+    rate_s = sp.simplify(sp.diff(expr, x) / expr)
+    if rate_s.free_symbols or rate_s.is_negative is not True:
         return None
-    lam = -1 / rate
+    rate = _rational(rate_s)
+    lam_s = -1 / rate_s
     coef = sp.simplify(expr.subs(x, 0))
-    lam_s = sp.Rational(lam.numerator, lam.denominator)
     if sp.sympify(piece.hi) is sp.oo:
-        return laplace(eps, lam, Delta) if _is_zero(2 * coef * lam_s - 1) else None
+        if not _is_zero(2 * coef * lam_s - 1):
+            return None
+        return laplace(eps, -1 / rate if rate is not None else lam_s, Delta)
+    if rate is None:
+        return None  # a truncated Laplace of irrational scale: not handled here
+    lam = -1 / rate
     hi = sp.sympify(piece.hi)
     if hi.free_symbols or not hi.is_positive:
         return None
@@ -326,9 +335,12 @@ def _staircase_tail(tail, eps: Fraction, Delta: Fraction) -> Profile | None:
     if sp.sympify(tail.start) != 0 or _rational(tail.period) != Delta:
         return None
     ratio = sp.sympify(tail.ratio)
-    if not (isinstance(ratio, sp.exp) and ratio.args[0].is_Rational and ratio.args[0] < 0):
+    if isinstance(ratio, sp.exp) and ratio.args[0].is_Rational and ratio.args[0] < 0:
+        eps0: Exact = -_rational(ratio.args[0])
+    elif not ratio.free_symbols and ratio.is_positive and (ratio < 1) is sp.true:
+        eps0 = sp.simplify(-sp.log(ratio))  # log(3), sqrt(2)
+    else:
         return None
-    eps0 = -_rational(ratio.args[0])
     pieces = [pc for pc in tail.pieces if sp.sympify(pc.hi) != sp.sympify(pc.lo)]
     if any(u in sp.sympify(pc.expr).free_symbols for pc in pieces):
         return None

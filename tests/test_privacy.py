@@ -473,3 +473,59 @@ def test_the_noise_api_and_the_mechanism_methods_agree():
         assert is_private(noise, ep, lo, 25, sensitivity=sens).private == (lo == hi == "0")
     with pytest.raises(DomainError):
         privacy_profile(noise, "0.5", sensitivity=None)
+
+
+# ------------------------------------------------------------------ irrational eps', eps
+def laplace_integral(lam, dd, ep) -> mpmath.mpf:
+    r"""∫ (f(x) - e^{ε'} f(x + Δ))_+ for f(x) = e^{-|x|/λ}/(2λ), by mpmath.quad split at
+    0, -Δ and the crossing point (λε' - Δ)/2 (written from the definition)."""
+    c = mpmath.exp(ep)
+
+    def f(t):
+        return mpmath.exp(-abs(t) / lam) / (2 * lam)
+
+    cross = (lam * ep - dd) / 2
+    pts = sorted({-dd, mpmath.mpf(0), min(max(cross, -dd), mpmath.mpf(0))})
+    return mpmath.quad(lambda t: max(mpmath.mpf(0), f(t) - c * f(t + dd)),
+                       [-mpmath.inf, *pts, mpmath.inf])
+
+
+@pytest.mark.parametrize(("e", "dd"), [("1", 1), ("log(3)", 1), ("sqrt(2)", 2)])
+def test_laplace_irrational_eps_prime_is_enclosed(e, dd):
+    """ε' = log 2, √2/2, -2 (below -Δ/λ: δ = 1 - e^{ε'}) and ε' = ε (exact 0), with an
+    irrational ε of the mechanism too: enclosures against quadrature."""
+    inst = Laplace(eps=e, Delta=dd)
+    for ep in ("log(2)", "sqrt(2)/2", "-2", "-log(5)"):
+        value = inst.privacy_profile(ep, digits=20)
+        assert value.certificate == "enclosure"
+        with mpmath.workdps(40):
+            lam = dd / mpmath.mpf(sp.N(sp.sympify(e), 50))
+            reference = laplace_integral(lam, dd, mpmath.mpf(sp.N(sp.sympify(ep), 50)))
+            lo, hi = (mpmath.mpf(t) for t in value.enclosure)
+            assert lo - mpmath.mpf(10) ** -30 <= reference <= hi + mpmath.mpf(10) ** -30
+    at = inst.privacy_profile(e, digits=20)
+    assert at.certificate == "exact" and at.text == "0"
+    assert inst.is_private(e, 0).private
+
+
+@pytest.mark.parametrize("e", ["1", "log(3)", "sqrt(2)"])
+def test_staircase_irrational_eps_prime_is_enclosed(e):
+    inst = Staircase(eps=e, Delta=1)
+    noise, _ = numeric_noise(inst, digits=20)
+    gamma = sp.sympify(noise.tail.pieces[0].hi)  # the step, read from the description
+    for ep in ("log(2)", "sqrt(2)/3"):
+        value = inst.privacy_profile(ep, digits=20)
+        with mpmath.workdps(40):
+            eps0 = mpmath.mpf(sp.N(sp.sympify(e), 50))
+            epv = mpmath.mpf(sp.N(sp.sympify(ep), 50))
+            reference, remainder = brute_staircase(eps0, mpmath.mpf(1), mpmath.mpf(
+                sp.N(gamma, 50)), mpmath.mpf(1), epv)
+            assert remainder < mpmath.mpf(10) ** -30
+            lo, hi = (mpmath.mpf(t) for t in value.enclosure)
+            if epv < eps0:
+                assert value.certificate == "enclosure"
+                assert lo - mpmath.mpf(10) ** -28 <= reference <= hi + mpmath.mpf(10) ** -28
+            else:
+                assert value.certificate == "exact" and value.text == "0"
+    at = inst.privacy_profile(e, digits=20)
+    assert at.certificate == "exact" and at.text == "0"
