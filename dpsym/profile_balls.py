@@ -172,6 +172,41 @@ def truncated_laplace(eps: Exact, scale: Fraction, bound: Fraction | sp.Expr,
     return _enclosed(compute)
 
 
+def truncated_laplace_general(eps: Exact, scale: Exact, bound: Exact, Delta: Fraction
+                              ) -> Profile:
+    r"""The truncated Laplace profile for every :math:`\varepsilon` (negative included) and
+    irrational :math:`\lambda` or :math:`A` (module docstring):
+    :math:`F(\tau) - e^\varepsilon F(\tau - \Delta)` with :math:`F` the distribution
+    function and :math:`\tau` the end of the region where the loss exceeds
+    :math:`\varepsilon`, every case decided by :func:`compare`."""
+    lam, A = _sym(scale), _sym(bound)
+    if compare(2 * A, Delta) <= 0:  # disjoint supports
+        return Profile(exact=Fraction(1))
+    slope = sp.simplify(_sym(eps) * lam)
+    if compare(slope, Delta) >= 0:  # the loss never exceeds eps
+        tau = Delta - A
+    elif compare(slope, -Delta) <= 0:  # it always does
+        tau = A
+    else:
+        t = (Delta - slope) / 2
+        tau = Delta - A if compare(t, Delta - A) <= 0 else (A if compare(t, A) >= 0 else t)
+    tau = sp.simplify(tau)
+    sides = (compare(tau, Fraction(0)), compare(tau - Delta, Fraction(0)))
+
+    def compute() -> flint.arb:
+        lam_b, r = ball_of(lam), (-ball_of(A) / ball_of(lam)).exp()
+        scale_b = 2 * _one_minus_exp(-ball_of(A) / lam_b)  # 2(1 - r)
+
+        def cdf(point: sp.Expr, side: int) -> flint.arb:
+            if side <= 0:
+                return ((ball_of(point) / lam_b).exp() - r) / scale_b
+            return 1 - ((-ball_of(point) / lam_b).exp() - r) / scale_b
+
+        return cdf(tau, sides[0]) - ball_of(eps).exp() * cdf(tau - Delta, sides[1])
+
+    return _enclosed(compute)
+
+
 def _sign(value: Callable[[], flint.arb]) -> int | None:
     """The sign of a nonzero constant, from balls at rising precision (None if they never
     exclude 0: the constant may be 0)."""
@@ -274,8 +309,6 @@ def from_noise(noise: SymmetricNoise, eps: object, Delta: object) -> Profile | N
                                        and x not in sp.sympify(noise.head[0].expr).free_symbols):
         return _uniform_with_atom(noise, eps, Delta)
     if noise.tail is None and len(noise.head) == 1:
-        if compare(eps, Fraction(0)) < 0 and sp.sympify(noise.head[0].hi) is not sp.oo:
-            return None  # the truncated Laplace's closed form assumes eps >= 0
         return _exponential_piece(noise.head[0], eps, Delta)
     if noise.tail is not None and not noise.head:
         if compare(eps, Fraction(0)) < 0:
@@ -319,16 +352,17 @@ def _exponential_piece(piece, eps: Fraction, Delta: Fraction) -> Profile | None:
         if not _is_zero(2 * coef * lam_s - 1):
             return None
         return laplace(eps, -1 / rate if rate is not None else lam_s, Delta)
-    if rate is None:
-        return None  # a truncated Laplace of irrational scale: not handled here
-    lam = -1 / rate
     hi = sp.sympify(piece.hi)
     if hi.free_symbols or not hi.is_positive:
         return None
     if not _is_zero(2 * coef * lam_s * (1 - sp.exp(-hi / lam_s)) - 1):
         return None
     bound = _rational(hi)
-    return truncated_laplace(eps, lam, hi if bound is None else bound, Delta)
+    if rate is not None and compare(eps, Fraction(0)) >= 0:
+        found = truncated_laplace(eps, -1 / rate, hi if bound is None else bound, Delta)
+        if found is not None:
+            return found
+    return truncated_laplace_general(eps, lam_s, hi, Delta)
 
 
 def _staircase_tail(tail, eps: Fraction, Delta: Fraction) -> Profile | None:
@@ -366,4 +400,4 @@ def _staircase_tail(tail, eps: Fraction, Delta: Fraction) -> Profile | None:
 
 
 __all__ = ["Exact", "Profile", "ball_of", "compare", "from_noise", "gaussian", "laplace",
-           "staircase", "truncated_laplace", "uniform_atom"]
+           "staircase", "truncated_laplace", "truncated_laplace_general", "uniform_atom"]

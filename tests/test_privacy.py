@@ -16,7 +16,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
+from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase, TruncatedLaplace
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.noise import GeometricTail, Piece, SymmetricNoise
 from dpsym.privacy import (
@@ -529,3 +529,37 @@ def test_staircase_irrational_eps_prime_is_enclosed(e):
                 assert value.certificate == "exact" and value.text == "0"
     at = inst.privacy_profile(e, digits=20)
     assert at.certificate == "exact" and at.text == "0"
+
+
+@pytest.mark.parametrize(("e", "d"), [("1", "0.1"), ("log(3)", "0.01")])
+def test_truncated_laplace_every_eps_prime_is_enclosed(e, d):
+    r"""Negative ε' (the loss exceeds it on part or all of the overlap) and an irrational
+    ε of the mechanism: against mpmath quadrature of the truncated density
+    :math:`e^{-|x|/\lambda}/(2\lambda(1 - e^{-A/\lambda}))` on :math:`[-A, A]`, with
+    :math:`\lambda` and :math:`A` read from the description."""
+    inst = TruncatedLaplace(eps=e, delta=d)
+    noise, dd = numeric_noise(inst, digits=20)
+    (piece,) = noise.head
+    with mpmath.workdps(40):
+        A = mpmath.mpf(sp.N(piece.hi, 50))
+        expr = sp.sympify(piece.expr)
+        lam = mpmath.mpf(sp.N(-1 / sp.simplify(sp.diff(expr, x) / expr), 50))
+        shift = mpmath.mpf(sp.N(dd, 50))
+
+        def f(t):
+            if abs(t) > A:
+                return mpmath.mpf(0)
+            return mpmath.exp(-abs(t) / lam) / (2 * lam * (1 - mpmath.exp(-A / lam)))
+
+    for ep in ("-3", "-1/2", "0", "1/2", "log(2)"):
+        value = inst.privacy_profile(ep, digits=20)
+        assert value.certificate == "enclosure"
+        with mpmath.workdps(40):
+            c = mpmath.exp(mpmath.mpf(sp.N(sp.sympify(ep), 50)))
+            cross = (lam * mpmath.log(c) - shift) / 2
+            pts = sorted({-A - shift, -A, A - shift, A, -shift, mpmath.mpf(0),
+                          min(max(cross, -shift), mpmath.mpf(0))})
+            reference = mpmath.quad(lambda t, c=c: max(mpmath.mpf(0), f(t) - c * f(t + shift)),
+                                    pts)
+            lo, hi = (mpmath.mpf(t) for t in value.enclosure)
+            assert lo - mpmath.mpf(10) ** -28 <= reference <= hi + mpmath.mpf(10) ** -28
