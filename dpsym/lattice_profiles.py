@@ -1,4 +1,5 @@
-r"""Privacy profiles of lattice noise, exact or enclosed in Arb balls, without truncation.
+r"""Privacy profiles of lattice noise and of piecewise-constant densities, exact or
+enclosed in Arb balls, without truncation.
 
 For a symmetric mass function :math:`p` on :math:`\mathbb{Z}` (a :class:`~dpsym.noise.
 SymmetricNoise` with ``lattice=True``: constant pieces on integer ranges and an optional
@@ -48,6 +49,16 @@ and then :math:`H` is nondecreasing in :math:`d` (the theorem of :mod:`dpsym.pri
 whose proof holds on :math:`\mathbb{Z}`): only :math:`d = \Delta`. The maximum of balls
 is a ball of the maximum. A value whose every ingredient is rational (e.g.
 :math:`\varepsilon' = 0` with rational masses) is summed in fractions: ``"exact"``.
+
+**On the line.** A density made of constant pieces with rational ends (and a geometric
+tail of rational period: the staircase) is handled by the same runs, with lengths in place
+of counts, the mirror :math:`x \mapsto -x` and the windows :math:`[-s, s + d)`; the
+supremum over :math:`d \in (0, \Delta]` is at :math:`\Delta` or a breakpoint difference
+(:mod:`dpsym.privacy`), the limit :math:`d \to 0^+` never exceeding it
+(:math:`H(d) \ge P(S) - e^{\varepsilon'}Q(S)` for :math:`S` the line without the
+translate's atom, which is that limit). A point mass :math:`\alpha` at the origin adds
+:math:`\alpha` for every :math:`d > 0`. This covers the staircase at :math:`\varepsilon' < 0`,
+where its closed form (:mod:`dpsym.profile_balls`) does not apply.
 """
 
 from __future__ import annotations
@@ -140,12 +151,13 @@ class _Run:
         a, b = max(self.a, lo), min(self.b, hi)
         if a >= b:
             return None
-        return _Run(a, b, self.level, self.e + self.s * (a - self.a), self.s)
+        return _Run(a, b, self.level, self.e + self.s * int(a - self.a), self.s)
 
-    def mirror(self) -> _Run:
-        """The run of ``p(-i)``: the same masses on ``(-b, -a]``."""
-        return _Run(1 - self.b, 1 - self.a, self.level,
-                    self.e + self.s * (self.b - 1 - self.a), -self.s)
+    def mirror(self, one: int) -> _Run:
+        """The run of ``p(-i)``: the same masses on ``(-b, -a]``, i.e. on
+        ``[one - b, one - a)`` (``one`` = 1 on the lattice, 0 on the line)."""
+        return _Run(one - self.b, one - self.a, self.level,
+                    self.e + self.s * int(self.b - 1 - self.a), -self.s)
 
 
 # one term of a plan: (sign, level, times c, exponent, step, count, over 1 - q)
@@ -153,7 +165,8 @@ Term = tuple[int, int, bool, int, int, int, bool]
 
 
 class LatticeProfile:
-    r"""The profile of one numeric lattice noise at one :math:`\varepsilon'`."""
+    r"""The profile of one numeric lattice (or piecewise-constant) noise at one
+    :math:`\varepsilon'`."""
 
     def __init__(self, noise: SymmetricNoise, eps: Fraction | sp.Expr) -> None:
         levels: list[sp.Expr] = []
@@ -170,11 +183,21 @@ class LatticeProfile:
             levels.append(e)
             return len(levels) - 1
 
-        def integer(v: object) -> int:
+        self.lattice = noise.lattice
+        self.one = 1 if noise.lattice else 0  # mirror: i -> 1 - i on Z, x -> -x on R
+
+        def integer(v: object) -> int | Fraction:
             v = sp.sympify(v)
-            if not v.is_Integer:
-                raise _NotLattice
-            return int(v)
+            if v.is_Integer:
+                return int(v)
+            if v.is_Rational and not noise.lattice:
+                return Fraction(int(v.p), int(v.q))
+            raise _NotLattice
+
+        atom = sp.sympify(noise.atom)
+        if atom.free_symbols or (noise.lattice and atom != 0):
+            raise _NotLattice
+        self.atom = atom
 
         self.head: list[tuple[int, int, int]] = []
         pos = 0
@@ -191,7 +214,7 @@ class LatticeProfile:
         if noise.tail is not None:
             t = noise.tail
             start, period = integer(t.start), integer(t.period)
-            if start < pos or period < 1:
+            if start < pos or period <= 0 or (noise.lattice and period < 1):
                 raise _NotLattice
             shape, spos = [], 0
             for pc in t.pieces:
@@ -226,7 +249,7 @@ class LatticeProfile:
         self.eps = eps_s
         self.c = (Fraction(1), Fraction(eps)) if isinstance(eps, Fraction) \
             else exp_rational(sp.exp(eps_s))
-        self.rational_masses = bool(self.base_rational and self.q[1] == 0
+        self.rational_masses = bool(self.base_rational and self.q[1] == 0 and atom.is_Rational
                                     and all(r[1] == 0 for r in self.ratios))
         self.exact = self.rational_masses and self.c is not None and self.c[1] == 0
         self._signs: dict[tuple[int, int, int], int] = {}
@@ -246,7 +269,7 @@ class LatticeProfile:
             start, period, shape = self.tail
             if start > pos:
                 out.append(_Run(pos, start, -1, 0, 0))
-            if period == 1:
+            if period == 1 and self.lattice:
                 out.append(_Run(start, max(upto, start + 1), shape[0][2], 0, 1))
             else:
                 copies = max(0, -(-(upto - start) // period))
@@ -260,10 +283,11 @@ class LatticeProfile:
     def runs(self, lo: int, hi: int) -> list[_Run]:
         """Runs of ``p`` covering ``[lo, hi)``."""
         out: list[_Run] = []
+        one = self.one
         if lo < 0:
             top = min(hi, 0)
-            neg = [r.clip(1 - top, 1 - lo) for r in self._positive(1 - lo)]
-            out.extend(sorted((r.mirror() for r in neg if r is not None), key=lambda r: r.a))
+            neg = [r.clip(one - top, one - lo) for r in self._positive(one - lo)]
+            out.extend(sorted((r.mirror(one) for r in neg if r is not None), key=lambda r: r.a))
         if hi > 0:
             out.extend(r for r in (r.clip(max(lo, 0), hi) for r in self._positive(hi))
                        if r is not None)
@@ -358,24 +382,25 @@ class LatticeProfile:
     def plan(self, d: int) -> list[Term]:
         r"""The terms of :math:`H(d)`: the window where a head is involved, and one
         period of each far tail (over :math:`1 - q`)."""
+        one = self.one
         if self.tail is None:
-            return self._window(d, 1 - self.head_end, self.head_end, False)
+            return self._window(d, one - self.head_end, self.head_end, False)
         start, period, _ = self.tail
-        return (self._window(d, 1 - start, start + d, False)
+        return (self._window(d, one - start, start + d, False)
                 + self._window(d, start + d, start + d + period, True)
-                + self._window(d, 1 - start - period, 1 - start, True))
+                + self._window(d, one - start - period, one - start, True))
 
     def shifts(self, top: int) -> list[int]:
         """The shifts whose maximum is the supremum over ``|d| <= top`` (module docstring)."""
-        if top < 1:
+        if top < 1 and self.lattice:
             return [0]
-        if not self.head and self.tail is not None and self.tail[0] == 0 \
+        if self.lattice and not self.head and self.tail is not None and self.tail[0] == 0 \
                 and self.tail[1] == 1:
             return [top]  # log-concave: H nondecreasing in d
         reach = self.head_end + top + 2 * (self.tail[1] if self.tail else 0) \
             + (self.tail[0] if self.tail else 0)
         pts = sorted(self.breakpoints(reach))
-        found = {1, top}
+        found = {1, top} if self.lattice else {top}
         for i, p1 in enumerate(pts):
             for p2 in pts[i + 1:]:
                 if p2 - p1 >= top:
@@ -410,7 +435,7 @@ class LatticeProfile:
         total = flint.arb(0)
         for sign, lv, with_c, e, s, n, tail in terms:
             if s == 0:
-                geo = n * (e * lq).exp() if e else flint.arb(n)
+                geo = ball(n) * (e * lq).exp() if e else ball(n)
             else:
                 low = e if s > 0 else e - n + 1
                 geo = (low * lq).exp() * -(n * lq).expm1() / one_minus_q
@@ -420,27 +445,30 @@ class LatticeProfile:
             total = total + value if sign > 0 else total - value
         return total * arb_of(self.levels[0])
 
-    def value(self, top: int) -> tuple[Fraction | None, Callable[[int], flint.arb] | None,
-                                       int]:
+    def value(self, top: int | Fraction) -> tuple[Fraction | None,
+                                                   Callable[[int], flint.arb] | None, object]:
         """``(exact, enclose, shift)``: the profile at sensitivity ``top`` as an exact
-        rational, or a ball function of the bits of accuracy; and a worst shift."""
+        rational, or a ball function of the bits of accuracy; and a worst shift. A point
+        mass at the origin (on the line) adds itself for every shift :math:`d > 0` (the
+        translate has no mass there)."""
         plans = [(d, self.plan(d)) for d in self.shifts(top)]
-        plans_nonzero = [(d, p) for d, p in plans if p]
-        if not plans_nonzero:
+        plans_nonzero = [(d, p) for d, p in plans if p] or plans[:1]
+        if not plans_nonzero[0][1] and self.atom == 0:
             return Fraction(0), None, plans[0][0]
         rational_c = self.c is not None and self.c[1] == 0
         if self.exact or (self.rational_masses and (rational_c or not any(
                 t[2] for _, p in plans_nonzero for t in p))):
             values = [(self._sum_exact(p), d) for d, p in plans_nonzero]
             best = max(values, key=lambda v: (v[0], v[1]))
-            return max(best[0], Fraction(0)), None, best[1]
+            atom = Fraction(int(self.atom.p), int(self.atom.q))
+            return max(best[0], Fraction(0)) + atom, None, best[1]
 
         def compute() -> flint.arb:
             balls = [self._sum_ball(p) for _, p in plans_nonzero]
             out = balls[0]
             for b in balls[1:]:
                 out = out.max(b)
-            return out
+            return out + arb_of(self.atom) if self.atom != 0 else out
 
         with arb_workprec(128):
             ups = [float(self._sum_ball(p).mid()) for _, p in plans_nonzero]
@@ -488,16 +516,16 @@ def _sign_symbolic(r: Fraction, t: sp.Expr) -> int:
 
 def lattice_profile(noise: SymmetricNoise, eps: Fraction | sp.Expr, Delta: Fraction | sp.Expr
                     ) -> tuple[Fraction | None, Callable[[int], flint.arb] | None, int] | None:
-    r"""The profile of a numeric lattice noise at :math:`\varepsilon'` and sensitivity
-    :math:`\Delta` (``(exact, enclose, worst shift)``, see :meth:`LatticeProfile.value`), or
-    None when the description is not constant pieces plus a tail of ratio
-    :math:`R e^\theta`."""
-    if not noise.lattice:
-        return None
+    r"""The profile of a numeric lattice noise, or a piecewise-constant density, at
+    :math:`\varepsilon'` and sensitivity :math:`\Delta` (``(exact, enclose, worst shift)``,
+    see :meth:`LatticeProfile.value`), or None when the description is not constant pieces
+    (rational ends on the line) plus a tail of ratio :math:`R e^\theta`."""
     try:
         prof = LatticeProfile(noise, eps)
     except _NotLattice:
         return None
+    if not noise.lattice:
+        return prof.value(Delta) if isinstance(Delta, Fraction) and Delta > 0 else None
     top = int(sp.floor(sp.Rational(Delta.numerator, Delta.denominator)
                        if isinstance(Delta, Fraction) else sp.sympify(Delta)))
     return prof.value(top)

@@ -325,8 +325,8 @@ def _closed_profile(noise: SymmetricNoise, eps: Fraction | sp.Expr, sens: Fracti
     if noise.lattice:
         return lattice_profile(noise, eps, sens)
     closed = from_noise(noise, eps, sens)
-    if closed is None:
-        return None
+    if closed is None:  # piecewise-constant densities: the same sums on the line
+        return lattice_profile(noise, eps, sens)
     return closed.exact, closed.enclose, sens
 
 
@@ -388,9 +388,10 @@ def privacy_profile(noise: SymmetricNoise, eps_prime: object, digits: int = 30, 
         Laplace, truncated Laplace, staircase and uniform-with-atom noise with rational
         parameters take their closed forms (:func:`dpsym.profile_balls.from_noise`), at a
         rational or a constant irrational :math:`\varepsilon'` (``"log(3)"``):
-        ``"exact"`` for a rational value, else an Arb enclosure. Other noise (and the
-        truncated Laplace or staircase at :math:`\varepsilon' < 0`) is integrated piece
-        by piece at two precisions (``"agreement"``).
+        ``"exact"`` for a rational value, else an Arb enclosure; other piecewise-constant
+        densities (the staircase at :math:`\varepsilon' < 0`) by the lattice sums on the
+        line. Other noise (e.g. a non-constant, non-exponential piece) is integrated
+        piece by piece at two precisions (``"agreement"``).
     """
     value, _, _ = _certified_profile(noise, eps_prime, digits, sensitivity)
     return value

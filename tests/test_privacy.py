@@ -563,3 +563,29 @@ def test_truncated_laplace_every_eps_prime_is_enclosed(e, d):
                                     pts)
             lo, hi = (mpmath.mpf(t) for t in value.enclosure)
             assert lo - mpmath.mpf(10) ** -28 <= reference <= hi + mpmath.mpf(10) ** -28
+
+
+@pytest.mark.parametrize(("e", "dd"), [("1", "1"), ("2", "3")])
+def test_staircase_negative_eps_prime_is_enclosed(e, dd):
+    r"""ε' < 0 (where the staircase's closed form does not apply): the piecewise-constant
+    sums (dpsym.lattice_profiles on the line) against the maximum over shifts on a grid and
+    at the breakpoint differences γΔ, (1 - γ)Δ of brute-force quadratures, which the
+    value must contain (the grid cannot exceed the supremum; the kinks attain it)."""
+    inst = Staircase(eps=e, Delta=dd)
+    noise, _ = numeric_noise(inst, digits=20)
+    gamma = sp.sympify(noise.tail.pieces[0].hi) / sp.sympify(dd)
+    for ep in ("-1/2", "-log(3)", "-3"):
+        value = inst.privacy_profile(ep, digits=20)
+        assert value.certificate == "enclosure"
+        with mpmath.workdps(30):
+            big, g = mpq(dd), mpmath.mpf(sp.N(gamma, 40))
+            epv = mpmath.mpf(sp.N(sp.sympify(ep), 40))
+            shifts = {big * j / 6 for j in range(1, 7)} | {g * big, (1 - g) * big}
+            found = []
+            for d in shifts:
+                got, remainder = brute_staircase(mpq(e), big, g, d, epv)
+                assert remainder < mpmath.mpf(10) ** -22
+                found.append(got)
+            reference = max(found)
+            lo, hi = (mpmath.mpf(t) for t in value.enclosure)
+            assert lo - mpmath.mpf(10) ** -20 <= reference <= hi + mpmath.mpf(10) ** -20
