@@ -63,7 +63,6 @@ where its closed form (:mod:`dpsym.profile_balls`) does not apply.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -234,8 +233,10 @@ class LatticeProfile:
                 raise _NotLattice
             self.tail = (start, period, shape)
             self.q = q
+            self.q_expr = sp.sympify(t.ratio)
         else:
             self.q = (Fraction(1, 2), Fraction(0))  # unused
+            self.q_expr = sp.Rational(1, 2)
         if not levels:
             raise _NotLattice
         self.levels = levels
@@ -445,23 +446,39 @@ class LatticeProfile:
             total = total + value if sign > 0 else total - value
         return total * arb_of(self.levels[0])
 
-    def value(self, top: int | Fraction) -> tuple[Fraction | None,
-                                                   Callable[[int], flint.arb] | None, object]:
-        """``(exact, enclose, shift)``: the profile at sensitivity ``top`` as an exact
-        rational, or a ball function of the bits of accuracy; and a worst shift. A point
+    def _sum_symbolic(self, terms: list[Term]) -> sp.Expr:
+        """The sum of a plan as a sympy expression (for exact ties)."""
+        q = self.q_expr
+        c = sp.exp(self.eps)
+        total = sp.Integer(0)
+        for sign, lv, with_c, e, s, n, tail in terms:
+            n_s = _sym(Fraction(n))
+            if s == 0:
+                geo = n_s * q ** e
+            else:
+                low = e if s > 0 else e - n + 1
+                geo = q ** low * (1 - q ** n) / (1 - q)
+            value = sign * self.levels[lv] * geo * (c if with_c else 1)
+            total += value / (1 - q) if tail else value
+        return total + self.atom
+
+    def value(self, top: int | Fraction) -> tuple:
+        """``(exact, enclose, shift, parts)``: the profile at sensitivity ``top`` as an exact
+        rational, or a ball function of the bits of accuracy; a worst shift; and the
+        ``(enclose, symbolic)`` of every shift evaluated, whose maximum is the value. A point
         mass at the origin (on the line) adds itself for every shift :math:`d > 0` (the
         translate has no mass there)."""
         plans = [(d, self.plan(d)) for d in self.shifts(top)]
         plans_nonzero = [(d, p) for d, p in plans if p] or plans[:1]
         if not plans_nonzero[0][1] and self.atom == 0:
-            return Fraction(0), None, plans[0][0]
+            return Fraction(0), None, plans[0][0], []
         rational_c = self.c is not None and self.c[1] == 0
         if self.exact or (self.rational_masses and (rational_c or not any(
                 t[2] for _, p in plans_nonzero for t in p))):
             values = [(self._sum_exact(p), d) for d, p in plans_nonzero]
             best = max(values, key=lambda v: (v[0], v[1]))
             atom = Fraction(int(self.atom.p), int(self.atom.q))
-            return max(best[0], Fraction(0)) + atom, None, best[1]
+            return max(best[0], Fraction(0)) + atom, None, best[1], []
 
         def compute() -> flint.arb:
             balls = [self._sum_ball(p) for _, p in plans_nonzero]
@@ -473,7 +490,15 @@ class LatticeProfile:
         with arb_workprec(128):
             ups = [float(self._sum_ball(p).mid()) for _, p in plans_nonzero]
         worst = plans_nonzero[max(range(len(ups)), key=lambda i: ups[i])][0]
-        return None, (lambda bits: adaptive(compute, bits)), worst
+
+        def part(plan: list[Term]) -> tuple:
+            def one() -> flint.arb:
+                found = self._sum_ball(plan)
+                return found + arb_of(self.atom) if self.atom != 0 else found
+            return (lambda bits: adaptive(one, bits)), (lambda: self._sum_symbolic(plan))
+
+        parts = [part(p) for _, p in plans_nonzero]
+        return None, (lambda bits: adaptive(compute, bits)), worst, parts
 
 
 class _NotLattice(Exception):
@@ -515,9 +540,10 @@ def _sign_symbolic(r: Fraction, t: sp.Expr) -> int:
 
 
 def lattice_profile(noise: SymmetricNoise, eps: Fraction | sp.Expr, Delta: Fraction | sp.Expr
-                    ) -> tuple[Fraction | None, Callable[[int], flint.arb] | None, int] | None:
+                    ) -> tuple | None:
     r"""The profile of a numeric lattice noise, or a piecewise-constant density, at
-    :math:`\varepsilon'` and sensitivity :math:`\Delta` (``(exact, enclose, worst shift)``,
+    :math:`\varepsilon'` and sensitivity :math:`\Delta` (``(exact, enclose, worst shift,
+    parts)``,
     see :meth:`LatticeProfile.value`), or None when the description is not constant pieces
     (rational ends on the line) plus a tail of ratio :math:`R e^\theta`."""
     try:

@@ -93,6 +93,8 @@ MAX_SHIFTS = 4096
 #: Doublings of the precision before :func:`is_private` gives up separating
 #: :math:`\delta(\varepsilon)` from :math:`\delta`.
 DECIDE_ATTEMPTS = 10
+#: Doublings after which an undecided comparison tries an exact tie (sympy).
+TIE_AFTER = 2
 #: Grid points in :math:`(0, \Delta)` that check the log-concave maximiser :math:`d = \Delta`.
 CHECK_GRID = 16
 
@@ -306,7 +308,7 @@ def _certified_profile(noise: SymmetricNoise, eps_prime: object, digits: int,
 
     closed = _closed_profile(noise, eps_exact, sens)
     if closed is not None:  # exact, or an Arb enclosure
-        exact, enclose, shift = closed
+        exact, enclose, shift, _ = closed
         if enclose is None:
             found = Certified.exact(exact, digits)
         else:
@@ -317,32 +319,41 @@ def _certified_profile(noise: SymmetricNoise, eps_prime: object, digits: int,
 
 
 def _closed_profile(noise: SymmetricNoise, eps: Fraction | sp.Expr, sens: Fraction | sp.Expr
-                    ) -> tuple[Fraction | None, Callable[[int], flint.arb] | None, object] | None:
-    r"""``(exact, enclose, worst shift)`` from the lattice sums
+                    ) -> tuple | None:
+    r"""``(exact, enclose, worst shift, parts)`` from the lattice sums
     (:func:`dpsym.lattice_profiles.lattice_profile`) or the closed forms
     (:func:`dpsym.profile_balls.from_noise`, worst shift :math:`\Delta`); None for other
-    noise."""
+    noise. ``parts``: ``(enclose, symbolic)`` pairs whose maximum is the value (one per
+    shift evaluated), for :func:`_at_most`."""
     if noise.lattice:
         return lattice_profile(noise, eps, sens)
     closed = from_noise(noise, eps, sens)
     if closed is None:  # piecewise-constant densities: the same sums on the line
         return lattice_profile(noise, eps, sens)
-    return closed.exact, closed.enclose, sens
+    return closed.exact, closed.enclose, sens, [(closed.enclose, closed.symbolic)]
 
 
-def _at_most(enclose: Callable[[int], flint.arb], bound: Fraction, digits: int) -> bool:
-    r"""Whether the value enclosed by ``enclose(bits)`` is :math:`\le` ``bound``: true once a
-    ball's upper end is :math:`\le` it, false once its lower end is above it, the precision
-    doubling in between.
+def _at_most(parts: list, bound: Fraction, digits: int) -> bool:
+    r"""Whether the maximum of the values of ``parts`` is :math:`\le` ``bound``.
+
+    Each part is ``(enclose, symbolic)``: its value is :math:`\le` ``bound`` once a ball
+    ``enclose(bits)`` has its upper end :math:`\le` it, and above it once the lower end is,
+    the precision doubling in between; after :data:`TIE_AFTER` doublings a value that still
+    straddles ``bound`` is compared exactly, by sympy, when ``symbolic()`` gives its
+    expression (a proven tie counts as :math:`\le`).
 
     Raises
     ------
     CertificationError
-        If no ball separates the value from ``bound`` (an irrational value never equals
-        the rational ``bound``; the balls then stopped refining).
+        If neither the balls nor sympy decide a part.
     """
+    return all(_part_at_most(enclose, symbolic, bound, digits) for enclose, symbolic in parts)
+
+
+def _part_at_most(enclose: Callable[[int], flint.arb], symbolic: Callable[[], sp.Expr] | None,
+                  bound: Fraction, digits: int) -> bool:
     bits = int(digits * 3.33) + 32
-    for _ in range(DECIDE_ATTEMPTS):
+    for attempt in range(DECIDE_ATTEMPTS):
         found = enclose(bits)
         if found.is_finite():
             with arb_workprec(bits + 64):
@@ -351,6 +362,10 @@ def _at_most(enclose: Callable[[int], flint.arb], bound: Fraction, digits: int) 
                     return True
                 if found > target:
                     return False
+        if attempt == TIE_AFTER and symbolic is not None:
+            gap = sp.simplify(symbolic() - sp.Rational(bound.numerator, bound.denominator))
+            if gap == 0:
+                return True
         bits *= 2
     raise CertificationError(f"the privacy profile's enclosure was not separated from "
                              f"delta = {bound} (last precision {bits} bits)")
@@ -472,8 +487,8 @@ def is_private(noise: SymmetricNoise, eps: object, delta: object = 0, digits: in
     eps_exact = _exact(eps, "eps")
     value, shift, closed = _certified_profile(noise, eps_exact, digits, sensitivity)
     if closed is not None:
-        exact, enclose, _ = closed
-        verdict = exact <= allowed if enclose is None else _at_most(enclose, allowed, digits)
+        exact, enclose, _, parts = closed
+        verdict = exact <= allowed if enclose is None else _at_most(parts, allowed, digits)
         return PrivacyCheck(bool(verdict), value.number, value.text, shift, eps_exact, allowed,
                             mpmath.mpf(0))
     with workdps(digits + 10):

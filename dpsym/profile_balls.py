@@ -105,10 +105,14 @@ class Profile:
 
     exact: Fraction | None = None
     enclose: Callable[[int], flint.arb] | None = None
+    #: The value as a sympy expression, built on demand: what decides an exact tie with a
+    #: rational (the truncated Laplace's profile at its own (eps, delta) is delta itself).
+    symbolic: Callable[[], sp.Expr] | None = None
 
 
-def _enclosed(compute: Callable[[], flint.arb]) -> Profile:
-    return Profile(enclose=lambda bits: adaptive(compute, bits))
+def _enclosed(compute: Callable[[], flint.arb],
+              symbolic: Callable[[], sp.Expr] | None = None) -> Profile:
+    return Profile(enclose=lambda bits: adaptive(compute, bits), symbolic=symbolic)
 
 
 def _one_minus_exp(t: flint.arb) -> flint.arb:
@@ -204,7 +208,17 @@ def truncated_laplace_general(eps: Exact, scale: Exact, bound: Exact, Delta: Fra
 
         return cdf(tau, sides[0]) - ball_of(eps).exp() * cdf(tau - Delta, sides[1])
 
-    return _enclosed(compute)
+    def symbolic() -> sp.Expr:
+        r, scale_s = sp.exp(-A / lam), 2 * (1 - sp.exp(-A / lam))
+
+        def cdf(point: sp.Expr, side: int) -> sp.Expr:
+            if side <= 0:
+                return (sp.exp(point / lam) - r) / scale_s
+            return 1 - (sp.exp(-point / lam) - r) / scale_s
+
+        return cdf(tau, sides[0]) - sp.exp(_sym(eps)) * cdf(tau - Delta, sides[1])
+
+    return _enclosed(compute, symbolic)
 
 
 def _sign(value: Callable[[], flint.arb]) -> int | None:
@@ -358,11 +372,12 @@ def _exponential_piece(piece, eps: Fraction, Delta: Fraction) -> Profile | None:
     if not _is_zero(2 * coef * lam_s * (1 - sp.exp(-hi / lam_s)) - 1):
         return None
     bound = _rational(hi)
+    general = truncated_laplace_general(eps, lam_s, hi, Delta)
     if rate is not None and compare(eps, Fraction(0)) >= 0:
         found = truncated_laplace(eps, -1 / rate, hi if bound is None else bound, Delta)
-        if found is not None:
-            return found
-    return truncated_laplace_general(eps, lam_s, hi, Delta)
+        if found is not None:  # the cancellation-free form, the same value
+            return Profile(found.exact, found.enclose, general.symbolic)
+    return general
 
 
 def _staircase_tail(tail, eps: Fraction, Delta: Fraction) -> Profile | None:

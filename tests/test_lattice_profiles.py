@@ -278,7 +278,7 @@ def test_undecidable_tie_is_an_error():
     from dpsym.privacy import _at_most
 
     with pytest.raises(CertificationError):
-        _at_most(lambda bits: mpmath_ball(bits), Fraction(1, 3), 20)
+        _at_most([(mpmath_ball, None)], Fraction(1, 3), 20)
 
 
 def mpmath_ball(bits: int):

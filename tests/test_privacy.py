@@ -589,3 +589,25 @@ def test_staircase_negative_eps_prime_is_enclosed(e, dd):
             reference = max(found)
             lo, hi = (mpmath.mpf(t) for t in value.enclosure)
             assert lo - mpmath.mpf(10) ** -20 <= reference <= hi + mpmath.mpf(10) ** -20
+
+
+@pytest.mark.parametrize(("e", "d", "dd"), [("1", "0.1", "1"), ("1/2", "0.01", "3/2"),
+                                           ("1", "0.1", "3")])
+def test_is_private_exact_tie_of_an_enclosure(e, d, dd):
+    r"""The truncated Laplace mechanism's profile at its own ε is δ itself, an irrational
+    expression whose balls never separate from δ: the tie is proven by sympy (private),
+    and δ just below is not."""
+    inst = TruncatedLaplace(eps=e, delta=d, Delta=dd)
+    at = inst.is_private(e, d)
+    assert at.private and at.tolerance == 0
+    assert not inst.is_private(e, Fraction(d) - Fraction(1, 10**40))
+
+
+def test_is_private_exact_tie_of_the_piecewise_sums():
+    r"""Staircase at ε' = -log 3: every loss exceeds ε', δ = 1 - 1/3 = 2/3 exactly, from
+    sums over irrational masses (e^{-1}); the tie is proven by sympy."""
+    inst = Staircase(eps=1)
+    value = inst.privacy_profile("-log(3)", digits=20)
+    assert value.certificate == "enclosure" and value.text == "0.66666666666666666667"
+    assert inst.is_private("-log(3)", "2/3").private
+    assert not inst.is_private("-log(3)", Fraction(2, 3) - Fraction(1, 10**30)).private
