@@ -401,7 +401,8 @@ def privacy_profile(noise: SymmetricNoise, eps_prime: object, digits: int = 30, 
         noise of constant pieces and a geometric tail (discrete Laplace, staircase and
         uniform) is summed exactly (:func:`dpsym.lattice_profiles.lattice_profile`);
         Laplace, truncated Laplace, staircase and uniform-with-atom noise with rational
-        parameters take their closed forms (:func:`dpsym.profile_balls.from_noise`), at a
+        parameters, and normal noise at a rational :math:`\varepsilon' \ge 0`, take their
+        closed forms (:func:`dpsym.profile_balls.from_noise`), at a
         rational or a constant irrational :math:`\varepsilon'` (``"log(3)"``):
         ``"exact"`` for a rational value, else an Arb enclosure; other piecewise-constant
         densities (the staircase at :math:`\varepsilon' < 0`) by the lattice sums on the

@@ -87,7 +87,7 @@ import sympy as sp
 
 from .ball_texts import arb_of
 from .errors import CertificationError
-from .gaussian_balls import adaptive, ball, profile_enclosure
+from .gaussian_balls import adaptive, ball, profile_between, profile_enclosure
 from .noise import SymmetricNoise
 from .precision import arb_workprec
 from .symbols import u, x
@@ -323,6 +323,9 @@ def from_noise(noise: SymmetricNoise, eps: object, Delta: object) -> Profile | N
                                        and x not in sp.sympify(noise.head[0].expr).free_symbols):
         return _uniform_with_atom(noise, eps, Delta)
     if noise.tail is None and len(noise.head) == 1:
+        gauss = _gaussian_piece(noise.head[0], eps, Delta)
+        if gauss is not None:
+            return gauss
         return _exponential_piece(noise.head[0], eps, Delta)
     if noise.tail is not None and not noise.head:
         if compare(eps, Fraction(0)) < 0:
@@ -350,6 +353,33 @@ def _uniform_with_atom(noise: SymmetricNoise, eps: Exact, Delta: Fraction) -> Pr
 
 def _is_zero(expr: sp.Expr) -> bool:
     return sp.simplify(expr) == 0
+
+
+def _gaussian_piece(piece, eps: Exact, Delta: Fraction) -> Profile | None:
+    r"""Normal noise :math:`e^{-x^2/(2\sigma^2)}/(\sigma\sqrt{2\pi})` on :math:`[0, \infty)`
+    (normalisation checked exactly) at a rational :math:`\varepsilon \ge 0`: the enclosure of
+    :func:`dpsym.gaussian_balls.profile_between`, :math:`\sigma` as balls of the exact
+    :math:`\sqrt{\sigma^2}` (log-concave: :math:`d^* = \Delta`)."""
+    expr = sp.sympify(piece.expr)
+    if sp.sympify(piece.lo) != 0 or sp.sympify(piece.hi) is not sp.oo \
+            or not isinstance(eps, Fraction) or eps < 0:
+        return None
+    rate = sp.simplify(-sp.diff(expr, x) / (2 * x * expr))  # 1/(2 sigma^2)
+    if rate.free_symbols or rate.is_positive is not True:
+        return None
+    var = sp.simplify(1 / (2 * rate))
+    sigma = sp.sqrt(var)
+    if not _is_zero(expr.subs(x, 0) * sigma * sp.sqrt(2 * sp.pi) - 1):
+        return None
+    exact_sigma = _rational(sigma)
+    if exact_sigma is not None:
+        return gaussian(eps, exact_sigma, Delta)
+    return Profile(enclose=profile_between(eps, lambda bits: _sigma_ball(sigma, bits), Delta))
+
+
+def _sigma_ball(sigma: sp.Expr, bits: int) -> flint.arb:
+    with arb_workprec(bits):
+        return arb_of(sigma)
 
 
 def _exponential_piece(piece, eps: Fraction, Delta: Fraction) -> Profile | None:

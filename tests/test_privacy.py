@@ -611,3 +611,32 @@ def test_is_private_exact_tie_of_the_piecewise_sums():
     assert value.certificate == "enclosure" and value.text == "0.66666666666666666667"
     assert inst.is_private("-log(3)", "2/3").private
     assert not inst.is_private("-log(3)", Fraction(2, 3) - Fraction(1, 10**30)).private
+
+
+@pytest.mark.parametrize(("cls", "e", "d"), [("analytic-gaussian", "1", "0.1"),
+                                             ("gaussian", "1/2", "0.1")])
+def test_gaussian_noise_profile_is_enclosed(cls, e, d):
+    r"""A normal noise description (σ² rational or irrational, read from the density's
+    exponent) through the noise API: an enclosure containing
+    :math:`\Phi(-\varepsilon/\mu + \mu/2) - e^{\varepsilon}\Phi(-\varepsilon/\mu - \mu/2)`,
+    :math:`\mu = \Delta/\sigma`, written here with mpmath's erfc."""
+    from dpsym.mechanisms import get_mechanism
+
+    inst = get_mechanism(cls)(eps=e, delta=d)
+    noise, dd = numeric_noise(inst, digits=20)
+    (piece,) = noise.head
+    expr = sp.sympify(piece.expr)
+    var = sp.simplify(x * expr / -sp.diff(expr, x))  # sigma^2
+    for ep in ("0", "1/4", e):
+        value = privacy_profile(noise, ep, 20, sensitivity=dd)
+        assert value.certificate == "enclosure"
+        with mpmath.workdps(50):
+            mu = mpq(dd) / mpmath.sqrt(mpmath.mpf(sp.N(var, 70)))
+            epv = mpq(ep)
+
+            def phi(t):
+                return mpmath.erfc(-t / mpmath.sqrt(2)) / 2
+
+            reference = phi(-epv / mu + mu / 2) - mpmath.exp(epv) * phi(-epv / mu - mu / 2)
+            lo, hi = (mpmath.mpf(t) for t in value.enclosure)
+            assert lo - mpmath.mpf(10) ** -40 <= reference <= hi + mpmath.mpf(10) ** -40
