@@ -305,14 +305,17 @@ def gaussian(eps: Fraction, sigma: Fraction, Delta: Fraction) -> Profile:
 
 
 def from_noise(noise: SymmetricNoise, eps: object, Delta: object) -> Profile | None:
-    r"""The closed form of a numeric noise description's profile at rational
-    :math:`\varepsilon` and :math:`\Delta`, when it is one of the shapes above with
-    rational parameters (checked exactly, normalisation included): one piece
+    r"""The closed form of a numeric noise description's profile at a rational
+    :math:`\Delta` and a rational or constant irrational :math:`\varepsilon`, when it is
+    one of the shapes above (checked exactly, normalisation included): one piece
     :math:`C e^{-x/\lambda}` on :math:`[0, A)` (Laplace for :math:`A = \infty`, else
-    truncated), or a geometric tail of period :math:`\Delta` and ratio
+    truncated; :math:`\lambda`, :math:`A` may be irrational constants), one constant piece
+    with a point mass at 0 (uniform with a mass), a normal density (rational
+    :math:`\varepsilon \ge 0`), or a geometric tail of period :math:`\Delta` and ratio
     :math:`e^{-\varepsilon_0}` whose copy is one constant, or two constants in ratio
-    :math:`e^{-\varepsilon_0}` split at :math:`\gamma\Delta` (the staircase). None
-    otherwise (the caller then integrates piece by piece)."""
+    :math:`e^{-\varepsilon_0}` split at a rational :math:`\gamma\Delta` (the staircase,
+    :math:`\varepsilon \ge 0`). None otherwise (the caller then tries the
+    piecewise-constant sums of :mod:`dpsym.lattice_profiles`)."""
     if not isinstance(Delta, Fraction) or noise.lattice:
         return None
     if not isinstance(eps, Fraction):
