@@ -287,3 +287,68 @@ def mpmath_ball(bits: int):
     import flint
 
     return flint.arb(flint.fmpq(1, 3)) + flint.arb(0, 2.0**-20)
+
+
+# ------------------------------------------------------------------ custom lattice noise
+def test_random_custom_lattice_noise():
+    r"""Random symmetric mass functions: rational masses on a head of integer pieces, then
+    a geometric tail of period :math:`T` and ratio :math:`e^{-a}` (one or two constant
+    levels per period), normalised; the profile (every shift :math:`1..\Delta`, which the
+    engine reduces to breakpoint differences) against the direct sum, the neglected tail
+    bounded by the mass beyond the window."""
+    import sympy as sp
+
+    from dpsym.noise import GeometricTail, Piece, SymmetricNoise
+    from dpsym.privacy import privacy_profile
+
+    rng = random.Random(1126)
+    for _ in range(10):
+        head, pos = [], 0
+        for _ in range(rng.randint(0, 3)):
+            width = rng.randint(1, 3)
+            head.append((pos, pos + width, Fraction(rng.randint(1, 9), 10)))
+            pos += width
+        period = rng.randint(1, 3)
+        rate = Fraction(rng.randint(1, 8), rng.randint(1, 4))
+        cut = rng.randint(1, period - 1) if period > 1 and rng.random() < 0.5 else period
+        first, second = Fraction(rng.randint(1, 9), 10), Fraction(rng.randint(1, 9), 10)
+        sens = rng.randint(1, 5)
+        eps_prime = Fraction(rng.randint(-10, 20), 8)
+        with mpmath.workdps(DIGITS + GUARD):
+            q = mpmath.exp(-mp_of(rate))
+
+            def raw(i: int, q=q, head=tuple(head), start=pos, period=period, cut=cut,
+                    first=first, second=second) -> mpmath.mpf:
+                i = abs(i)
+                for lo, hi, v in head:
+                    if lo <= i < hi:
+                        return mp_of(v)
+                k, j = divmod(i - start, period)
+                return (mp_of(first) if j < cut else mp_of(second) * q) * q ** k
+
+            total = 2 * mpmath.fsum(raw(i) for i in range(pos)) - raw(0) if head else -raw(0)
+            per_period = cut * mp_of(first) + (period - cut) * mp_of(second) * q
+            total += 2 * per_period / (1 - q)
+            support = pos + period
+            while 2 * per_period * q ** ((support - pos) // period) / (1 - q) / total \
+                    > mpmath.mpf(10) ** -(DIGITS + 5):
+                support *= 2
+            reference = hockey_reference(lambda i, total=total, raw=raw: raw(i) / total,
+                                         support, sens, eps_prime)
+        norm = 1 / (sp.Rational(sum(v * (hi - lo) for lo, hi, v in head)) * 2
+                    - (sp.Rational(head[0][2]) if head else 0)
+                    + 2 * (cut * sp.Rational(first) + (period - cut) * sp.Rational(second)
+                           * sp.exp(-sp.Rational(rate))) / (1 - sp.exp(-sp.Rational(rate)))
+                    - (0 if head else sp.Rational(first)))
+        b = sp.exp(-sp.Rational(rate))
+        shape = [Piece(0, cut, sp.Rational(first) * norm)]
+        if cut < period:
+            shape.append(Piece(cut, period, sp.Rational(second) * b * norm))
+        noise = SymmetricNoise(True, tuple(Piece(lo, hi, sp.Rational(v) * norm)
+                                           for lo, hi, v in head),
+                               GeometricTail(pos, period, b, tuple(shape)))
+        value = privacy_profile(noise, eps_prime, DIGITS, sensitivity=sens)
+        if reference == 0:
+            assert value.certificate == "exact" and value.text == "0"
+        else:
+            check(value, reference)
