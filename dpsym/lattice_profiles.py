@@ -138,15 +138,16 @@ def _sym(v: Fraction | sp.Expr) -> sp.Expr:
 
 @dataclass(frozen=True)
 class _Run:
-    """``p(i) = level * q**(e + s*(i - a))`` for ``a <= i < b`` (level -1: mass 0)."""
+    """``p(i) = level * q**(e + s*(i - a))`` for ``a <= i < b`` (level -1: mass 0); the ends
+    are integers on the lattice, rationals on the line (where ``s`` is 0)."""
 
-    a: int
-    b: int
+    a: int | Fraction
+    b: int | Fraction
     level: int
     e: int
     s: int
 
-    def clip(self, lo: int, hi: int) -> _Run | None:
+    def clip(self, lo: int | Fraction, hi: int | Fraction) -> _Run | None:
         a, b = max(self.a, lo), min(self.b, hi)
         if a >= b:
             return None
