@@ -50,7 +50,7 @@ NOT_INPUTS = frozenset({
     "budget.py", "forkrun.py", "progress.py", "notebook.py",
     "privacy_loss.py", "renyi.py", "composition.py", "accounting.py",
     "lerch_balls.py", "lerch_methods.py", "gaussian_balls.py", "profile_balls.py",
-    "integer_argmin.py", "lerch_intervals.py",
+    "integer_argmin.py", "lerch_intervals.py", "lattice_profiles.py",
 })
 
 _MISSING = object()

@@ -68,9 +68,11 @@ public function holds the precision lock of :mod:`dpsym.precision` while it comp
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+import flint
 import mpmath
 import sympy as sp
 
@@ -78,15 +80,21 @@ from .balls import Certified
 from .divergence import Density, check_numeric, numeric_value
 from .errors import CertificationError, DomainError, UnsupportedError
 from .evaluation import Value
-from .gaussian_balls import certify_ball
+from .gaussian_balls import ball, certify_ball
+from .lattice_profiles import lattice_profile
 from .noise import SymmetricNoise
 from .numerics import agreement, check_digits, to_mpf
 from .params import parse_exact, parse_number
-from .precision import exclusive, workdps
+from .precision import arb_workprec, exclusive, workdps
 from .profile_balls import from_noise
 
 #: Largest number of shifts evaluated for the supremum over the shift.
 MAX_SHIFTS = 4096
+#: Doublings of the precision before :func:`is_private` gives up separating
+#: :math:`\delta(\varepsilon)` from :math:`\delta`.
+DECIDE_ATTEMPTS = 10
+#: Doublings after which an undecided comparison tries an exact tie (sympy).
+TIE_AFTER = 2
 #: Grid points in :math:`(0, \Delta)` that check the log-concave maximiser :math:`d = \Delta`.
 CHECK_GRID = 16
 
@@ -284,7 +292,7 @@ def privacy_loss_bound(noise_numeric: SymmetricNoise, shift: object) -> mpmath.m
 
 
 def _certified_profile(noise: SymmetricNoise, eps_prime: object, digits: int,
-                       sensitivity: object) -> tuple[Value, object]:
+                       sensitivity: object) -> tuple[Value, object, tuple | None]:
     check_numeric(noise)
     if sensitivity is None:
         raise DomainError("sensitivity", "is required with a SymmetricNoise")
@@ -298,16 +306,69 @@ def _certified_profile(noise: SymmetricNoise, eps_prime: object, digits: int,
         where[0] = shift
         return value
 
-    closed = from_noise(noise, eps_exact, sens)
-    if closed is not None:  # exact, or an Arb enclosure (the shift d* = Delta)
-        if closed.exact is not None:
-            found = Certified.exact(closed.exact, digits)
+    closed = _closed_profile(noise, eps_exact, sens)
+    if closed is not None:  # exact, or an Arb enclosure
+        exact, enclose, shift, _ = closed
+        if enclose is None:
+            found = Certified.exact(exact, digits)
         else:
-            found = certify_ball(closed.enclose, digits, what="the privacy profile",
-                                 within=(0, 1))
-        return Value(None, None, digits, source=found), sens
+            found = certify_ball(enclose, digits, what="the privacy profile", within=(0, 1))
+        return Value(None, None, digits, source=found), shift, closed
     number, text, coarser = agreement(compute, digits, allow_zero=True)
-    return Value.from_agreement(number, text, digits, coarser), where[0]
+    return Value.from_agreement(number, text, digits, coarser), where[0], None
+
+
+def _closed_profile(noise: SymmetricNoise, eps: Fraction | sp.Expr, sens: Fraction | sp.Expr
+                    ) -> tuple | None:
+    r"""``(exact, enclose, worst shift, parts)`` from the lattice sums
+    (:func:`dpsym.lattice_profiles.lattice_profile`) or the closed forms
+    (:func:`dpsym.profile_balls.from_noise`, worst shift :math:`\Delta`); None for other
+    noise. ``parts``: ``(enclose, symbolic)`` pairs whose maximum is the value (one per
+    shift evaluated), for :func:`_at_most`."""
+    if noise.lattice:
+        return lattice_profile(noise, eps, sens)
+    closed = from_noise(noise, eps, sens)
+    if closed is None:  # piecewise-constant densities: the same sums on the line
+        return lattice_profile(noise, eps, sens)
+    return closed.exact, closed.enclose, sens, [(closed.enclose, closed.symbolic)]
+
+
+def _at_most(parts: list, bound: Fraction, digits: int) -> bool:
+    r"""Whether the maximum of the values of ``parts`` is :math:`\le` ``bound``.
+
+    Each part is ``(enclose, symbolic)``: its value is :math:`\le` ``bound`` once a ball
+    ``enclose(bits)`` has its upper end :math:`\le` it, and above it once the lower end is,
+    the precision doubling in between; after :data:`TIE_AFTER` doublings a value that still
+    straddles ``bound`` is compared exactly, by sympy, when ``symbolic()`` gives its
+    expression (a proven tie counts as :math:`\le`).
+
+    Raises
+    ------
+    CertificationError
+        If neither the balls nor sympy decide a part.
+    """
+    return all(_part_at_most(enclose, symbolic, bound, digits) for enclose, symbolic in parts)
+
+
+def _part_at_most(enclose: Callable[[int], flint.arb], symbolic: Callable[[], sp.Expr] | None,
+                  bound: Fraction, digits: int) -> bool:
+    bits = int(digits * 3.33) + 32
+    for attempt in range(DECIDE_ATTEMPTS):
+        found = enclose(bits)
+        if found.is_finite():
+            with arb_workprec(bits + 64):
+                target = ball(bound)
+                if found <= target:
+                    return True
+                if found > target:
+                    return False
+        if attempt == TIE_AFTER and symbolic is not None:
+            gap = sp.simplify(symbolic() - sp.Rational(bound.numerator, bound.denominator))
+            if gap == 0:
+                return True
+        bits *= 2
+    raise CertificationError(f"the privacy profile's enclosure was not separated from "
+                             f"delta = {bound} (last precision {bits} bits)")
 
 
 @exclusive
@@ -336,13 +397,19 @@ def privacy_profile(noise: SymmetricNoise, eps_prime: object, digits: int = 30, 
     Returns
     -------
     Value
-        :math:`\delta(\varepsilon')` (``text`` is ``"0"`` when it vanishes). Laplace,
-        truncated Laplace and staircase noise with rational parameters at a rational
-        :math:`\varepsilon'` take their closed forms (:func:`dpsym.profile_balls.
-        from_noise`): ``"exact"`` for a rational value, else an Arb enclosure; other
-        noise is integrated piece by piece at two precisions (``"agreement"``).
+        :math:`\delta(\varepsilon')` (``text`` is ``"0"`` when it vanishes). Lattice
+        noise of constant pieces and a geometric tail (discrete Laplace, staircase and
+        uniform) is summed exactly (:func:`dpsym.lattice_profiles.lattice_profile`);
+        Laplace, truncated Laplace, staircase and uniform-with-atom noise with rational
+        parameters, and normal noise at a rational :math:`\varepsilon' \ge 0`, take their
+        closed forms (:func:`dpsym.profile_balls.from_noise`), at a
+        rational or a constant irrational :math:`\varepsilon'` (``"log(3)"``):
+        ``"exact"`` for a rational value, else an Arb enclosure; other piecewise-constant
+        densities (the staircase at :math:`\varepsilon' < 0`) by the lattice sums on the
+        line. Other noise (e.g. a non-constant, non-exponential piece) is integrated
+        piece by piece at two precisions (``"agreement"``).
     """
-    value, _ = _certified_profile(noise, eps_prime, digits, sensitivity)
+    value, _, _ = _certified_profile(noise, eps_prime, digits, sensitivity)
     return value
 
 
@@ -353,7 +420,8 @@ class PrivacyCheck:
     Attributes
     ----------
     private : bool
-        Whether :math:`\delta(\varepsilon) \le \delta` (up to ``tolerance``).
+        Whether :math:`\delta(\varepsilon) \le \delta` (decided from the exact value or
+        the enclosure; up to ``tolerance`` for noise without either).
     delta : mpmath.mpf
         The computed :math:`\delta(\varepsilon)`.
     text : str
@@ -363,7 +431,9 @@ class PrivacyCheck:
     eps, target : Fraction
         The :math:`\varepsilon` and :math:`\delta` checked.
     tolerance : mpmath.mpf
-        :math:`10^{-\text{digits} + 5}`, the slack allowed above ``target``.
+        The slack allowed above ``target``: 0 when the profile is exact or enclosed,
+        :math:`10^{-\text{digits} + 5}` for a profile found by agreement of precisions
+        (noise that is neither lattice pieces nor one of the closed forms).
     """
 
     private: bool
@@ -384,9 +454,14 @@ def is_private(noise: SymmetricNoise, eps: object, delta: object = 0, digits: in
     r"""Decide :math:`(\varepsilon, \delta)`-differential privacy from the exact profile.
 
     The noise is :math:`(\varepsilon, \delta)`-DP at ``sensitivity`` exactly when
-    :math:`\delta(\varepsilon) \le \delta`; the certified :math:`\delta(\varepsilon)` is
-    compared with a tolerance of :math:`10^{-\text{digits} + 5}` (for the pure
-    :math:`\varepsilon`-DP mechanisms :math:`\delta(\varepsilon) = 0` exactly). A
+    :math:`\delta(\varepsilon) \le \delta`. An exact profile (a rational, e.g.
+    :math:`\delta(\varepsilon) = 0` for the pure :math:`\varepsilon`-DP mechanisms, or
+    :math:`\delta` itself for the uniform ones) is compared exactly; an Arb enclosure
+    decides it once the ball lies on one side of :math:`\delta` (upper end
+    :math:`\le \delta`: private; lower end :math:`> \delta`: not), the precision doubling
+    until it does (an irrational value never ties with the rational :math:`\delta`).
+    Noise with neither (not lattice pieces nor a closed form) is compared with a tolerance
+    of :math:`10^{-\text{digits} + 5}`. A
     mechanism instance answers the same through
     :meth:`~dpsym.mechanisms.base.Mechanism.is_private`.
 
@@ -411,7 +486,12 @@ def is_private(noise: SymmetricNoise, eps: object, delta: object = 0, digits: in
     if allowed < 0:
         raise DomainError("delta", f"must be >= 0, got {allowed}")
     eps_exact = _exact(eps, "eps")
-    value, shift = _certified_profile(noise, eps_exact, digits, sensitivity)
+    value, shift, closed = _certified_profile(noise, eps_exact, digits, sensitivity)
+    if closed is not None:
+        exact, enclose, _, parts = closed
+        verdict = exact <= allowed if enclose is None else _at_most(parts, allowed, digits)
+        return PrivacyCheck(bool(verdict), value.number, value.text, shift, eps_exact, allowed,
+                            mpmath.mpf(0))
     with workdps(digits + 10):
         tolerance = mpmath.mpf(10) ** (5 - digits)
         verdict = bool(value.number <= to_mpf(allowed) + tolerance)

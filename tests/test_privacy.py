@@ -16,7 +16,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
+from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase, TruncatedLaplace
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.noise import GeometricTail, Piece, SymmetricNoise
 from dpsym.privacy import (
@@ -280,8 +280,11 @@ def test_laplace_too_narrow_is_not_private(e, dd):
     with mpmath.workdps(40):
         assert close(verdict.delta, 1 - mpmath.exp(-mpq(e) / 2), 28)
         assert close(privacy_loss_bound(noise, dd), 2 * mpq(e), 35)
-    # It is (ε, δ)-DP for δ = its profile, and 2ε-DP.
-    assert is_private(noise, e, verdict.text, sensitivity=dd).private
+    # It is (ε, δ)-DP for δ = the upper end of its profile's enclosure, not for the lower
+    # end (decided from the enclosure, without tolerance), and 2ε-DP.
+    lo, hi = privacy_profile(noise, e, sensitivity=dd).enclosure
+    assert is_private(noise, e, hi, sensitivity=dd).private
+    assert not is_private(noise, e, lo, sensitivity=dd).private
     assert is_private(noise, 2 * Fraction(e), sensitivity=dd).private
 
 
@@ -465,6 +468,175 @@ def test_the_noise_api_and_the_mechanism_methods_agree():
     for ep in ("0.3", "0.7"):
         direct = privacy_profile(noise, ep, 25, sensitivity=sens)
         assert direct == inst.privacy_profile(ep, digits=25)
-        assert is_private(noise, ep, direct.text, 25, sensitivity=sens).private
+        lo, hi = direct.enclosure
+        assert is_private(noise, ep, hi, 25, sensitivity=sens).private
+        assert is_private(noise, ep, lo, 25, sensitivity=sens).private == (lo == hi == "0")
     with pytest.raises(DomainError):
         privacy_profile(noise, "0.5", sensitivity=None)
+
+
+# ------------------------------------------------------------------ irrational eps', eps
+def laplace_integral(lam, dd, ep) -> mpmath.mpf:
+    r"""∫ (f(x) - e^{ε'} f(x + Δ))_+ for f(x) = e^{-|x|/λ}/(2λ), by mpmath.quad split at
+    0, -Δ and the crossing point (λε' - Δ)/2 (written from the definition)."""
+    c = mpmath.exp(ep)
+
+    def f(t):
+        return mpmath.exp(-abs(t) / lam) / (2 * lam)
+
+    cross = (lam * ep - dd) / 2
+    pts = sorted({-dd, mpmath.mpf(0), min(max(cross, -dd), mpmath.mpf(0))})
+    return mpmath.quad(lambda t: max(mpmath.mpf(0), f(t) - c * f(t + dd)),
+                       [-mpmath.inf, *pts, mpmath.inf])
+
+
+@pytest.mark.parametrize(("e", "dd"), [("1", 1), ("log(3)", 1), ("sqrt(2)", 2)])
+def test_laplace_irrational_eps_prime_is_enclosed(e, dd):
+    """ε' = log 2, √2/2, -2 (below -Δ/λ: δ = 1 - e^{ε'}) and ε' = ε (exact 0), with an
+    irrational ε of the mechanism too: enclosures against quadrature."""
+    inst = Laplace(eps=e, Delta=dd)
+    for ep in ("log(2)", "sqrt(2)/2", "-2", "-log(5)"):
+        value = inst.privacy_profile(ep, digits=20)
+        assert value.certificate == "enclosure"
+        with mpmath.workdps(40):
+            lam = dd / mpmath.mpf(sp.N(sp.sympify(e), 50))
+            reference = laplace_integral(lam, dd, mpmath.mpf(sp.N(sp.sympify(ep), 50)))
+            lo, hi = (mpmath.mpf(t) for t in value.enclosure)
+            assert lo - mpmath.mpf(10) ** -30 <= reference <= hi + mpmath.mpf(10) ** -30
+    at = inst.privacy_profile(e, digits=20)
+    assert at.certificate == "exact" and at.text == "0"
+    assert inst.is_private(e, 0).private
+
+
+@pytest.mark.parametrize("e", ["1", "log(3)", "sqrt(2)"])
+def test_staircase_irrational_eps_prime_is_enclosed(e):
+    inst = Staircase(eps=e, Delta=1)
+    noise, _ = numeric_noise(inst, digits=20)
+    gamma = sp.sympify(noise.tail.pieces[0].hi)  # the step, read from the description
+    for ep in ("log(2)", "sqrt(2)/3"):
+        value = inst.privacy_profile(ep, digits=20)
+        with mpmath.workdps(40):
+            eps0 = mpmath.mpf(sp.N(sp.sympify(e), 50))
+            epv = mpmath.mpf(sp.N(sp.sympify(ep), 50))
+            reference, remainder = brute_staircase(eps0, mpmath.mpf(1), mpmath.mpf(
+                sp.N(gamma, 50)), mpmath.mpf(1), epv)
+            assert remainder < mpmath.mpf(10) ** -30
+            lo, hi = (mpmath.mpf(t) for t in value.enclosure)
+            if epv < eps0:
+                assert value.certificate == "enclosure"
+                assert lo - mpmath.mpf(10) ** -28 <= reference <= hi + mpmath.mpf(10) ** -28
+            else:
+                assert value.certificate == "exact" and value.text == "0"
+    at = inst.privacy_profile(e, digits=20)
+    assert at.certificate == "exact" and at.text == "0"
+
+
+@pytest.mark.parametrize(("e", "d"), [("1", "0.1"), ("log(3)", "0.01")])
+def test_truncated_laplace_every_eps_prime_is_enclosed(e, d):
+    r"""Negative ε' (the loss exceeds it on part or all of the overlap) and an irrational
+    ε of the mechanism: against mpmath quadrature of the truncated density
+    :math:`e^{-|x|/\lambda}/(2\lambda(1 - e^{-A/\lambda}))` on :math:`[-A, A]`, with
+    :math:`\lambda` and :math:`A` read from the description."""
+    inst = TruncatedLaplace(eps=e, delta=d)
+    noise, dd = numeric_noise(inst, digits=20)
+    (piece,) = noise.head
+    with mpmath.workdps(40):
+        A = mpmath.mpf(sp.N(piece.hi, 50))
+        expr = sp.sympify(piece.expr)
+        lam = mpmath.mpf(sp.N(-1 / sp.simplify(sp.diff(expr, x) / expr), 50))
+        shift = mpmath.mpf(sp.N(dd, 50))
+
+        def f(t):
+            if abs(t) > A:
+                return mpmath.mpf(0)
+            return mpmath.exp(-abs(t) / lam) / (2 * lam * (1 - mpmath.exp(-A / lam)))
+
+    for ep in ("-3", "-1/2", "0", "1/2", "log(2)"):
+        value = inst.privacy_profile(ep, digits=20)
+        assert value.certificate == "enclosure"
+        with mpmath.workdps(40):
+            c = mpmath.exp(mpmath.mpf(sp.N(sp.sympify(ep), 50)))
+            cross = (lam * mpmath.log(c) - shift) / 2
+            pts = sorted({-A - shift, -A, A - shift, A, -shift, mpmath.mpf(0),
+                          min(max(cross, -shift), mpmath.mpf(0))})
+            reference = mpmath.quad(lambda t, c=c: max(mpmath.mpf(0), f(t) - c * f(t + shift)),
+                                    pts)
+            lo, hi = (mpmath.mpf(t) for t in value.enclosure)
+            assert lo - mpmath.mpf(10) ** -28 <= reference <= hi + mpmath.mpf(10) ** -28
+
+
+@pytest.mark.parametrize(("e", "dd"), [("1", "1"), ("2", "3")])
+def test_staircase_negative_eps_prime_is_enclosed(e, dd):
+    r"""ε' < 0 (where the staircase's closed form does not apply): the piecewise-constant
+    sums (dpsym.lattice_profiles on the line) against the maximum over shifts on a grid and
+    at the breakpoint differences γΔ, (1 - γ)Δ of brute-force quadratures, which the
+    value must contain (the grid cannot exceed the supremum; the kinks attain it)."""
+    inst = Staircase(eps=e, Delta=dd)
+    noise, _ = numeric_noise(inst, digits=20)
+    gamma = sp.sympify(noise.tail.pieces[0].hi) / sp.sympify(dd)
+    for ep in ("-1/2", "-log(3)", "-3"):
+        value = inst.privacy_profile(ep, digits=20)
+        assert value.certificate == "enclosure"
+        with mpmath.workdps(30):
+            big, g = mpq(dd), mpmath.mpf(sp.N(gamma, 40))
+            epv = mpmath.mpf(sp.N(sp.sympify(ep), 40))
+            shifts = {big * j / 6 for j in range(1, 7)} | {g * big, (1 - g) * big}
+            found = []
+            for d in shifts:
+                got, remainder = brute_staircase(mpq(e), big, g, d, epv)
+                assert remainder < mpmath.mpf(10) ** -22
+                found.append(got)
+            reference = max(found)
+            lo, hi = (mpmath.mpf(t) for t in value.enclosure)
+            assert lo - mpmath.mpf(10) ** -20 <= reference <= hi + mpmath.mpf(10) ** -20
+
+
+@pytest.mark.parametrize(("e", "d", "dd"), [("1", "0.1", "1"), ("1/2", "0.01", "3/2"),
+                                           ("1", "0.1", "3")])
+def test_is_private_exact_tie_of_an_enclosure(e, d, dd):
+    r"""The truncated Laplace mechanism's profile at its own ε is δ itself, an irrational
+    expression whose balls never separate from δ: the tie is proven by sympy (private),
+    and δ just below is not."""
+    inst = TruncatedLaplace(eps=e, delta=d, Delta=dd)
+    at = inst.is_private(e, d)
+    assert at.private and at.tolerance == 0
+    assert not inst.is_private(e, Fraction(d) - Fraction(1, 10**40))
+
+
+def test_is_private_exact_tie_of_the_piecewise_sums():
+    r"""Staircase at ε' = -log 3: every loss exceeds ε', δ = 1 - 1/3 = 2/3 exactly, from
+    sums over irrational masses (e^{-1}); the tie is proven by sympy."""
+    inst = Staircase(eps=1)
+    value = inst.privacy_profile("-log(3)", digits=20)
+    assert value.certificate == "enclosure" and value.text == "0.66666666666666666667"
+    assert inst.is_private("-log(3)", "2/3").private
+    assert not inst.is_private("-log(3)", Fraction(2, 3) - Fraction(1, 10**30)).private
+
+
+@pytest.mark.parametrize(("cls", "e", "d"), [("analytic-gaussian", "1", "0.1"),
+                                             ("gaussian", "1/2", "0.1")])
+def test_gaussian_noise_profile_is_enclosed(cls, e, d):
+    r"""A normal noise description (σ² rational or irrational, read from the density's
+    exponent) through the noise API: an enclosure containing
+    :math:`\Phi(-\varepsilon/\mu + \mu/2) - e^{\varepsilon}\Phi(-\varepsilon/\mu - \mu/2)`,
+    :math:`\mu = \Delta/\sigma`, written here with mpmath's erfc."""
+    from dpsym.mechanisms import get_mechanism
+
+    inst = get_mechanism(cls)(eps=e, delta=d)
+    noise, dd = numeric_noise(inst, digits=20)
+    (piece,) = noise.head
+    expr = sp.sympify(piece.expr)
+    var = sp.simplify(x * expr / -sp.diff(expr, x))  # sigma^2
+    for ep in ("0", "1/4", e):
+        value = privacy_profile(noise, ep, 20, sensitivity=dd)
+        assert value.certificate == "enclosure"
+        with mpmath.workdps(50):
+            mu = mpq(dd) / mpmath.sqrt(mpmath.mpf(sp.N(var, 70)))
+            epv = mpq(ep)
+
+            def phi(t):
+                return mpmath.erfc(-t / mpmath.sqrt(2)) / 2
+
+            reference = phi(-epv / mu + mu / 2) - mpmath.exp(epv) * phi(-epv / mu - mu / 2)
+            lo, hi = (mpmath.mpf(t) for t in value.enclosure)
+            assert lo - mpmath.mpf(10) ** -40 <= reference <= hi + mpmath.mpf(10) ** -40
