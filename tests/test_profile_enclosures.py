@@ -539,3 +539,29 @@ def test_an_unnormalised_or_unknown_noise_has_no_closed_form():
     assert from_noise(SymmetricNoise(lattice=False, tail=tail), half, Fraction(2)) is None
     ramp = SymmetricNoise(lattice=False, head=(Piece(0, 1, 1 - x + 0 * u),))
     assert from_noise(ramp, half, Fraction(1)) is None
+
+
+@pytest.mark.parametrize("e", ["0.5", "2", "1e-3", "30"])
+@pytest.mark.parametrize("d", ["1e-5", "0.1", "1e-12"])
+def test_a_gaussian_is_private_exactly_at_its_own_calibration(e, d):
+    """The analytic calibration meets its own (eps, delta) with equality: private there
+    and for a larger delta, not for a delta 0.1 % smaller. The classic calibration is
+    decided against the profile at its closed-form sigma, written here with mpmath."""
+    from dpsym.mechanisms import AnalyticGaussian, ClassicGaussian
+
+    m = AnalyticGaussian(eps=e, delta=d)
+    target = Fraction(d)
+    assert m.is_private(e, d).private
+    assert not m.is_private(e, target * Fraction(999, 1000)).private
+    assert m.is_private(e, target * Fraction(1001, 1000)).private
+    if Fraction(e) < 1:
+        classic = ClassicGaussian(eps=e, delta=d)
+        with mpmath.workdps(60):
+            t, dd = mpmath.mpf(Fraction(e).numerator) / Fraction(e).denominator, \
+                mpmath.mpf(target.numerator) / target.denominator
+            s = mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / dd)) / t
+            want = mpmath.ncdf(1 / (2 * s) - t * s) - mpmath.exp(t) * mpmath.ncdf(
+                -1 / (2 * s) - t * s)
+        for k in (Fraction(1, 2), Fraction(2)):
+            bound = Fraction(mpmath.nstr(want * mpmath.mpf(k.numerator) / k.denominator, 30))
+            assert classic.is_private(e, bound).private is (k > 1)

@@ -45,8 +45,18 @@ from ..gaussian_balls import Calibration, ball, certify_ball
 from ..gaussian_calibration import calibrate_sigma_value, profile_on
 from ..noise import Piece, SymmetricNoise
 from ..numerics import check_digits
-from ..params import Derived, Domain, Guarantee, Param, delta_param, eps_param, sensitivity_param
+from ..params import (
+    Derived,
+    Domain,
+    Guarantee,
+    Param,
+    delta_param,
+    eps_param,
+    parse_exact,
+    sensitivity_param,
+)
 from ..precision import arb_workprec
+from ..privacy import PrivacyCheck
 from ..sampler_checks import check_rng, check_size
 from ..symbols import NORM, Delta, delta, eps, x
 from .base import Mechanism
@@ -98,6 +108,38 @@ class _Gaussian(Mechanism):
         r"""A ball of the exact :math:`\sigma` with about ``bits`` bits of relative
         accuracy."""
         raise NotImplementedError
+
+    def _calibrated_at(self, eps_exact: Fraction, target: Fraction) -> bool:
+        r"""Whether :math:`\sigma` is, by definition, the root of
+        :math:`\delta(\varepsilon; \sigma) =` ``target`` at ``eps_exact`` (the profile then
+        equals the target exactly: a tie no enclosure separates)."""
+        return False
+
+    def is_private(self, eps: object, delta: object = 0, cost: Cost | str = "amplitude",
+                   digits: int = 30, *, free_value: object = None) -> PrivacyCheck:
+        r"""Decide :math:`(\varepsilon, \delta)`-DP of the noise at this instance's exact
+        :math:`\sigma` from the enclosure of its profile (:meth:`privacy_profile`): true
+        when the enclosure's upper end is :math:`\le \delta`, false when its lower end is
+        :math:`> \delta`, the digits doubled in between; at the analytic calibration's own
+        :math:`(\varepsilon, \delta)` true by the definition of :math:`\sigma^*`.
+
+        Raises
+        ------
+        CertificationError
+            If the enclosure does not separate the profile from :math:`\delta` at 4 times
+            the digits.
+        """
+        eps_exact = parse_exact(eps, "eps")
+        target = parse_exact(delta, "delta")
+        for k in range(3):
+            found = self.privacy_profile(eps_exact, cost, digits * 2**k)
+            lo, hi = (Fraction(t) for t in found.enclosure)
+            if self._calibrated_at(eps_exact, target) or hi <= target or lo > target:
+                private = self._calibrated_at(eps_exact, target) or hi <= target
+                return PrivacyCheck(private, found.number, found.text, self.values["Delta"],
+                                    eps_exact, target, mpmath.mpf(0))
+        raise CertificationError(f"{self.name}: the profile at eps = {eps} is not separated "
+                                 f"from delta = {delta} at {digits * 4} digits")
 
 
 class ClassicGaussian(_Gaussian):
@@ -158,6 +200,10 @@ class AnalyticGaussian(_Gaussian):
 
     def _sigma_ball(self, bits: int) -> flint.arb:
         return self._root().sigma(bits)
+
+    def _calibrated_at(self, eps_exact: Fraction, target: Fraction) -> bool:
+        self.require("eps", "delta")
+        return (eps_exact, target) == (self.values["eps"], self.values["delta"])
 
     def value(self, quantity: str = "cost", cost: Cost | str = "amplitude", digits: int = 30,
               *, method: str = "auto") -> Value:
