@@ -137,6 +137,15 @@ def test_every_compare_row_is_proven(capsys, eps, delta):
     assert not bad, bad
 
 
+@pytest.mark.parametrize("dim", ["2", "13"])
+def test_every_multidimensional_compare_row_is_proven(capsys, dim):
+    out = run_json(capsys, "compare", "--eps", "1", "--dim", dim, "--digits", "20")
+    assert len(out["rows"]) >= 4
+    bad = [(r["name"], r["certificate"]) for r in out["rows"]
+           if r["certificate"] not in ("enclosure", "exact")]
+    assert not bad, bad
+
+
 AUDITS = [
     ("analytic-gaussian", ["--sigma", "4"]),
     ("gaussian", ["--sigma", "4"]),
