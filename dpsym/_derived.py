@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'ad8953fb9f4e855c3727a283ed2e5176737b7bec54bf73f318632896390f45e6'
+FINGERPRINT = 'fa5f0cff5b856a8d83af1796d47d2e4b740fec1b33c6852d5915a90a2b3b9b4d'
 
 def _e0():
     with evaluate(False):
