@@ -63,6 +63,7 @@ where its closed form (:mod:`dpsym.profile_balls`) does not apply.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -517,24 +518,30 @@ def _sign_of(value: ExpRat) -> int:
         return (t > 0) - (t < 0)
     if t == 0:
         return (r > 1) - (r < 1)
+    found = _ball_sign(r, lambda: ball(t))
+    if found is None:
+        raise CertificationError(f"log({r}) + {t} not separated from 0 at {SIGN_BITS[-1]} "
+                                 "bits")
+    return found
+
+
+def _ball_sign(r: Fraction, theta: Callable[[], flint.arb]) -> int | None:
+    r"""The sign of :math:`\log r + \theta` (``theta()`` a ball at the current precision)
+    where a ball at one of :data:`SIGN_BITS` excludes 0, else None."""
     for bits in SIGN_BITS:
         with arb_workprec(bits):
-            v = ball(r).log() + ball(t)
+            v = ball(r).log() + theta()
             if v > 0:
                 return 1
             if v < 0:
                 return -1
-    raise CertificationError(f"log({r}) + {t} not separated from 0 at {SIGN_BITS[-1]} bits")
+    return None
 
 
 def _sign_symbolic(r: Fraction, t: sp.Expr) -> int:
-    for bits in SIGN_BITS:
-        with arb_workprec(bits):
-            v = ball(r).log() + arb_of(t)
-            if v > 0:
-                return 1
-            if v < 0:
-                return -1
+    found = _ball_sign(r, lambda: arb_of(t))
+    if found is not None:
+        return found
     if sp.simplify(sp.log(_sym(r)) + t) == 0:
         return 0
     raise CertificationError(f"cannot decide the sign of log({r}) + {t}")
