@@ -12,12 +12,18 @@ three paths; the :class:`Value` says which (:attr:`Value.certificate`):
   closed-form minimiser, the cost, slope and slope derivative compiled to balls and the
   minimum proven by interval Newton and a sign covering (:mod:`dpsym.intervals`):
   certificate ``"enclosure"``;
+* the integer argmin (``"auto"`` only): for an integer free parameter, the candidates the
+  slope's sign leaves, their cost balls separated (:mod:`dpsym.integer_argmin`):
+  certificate ``"enclosure"``;
 * ``"mpmath"``: the engine's numeric path (the closed form, or a numeric minimiser of the
   cost over the free parameter) at two working precisions that must agree
-  (:func:`dpsym.numerics.agreement`): certificate ``"agreement"``, a heuristic.
+  (:func:`dpsym.numerics.agreement`): certificate ``"agreement"``, a heuristic kept as the
+  tests' independent cross-check.
 
 ``"auto"`` takes the ball path where the quantity has a closed form it handles, then the
-interval minimiser, then the mpmath path. The instance is used only through its public
+integer argmin or the interval minimiser; only where none of them applies or proves the
+value does it fall back to the mpmath path, labelled ``"agreement"`` (no catalogue entry
+does: ``tests/test_catalogue_certificates.py``). The instance is used only through its public
 contract (``values``, ``params``, ``free``, ``derived``, ``formula``, ``cost_function``,
 ``slope_function``...) and two hooks a family may refine: ``_numeric_optimum`` and
 ``_guard_digits`` (default: :func:`numeric_optimum`, :func:`guard_digits`).
@@ -390,8 +396,8 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
     parameter (:func:`dpsym.interval_plans.rational_functions`), else the expressions
     (:class:`dpsym.balls.BallFunction`, at most :data:`MAX_INTERVAL_OPS` operations);
     None where the family has no continuous free parameter, a closed-form minimiser, or an
-    expression the balls do not handle (a Lerch sum of a non-integer moment). Kept in
-    ``_plans``."""
+    expression the balls do not handle (a Lerch sum with an exponent that is not an exact
+    rational). Kept in ``_plans``."""
     plans = m.__dict__.setdefault("_plans", {})
     key = ("interval", cost.name)
     if key not in plans:
