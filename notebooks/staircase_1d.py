@@ -39,7 +39,7 @@ from scipy.optimize import minimize_scalar
 
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
 from dpsym.notebook import show, show_figure
-from dpsym.privacy import is_private
+from dpsym.privacy.profiles import is_private
 from dpsym.symbols import Delta, b, eps, gamma, k, u
 from dpsym.symbols import r as r_sym
 
@@ -579,7 +579,7 @@ assert abs(2 * half_mass - a_num - 1) < 1e-12
 # %% [markdown]
 # ## 10. Privacy of the staircase at $\gamma^*$
 #
-# `dpsym.privacy` computes the exact privacy profile
+# `dpsym.privacy.profiles` computes the exact privacy profile
 # $\delta(\epsilon') = \sup_{|d| \le \Delta} \int (f(x) - e^{\epsilon'} f(x+d))_+\,dx$.
 # At the design $\epsilon$ it is $0$ (pure $\epsilon$-DP), and it is positive for every
 # $\epsilon' < \epsilon$: $\epsilon$ is the exact privacy level. Independently, the hockey-stick
