@@ -247,7 +247,7 @@ def test_discrete_uniform_costs_and_privacy(d, sens):
 
 
 def _format(value: Fraction, digits: int) -> str:
-    from dpsym.symbolic.numerics import format_digits
+    from dpsym.certified.rounding import format_digits
 
     with mpmath.workdps(digits + 20):
         return format_digits(mpmath.mpf(value.numerator) / value.denominator, digits)

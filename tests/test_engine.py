@@ -13,9 +13,10 @@ import sympy as sp
 from reference import staircase_cost_by_sympy_sum
 
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
+from dpsym.certified.rounding import format_digits
 from dpsym.mechanisms import MECHANISMS
 from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
-from dpsym.symbolic.numerics import evaluate, format_digits
+from dpsym.symbolic.numerics import evaluate
 from dpsym.symbols import NORM, Delta, b, eps, gamma, in_eps, r
 
 DIGITS = 30

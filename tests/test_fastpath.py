@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from dpsym.certified.agreement import agreement as certified
 from dpsym.errors import DomainError
 from dpsym.mechanisms import fastpath as fp
 from dpsym.reports import figures
-from dpsym.symbolic.numerics import certified
 
 
 def _tl_sympy():

@@ -19,6 +19,7 @@ from scipy import stats
 
 from dpsym import Staircase
 from dpsym.bounds.radial_lp import radial_lp
+from dpsym.certified.rounding import format_digits
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.mechanisms.independent_staircase import IndependentStaircase
 from dpsym.mechanisms.laplace_md import LaplaceMD
@@ -32,7 +33,7 @@ from dpsym.mechanisms.staircase_md import (
     radial_moment,
 )
 from dpsym.reports.figures import plot_cost_ratios
-from dpsym.symbolic.numerics import evaluate, format_digits
+from dpsym.symbolic.numerics import evaluate
 from dpsym.symbols import Delta, b, eps, gamma
 
 

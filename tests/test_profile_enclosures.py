@@ -19,11 +19,12 @@ import mpmath
 import numpy as np
 import pytest
 from cli_helpers import run, run_json
+from dpsym.certified.kernel import certify_ball
 from mpmath.libmp import from_man_exp
 
 from dpsym.errors import CertificationError
 from dpsym.gaussian.calibration import calibrate_sigma_mp
-from dpsym.gaussian.enclosures import Calibration, certify_ball, profile_enclosure
+from dpsym.gaussian.enclosures import Calibration, profile_enclosure
 from dpsym.mechanisms import AnalyticGaussian, ClassicGaussian
 from dpsym.precision import arb_workprec
 from dpsym.reports.audit import audit

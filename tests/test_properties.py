@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
-from dpsym.symbolic.numerics import format_digits
+from dpsym.certified.rounding import format_digits
 
 SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])

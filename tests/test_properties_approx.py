@@ -26,8 +26,8 @@ from dpsym import (
     UniformMass,
 )
 from dpsym.bounds import BOUNDS
+from dpsym.certified.rounding import format_digits
 from dpsym.mechanisms import MECHANISMS
-from dpsym.symbolic.numerics import format_digits
 
 SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])

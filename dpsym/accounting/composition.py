@@ -68,6 +68,7 @@ from dpsym.accounting.renyi import (
     is_log_concave,
     one_dimensional,
 )
+from dpsym.certified.rounding import check_digits
 from dpsym.core.costs import Cost
 from dpsym.core.params import parse_exact, parse_number
 from dpsym.errors import DomainError, UnsupportedError
@@ -87,7 +88,6 @@ from dpsym.privacy.loss import (
     piece_bins,
     sort_key,
 )
-from dpsym.symbolic.numerics import check_digits
 
 __all__ = ["GRID_POINTS", "MAX_COUNT", "MAX_DEGREE", "Component", "Composed", "component",
            "component_bins", "compose", "compose_epsilon", "grid_interval", "merge_gaussians",

@@ -47,6 +47,7 @@ import flint
 import mpmath
 import sympy as sp
 
+from dpsym.certified.rounding import check_digits
 from dpsym.core.costs import Cost
 from dpsym.core.params import parse_number
 from dpsym.errors import DomainError, UnsupportedError
@@ -71,7 +72,6 @@ from dpsym.privacy.loss import (
     renyi_integral,
 )
 from dpsym.symbolic.noise import SymmetricNoise
-from dpsym.symbolic.numerics import check_digits
 from dpsym.symbolic.regimes import expand_series
 from dpsym.symbolic.tidy import tidy
 from dpsym.symbols import Delta, b, delta, eps, gamma

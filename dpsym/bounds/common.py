@@ -24,24 +24,22 @@ import flint
 import mpmath
 import sympy as sp
 from gmpy2 import mpz
-from mpmath.libmp import from_man_exp
 
 from dpsym.certified.evaluation import Value
+from dpsym.certified.kernel import bits_for, man_exp, precisions
+from dpsym.certified.rounding import (
+    check_digits,
+    decimal_text,
+    directed_rounding,
+    enclosure_texts,
+    pow10,
+    scaled_decimal,
+)
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import Guarantee, Parametrised
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.precision import arb_workprec, exclusive, workdps
-from dpsym.symbolic.numerics import (
-    check_digits,
-    decimal_text,
-    enclosure_texts,
-    fraction_rounding,
-    pow10,
-    scaled_decimal,
-)
 from dpsym.symbolic.regimes import get_regime
-
-_BITS_PER_DIGIT = 3.3219280948873626
 
 #: Extra digits certified beyond those printed, before rounding down.
 ROUNDING_GUARD = 12
@@ -81,7 +79,7 @@ def _round_directed(value: mpmath.mpf, digits: int, uncertainty_digits: int, up:
     away when ``value`` is within its uncertainty of the rounded number.
 
     The scaled value :math:`v\,10^{k}` (``digits`` integer digits) is formed from the exact
-    binary value by :func:`dpsym.symbolic.numerics.scaled_decimal` (exact integers, or Arb balls
+    binary value by :func:`dpsym.certified.rounding.scaled_decimal` (exact integers, or Arb balls
     through logarithms for huge decimal exponents such as :math:`e^{-10^{50}}`), so the
     decimal exponent never costs precision."""
     if value <= 0:
@@ -118,38 +116,12 @@ def _decimal(m: int, power: int, digits: int) -> tuple[mpmath.mpf, str]:
 
 def round_exact(value: Fraction, digits: int, down: bool = True) -> tuple[mpmath.mpf, str]:
     r"""Round an exact rational toward :math:`-\infty` (``down``) or :math:`+\infty` to
-    ``digits`` significant digits, exactly (no uncertainty)."""
+    ``digits`` significant digits, exactly (no uncertainty;
+    :func:`dpsym.certified.rounding.directed_rounding`)."""
     digits = check_digits(digits)
-    if value == 0:
-        return mpmath.mpf(0), "0"
-    if value < 0:
-        number, text = round_exact(-value, digits, not down)
-        return -number, "-" + text
-    k = digits - 1 - fraction_rounding(value, digits)[2]  # off by at most one decade
-    scaled = value * Fraction(10) ** k
-    while scaled >= pow10(digits):
-        k, scaled = k - 1, scaled / 10
-    while scaled < pow10(digits - 1):
-        k, scaled = k + 1, scaled * 10
-    power = digits - 1 - k
-    q, r = divmod(scaled.numerator, scaled.denominator)
-    if not down and r:
-        q += 1
-    return _decimal(q, power, digits)
-
-
-def _exact_mpf(x: flint.arb) -> mpmath.mpf:
-    """An exact Arb number (an end of a ball) as an mpf, without rounding."""
-    man, exp = x.man_exp()
-    return mpmath.mp.make_mpf(from_man_exp(int(man), int(exp)))
-
-
-def _floor_decimal(x: mpmath.mpf, digits: int) -> tuple[int, int]:
-    r"""``(m, power)``: the positive exact ``x`` rounded down to ``digits`` significant
-    digits, :math:`m\,10^{\mathrm{power} - \mathrm{digits} + 1}` (the floor is exact at any
-    decimal exponent: :func:`dpsym.symbolic.numerics.scaled_decimal`)."""
-    head, _, power = scaled_decimal(x, digits, digits + 10)
-    return head, power
+    sign, mantissa, power = directed_rounding(value, digits, up=not down)
+    number, text = _decimal(int(mantissa), power, digits)
+    return (-number, "-" + text) if sign else (number, text)
 
 
 @exclusive
@@ -160,10 +132,11 @@ def enclosed_lower(enclose: Callable[[int], flint.arb | None], digits: int,
 
     ``enclose(prec)`` returns a ball containing the exact value at ``prec`` bits (None or
     a non-finite ball: not enclosed at this precision). The precision (the bits of
-    ``digits`` and ``guard`` digits, plus 64) doubles until the ball is positive and both
-    of its ends round down to the same decimal, which is then the value rounded down
-    exactly (rounding down is monotone; each end's floor is exact,
-    :func:`dpsym.symbolic.numerics.scaled_decimal`, even at decimal exponents of fifty digits).
+    ``digits`` and ``guard`` digits, plus 64) doubles (:func:`dpsym.certified.kernel.precisions`)
+    until the ball is positive and both of its ends round down to the same decimal, which
+    is then the value rounded down exactly (rounding down is monotone; each end's floor is
+    exact, :func:`dpsym.certified.rounding.directed_rounding`, even at decimal exponents of
+    fifty digits).
     Failing that, the rounding of the lower end is returned: below the value, within one
     unit of the last digit of the exact rounding once the ball is narrow.
 
@@ -173,17 +146,17 @@ def enclosed_lower(enclose: Callable[[int], flint.arb | None], digits: int,
         If no precision tried gives a positive finite ball.
     """
     digits = check_digits(digits)
-    prec = int((digits + guard) * _BITS_PER_DIGIT) + 64
     safe: tuple[tuple[int, int], flint.arb] | None = None
-    for _ in range(attempts):
+    for prec in precisions(bits_for(digits + guard, 64), attempts):
         with arb_workprec(prec):
             ball = enclose(prec)
             if ball is not None and ball.is_finite() and ball > 0:
-                lo = _floor_decimal(_exact_mpf(ball.lower()), digits)
-                if lo == _floor_decimal(_exact_mpf(ball.upper()), digits):
-                    return _enclosed_value(lo, ball, digits)
-                safe = lo, ball
-        prec *= 2
+                lo, hi = (directed_rounding(man_exp(end), digits, up=False)[1:]
+                          for end in (ball.lower(), ball.upper()))
+                rounded = int(lo[0]), lo[1]
+                if lo == hi:
+                    return _enclosed_value(rounded, ball, digits)
+                safe = rounded, ball
     if safe is None:
         raise CertificationError(f"the lower bound could not be enclosed to {digits} digits")
     return _enclosed_value(*safe, digits)
@@ -196,8 +169,7 @@ def _enclosed_value(rounded: tuple[int, int], ball: flint.arb, digits: int) -> V
         bits = int(ball.mid().man_exp()[0]).bit_length() + 64
         with arb_workprec(max(bits, 64)):  # Arb rounds each bound outwards
             lo, hi = ball.lower(), ball.upper()
-        return enclosure_texts(*((int(x.man_exp()[0]), int(x.man_exp()[1]))
-                                 for x in (lo, hi)), digits)
+        return enclosure_texts(man_exp(lo), man_exp(hi), digits)
 
     return Value(number, text, digits, certificate="enclosure", enclosure=ends)
 

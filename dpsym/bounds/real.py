@@ -52,11 +52,12 @@ import sympy as sp
 from dpsym.bounds.common import BoundObject, enclosed_lower, round_exact
 from dpsym.certified.balls import BallPlan, ExactPlan, enclosure
 from dpsym.certified.evaluation import Value
+from dpsym.certified.rounding import decimal_digits
 from dpsym.core.costs import Cost
 from dpsym.core.params import Guarantee, delta_param, eps_param, sensitivity_param
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.precision import arb_workprec
-from dpsym.symbolic.numerics import decimal_digits, evaluate
+from dpsym.symbolic.numerics import evaluate
 from dpsym.symbols import Delta, b, delta, eps, k
 
 #: Most values of :math:`n` a ball of :math:`\nu` may leave (:meth:`LowerBound.term_counts`).

@@ -11,7 +11,7 @@ does); otherwise the guard bits are doubled and the evaluation repeated.
 
 This is the fast path of :meth:`dpsym.mechanisms.base.Mechanism.value` for quantities with
 a closed form: one rigorous evaluation instead of the two agreeing mpmath evaluations of
-:func:`dpsym.symbolic.numerics.certified`, and Arb's elementary functions are several times faster
+:func:`dpsym.certified.agreement.agreement`, and Arb's elementary functions are several times faster
 than mpmath's at a thousand digits. A Lerch sum :class:`~dpsym.symbolic.sums.LerchSum` with an
 exact rational exponent is enclosed with proven remainders by
 :func:`dpsym.certified.lerch.balls.lerch_sum_ball` (also for an interval or a power series of its
@@ -35,7 +35,6 @@ for the whole evaluation.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
@@ -44,34 +43,16 @@ from typing import ClassVar
 import flint
 import mpmath
 import sympy as sp
-from gmpy2 import mpz
-from mpmath.libmp import from_man_exp
 from sympy.printing.pycode import MpmathPrinter
 
+from dpsym.certified.kernel import BITS_PER_DIGIT, GUARD_BITS, Certified, refine
 from dpsym.certified.lerch.balls import lerch_sum_ball
-from dpsym.precision import arb_workprec, exclusive, workprec
+from dpsym.certified.rounding import EXACT_SCALE
+from dpsym.errors import CertificationError
+from dpsym.precision import arb_workprec, exclusive
 from dpsym.symbolic.lambdas import literal
-from dpsym.symbolic.numerics import (
-    EXACT_SCALE,
-    LOG10_2,
-    decimal_rounding,
-    decimal_text,
-    enclosure_texts,
-    floor_log10_pow2,
-    fraction_rounding,
-    pow10,
-    scaled_rounding,
-    shifted_rounding,
-)
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar, arb_lower_gamma_star
 from dpsym.symbols import b, eps
-
-#: Guard bits of the first evaluation, beyond the bits of the digits asked for.
-GUARD_BITS = 32
-#: How many times the guard is doubled before the ball path gives up.
-ATTEMPTS = 8
-
-_BITS_PER_DIGIT = math.log2(10)
 
 #: sympy function classes evaluated by Arb (printed as ``mpmath.<name>`` and mapped below;
 #: :class:`~dpsym.symbolic.sums.LowerGammaStar` and :class:`~dpsym.symbolic.sums.LerchSum` by their
@@ -262,68 +243,6 @@ def resolve_exact(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction]) -> sp.Exp
     return expr
 
 
-def _to_mpf(x: flint.arb) -> mpmath.mpf:
-    """An exact Arb midpoint or endpoint as an mpf (no rounding)."""
-    return mpmath.mp.make_mpf(from_man_exp(*_man_exp(x)))
-
-
-def _ball_rounding(ball: flint.arb, digits: int) -> tuple[int, str, int] | None:
-    r"""The decimal rounding (:func:`~dpsym.symbolic.numerics.decimal_rounding`) shared by
-    every point of
-    ``ball``, or None if its points do not all round alike (or its sign is not decided).
-
-    Both ends :math:`m \pm r` are scaled exactly with one multiplication when they lie in
-    the same decade; otherwise each end is rounded on its own.
-    """
-    mid, rad = ball.mid().man_exp(), ball.rad().man_exp()
-    m, e = mpz(int(mid[0])), int(mid[1])
-    r, f = mpz(int(rad[0])), int(rad[1])
-    sign = 1 if m < 0 else 0
-    m = abs(m)
-    if r and r.bit_length() + f >= m.bit_length() + e:
-        return None  # rad >= 2^(top bit of |mid|) > |mid|: the ball contains zero
-    if r.bit_length() + f <= e - 64:
-        r, f = mpz(1), e - 64  # a larger radius, so that the shifts below stay short
-    g = min(e, f)
-    big, small = m << (e - g), r << (f - g)  # |mid| and rad over the common 2^g
-    if big <= small:
-        return None  # the ball contains zero
-    power = floor_log10_pow2(m.bit_length() + e - 1)
-    for _ in range(4):
-        k = digits - 1 - power
-        if abs(k) > EXACT_SCALE:  # a huge decimal exponent: each end on its own
-            break
-        if k >= 0:  # the usual case: scale the midpoint once, the (short) radius apart
-            scaled_mid, scaled_rad = big * pow10(k), small * pow10(k)
-            lo_head, lo_round = shifted_rounding(scaled_mid - scaled_rad, -g)
-            hi_head, hi_round = shifted_rounding(scaled_mid + scaled_rad, -g)
-        else:
-            lo_head, lo_round = scaled_rounding(big - small, g, k)
-            hi_head, hi_round = scaled_rounding(big + small, g, k)
-        if hi_head >= pow10(digits):
-            power += 1
-        elif hi_head < pow10(digits - 1):
-            power -= 1
-        elif lo_head < pow10(digits - 1):  # the ends in two decades: one at a time
-            break
-        else:
-            if lo_round != hi_round:
-                return None
-            if hi_round == pow10(digits):
-                return sign, pow10(digits - 1), power + 1
-            return sign, hi_round, power  # the digits of hi_round, formatted on demand
-    with arb_workprec(int((big + small).bit_length()) + 8):  # exact ends
-        ends = (ball.lower(), ball.upper())
-    found = {decimal_rounding(*_man_exp(end), digits) for end in ends}
-    return found.pop() if len(found) == 1 else None  # digits as a string
-
-
-def _man_exp(x: flint.arb) -> tuple[int, int]:
-    """The exact mantissa and exponent of an exact Arb number."""
-    man, exp = x.man_exp()
-    return int(man), int(exp)
-
-
 @lru_cache(maxsize=1024)
 def _plan(expr: sp.Expr) -> tuple[tuple[sp.Symbol, ...], Callable[..., flint.arb]] | None:
     """The symbols and compiled code of a supported expression, or None."""
@@ -331,61 +250,6 @@ def _plan(expr: sp.Expr) -> tuple[tuple[sp.Symbol, ...], Callable[..., flint.arb
         return None
     symbols = tuple(sorted(expr.free_symbols, key=str))
     return symbols, _compiled(expr, symbols)
-
-
-class Certified:
-    r"""A certified ball and its rounding to ``digits`` digits, formatted on demand.
-
-    :meth:`text` is what :func:`dpsym.symbolic.numerics.format_digits` prints for every point of
-    the ball; :meth:`number` is the ball's midpoint as an mpf. :attr:`certificate` says
-    what proves the digits: ``"exact"`` (an exact rational rounded exactly) or
-    ``"enclosure"`` (a rigorous Arb ball); :meth:`enclosure` gives the proven range.
-    """
-
-    __slots__ = ("_ball", "_digits", "_rounding")
-
-    def __init__(self, ball: flint.arb | Fraction | None,
-                 rounding: tuple[int, str | mpz, int] | None, digits: int) -> None:
-        self._ball, self._rounding, self._digits = ball, rounding, digits
-
-    @classmethod
-    def exact(cls, value: Fraction, digits: int) -> Certified:
-        """An exactly known rational value."""
-        return cls(value, fraction_rounding(value, digits) if value else None, digits)
-
-    @property
-    def certificate(self) -> str:
-        """``"exact"`` for an exact rational (or a proven zero of an exact plan),
-        ``"enclosure"`` for an Arb ball."""
-        return "enclosure" if isinstance(self._ball, flint.arb) else "exact"
-
-    def enclosure(self) -> tuple[str, str]:
-        """The proven range of the value as two decimal strings (rounded outwards, with
-        enough digits to show the ball's width; equal for an exact decimal)."""
-        if self._ball is None:
-            return "0", "0"
-        if isinstance(self._ball, Fraction):
-            return enclosure_texts(self._ball, self._ball, self._digits)
-        bits = int(self._ball.mid().man_exp()[0]).bit_length() + 64
-        with arb_workprec(max(bits, 64)):  # Arb rounds each bound outwards
-            ends = (self._ball.lower(), self._ball.upper())
-        return enclosure_texts(*(_man_exp(x) for x in ends), self._digits)
-
-    def number(self) -> mpmath.mpf:
-        """The midpoint of the ball (the value itself when it is exact; zero for zero)."""
-        if self._ball is None or (isinstance(self._ball, flint.arb) and self._ball.is_zero()):
-            return mpmath.mpf(0)
-        if isinstance(self._ball, Fraction):
-            with workprec(int(self._digits / LOG10_2) + 64):
-                return mpmath.mpf(self._ball.numerator) / self._ball.denominator
-        return _to_mpf(self._ball.mid())
-
-    def text(self) -> str:
-        """The certified decimal text."""
-        if self._rounding is None:
-            return "0"
-        sign, mantissa, power = self._rounding
-        return decimal_text(sign, str(mantissa), power, self._digits)
 
 
 class BallPlan:
@@ -448,18 +312,11 @@ class BallPlan:
     @exclusive
     def __call__(self, digits: int) -> Certified | None:
         """The value certified to ``digits`` digits, or None (see :func:`ball_value`)."""
-        guard = GUARD_BITS + int(self.guard_digits * _BITS_PER_DIGIT)
-        for _ in range(ATTEMPTS):
-            ball = self.enclosure(int(digits * _BITS_PER_DIGIT) + guard)
-            guard *= 2
-            if not ball.is_finite():
-                continue
-            if ball.is_zero() and self.allow_zero:
-                return Certified(flint.arb(0), None, digits)
-            rounded = _ball_rounding(ball, digits)
-            if rounded is not None:
-                return Certified(ball, rounded, digits)
-        return None
+        try:
+            return refine(self.enclosure, digits, allow_zero=self.allow_zero,
+                          guard_bits=GUARD_BITS + int(self.guard_digits * BITS_PER_DIGIT))
+        except CertificationError:
+            return None
 
 
 class BallFunction:
@@ -598,7 +455,7 @@ def ball_value(expr: sp.Expr, values: Mapping[sp.Symbol, Fraction], digits: int,
     -------
     (mpmath.mpf, str) or None
         The ball's midpoint and its rounding to ``digits`` digits (the text
-        :func:`dpsym.symbolic.numerics.format_digits` prints for every point of the ball), or
+        :func:`dpsym.certified.rounding.format_digits` prints for every point of the ball), or
         ``None`` when the expression is not one the evaluator handles or no certificate
         was reached (the caller then uses the mpmath path).
     """

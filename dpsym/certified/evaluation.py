@@ -17,8 +17,8 @@ three paths; the :class:`Value` says which (:attr:`Value.certificate`):
   certificate ``"enclosure"``;
 * ``"mpmath"``: the engine's numeric path (the closed form, or a numeric minimiser of the
   cost over the free parameter) at two working precisions that must agree
-  (:func:`dpsym.symbolic.numerics.agreement`): certificate ``"agreement"``, a heuristic kept as the
-  tests' independent cross-check.
+  (:func:`dpsym.certified.agreement.agreement`): certificate ``"agreement"``, a heuristic
+  kept as the tests' independent cross-check.
 
 ``"auto"`` takes the ball path where the quantity has a closed form it handles, then the
 integer argmin or the interval minimiser; only where none of them applies or proves the
@@ -39,27 +39,25 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
+import flint
 import mpmath
 import sympy as sp
 
-from dpsym.certified.balls import BallFunction, BallPlan, Certified, ExactPlan
+from dpsym.certified.agreement import agreement
+from dpsym.certified.balls import BallFunction, BallPlan, ExactPlan
 from dpsym.certified.integer_argmin import integer_optimum
 from dpsym.certified.interval_plans import eps_bits, rational_functions, sign_numerator
 from dpsym.certified.intervals import CompiledCost, certify_minimum
+from dpsym.certified.kernel import Certified
+from dpsym.certified.rounding import check_digits, decimal_digits, enclosure_texts, mpf_man_exp
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.expressions import approximation, to_sympy
+from dpsym.core.params import FreeParameter
 from dpsym.errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
 from dpsym.precision import exclusive, workdps
-from dpsym.symbolic.numerics import (
-    agreement,
-    check_digits,
-    decimal_digits,
-    enclosure_texts,
-    evaluate,
-    mpf_man_exp,
-)
+from dpsym.symbolic.numerics import evaluate
 from dpsym.symbolic.optimize import numeric_minimiser, refine_root
 from dpsym.symbols import b
 
@@ -73,7 +71,44 @@ MAX_INTEGER_SCAN = 4096
 LADDER_DIGITS = 30
 
 #: A mechanism instance (see :class:`dpsym.mechanisms.base.Mechanism`).
-Instance = Any
+class Instance(Protocol):
+    r"""A mechanism instance as the certified evaluation sees it: what every path reads of
+    it, and the certification paths a family may offer.
+
+    The declaration (:class:`~dpsym.core.params.Parametrised`) gives ``name``,
+    ``params``, ``free``, ``derived``, the exact ``values`` and ``free_given``; the engine
+    (:mod:`dpsym.symbolic.engine`) gives the cost, its slope and the closed forms. The
+    hooks below have defaults in :class:`dpsym.mechanisms.base.Mechanism` (None: the path
+    is not offered); a family overrides those whose proof it carries:
+
+    * :meth:`_guard_digits`: digits of the ball paths' guard (the digits a family's closed
+      form loses to cancellation);
+    * :meth:`_interval_functions`: the family's own ball functions ``(cost, slope,
+      slope', sign numerator)`` of its continuous free parameter, for the interval
+      minimiser when no sympy expression serves (the d-dimensional staircase);
+    * :meth:`_interval_sign`: a factory of the slope's sign covering proven by the family
+      (the staircase's moments written with Lerch sums at large :math:`\varepsilon`,
+      :class:`~dpsym.certified.lerch.intervals.IncreasingSign`);
+    * :meth:`_integer_cost_balls`: the cost at integer values of an integer free parameter
+      as balls, where it has no closed form (the discrete staircase's non-integer
+      moments), for :func:`~dpsym.certified.integer_argmin.integer_value`.
+    """
+
+    name: str
+    params: tuple[Any, ...]
+    free: FreeParameter | None
+    derived: tuple[Any, ...]
+    values: dict[str, Any]
+    free_given: Any
+
+    def require(self, *names: str) -> None: ...
+    def symbols(self) -> dict[str, sp.Symbol]: ...
+    def cost_function(self, cost: Cost | str) -> sp.Expr: ...
+    def slope_function(self, cost: Cost | str) -> sp.Expr: ...
+    def _guard_digits(self, cost: Cost) -> int: ...
+    def _interval_functions(self, cost: Cost) -> tuple | None: ...
+    def _interval_sign(self, cost: Cost) -> Callable[..., Any] | None: ...
+    def _integer_cost_balls(self, cost: Cost) -> Callable[..., list[flint.arb]] | None: ...
 
 
 #: What proves a value's digits (:attr:`Value.certificate`): an exact rational rounded
@@ -112,7 +147,7 @@ class Value:
     @classmethod
     def from_agreement(cls, number: mpmath.mpf, text: str, digits: int,
                        coarser: mpmath.mpf | None) -> Value:
-        """A value of the two-precision heuristic (:func:`dpsym.symbolic.numerics.agreement`):
+        """A value of the two-precision heuristic (:func:`dpsym.certified.agreement.agreement`):
         its enclosure is the range of the two agreeing evaluations."""
         pair = (number, number if coarser is None else coarser)
         return cls(number, text, digits, certificate="agreement",
@@ -368,9 +403,9 @@ def ball_plan(m: Instance, quantity: str, cost: Cost) -> BallPlan | ExactPlan | 
 
 #: Largest slope (in sympy operations) compiled for the interval minimiser from its
 #: expression (a slope that is not rational in the free parameter; a rational one is
-#: compiled as polynomial coefficients, :mod:`dpsym.certified.interval_plans`, and a family may give
-#: its own ball functions, ``_interval_functions``, as the d-dimensional staircase does
-#: at any d).
+#: compiled as polynomial coefficients, :mod:`dpsym.certified.interval_plans`, and a
+#: family may give its own ball functions, :meth:`Instance._interval_functions`, as the
+#: d-dimensional staircase does at any d).
 MAX_INTERVAL_OPS = 1500
 
 
@@ -415,12 +450,10 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
         if not all(end.is_Rational for end in ends):
             return None
         lo, hi = (Fraction(int(e.p), int(e.q)) for e in ends)
-        hook = getattr(m, "_interval_functions", None)
-        if hook is not None:  # the family's own ball functions (no sympy expression)
-            functions = hook(cost)
-            if functions is not None:
-                plans[key] = CompiledCost(*functions[:3], lo, hi, numerator=functions[3])
-                return plans[key]
+        own = m._interval_functions(cost)
+        if own is not None:  # the family's own ball functions (no sympy expression)
+            plans[key] = CompiledCost(*own[:3], lo, hi, numerator=own[3])
+            return plans[key]
         try:
             numerator = sign_numerator(m, cost, exact, lo)
             functions = rational_functions(m, cost, exact)
@@ -434,9 +467,8 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
             return None
         if None in functions:
             return None
-        family_sign = getattr(m, "_interval_sign", None)
         plans[key] = CompiledCost(*functions, lo, hi, numerator=numerator,
-                                  sign=None if family_sign is None else family_sign(cost))
+                                  sign=m._interval_sign(cost))
     return plans[key]
 
 
@@ -590,7 +622,7 @@ def certify_expression(m: Any, expr: sp.Expr, digits: int, *, method: str = "aut
     certified minimiser at each working precision).
 
     One ball evaluation where possible (``method`` ``"auto"`` or ``"ball"``), otherwise
-    mpmath at two precisions that must agree (:func:`dpsym.symbolic.numerics.agreement`).
+    mpmath at two precisions that must agree (:func:`dpsym.certified.agreement.agreement`).
     """
     fp = m.free
     exact = {prm.symbol: m.values[prm.name] for prm in m.params if prm.name in m.values}

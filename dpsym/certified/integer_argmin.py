@@ -44,8 +44,16 @@ from typing import Any
 import flint
 import sympy as sp
 
-from dpsym.certified.balls import ATTEMPTS, GUARD_BITS, BallFunction, Certified, _ball_rounding
+from dpsym.certified.balls import BallFunction
 from dpsym.certified.intervals import CompiledCost, Piece, covering, newton_step, slope_sign
+from dpsym.certified.kernel import (
+    BITS_PER_DIGIT,
+    GUARD_BITS,
+    Certified,
+    ball_rounding,
+    exact,
+    precisions,
+)
 from dpsym.errors import CertificationError, NoClosedFormError, UnsupportedError
 from dpsym.precision import arb_workprec, exclusive
 
@@ -58,17 +66,9 @@ FILL_DEPTH = 6
 #: Precision (bits) of the first round of candidate enclosures, before the working one.
 FIRST_BITS = 64
 
-_BITS_PER_DIGIT = math.log2(10)
 
 #: The candidates' cost balls at a precision: ``costs(candidates, prec)``.
 CostBalls = Callable[[Sequence[int], int], list[flint.arb]]
-
-
-def _fraction(x: flint.arb) -> Fraction:
-    """An exact Arb number (an endpoint) as a fraction."""
-    man, exp = x.man_exp()
-    man, exp = int(man), int(exp)
-    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
 
 
 @dataclass(frozen=True)
@@ -110,12 +110,12 @@ def monotone_pieces(f: CompiledCost, pieces: Sequence[Piece]) -> list[Monotone]:
     out: list[Monotone] = []
     for p in pieces:
         box = flint.arb(p.lo).union(flint.arb(p.hi))
-        lo, hi = _fraction(box.lower()), _fraction(box.upper())
+        lo, hi = exact(box.lower()), exact(box.upper())
         if not p.root:
             out.append(Monotone(lo, hi, p.sign))
             continue
         inner = _contract(f, box)
-        a, c = _fraction(inner.lower()), _fraction(inner.upper())
+        a, c = exact(inner.lower()), exact(inner.upper())
         if lo < a:
             out.append(Monotone(lo, a, -p.sign))
         if c < hi:
@@ -247,8 +247,9 @@ def integer_minimum(costs: CostBalls, candidates: Sequence[int], digits: int, *,
     (the caller's guarantee: every integer that can be the minimiser is in
     ``candidates``). A candidate whose cost's lower end exceeds the least upper end is
     dropped (proven beaten); the precision rises (first :data:`FIRST_BITS` bits, then
-    the bits of ``digits`` plus the guard, doubled up to :data:`~dpsym.certified.balls.ATTEMPTS`
-    times) until one candidate is left, and its ball until it rounds to ``digits``.
+    the bits of ``digits`` plus the guard, doubled along
+    :func:`~dpsym.certified.kernel.precisions`) until one candidate is left, and its ball
+    until it rounds to ``digits``.
 
     Raises
     ------
@@ -259,9 +260,9 @@ def integer_minimum(costs: CostBalls, candidates: Sequence[int], digits: int, *,
     if not candidates:
         raise CertificationError(f"no candidate value of {name}")
     alive = list(candidates)
-    guard = GUARD_BITS + int(guard_digits * _BITS_PER_DIGIT)
-    target = int(digits * _BITS_PER_DIGIT)
-    precs = [FIRST_BITS] + [target + guard * 2**k for k in range(ATTEMPTS)]
+    guard = GUARD_BITS + int(guard_digits * BITS_PER_DIGIT)
+    target = int(digits * BITS_PER_DIGIT)
+    precs = [FIRST_BITS, *precisions(target + guard)]
     best: flint.arb | None = None
     for prec in precs:
         with arb_workprec(prec):
@@ -275,17 +276,17 @@ def integer_minimum(costs: CostBalls, candidates: Sequence[int], digits: int, *,
             alive = [x for x, _ in kept]
             if len(kept) > 1:
                 if quantity == "cost":  # the least cost, whichever integer attains it
-                    low = min((ball.lower() for _, ball in kept), key=_fraction)
+                    low = min((ball.lower() for _, ball in kept), key=exact)
                     tied = flint.arb(low).union(flint.arb(least))
-                    rounded = _ball_rounding(tied, digits)
+                    rounded = ball_rounding(tied, digits)
                     if rounded is not None and prec > FIRST_BITS:
                         return None, Certified(tied, rounded, digits)
                 continue
             best = kept[0][1]
             if quantity != "cost":
-                exact = flint.arb(alive[0])
-                return alive[0], Certified(exact, _ball_rounding(exact, digits), digits)
-            rounded = _ball_rounding(best, digits)
+                point = flint.arb(alive[0])
+                return alive[0], Certified(point, ball_rounding(point, digits), digits)
+            rounded = ball_rounding(best, digits)
             if rounded is not None:
                 return alive[0], Certified(best, rounded, digits)
     if len(alive) > 1:
@@ -363,11 +364,11 @@ def integer_optimum(m: Any, cost: Any, digits: int, quantity: str = "cost"
         try:
             expr = m.cost_function(cost)
         except NoClosedFormError:
-            hook = getattr(m, "_integer_cost_balls", None)
-            if hook is None:
+            balls = m._integer_cost_balls(cost)
+            if balls is None:
                 raise UnsupportedError(f"{m.name}: the {cost.name} cost has no closed form "
                                        f"in {fp.name} and no ball enclosure") from None
-            memo[key] = (hook(cost), list(range(lo, hi + 1)))
+            memo[key] = (balls, list(range(lo, hi + 1)))
         else:
             exact = _exact_values(m)
             slope, dslope = _derivatives(sp.sympify(expr), fp.symbol)
@@ -379,7 +380,7 @@ def integer_optimum(m: Any, cost: Any, digits: int, quantity: str = "cost"
             compiled = CompiledCost(*functions, Fraction(lo), Fraction(hi))
             try:
                 cands = candidate_integers(compiled, 64 + GUARD_BITS
-                                           + int(guard * _BITS_PER_DIGIT))
+                                           + int(guard * BITS_PER_DIGIT))
             except CertificationError:
                 cands = list(range(lo, hi + 1))  # the finite range is the bound
             memo[key] = (_closed_form_costs(functions[0]), cands)

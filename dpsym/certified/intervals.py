@@ -23,7 +23,7 @@ the same code also takes Arb power series, for Taylor forms). Then:
    enclosed (at a root by the mean-value form :math:`V(m) + s(X)(X - m)`, whose width is
    second order in that of :math:`X`), and the candidate whose cost enclosure lies below
    all the others wins; the precision is raised until it does and the ball rounds to the
-   digits asked for (:class:`dpsym.certified.balls.Certified`).
+   digits asked for (:class:`dpsym.certified.kernel.Certified`).
 
 **Across decades** (large :math:`\varepsilon`: the minimiser near
 :math:`e^{-\varepsilon/(p+1)}`, other roots of the slope near powers of
@@ -49,7 +49,6 @@ labels the value ``"agreement"``).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -57,7 +56,15 @@ from itertools import pairwise
 
 import flint
 
-from dpsym.certified.balls import ATTEMPTS, GUARD_BITS, BallFunction, Certified, _ball_rounding
+from dpsym.certified.balls import BallFunction
+from dpsym.certified.kernel import (
+    BITS_PER_DIGIT,
+    GUARD_BITS,
+    Certified,
+    ball,
+    ball_rounding,
+    precisions,
+)
 from dpsym.errors import CertificationError
 from dpsym.precision import arb_workprec, exclusive
 
@@ -73,7 +80,6 @@ PRECISION_DOUBLINGS = 6
 #: Newton steps per precision before the contraction is judged stalled.
 MAX_NEWTON = 60
 
-_BITS_PER_DIGIT = math.log2(10)
 
 
 @dataclass(frozen=True)
@@ -104,10 +110,6 @@ def _interval(a: flint.arb, c: flint.arb) -> flint.arb:
     return flint.arb(a).union(flint.arb(c))
 
 
-def _exact_arb(x: Fraction) -> flint.arb:
-    return flint.arb(flint.fmpq(x.numerator, x.denominator))
-
-
 def slope_sign(f: CompiledCost, a: flint.arb, c: flint.arb) -> int:
     """The proven sign of the slope on ``[a, c]`` (+1, -1), or 0 if not proven here."""
     dominance = getattr(f, "dominance", None)
@@ -116,11 +118,11 @@ def slope_sign(f: CompiledCost, a: flint.arb, c: flint.arb) -> int:
         if sign:
             return sign
     box = _interval(a, c)
-    for ball in _slope_enclosures(f, box):
-        if ball.is_finite():
-            if ball > 0:
+    for slope in _slope_enclosures(f, box):
+        if slope.is_finite():
+            if slope > 0:
                 return 1
-            if ball < 0:
+            if slope < 0:
                 return -1
     return 0
 
@@ -222,8 +224,8 @@ def covering(f: CompiledCost, budget: int = MAX_BOXES, start: flint.arb | None =
     CertificationError
         If the budget runs out or a root box would overlap another.
     """
-    lo = _exact_arb(f.lo) if start is None else start
-    hi = _exact_arb(f.hi) if stop is None else stop
+    lo = ball(f.lo) if start is None else start
+    hi = ball(f.hi) if stop is None else stop
     pieces: list[Piece] = []
     a = lo
     width = (hi - lo) / 8
@@ -273,7 +275,7 @@ def _classify(f: CompiledCost, a: flint.arb, c: flint.arb, pieces: list[Piece]
     half = (c - a) / 2
     centre = image.mid()
     a2, c2 = (centre - half).lower(), (centre + half).upper()
-    if a2 < _exact_arb(f.lo) or c2 > _exact_arb(f.hi):
+    if a2 < ball(f.lo) or c2 > ball(f.hi):
         return None
     step = newton_step(f, _interval(a2, c2))
     if step is not None and _interval(a2, c2).contains_interior(step[0]):
@@ -284,7 +286,7 @@ def _classify(f: CompiledCost, a: flint.arb, c: flint.arb, pieces: list[Piece]
 def _root_piece(a: flint.arb, c: flint.arb, dsign: int, pieces: list[Piece],
                 f: CompiledCost) -> Piece:
     # (a root box may overlap the previous one: candidates() removes a root found twice)
-    if a < _exact_arb(f.lo) or c > _exact_arb(f.hi):
+    if a < ball(f.lo) or c > ball(f.hi):
         raise CertificationError("a root of the slope lies at an end of the range")
     return Piece(a, c, dsign, True)
 
@@ -446,7 +448,7 @@ def tropical_covering(g: SignPolynomial, budget: int = MAX_BOXES) -> list[Piece]
         If a window's covering fails (:func:`covering`), or the range meets
         :math:`\gamma < 0`.
     """
-    lo, hi = _exact_arb(g.lo), _exact_arb(g.hi)
+    lo, hi = ball(g.lo), ball(g.hi)
     if g.lo < 0:
         raise CertificationError("a sign polynomial needs a range in [0, oo)")
     margin = MARGIN_BITS + len(g.coefficients()[0]).bit_length()
@@ -552,9 +554,9 @@ def candidates(f: CompiledCost, prec: int) -> list[Candidate]:
                                                     if p.root and p.sign > 0])]
             first, last = pieces[0], pieces[-1]
             if first.root or first.sign > 0:  # the cost does not decrease from lo
-                found.insert(0, Candidate("lower", _exact_arb(f.lo)))
+                found.insert(0, Candidate("lower", ball(f.lo)))
             if last.root or last.sign < 0:  # nor towards hi
-                found.append(Candidate("upper", _exact_arb(f.hi)))
+                found.append(Candidate("upper", ball(f.hi)))
             if not found:
                 raise CertificationError("no candidate minimiser")
             return found
@@ -565,7 +567,7 @@ def _resolves(g: CompiledCost | SignPolynomial, points: int = 8) -> bool:
     """Whether the slope's sign is proven at all but two of ``points - 1`` equally spaced
     interior points (a root may fall near one or two): otherwise the working precision
     is too low for the slope's cancellation."""
-    lo, hi = _exact_arb(g.lo), _exact_arb(g.hi)
+    lo, hi = ball(g.lo), ball(g.hi)
     unproven = 0
     for k in range(1, points):
         s = g.slope(lo + (hi - lo) * k / points)
@@ -620,20 +622,20 @@ def certify_minimum(f: CompiledCost, digits: int, *, quantity: str = "cost",
         If the minimiser cannot be proven, two candidates' costs do not separate, or the
         enclosure does not round.
     """
-    guard = GUARD_BITS + int(guard_digits * _BITS_PER_DIGIT)
+    guard = GUARD_BITS + int(guard_digits * BITS_PER_DIGIT)
     if "candidates" not in f.memo:  # the proof of where the minimum can lie, once
         f.memo["candidates"] = candidates(f, 64 + guard)
     cands = f.memo["candidates"]
-    target = int(digits * _BITS_PER_DIGIT) + 8
+    target = int(digits * BITS_PER_DIGIT) + 8
     known = f.memo.get("winner")  # proven once, whatever the digits
-    for _ in range(ATTEMPTS):
-        with arb_workprec(target + guard):
+    for prec in precisions(target + guard):
+        with arb_workprec(prec):
             enclosed = {}
             for k, cand in enumerate(cands):
                 if known is not None and k != known:
                     continue
                 # (to separate the candidates, the boxes as narrow as the precision allows)
-                box, cost = _enclose(f, cand, target + (8 if known is not None else guard))
+                box, cost = _enclose(f, cand, target + 8 if known is not None else prec)
                 if cand.where == "interior":
                     cands[k] = Candidate("interior", box)  # keep the contraction
                 enclosed[k] = (box, cost)
@@ -641,14 +643,13 @@ def certify_minimum(f: CompiledCost, digits: int, *, quantity: str = "cost",
             if winner is not None:
                 f.memo["winner"] = winner
                 box, cost = enclosed[winner]
-                ball = cost if quantity == "cost" else box
-                if ball.is_finite() and ball.rel_accuracy_bits() > 0:
-                    if quantity != "cost" and ball.is_zero():
+                found = cost if quantity == "cost" else box
+                if found.is_finite() and found.rel_accuracy_bits() > 0:
+                    if quantity != "cost" and found.is_zero():
                         return Certified(flint.arb(0), None, digits)
-                    rounded = _ball_rounding(ball, digits)
+                    rounded = ball_rounding(found, digits)
                     if rounded is not None:
-                        return Certified(ball, rounded, digits)
-        guard *= 2
+                        return Certified(found, rounded, digits)
     raise CertificationError(f"the enclosure of the minimum did not round to {digits} digits "
                              "(or two candidate minima did not separate)")
 

@@ -12,6 +12,7 @@ import sympy as sp
 
 from dpsym.accounting.composition import component, compose, compose_epsilon, parse_count
 from dpsym.accounting.renyi import MAX_TERMS, parse_order, renyi, renyi_formula, renyi_series
+from dpsym.certified.rounding import check_digits
 from dpsym.cli.options import (
     PARAM_ALIASES,
     CliError,
@@ -23,7 +24,6 @@ from dpsym.cli.options import (
 from dpsym.core.costs import parse_cost
 from dpsym.errors import DomainError
 from dpsym.reports.printing import emit_json, expression_text, latex_text
-from dpsym.symbolic.numerics import check_digits
 
 #: The option of each parameter these commands name in their errors.
 _OPTIONS = {"order": "--order", "count": "--count", "eps_target": "--eps-target",

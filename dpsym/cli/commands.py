@@ -10,6 +10,7 @@ import sys
 import textwrap
 from typing import Any, TextIO
 
+from dpsym.certified.rounding import check_digits
 from dpsym.claims import CLAIMS, notebook_cell, run_claims
 from dpsym.claims.mutation import mutate_claim, mutation_report, no_mutant_reason
 from dpsym.cli.compare import guarantee_label
@@ -42,7 +43,6 @@ from dpsym.reports.printing import (
     latex_text,
 )
 from dpsym.reports.sweep import failures, parse_values, sweep, to_csv, to_json
-from dpsym.symbolic.numerics import check_digits
 from dpsym.symbolic.regimes import get_regime
 from dpsym.symbols import display_eps
 

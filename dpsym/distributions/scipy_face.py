@@ -77,6 +77,7 @@ import numpy as np
 import sympy as sp
 
 from dpsym.certified.evaluation import Value, certify_expression
+from dpsym.certified.rounding import check_digits
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import parse_number
 from dpsym.distributions.entropy import MIXED_LAW, noise_entropy
@@ -86,7 +87,6 @@ from dpsym.precision import exclusive, workdps
 from dpsym.sampling.checks import check_random_state, check_size
 from dpsym.sampling.samplers import cdf as noise_cdf
 from dpsym.symbolic.noise import SymmetricNoise
-from dpsym.symbolic.numerics import check_digits
 from dpsym.symbols import u, x
 
 #: The cost whose optimal free parameter the distribution uses by default (the *law
@@ -235,7 +235,7 @@ class Distribution:
         """
         chosen = parse_cost(cost)
         self._specific(chosen)
-        if getattr(self, "free_given", None) is not None:
+        if self.free_given is not None:
             raise DomainError("cost", f"{self.name}: {self.free.name} was given to the "
                               "constructor, so the law is that noise whatever the cost")
         other = object.__new__(type(self))

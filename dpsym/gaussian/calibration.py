@@ -91,12 +91,13 @@ import mpmath
 import numpy as np
 import numpy.typing as npt
 
-from dpsym.certified.balls import Certified
+from dpsym.certified.kernel import Certified, certify_ball
+from dpsym.certified.rounding import check_digits
 from dpsym.core.params import Domain, Param, parse_number
 from dpsym.errors import CertificationError, DomainError
-from dpsym.gaussian.enclosures import Calibration, certify_ball, profile_between, profile_enclosure
+from dpsym.gaussian.enclosures import Calibration, profile_between, profile_enclosure
 from dpsym.precision import exclusive, extraprec, workprec
-from dpsym.symbolic.numerics import check_digits, to_mpf
+from dpsym.symbolic.numerics import to_mpf
 from dpsym.symbols import Delta as _Delta_sym
 from dpsym.symbols import delta as _delta_sym
 from dpsym.symbols import eps as _eps_sym

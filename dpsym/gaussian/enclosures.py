@@ -47,75 +47,27 @@ quantity of :math:`\sigma^*` rounds to the digits asked for
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from fractions import Fraction
 
 import flint
 
-from dpsym.certified.balls import Certified, _ball_rounding
+from dpsym.certified.kernel import (
+    ATTEMPTS,
+    GUARD_BITS,
+    adaptive,
+    ball,
+    ball_log2,
+    ball_size,
+    exact,
+    size_bits,
+)
 from dpsym.errors import CertificationError
-from dpsym.precision import arb_workprec, exclusive
+from dpsym.precision import arb_workprec
 
 arb = flint.arb
 
-#: Largest working precision (bits) of one evaluation.
-MAX_BITS = 1 << 22
-#: Doublings of the precision before a value is declared uncertifiable.
-ATTEMPTS = 10
-#: Guard bits of a first evaluation.
-GUARD_BITS = 32
-
-_BITS_PER_DIGIT = math.log2(10)
-
-
 # ---------------------------------------------------------------------------------------
-# exact inputs and sizes
-# ---------------------------------------------------------------------------------------
-
-def ball(v: Fraction | int) -> flint.arb:
-    """The exact rational ``v`` as a ball at the current precision."""
-    v = Fraction(v)
-    return arb(flint.fmpq(v.numerator, v.denominator))
-
-
-def size_bits(v: Fraction) -> int:
-    r"""An upper bound of :math:`\log_2 \max(|v|, 1)`."""
-    if v == 0:
-        return 0
-    return max(0, abs(v.numerator).bit_length() - v.denominator.bit_length() + 1)
-
-
-def ball_log2(x: flint.arb) -> int:
-    r"""An upper bound of :math:`\log_2 |x|` for a finite ball (any sign of the result)."""
-    man, exp = x.abs_upper().man_exp()
-    return int(man).bit_length() + int(exp) if man else -(1 << 30)
-
-
-def ball_size(x: flint.arb) -> int:
-    r"""An upper bound of :math:`\log_2 \max(|x|, 1)` for a finite ball."""
-    return max(0, ball_log2(x))
-
-
-def adaptive(compute: Callable[[], flint.arb], bits: int, extra: int = GUARD_BITS
-             ) -> flint.arb:
-    """``compute()`` at rising working precision until its ball has ``bits`` bits of
-    relative accuracy (or the precision reaches :data:`MAX_BITS`; the last ball is then
-    returned as it is, and the caller's rounding decides whether it suffices)."""
-    w = bits + extra
-    found, best, stalled = arb.nan(), 0, 0
-    while w <= MAX_BITS and stalled < 3:
-        with arb_workprec(w):
-            found = compute()
-        accuracy = found.rel_accuracy_bits()
-        if accuracy >= bits:
-            return found
-        # Arb's special functions do not gain accuracy smoothly with the precision (their
-        # algorithm changes), so a step without progress is tolerated a few times
-        stalled = stalled + 1 if accuracy <= best else 0
-        best = max(best, accuracy)
-        w += bits - accuracy + GUARD_BITS + w // 4 if accuracy > 0 else w
-    return found
 
 
 # ---------------------------------------------------------------------------------------
@@ -208,7 +160,7 @@ def profile_between(eps: Fraction, sigma: Callable[[int], flint.arb], Delta: Fra
                 raise CertificationError("sigma's enclosure is not positive")
             with arb_workprec(more + 64):  # the ends, rounded outwards
                 lo, hi = s.lower(), s.upper()
-            ends = [profile_enclosure(eps, fraction(end), Delta)(bits + 8) for end in (lo, hi)]
+            ends = [profile_enclosure(eps, exact(end), Delta)(bits + 8) for end in (lo, hi)]
             with arb_workprec(bits + 64):
                 found = ends[0].union(ends[1])
             accuracy = found.rel_accuracy_bits()
@@ -220,78 +172,9 @@ def profile_between(eps: Fraction, sigma: Callable[[int], flint.arb], Delta: Fra
     return enclose
 
 
-def fraction(value: flint.arb) -> Fraction:
-    """An exact Arb number (an end or a midpoint of a ball) as a fraction."""
-    man, exp = (int(v) for v in value.man_exp())
-    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
-
-
 # ---------------------------------------------------------------------------------------
 # certified rounding of a ball
 # ---------------------------------------------------------------------------------------
-
-@exclusive
-def certify_ball(enclose: Callable[[int], flint.arb], digits: int, *,
-                 guard_bits: int = GUARD_BITS, what: str = "value",
-                 within: tuple[int, int] | None = None) -> Certified:
-    r"""The ball ``enclose(bits)`` rounded to ``digits`` significant digits: ``bits``
-    starts at the bits of the digits plus ``guard_bits`` and doubles until every point of
-    the ball rounds alike (:class:`dpsym.certified.balls.Certified`). ``within``: an interval known
-    to hold the value (a probability's :math:`[0, 1]`), intersected with the ball.
-
-    Raises
-    ------
-    CertificationError
-        If no precision tried decides the rounding (``what`` names the value).
-    """
-    bits = int(digits * _BITS_PER_DIGIT) + guard_bits
-    for _ in range(ATTEMPTS):
-        found = enclose(bits)
-        if found.is_finite():
-            found = trimmed(found, bits + 64)
-            if within is not None:
-                with arb_workprec(bits + 64):
-                    hull = arb(within[0]).union(arb(within[1]))
-                    if found.overlaps(hull):
-                        found = found.intersection(hull)
-            rounded = _ball_rounding(found, digits)
-            if rounded is not None:
-                return Certified(found, rounded, digits)
-        bits *= 2
-        if bits > MAX_BITS:
-            break
-    raise CertificationError(f"the enclosure of {what} did not round to {digits} digits "
-                             f"(last precision {bits} bits)")
-
-
-def trimmed(found: flint.arb, bits: int) -> flint.arb:
-    r"""``found`` widened to a relative radius of :math:`2^{-\mathrm{bits}}` when it is
-    (much) narrower: :math:`1 - e^{-10^{300}}` is a ball of radius
-    :math:`e^{-10^{300}}` around 1, whose radius no decimal rounding needs."""
-    if found.rel_accuracy_bits() <= bits or found.mid().is_zero():
-        return found
-    with arb_workprec(bits + GUARD_BITS):
-        radius = abs(found.mid()) * arb(2) ** -bits
-        return arb(found.mid(), radius.upper()).union(found)
-
-
-def decide_at_most(enclose: Callable[[int], flint.arb], target: Fraction,
-                   bits: int = 64) -> bool | None:
-    r"""Whether the value enclosed by ``enclose`` is :math:`\le` ``target``, decided by a
-    ball that excludes the target (precision doubled up to :data:`ATTEMPTS` times); None
-    when no ball separates them (an exact tie, or a value too close to the target)."""
-    for _ in range(ATTEMPTS):
-        found = enclose(bits)
-        with arb_workprec(bits + GUARD_BITS):
-            t = ball(target)
-            if found <= t:
-                return True
-            if found > t:
-                return False
-        bits *= 2
-        if bits > MAX_BITS:
-            break
-    return None
 
 
 # ---------------------------------------------------------------------------------------
@@ -507,7 +390,5 @@ class Calibration:
             return ends[0].union(ends[1])
 
 
-__all__ = ["ATTEMPTS", "MAX_BITS", "Calibration", "adaptive", "ball", "certify_ball",
-           "complement_ball", "decide_at_most", "delta_ball", "fraction", "mills",
-           "mills_slope", "phi", "profile_between", "profile_enclosure", "size_bits",
-           "trimmed", "upper_tail"]
+__all__ = ["Calibration", "complement_ball", "delta_ball", "mills", "mills_slope", "phi",
+           "profile_between", "profile_enclosure", "upper_tail"]

@@ -14,7 +14,8 @@ import math
 import flint
 import sympy as sp
 
-from dpsym.certified.ball_texts import arb_of, certify_directed, nonneg
+from dpsym.certified.constants import arb_of
+from dpsym.certified.kernel import certify_directed, nonneg
 from dpsym.errors import UnsupportedError
 
 #: Largest number of grid points of a composed loss law.

@@ -18,12 +18,13 @@ the layers below, to which the methods here delegate:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
+import flint
 import mpmath
 import numpy as np
 import sympy as sp
@@ -132,12 +133,37 @@ class Mechanism(Distribution, Parametrised):
               *, method: str = "auto") -> Value:
         """:func:`dpsym.certified.evaluation.value`; with a free parameter fixed by the constructor,
         the cost of that noise (:func:`dpsym.distributions.scipy_face.fixed_free_value`)."""
-        if getattr(self, "free_given", None) is None:
+        if self.free_given is None:
             return evaluation.value(self, quantity, cost, digits, method=method)
         return fixed_free_value(self, quantity, cost, digits, method=method)
 
-    _numeric_optimum = evaluation.numeric_optimum
-    _guard_digits = evaluation.guard_digits
+    # ------------------------------------------------------------------ certification paths
+    # The hooks of :class:`dpsym.certified.evaluation.Instance`: a family overrides those
+    # whose proof it carries (None: the path is not offered).
+    def _numeric_optimum(self, cost: Cost, hint: mpmath.mpf | None = None
+                         ) -> tuple[mpmath.mpf, mpmath.mpf]:
+        """The engine's numeric minimiser (:func:`dpsym.certified.evaluation.numeric_optimum`)."""
+        return evaluation.numeric_optimum(self, cost, hint)
+
+    def _guard_digits(self, cost: Cost) -> int:
+        """Guard digits of the ball paths (:func:`dpsym.certified.evaluation.guard_digits`)."""
+        return evaluation.guard_digits(self, cost)
+
+    def _interval_functions(self, cost: Cost) -> tuple | None:
+        """The family's own ball functions ``(cost, slope, slope', sign numerator)`` of its
+        continuous free parameter for the interval minimiser, or None (the engine's
+        expressions are compiled instead)."""
+        return None
+
+    def _interval_sign(self, cost: Cost) -> Callable[..., Any] | None:
+        """A factory of the slope's sign covering proven by the family, or None."""
+        return None
+
+    def _integer_cost_balls(self, cost: Cost
+                            ) -> Callable[[Sequence[int], int], list[flint.arb]] | None:
+        """The cost at integer values of an integer free parameter as Arb balls, where it
+        has no closed form, or None."""
+        return None
 
     def free_value(self, cost: Cost | str = "amplitude", digits: int = 30) -> sp.Rational:
         """The optimal free parameter for ``cost`` as an exact rational.
@@ -172,7 +198,7 @@ class Mechanism(Distribution, Parametrised):
         fp = self.free
         if fp is not None:
             if free_value is None:
-                free_value = getattr(self, "free_given", None)
+                free_value = self.free_given
             if free_value is None:
                 subs[fp.symbol] = self.free_value(cost, digits)
             else:
@@ -198,7 +224,7 @@ class Mechanism(Distribution, Parametrised):
         """
         cost = parse_cost(cost)
         key = tuple(sorted(self.values.items()))
-        free = getattr(self, "free_given", None)
+        free = self.free_given
         try:
             return _cached_sampler(type(self), key,
                                    cost if self.free is not None and free is None else None,

@@ -39,6 +39,8 @@ import sympy as sp
 
 from dpsym.certified.balls import BallFunction
 from dpsym.certified.evaluation import Value
+from dpsym.certified.kernel import ball, certify_ball
+from dpsym.certified.rounding import check_digits
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import (
     Derived,
@@ -52,13 +54,12 @@ from dpsym.core.params import (
 )
 from dpsym.errors import CertificationError
 from dpsym.gaussian.calibration import calibrate_sigma_value, profile_on
-from dpsym.gaussian.enclosures import Calibration, ball, certify_ball
+from dpsym.gaussian.enclosures import Calibration
 from dpsym.mechanisms.base import Mechanism
 from dpsym.precision import arb_workprec
 from dpsym.privacy.profiles import PrivacyCheck
 from dpsym.sampling.checks import check_rng, check_size
 from dpsym.symbolic.noise import Piece, SymmetricNoise
-from dpsym.symbolic.numerics import check_digits
 from dpsym.symbols import NORM, Delta, delta, eps, x
 
 #: The standard deviation of the noise.

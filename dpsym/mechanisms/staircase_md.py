@@ -53,6 +53,7 @@ import numpy as np
 import sympy as sp
 
 from dpsym.certified.intervals import polynomial_at
+from dpsym.certified.rounding import decimal_digits
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import FreeParameter, dim_param, eps_param, sensitivity_param
 from dpsym.errors import UnsupportedError
@@ -69,7 +70,7 @@ from dpsym.symbolic.l1 import (
     shifted_power_sum_remainders,
     shifted_power_sums_numeric,
 )
-from dpsym.symbolic.numerics import decimal_digits, evaluate
+from dpsym.symbolic.numerics import evaluate
 from dpsym.symbolic.optimize import AlgebraicRoot, bisect_root
 from dpsym.symbolic.regimes import get_regime
 from dpsym.symbols import NORM, Delta, b, gamma, k

@@ -85,9 +85,10 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-from dpsym.certified.ball_texts import arb_of
+from dpsym.certified.constants import arb_of
+from dpsym.certified.kernel import adaptive, ball
 from dpsym.errors import CertificationError
-from dpsym.gaussian.enclosures import adaptive, ball, profile_between, profile_enclosure
+from dpsym.gaussian.enclosures import profile_between, profile_enclosure
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbols import u, x

@@ -70,9 +70,9 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-from dpsym.certified.ball_texts import arb_of
+from dpsym.certified.constants import arb_of
+from dpsym.certified.kernel import adaptive, ball
 from dpsym.errors import CertificationError, UnsupportedError
-from dpsym.gaussian.enclosures import adaptive, ball
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbols import u, x

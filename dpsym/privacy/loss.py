@@ -37,16 +37,8 @@ import flint
 import mpmath
 import sympy as sp
 
-from dpsym.certified.ball_texts import (
-    arb_of,
-    certify,
-    certify_directed,
-    directed_texts,
-    exact_sym,
-    nonneg,
-    outward,
-    sort_key,
-)
+from dpsym.certified.constants import arb_of, exact_sym, sort_key
+from dpsym.certified.kernel import certify, certify_directed, directed_texts, nonneg, outward
 from dpsym.errors import UnsupportedError
 from dpsym.precision import exclusive
 from dpsym.privacy.divergence import check_numeric

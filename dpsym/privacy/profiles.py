@@ -61,7 +61,7 @@ of :math:`f` and :math:`f(\cdot + d)` differ.
 Precision: every function computes at the current mpmath working precision; differences
 that are zero to within rounding (such as :math:`\delta(\varepsilon) = 0` for an
 :math:`\varepsilon`-DP mechanism) are returned as exact zeros, so that
-:func:`~dpsym.symbolic.numerics.certified` certifies them. Nothing here assigns ``mp.dps``. Each
+:func:`~dpsym.certified.agreement.agreement` certifies them. Nothing here assigns ``mp.dps``. Each
 public function holds the precision lock of :mod:`dpsym.precision` while it computes
 (choose its precision with :func:`dpsym.precision.workdps` when threads are about).
 """
@@ -76,17 +76,18 @@ import flint
 import mpmath
 import sympy as sp
 
-from dpsym.certified.balls import Certified
+from dpsym.certified.agreement import agreement
 from dpsym.certified.evaluation import Value
+from dpsym.certified.kernel import Certified, ball, certify_ball
+from dpsym.certified.rounding import check_digits
 from dpsym.core.params import parse_exact, parse_number
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
-from dpsym.gaussian.enclosures import ball, certify_ball
 from dpsym.precision import arb_workprec, exclusive, workdps
 from dpsym.privacy.closed_forms import from_noise
 from dpsym.privacy.divergence import Density, check_numeric, numeric_value
 from dpsym.privacy.lattice import lattice_profile
 from dpsym.symbolic.noise import SymmetricNoise
-from dpsym.symbolic.numerics import agreement, check_digits, to_mpf
+from dpsym.symbolic.numerics import to_mpf
 
 #: Largest number of shifts evaluated for the supremum over the shift.
 MAX_SHIFTS = 4096
@@ -390,7 +391,7 @@ def privacy_profile(noise: SymmetricNoise, eps_prime: object, digits: int = 30, 
     eps_prime : number
         :math:`\varepsilon'` (read exactly from strings and fractions).
     digits : int
-        Significant digits certified (:func:`dpsym.symbolic.numerics.certified`).
+        Significant digits certified (:func:`dpsym.certified.agreement.agreement`).
     sensitivity : number
         :math:`\Delta > 0` (required; a :class:`~dpsym.errors.DomainError` without it).
 

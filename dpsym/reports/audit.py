@@ -39,15 +39,14 @@ import flint
 import mpmath
 import sympy as sp
 
-from dpsym.certified.ball_texts import directed_texts
-from dpsym.certified.balls import Certified
 from dpsym.certified.evaluation import Value
+from dpsym.certified.kernel import Certified, ball, certify_ball, decide_at_most, directed_texts
+from dpsym.certified.rounding import check_digits
 from dpsym.core.params import POSITIVE, Domain, Param
 from dpsym.errors import CertificationError, DomainError
-from dpsym.gaussian.enclosures import ATTEMPTS, Calibration, ball, certify_ball, decide_at_most
+from dpsym.gaussian.enclosures import ATTEMPTS, Calibration
 from dpsym.precision import arb_workprec, exclusive, workdps
 from dpsym.privacy import closed_forms as profile_balls
-from dpsym.symbolic.numerics import check_digits
 
 #: What each audited mechanism needs, besides ``eps`` and ``Delta``.
 AUDITED: dict[str, tuple[str, ...]] = {
@@ -383,7 +382,7 @@ def _profile(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Frac
 
 def _certified(profile: profile_balls.Profile, digits: int) -> Value:
     """The profile's value rounded to ``digits`` digits: ``"exact"`` for a rational value,
-    else ``"enclosure"`` (:func:`dpsym.gaussian.enclosures.certify_ball`)."""
+    else ``"enclosure"`` (:func:`dpsym.certified.kernel.certify_ball`)."""
     if profile.exact is not None:
         return Value(None, None, digits, source=Certified.exact(profile.exact, digits))
     return Value(None, None, digits,

@@ -43,6 +43,8 @@ import numpy as np
 import sympy as sp
 
 from dpsym._version import STAMP
+from dpsym.certified.agreement import agreement
+from dpsym.certified.rounding import decimal_text, format_digits, fraction_rounding
 from dpsym.gaussian.calibration import calibrate_sigma_value
 from dpsym.mechanisms.fastpath import amplitude_ratio, power_ratio
 from dpsym.mechanisms.independent_staircase import IndependentStaircase
@@ -50,13 +52,7 @@ from dpsym.mechanisms.laplace_md import LaplaceMD
 from dpsym.mechanisms.staircase_md import StaircaseMD
 from dpsym.mechanisms.truncated_laplace import TruncatedLaplace
 from dpsym.precision import extraprec, workdps
-from dpsym.symbolic.numerics import (
-    certified,
-    decimal_text,
-    format_digits,
-    fraction_rounding,
-    to_mpf,
-)
+from dpsym.symbolic.numerics import to_mpf
 from dpsym.symbols import in_eps
 
 __all__ = ["DELTA_RANGE", "EPS_RANGE", "plot_cost_ratios", "ratios_mp", "section6",
@@ -172,9 +168,9 @@ def _refine(which: int, kind: str, i: int, j: int, e: np.ndarray, d: np.ndarray,
             cache[mpmath.mp.prec] = locate()
         return cache[mpmath.mp.prec]
 
-    _, eps_t = certified(lambda: mpmath.exp(located()[0]), digits)
-    _, delta_t = certified(lambda: mpmath.exp(located()[1]), digits)
-    value, text = certified(lambda: r(*located()), digits)
+    _, eps_t, _ = agreement(lambda: mpmath.exp(located()[0]), digits)
+    _, delta_t, _ = agreement(lambda: mpmath.exp(located()[1]), digits)
+    value, text, _ = agreement(lambda: r(*located()), digits)
     if on_e_edge and on_d_edge:
         where = "corner"
     elif on_d_edge:
@@ -198,7 +194,7 @@ def _grid_record(which: int, entry: dict[str, Any], R: np.ndarray, digits: int
     for kind in ("min", "max"):
         item = entry[kind]
         e, d = mpmath.mpf(item["grid_eps"]), mpmath.mpf(item["grid_delta"])
-        _, value = certified(lambda e=e, d=d: ratios_mp(e, d)[which], digits)
+        _, value, _ = agreement(lambda e=e, d=d: ratios_mp(e, d)[which], digits)
         refined = {k: v for k, v in item["refined"].items() if k != "value_float"}
         record[kind] = {"grid_value": value, "grid_eps": _decimal(item["grid_eps"], digits),
                         "grid_delta": _decimal(item["grid_delta"], digits),

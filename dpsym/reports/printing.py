@@ -19,7 +19,7 @@ from typing import Any, TextIO
 import sympy as sp
 from sympy.printing.str import StrPrinter
 
-from dpsym.symbolic.numerics import display_number
+from dpsym.certified.rounding import display_number
 from dpsym.symbols import PUBLIC_SYMBOLS, eps
 
 __all__ = ["ascending", "describe_free", "display_number", "emit_json", "expression_text",

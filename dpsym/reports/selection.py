@@ -38,12 +38,12 @@ import mpmath
 
 from dpsym.bounds import BOUNDS
 from dpsym.bounds.lp import grid_param
+from dpsym.certified.rounding import check_digits, display_number, format_digits
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import Guarantee, delta_param, dim_param, eps_param, sensitivity_param
 from dpsym.errors import DpsymError, UnsupportedError
 from dpsym.mechanisms import MECHANISMS
 from dpsym.precision import workdps
-from dpsym.symbolic.numerics import check_digits, display_number, format_digits
 
 __all__ = ["OPT_IN_BOUNDS", "RATIO_DIGITS", "CompareInputs", "Comparison", "IneligibleError",
            "Ranked", "SelectionError", "Skipped", "compare", "compare_inputs",
@@ -320,7 +320,7 @@ def _entry(cls: Any, kind: str, inputs: CompareInputs) -> Ranked | Skipped:
 
 def _ratio_text(ratio: Any) -> str:
     """A ratio correctly rounded to :data:`RATIO_DIGITS` significant digits, in the one
-    display style of :func:`dpsym.symbolic.numerics.display_number` (``1.00000``, ``260548``)."""
+    display style of :func:`dpsym.certified.rounding.display_number` (``1.00000``, ``260548``)."""
     return display_number(format_digits(mpmath.mpf(ratio), RATIO_DIGITS), RATIO_DIGITS)
 
 

@@ -55,12 +55,12 @@ from typing import Any
 import mpmath
 
 from dpsym.bounds import get_entry
+from dpsym.certified.rounding import check_digits
 from dpsym.core.costs import parse_cost
 from dpsym.core.params import parse_number
 from dpsym.errors import BudgetExceeded, DomainError, DpsymError
 from dpsym.precision import workdps
 from dpsym.runtime.budget import MAX_TIMEOUT, Worker, check_memory, check_timeout
-from dpsym.symbolic.numerics import check_digits
 
 #: Largest number of grid points one sweep accepts.
 MAX_POINTS = 10**6

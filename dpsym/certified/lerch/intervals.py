@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import flint
 
-from dpsym.certified.intervals import CompiledCost, Piece, _exact_arb
+from dpsym.certified.intervals import CompiledCost, Piece
+from dpsym.certified.kernel import ball
 from dpsym.errors import CertificationError
 
 #: Largest number of factors of 16 by which the bracket is widened from the estimate.
@@ -115,7 +116,7 @@ class IncreasingSign:
         CertificationError
             If a sign needed is not proven at the current precision.
         """
-        lo, hi = _exact_arb(self.lo), _exact_arb(self.hi)
+        lo, hi = ball(self.lo), ball(self.hi)
         if self._sign(lo) > 0:
             return [Piece(lo, hi, 1, False)]
         if self._sign(hi) < 0:
