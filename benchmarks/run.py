@@ -339,7 +339,7 @@ def _accuracy(f: Callable[[float, float], float], refs: dict, limit: float
 
 
 def gaussian_cases(quick: bool) -> list[Result]:
-    from dpsym.gaussian.calibration import calibrate_sigma
+    from dpsym.gaussian.float64 import calibrate_sigma
 
     points = [(e, d) for e in GRID_EPS for d in GRID_DELTA]
     refs = {p: sigma_reference(*p) for p in points}
@@ -784,7 +784,8 @@ def _mp_tl(e: float, d: float) -> tuple[mpmath.mpf, mpmath.mpf]:
 
 
 def float_grid_cases(quick: bool) -> list[Result]:
-    from dpsym.gaussian.calibration import calibrate_sigma, calibrate_sigma_value
+    from dpsym.gaussian.calibration import calibrate_sigma_value
+    from dpsym.gaussian.float64 import calibrate_sigma
     from dpsym.mechanisms import fastpath as fpth
 
     n = 200 if quick else 1000

@@ -14,7 +14,7 @@ What is verified and how
   at 0 of the staircase by a z-test.
 * That no float appears on the sampling path (a trace of every frame of this module and
   of :mod:`dpsym.sampling.exact_bits`).
-* The optimal step :math:`r^*` (the mechanisms' registration in :data:`OPTIMAL_STEP`) and
+* The optimal step :math:`r^*` (the mechanism's certified minimiser, by name or instance) and
   domain errors.
 
 False-alarm rate
@@ -46,15 +46,12 @@ from scripted_draws import ScriptedBelow, ScriptedBits, enumerate_outcomes
 import dpsym.sampling.exact as ex
 import dpsym.sampling.exact_bits as eb
 from dpsym import DiscreteLaplace, DiscreteStaircase
-from dpsym.errors import DomainError, UnsupportedError
+from dpsym.errors import DomainError
+from dpsym.mechanisms.exact_sampling import draw_exact, exact_sampler, sample_exact
 from dpsym.sampling.exact import (
-    OPTIMAL_STEP,
     DiscreteLaplaceExact,
     DiscreteStaircaseExact,
     DiscreteUniformExact,
-    draw_exact,
-    exact_sampler,
-    sample_exact,
     uniform_support_size,
 )
 from dpsym.sampling.exact_bits import RandomBits, bernoulli_real
@@ -479,33 +476,15 @@ def test_instances_and_optimal_r() -> None:
     assert exact_sampler("discrete-staircase", eps=3, Delta=4, cost="power").r == 2
 
 
-def test_optimal_step_is_registered_by_the_mechanism() -> None:
-    """:mod:`dpsym.mechanisms.discrete_staircase` registers :math:`r^*` (this module does
-    not import the mechanisms)."""
-    optimum = OPTIMAL_STEP["discrete-staircase"]
-    assert optimum(Fraction(3), 4, "amplitude") == 1
-    assert optimum(Fraction(3), 4, "power") == 2
-
-
-def test_optimal_step_comes_from_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = []
-
-    def fake(eps: Fraction, Delta: int, cost: str) -> int:
-        calls.append((eps, Delta, cost))
-        return 3
-
-    monkeypatch.setitem(OPTIMAL_STEP, "discrete-staircase", fake)
-    ex._optimal_r.cache_clear()
-    try:
-        assert exact_sampler("discrete-staircase", eps="7/3", Delta=5, cost="power").r == 3
-        assert calls == [(Fraction(7, 3), 5, "power")]
-        monkeypatch.delitem(OPTIMAL_STEP, "discrete-staircase")
-        ex._optimal_r.cache_clear()
-        with pytest.raises(UnsupportedError, match="pass r"):
-            exact_sampler("discrete-staircase", eps="7/3", Delta=5)
-        assert exact_sampler("discrete-staircase", eps="7/3", Delta=5, r=2).r == 2
-    finally:
-        ex._optimal_r.cache_clear()
+def test_the_optimal_step_of_a_name_is_the_mechanism_s() -> None:
+    """By name, :math:`r^*` is the mechanism's certified integer minimiser, as for an
+    instance, and an explicit ``r`` wins."""
+    for eps, big, cost in (("3", 4, "amplitude"), ("3", 4, "power"), ("7/3", 5, "power")):
+        by_name = exact_sampler("discrete-staircase", eps=eps, Delta=big, cost=cost).r
+        assert by_name == int(DiscreteStaircase(eps=eps, Delta=big).free_value(cost))
+    assert exact_sampler("discrete-staircase", eps=3, Delta=4, cost="amplitude").r == 1
+    assert exact_sampler("discrete-staircase", eps=3, Delta=4, cost="power").r == 2
+    assert exact_sampler("discrete-staircase", eps="7/3", Delta=5, r=2).r == 2
 
 
 def test_discrete_uniform_instance() -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dpsym.certified.agreement import agreement as certified
+from dpsym.certified.agreement import agreement
 from dpsym.errors import DomainError
 from dpsym.mechanisms import fastpath as fp
 from dpsym.reports import figures
@@ -42,8 +42,8 @@ def test_sympy_derivation_matches_definition_3_and_the_fast_path():
     f_pow = sp.lambdify((e, dl, Dl), power.subs(subs), "mpmath")
     for ev, dv, Dv in [("0.5", "1e-3", "1"), ("1e-6", "0.1", "2"), ("7", "1e-9", "0.5")]:
         args = (ev, dv, Dv)
-        ref_a, _ = certified(lambda a=args: f_amp(*map(mpmath.mpf, a)), 20)
-        ref_p, _ = certified(lambda a=args: f_pow(*map(mpmath.mpf, a)), 20)
+        ref_a, _, _ = agreement(lambda a=args: f_amp(*map(mpmath.mpf, a)), 20)
+        ref_p, _, _ = agreement(lambda a=args: f_pow(*map(mpmath.mpf, a)), 20)
         a = fp.truncated_laplace_amplitude(float(ev), float(dv), float(Dv))
         p = fp.truncated_laplace_power(float(ev), float(dv), float(Dv))
         assert abs(a - ref_a) <= 1e-14 * ref_a
@@ -57,7 +57,7 @@ def _tl_ref(e: float, d: float) -> tuple[mpmath.mpf, mpmath.mpf]:
     def power():
         return figures.truncated_laplace_mp(mpmath.mpf(e), mpmath.mpf(d))[1]
 
-    return certified(amp, 50)[0], certified(power, 50)[0]
+    return agreement(amp, 50)[0], agreement(power, 50)[0]
 
 
 @pytest.mark.parametrize("eps_range,delta_range", [

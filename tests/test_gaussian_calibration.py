@@ -10,6 +10,7 @@ import pytest
 
 from dpsym.errors import DomainError
 from dpsym.gaussian import calibration as gc
+from dpsym.gaussian import float64 as g64
 from dpsym.mechanisms import fastpath as fp
 
 
@@ -124,7 +125,7 @@ def test_float64_matches_mpmath_on_grid():
     E = np.geomspace(1e-6, 500, 11)
     D = np.concatenate([np.geomspace(1e-300, 0.5, 11), [1e-6, 0.1, 0.3]])
     EE, DD = np.meshgrid(E, D)
-    fast = gc.calibrate_sigma(EE, DD)
+    fast = g64.calibrate_sigma(EE, DD)
     assert fast.shape == EE.shape
     worst = 0.0
     with mpmath.workdps(25):
@@ -135,13 +136,13 @@ def test_float64_matches_mpmath_on_grid():
 
 
 def test_float64_broadcasting_scalars_and_sensitivity():
-    out = gc.calibrate_sigma(np.array([[0.5], [2.0]]), np.array([1e-5, 1e-3, 0.2]), 3.0)
+    out = g64.calibrate_sigma(np.array([[0.5], [2.0]]), np.array([1e-5, 1e-3, 0.2]), 3.0)
     assert out.shape == (2, 3)
-    assert isinstance(gc.calibrate_sigma(1.0, 1e-5), float)
-    assert np.allclose(out / 3.0, gc.calibrate_sigma(np.array([[0.5], [2.0]]),
+    assert isinstance(g64.calibrate_sigma(1.0, 1e-5), float)
+    assert np.allclose(out / 3.0, g64.calibrate_sigma(np.array([[0.5], [2.0]]),
                                                      np.array([1e-5, 1e-3, 0.2])), rtol=1e-15)
     # the float profile inverts the calibration
-    assert np.allclose(gc.profile(2.0, out[1] / 3.0), [1e-5, 1e-3, 0.2], rtol=1e-13)
+    assert np.allclose(g64.profile(2.0, out[1] / 3.0), [1e-5, 1e-3, 0.2], rtol=1e-13)
 
 
 @pytest.mark.parametrize("call", [
@@ -154,12 +155,12 @@ def test_float64_broadcasting_scalars_and_sensitivity():
     lambda: gc.calibrate_sigma_mp("nan", "1e-5"),
     lambda: gc.calibrate_sigma_mp("1", "inf"),
     lambda: gc.calibrate_sigma_mp("1", "1e-5", digits=0),
-    lambda: gc.calibrate_sigma(0.0, 1e-5),
-    lambda: gc.calibrate_sigma(np.array([1.0, -1.0]), 1e-5),
-    lambda: gc.calibrate_sigma(1.0, np.nan),
-    lambda: gc.calibrate_sigma(np.inf, 0.1),
-    lambda: gc.calibrate_sigma(1.0, 1.0),
-    lambda: gc.calibrate_sigma(1.0, 0.1, -2.0),
+    lambda: g64.calibrate_sigma(0.0, 1e-5),
+    lambda: g64.calibrate_sigma(np.array([1.0, -1.0]), 1e-5),
+    lambda: g64.calibrate_sigma(1.0, np.nan),
+    lambda: g64.calibrate_sigma(np.inf, 0.1),
+    lambda: g64.calibrate_sigma(1.0, 1.0),
+    lambda: g64.calibrate_sigma(1.0, 0.1, -2.0),
     lambda: gc.profile_mp("1", "0"),
 ])
 def test_bad_input_raises_domain_error_naming_the_parameter(call):
@@ -184,7 +185,7 @@ def test_float_validation_finds_one_bad_element_anywhere(name, bad, where):
             "Delta": np.full(100, 2.0)}
     args[name][where] = bad
     with pytest.raises(DomainError) as info:
-        gc.calibrate_sigma(args["eps"], args["delta"], args["Delta"])
+        g64.calibrate_sigma(args["eps"], args["delta"], args["Delta"])
     assert info.value.name == name
     interval = {"eps": "(0, 1e300]", "delta": "(0, 1)", "Delta": "(0, inf)"}[name]
     assert interval in str(info.value)
@@ -202,13 +203,13 @@ def test_float_validation_finds_one_bad_element_anywhere(name, bad, where):
 def test_float_validation_accepts_the_interval_edges():
     e = np.array([1e99, 5e-324, 1.0, 500.0])
     d = np.array([5e-324, 0.9999999999999999, 5e-324, 5e-324])
-    out = gc.calibrate_sigma(e, d)
+    out = g64.calibrate_sigma(e, d)
     with mpmath.workdps(30):
         for ev, dv, v in zip(e, d, out, strict=True):
             ref = gc.calibrate_sigma_value(Fraction(ev), Fraction(dv))
             assert abs(v / ref - 1) <= 1e-14, (ev, dv)
-    assert np.isfinite(gc.calibrate_sigma(1e300, 0.1))
-    assert gc.calibrate_sigma(np.empty(0), 0.5).shape == (0,)
+    assert np.isfinite(g64.calibrate_sigma(1e300, 0.1))
+    assert g64.calibrate_sigma(np.empty(0), 0.5).shape == (0,)
 
 
 def test_classic_calibration_private_on_its_domain_not_beyond():
@@ -222,7 +223,7 @@ def test_classic_calibration_private_on_its_domain_not_beyond():
         for eps, delta in (("10", "1e-6"), ("5", "0.5"), ("20", "1e-12")):
             check = gc.classic_check(eps, delta)
             assert not check["private"] and check["ratio"] > 1
-    assert gc.classic_sigma(0.5, 1e-5) == pytest.approx(2 * np.sqrt(2 * np.log(1.25e5)))
+    assert g64.classic_sigma(0.5, 1e-5) == pytest.approx(2 * np.sqrt(2 * np.log(1.25e5)))
 
 
 def test_notes_variant_without_125_fails_near_delta_one():

@@ -206,13 +206,13 @@ def test_hurwitz_remainder_bound_is_needed_and_sufficient(monkeypatch) -> None:
     lerch_balls.clear_cache()
     monkeypatch.setattr(lerch_methods, "_terms_needed", lambda *args: 4)  # too few terms
     with arb_workprec(prec):
-        found = lerch_methods._hurwitz(z, s, 1, flint.arb("0.3"), ("a", 0.3), prec)
+        found = lerch_methods.hurwitz_series(z, s, 1, flint.arb("0.3"), ("a", 0.3), prec)
     assert found is not None and contains(found[0], ref)
     assert found[0].rel_accuracy_bits() < prec - 20  # the remainder dominates the ball
     lerch_balls.clear_cache()
     monkeypatch.setattr(lerch_methods._Ratio, "tail_bound", lambda self, *args: flint.arb(0))
     with arb_workprec(prec):
-        wrong = lerch_methods._hurwitz(z, s, 1, flint.arb("0.3"), ("a", 0.3), prec)
+        wrong = lerch_methods.hurwitz_series(z, s, 1, flint.arb("0.3"), ("a", 0.3), prec)
     assert not contains(wrong[0], ref)
     lerch_balls.clear_cache()
 
@@ -223,12 +223,12 @@ def test_euler_maclaurin_remainder_bound_is_needed_and_sufficient(monkeypatch) -
     ref = reference(t, s, "0.7")
     sizes = (6, 8)  # six terms and four corrections: far from 128 bits
     with arb_workprec(prec):
-        found = lerch_methods._euler_maclaurin(z, s, 1, flint.arb("0.7"), prec, sizes)
+        found = lerch_methods.euler_maclaurin(z, s, 1, flint.arb("0.7"), prec, sizes)
     assert found is not None and contains(found[0], ref)
     assert found[0].rel_accuracy_bits() < prec - 20
     monkeypatch.setattr(lerch_methods, "_em_bound", lambda *args: flint.arb(0))
     with arb_workprec(prec):
-        wrong = lerch_methods._euler_maclaurin(z, s, 1, flint.arb("0.7"), prec, sizes)
+        wrong = lerch_methods.euler_maclaurin(z, s, 1, flint.arb("0.7"), prec, sizes)
     assert not contains(wrong[0], ref)
 
 

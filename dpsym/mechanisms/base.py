@@ -125,7 +125,7 @@ class Mechanism(Distribution, Parametrised):
     optimal_parameter = classmethod(engine.optimal_parameter)
     optimal_cost = classmethod(engine.optimal_cost)
     formula = classmethod(engine.formula)
-    _closed_form = classmethod(engine._closed_form)
+    _closed_form = classmethod(engine.closed_form)
     series = classmethod(engine.series)
 
     # ------------------------------------------------------------------ numeric

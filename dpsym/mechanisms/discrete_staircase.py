@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
 import flint
 import mpmath
@@ -34,7 +35,6 @@ from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
 from dpsym.errors import DomainError, NoClosedFormError, UnsupportedError
 from dpsym.mechanisms.base import Mechanism
 from dpsym.precision import arb_workprec, exclusive
-from dpsym.sampling.exact import OPTIMAL_STEP
 from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
 from dpsym.symbolic.numerics import evaluate
 from dpsym.symbolic.sums import mp_lerch_sum
@@ -48,6 +48,9 @@ EPS_MAX_DISCRETE = Fraction(10) ** 4
 #: period (:meth:`DiscreteStaircase._numeric_optimum`), about 4 s at this bound and 40
 #: digits; integer moments have closed forms and take the whole declared range.
 DELTA_MAX_LERCH = 1024
+
+
+T = TypeVar("T")
 
 
 class DiscreteStaircase(Mechanism):
@@ -167,15 +170,7 @@ class DiscreteStaircase(Mechanism):
                     for j in range(big)]
             scale = 2 * (flint.arb(big).log() * flint.arb(flint.fmpq(power.numerator,
                                                                      power.denominator))).exp()
-            suffix = [flint.arb(0)] * (big + 1)
-            for j in range(big - 1, -1, -1):
-                suffix[j] = suffix[j + 1] + sums[j]
-            below = flint.arb(0)
-            out = []
-            for step in range(1, big + 1):
-                below += sums[step - 1]
-                out.append(scale * norm(flint.arb(step)) * (below + bb * suffix[step]))
-        return out
+            return step_costs(sums, bb, scale, lambda step: norm(flint.arb(step)))
 
     def _numeric_optimum(self, cost: Cost, hint: mpmath.mpf | None = None
                          ) -> tuple[mpmath.mpf | None, mpmath.mpf]:
@@ -211,22 +206,28 @@ class DiscreteStaircase(Mechanism):
         p = mpmath.mpf(cost.exponent.p) / cost.exponent.q
         lerch = [mp_lerch_sum(bb, p, mpmath.mpf(j) / big) for j in range(big)]
         norm = self.calibration()[NORM]
-        scale = 2 * mpmath.mpf(big) ** p
-        best: tuple[mpmath.mpf, int] | None = None
-        below, above = mpmath.mpf(0), mpmath.fsum(lerch)
-        for step in range(1, big + 1):
-            below, above = below + lerch[step - 1], above - lerch[step - 1]
-            a = evaluate(norm, {**point, r: step})
-            value = scale * a * (below + bb * above)
-            if best is None or value < best[0]:
-                best = (value, step)
-        assert best is not None
-        return mpmath.mpf(best[1]), best[0]
+        costs = step_costs(lerch, bb, 2 * mpmath.mpf(big) ** p,
+                           lambda step: evaluate(norm, {**point, r: step}))
+        value, step = min((v, k) for k, v in enumerate(costs, start=1))
+        return mpmath.mpf(step), value
 
 
-def _optimal_step(eps: Fraction, Delta: int, cost: str) -> int:
-    """The optimal step :math:`r^*` for ``cost`` (:func:`dpsym.sampling.exact.exact_sampler`)."""
-    return int(DiscreteStaircase(eps=eps, Delta=Delta).free_value(cost))
+def step_costs(lerch: Sequence[T], b: T, scale: T, norm: Callable[[int], T]) -> list[T]:
+    r"""The expected cost at every step :math:`r = 1, \dots, \Delta`, in any number type
+    (Arb balls, mpf): with the :math:`\Delta` Lerch sums
+    :math:`L_j = \sum_{k \ge 0} b^k (k + j/\Delta)^p` of a period,
 
+    .. math:: \mathbb{E}|X|^p = 2 \Delta^p a(r) \Bigl(\sum_{j < r} L_j
+              + b \sum_{r \le j < \Delta} L_j\Bigr)
 
-OPTIMAL_STEP[DiscreteStaircase.name] = _optimal_step
+    (``scale`` is :math:`2\Delta^p`, ``norm(r)`` the normalisation :math:`a(r)`), by
+    prefix and suffix sums: the whole row for the price of one."""
+    suffix = [lerch[0] * 0] * (len(lerch) + 1)
+    for j in range(len(lerch) - 1, -1, -1):
+        suffix[j] = suffix[j + 1] + lerch[j]
+    below = lerch[0] * 0
+    out = []
+    for step in range(1, len(lerch) + 1):
+        below = below + lerch[step - 1]
+        out.append(scale * norm(step) * (below + b * suffix[step]))
+    return out

@@ -33,7 +33,7 @@ through :math:`\log c = \log(e^\varepsilon - 1) - \log 2\delta`, with
 
 **Analytic Gaussian**: :math:`\mathbb{E}|X| = \sigma^*\sqrt{2/\pi}`,
 :math:`\mathbb{E}X^2 = \sigma^{*2}` with :math:`\sigma^*` from
-:func:`dpsym.gaussian.calibration.calibrate_sigma`.
+:func:`dpsym.gaussian.float64.calibrate_sigma`.
 
 **Section-6 ratios** truncated Laplacian / analytic Gaussian: both costs scale as
 :math:`\Delta` (amplitude) and :math:`\Delta^2` (power), so the ratios depend on
@@ -47,7 +47,15 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from dpsym.gaussian.calibration import _as_float_array, _log_expm1, calibrate_sigma
+from dpsym.gaussian.float64 import (
+    as_float_array as as_float_array,
+)
+from dpsym.gaussian.float64 import (
+    calibrate_sigma,
+)
+from dpsym.gaussian.float64 import (
+    log_expm1 as log_expm1,
+)
 
 __all__ = [
     "amplitude_ratio",
@@ -70,15 +78,15 @@ def _out(arr: np.ndarray) -> np.ndarray | float:
 
 
 def _eps(eps: npt.ArrayLike) -> np.ndarray:
-    return _as_float_array(eps, "eps", "(0, 1e300]", 0.0, 1e300, False)
+    return as_float_array(eps, "eps", "(0, 1e300]", 0.0, 1e300, False)
 
 
 def _delta_tl(delta: npt.ArrayLike) -> np.ndarray:
-    return _as_float_array(delta, "delta", "(0, 1/2)", 0.0, 0.5, True)
+    return as_float_array(delta, "delta", "(0, 1/2)", 0.0, 0.5, True)
 
 
 def _sens(Delta: npt.ArrayLike) -> np.ndarray:
-    return _as_float_array(Delta, "Delta", "(0, inf)", 0.0, math.inf, True)
+    return as_float_array(Delta, "Delta", "(0, inf)", 0.0, math.inf, True)
 
 
 def _exp_tail(L: np.ndarray, start: int) -> np.ndarray:
@@ -113,7 +121,7 @@ def _factors(eps: npt.ArrayLike, delta: npt.ArrayLike, which: tuple[int, ...]
         inv_c = 1.0 / c
         huge = ~np.isfinite(c)
         if huge.any():  # L = log(1 + c) = log c + log1p(1/c), c from log space
-            log_c = _log_expm1(e[huge]) - np.log(2.0 * d[huge])
+            log_c = log_expm1(e[huge]) - np.log(2.0 * d[huge])
             L[huge] = log_c + np.log1p(np.exp(-log_c))
             inv_c[huge] = np.exp(-log_c)
         small = L < _L_SWITCH

@@ -37,9 +37,9 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dpsym.certified.balls import BallFunction
+from dpsym.certified.balls import BallFunction, enclosure
 from dpsym.certified.evaluation import Value
-from dpsym.certified.kernel import ball, certify_ball
+from dpsym.certified.kernel import certify_ball
 from dpsym.certified.rounding import check_digits
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import (
@@ -53,7 +53,7 @@ from dpsym.core.params import (
     sensitivity_param,
 )
 from dpsym.errors import CertificationError
-from dpsym.gaussian.calibration import calibrate_sigma_value, profile_on
+from dpsym.gaussian.calibration import CLASSIC_SIGMA, calibrate_sigma_value, profile_on
 from dpsym.gaussian.enclosures import Calibration
 from dpsym.mechanisms.base import Mechanism
 from dpsym.precision import arb_workprec
@@ -158,15 +158,15 @@ class ClassicGaussian(_Gaussian):
 
     @classmethod
     def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
-        return ((sigma, sigma, sp.sqrt(2 * sp.log(sp.Rational(5, 4) / delta)) * Delta / eps),)
+        return ((sigma, sigma, CLASSIC_SIGMA),)
 
     def _sigma_ball(self, bits: int) -> flint.arb:
-        r""":math:`\sqrt{2\log(5/(4\delta))}\,\Delta/\varepsilon` in balls."""
+        r""":data:`~dpsym.gaussian.calibration.CLASSIC_SIGMA` in balls."""
         self.require(*(prm.name for prm in self.params))
-        v = self.values
-        with arb_workprec(bits + 32):
-            return ((2 * ball(Fraction(5, 4) / v["delta"]).log()).sqrt() * ball(v["Delta"])
-                    / ball(v["eps"]))
+        found = enclosure(CLASSIC_SIGMA, {s: self.values[str(s)] for s in (eps, delta, Delta)},
+                          bits + 32)
+        assert found is not None  # (an elementary expression at exact rationals)
+        return found
 
 
 class AnalyticGaussian(_Gaussian):

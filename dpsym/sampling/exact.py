@@ -52,7 +52,6 @@ these samplers do not protect against timing side channels.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -61,7 +60,7 @@ from numbers import Integral
 import numpy as np
 
 from dpsym.core.params import EPS_MAX, parse_number
-from dpsym.errors import DomainError, UnsupportedError
+from dpsym.errors import DomainError
 from dpsym.sampling.exact_bits import (
     Bits,
     RandomBits,
@@ -75,14 +74,6 @@ from dpsym.sampling.exact_bits import (
 
 #: The mechanisms with an exact sampler, by CLI name.
 EXACT_MECHANISMS = ("discrete-laplace", "discrete-staircase", "discrete-uniform")
-
-#: The optimal step of a mechanism's exact sampler, by mechanism name:
-#: ``OPTIMAL_STEP[name](eps, Delta, cost) -> int`` (exact ``eps``, integer ``Delta``, the
-#: cost's name). This module sits below :mod:`dpsym.mechanisms` and does not import it;
-#: :mod:`dpsym.mechanisms.discrete_staircase` registers the optimal :math:`r^*` of the
-#: discrete staircase here when it is imported.
-OPTIMAL_STEP: dict[str, Callable[[Fraction, int, str], int]] = {}
-
 
 # ---------------------------------------------------------------------- parameters
 def _rational(value: object, name: str) -> Fraction:
@@ -352,132 +343,8 @@ class DiscreteUniformExact(ExactSampler):
         return -value if source.below(2) else value
 
 
-# ---------------------------------------------------------------------- front door
-@lru_cache(maxsize=128)
-def _optimal_r(eps: Fraction, Delta: int, cost: str) -> int:
-    """The discrete staircase's optimal step for ``cost`` (from :data:`OPTIMAL_STEP`)."""
-    optimum = OPTIMAL_STEP.get("discrete-staircase")
-    if optimum is None:
-        raise UnsupportedError("the optimal step r of discrete-staircase is registered by "
-                               "dpsym.mechanisms.discrete_staircase; import it or pass r")
-    return int(optimum(eps, Delta, cost))
-
-
-def exact_sampler(mechanism: object, *, eps: object = None, delta: object = None,
-                  Delta: object = None, r: object = None,
-                  cost: str = "amplitude") -> ExactSampler:
-    r"""The exact sampler of an integer-valued mechanism.
-
-    Parameters
-    ----------
-    mechanism : str or Mechanism
-        A name in :data:`EXACT_MECHANISMS`, or an instance of such a mechanism (its
-        ``values`` are read; ``type(instance).name`` picks the sampler).
-    eps : Fraction, int or str, optional
-        :math:`\varepsilon`, exact (``"0.5"``, ``"1/3"``, ``Fraction(1, 3)``).
-    delta : Fraction, int or str, optional
-        :math:`\delta` (discrete uniform).
-    Delta : int, optional
-        The integer sensitivity (default 1).
-    r : int, optional
-        The discrete staircase's step; by default the optimal :math:`r^*` for ``cost``
-        (``instance.free_value(cost)``, a certified integer minimisation; for a name,
-        the function registered in :data:`OPTIMAL_STEP`).
-    cost : str
-        The cost that picks :math:`r^*`.
-
-    Returns
-    -------
-    ExactSampler
-        ``draw(RandomBits(rng)) -> int``, ``sample(rng, size) -> numpy.ndarray``.
-
-    Raises
-    ------
-    DomainError
-        For an unknown mechanism or a parameter outside its domain (the message names
-        the parameter and its valid range).
-    UnsupportedError
-        If ``r`` is needed and no optimal step is registered in :data:`OPTIMAL_STEP`.
-    """
-    if isinstance(mechanism, str):
-        name = mechanism
-        values: Mapping[str, object] = {"eps": eps, "delta": delta, "Delta": Delta}
-        instance = None
-    else:
-        name = getattr(type(mechanism), "name", None)
-        values = getattr(mechanism, "values", None)
-        if not isinstance(name, str) or not isinstance(values, Mapping):
-            raise DomainError("mechanism", "expected a mechanism name or instance, got "
-                              f"{type(mechanism).__name__}")
-        for key, given in (("eps", eps), ("delta", delta), ("Delta", Delta)):
-            if given is not None:
-                raise DomainError(key, "is read from the mechanism instance; pass it to "
-                                  "the instance instead")
-        instance = mechanism
-    if name not in EXACT_MECHANISMS:
-        raise DomainError("mechanism", f"no exact sampler for {str(name)[:40]!r}; valid: "
-                          + ", ".join(EXACT_MECHANISMS))
-
-    def need(key: str) -> object:
-        value = values.get(key)
-        if value is None:
-            if key == "Delta":
-                return 1
-            raise DomainError(key, f"a value is required for {name}")
-        return value
-
-    if name != "discrete-staircase" and r is not None:
-        raise DomainError("r", f"is a parameter of discrete-staircase only, not {name}")
-    if name == "discrete-laplace":
-        return DiscreteLaplaceExact(need("eps"), need("Delta"))
-    if name == "discrete-uniform":
-        return DiscreteUniformExact(need("delta"), need("Delta"))
-    e, big = check_eps(need("eps")), check_integer(need("Delta"), "Delta", 1)
-    if r is None:
-        if instance is not None and hasattr(instance, "free_value"):
-            r = int(instance.free_value(cost))
-        else:
-            r = _optimal_r(e, big, str(cost))
-    return DiscreteStaircaseExact(e, big, r)
-
-
-def sample_exact(mechanism: object, rng: object = None, size: int | tuple[int, ...] = 1,
-                 **params: object) -> np.ndarray:
-    r"""Exact noise samples of an integer-valued mechanism, as an ``int64`` array.
-
-    ``sample_exact("discrete-laplace", numpy.random.default_rng(0), 1000, eps="1/2",
-    Delta=2)`` or ``sample_exact(DiscreteStaircase(eps="1", Delta=4), rng, 1000,
-    cost="power")``. Only integer random bits are used (see the module docstring); the
-    result is exact, unlike :func:`dpsym.sampling.samplers.sample`, whose float samplers are not
-    hardened against floating-point attacks.
-
-    Parameters
-    ----------
-    mechanism : str or Mechanism
-        See :func:`exact_sampler`.
-    rng : numpy.random.Generator, random.Random-like or None
-        The random source; only its integer bits are used.
-    size : int or tuple of int
-        The output shape.
-    **params
-        ``eps``, ``delta``, ``Delta``, ``r``, ``cost`` as in :func:`exact_sampler`.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``int64`` samples of shape ``size``.
-    """
-    return exact_sampler(mechanism, **params).sample(rng, size)
-
-
-def draw_exact(mechanism: object, rng: object = None, **params: object) -> int:
-    """One exact sample as a Python ``int`` (scalar form of :func:`sample_exact`)."""
-    return exact_sampler(mechanism, **params).draw(RandomBits(rng))
-
-
 __all__ = [
     "EXACT_MECHANISMS",
-    "OPTIMAL_STEP",
     "DiscreteLaplaceExact",
     "DiscreteStaircaseExact",
     "DiscreteUniformExact",
@@ -489,10 +356,7 @@ __all__ = [
     "check_delta",
     "check_eps",
     "check_integer",
-    "draw_exact",
-    "exact_sampler",
     "exp_neg_enclosure",
     "geometric_exp_neg",
-    "sample_exact",
     "uniform_support_size",
 ]

@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'fe860a900fe3c286d1a0fed30c63b6332b639c0fdf1923f60225d57ec025852e'
+FINGERPRINT = 'c47c9a98c35d10be02309226231f865742960cae034177157d9d9887c386748e'
 
 def _e0():
     with evaluate(False):

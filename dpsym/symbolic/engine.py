@@ -249,7 +249,7 @@ def formula(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude"
 
 
 @derivation
-def _closed_form(fam: Family, quantity: str, cost: Cost) -> sp.Expr | None:
+def closed_form(fam: Family, quantity: str, cost: Cost) -> sp.Expr | None:
     """``formula(quantity, cost)``, or None where there is no closed form."""
     try:
         return fam.formula(quantity, cost)
@@ -280,6 +280,6 @@ def series(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude",
     return reg.expand(expr, order)
 
 
-__all__ = ["TEST_B", "calibration", "cost_function", "derived_formula", "derived_parameter",
+__all__ = ["TEST_B", "calibration", "closed_form", "cost_function", "derived_formula", "derived_parameter",
            "formula", "moment", "noise", "normalisation", "optimal_cost", "optimal_parameter",
            "optimal_root", "series", "slope_function", "solve_for", "test_points"]

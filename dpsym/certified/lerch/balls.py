@@ -11,14 +11,14 @@ The non-integer moments of the staircase family are Lerch sums
 the free parameter :math:`\gamma` of :mod:`dpsym.certified.intervals`, or a point), :math:`s` an
 exact rational. Every remainder is bounded explicitly; nothing is estimated.
 
-**Direct summation** (:func:`_direct`), for :math:`t = -\log z` not small: with
+**Direct summation** (:func:`direct_sum`), for :math:`t = -\log z` not small: with
 :math:`T_k = z^k (k + a)^s`, for :math:`k \ge N` the ratio
 :math:`T_{k+1}/T_k = z (1 + 1/(k + a))^s` is at most
 :math:`\rho = z \max(1, (1 + 1/(N + a))^s)` (decreasing in :math:`k`), so
 
 .. math:: 0 \le \sum_{k \ge N} T_k \le \frac{T_N}{1 - \rho}, \qquad \rho < 1.
 
-**The Hurwitz expansion** (:func:`_hurwitz`), for :math:`0 < t < 2\pi`, :math:`a > 0`,
+**The Hurwitz expansion** (:func:`hurwitz_series`), for :math:`0 < t < 2\pi`, :math:`a > 0`,
 :math:`s \ne -1, -2, \dots` (Erdélyi, Higher Transcendental Functions I, 1.11(8)):
 
 .. math:: L(e^{-t}, s, a) = e^{at} \Bigl[\Gamma(1 + s)\, t^{-1-s}
@@ -39,7 +39,7 @@ for :math:`n \ge N` (:math:`\zeta` decreases on :math:`(1, \infty)`), those of
 terms is bounded by two geometric series. At :math:`t = 10^{-6}` a dozen zeta values
 give 200 bits.
 
-**Euler--Maclaurin summation** (:func:`_euler_maclaurin`), for small :math:`t` at high
+**Euler--Maclaurin summation** (:func:`euler_maclaurin`), for small :math:`t` at high
 precision (where each zeta value of the expansion costs milliseconds): :math:`K` terms,
 the integral of the tail as an incomplete gamma function, :math:`J` corrections from the
 Taylor coefficients of :math:`e^{-tx}(x + a)^s` at :math:`K` (one product of power
@@ -69,20 +69,19 @@ from functools import lru_cache
 
 import flint
 
-from dpsym.certified.lerch import methods as methods
+from dpsym.certified.kernel import ball
+from dpsym.certified.lerch import methods
 from dpsym.certified.lerch.methods import (
     CACHE_SIZE,
     MAX_DIRECT_TERMS,
-    _direct,
-    _em_sizes,
-    _euler_maclaurin,
-    _hurwitz,
-    _key,
-    _magnitude,
-    _nan,
-    _q,
-    _ratio_data,
+    ball_key,
+    direct_sum,
+    em_sizes,
+    euler_maclaurin,
     evaluate_point,
+    hurwitz_series,
+    magnitude,
+    ratio_data,
 )
 from dpsym.precision import arb_workprec
 
@@ -137,17 +136,17 @@ def lerch_family(z: flint.arb, s: Fraction, a: flint.arb, count: int) -> list[fl
         where the sum diverges, :math:`a = 0` with :math:`s - j < 0`).
     """
     if not (z.is_finite() and a.is_finite() and z > 0 and z < 1):
-        return [_nan() for _ in range(count)]
+        return [flint.arb.nan() for _ in range(count)]
     if a.is_exact():
         if a < 0:
-            return [_nan() for _ in range(count)]
+            return [flint.arb.nan() for _ in range(count)]
         return _point_family(z, s, a, count)
     if a > 0 and a.rel_accuracy_bits() > flint.ctx.prec // 2:
         # a narrow ball (an exact rational rounded): every step is ball arithmetic
         return _point_family(z, s, a, count)
     hi = a.upper()
     if hi < 0:
-        return [_nan() for _ in range(count)]
+        return [flint.arb.nan() for _ in range(count)]
     lo = a.lower()
     if lo < 0:
         lo = flint.arb(0)
@@ -161,7 +160,7 @@ def _point_family(z: flint.arb, s: Fraction, a: flint.arb, count: int) -> list[f
     r""":func:`lerch_family` at an exact offset :math:`a \ge 0`, or a narrow ball of
     them in :math:`(0, \infty)` (cached)."""
     prec = flint.ctx.prec
-    key = (_key(z), s, _key(a), count, prec)
+    key = (ball_key(z), s, ball_key(a), count, prec)
     found = _FAMILIES.get(key)
     if found is not None:
         return found
@@ -171,7 +170,7 @@ def _point_family(z: flint.arb, s: Fraction, a: flint.arb, count: int) -> list[f
         values = []
         for j, v in enumerate(shifted):
             sigma = s - j
-            values.append(z * v if sigma > 0 else 1 / (1 - z) if sigma == 0 else _nan())
+            values.append(z * v if sigma > 0 else 1 / (1 - z) if sigma == 0 else flint.arb.nan())
     else:
         with arb_workprec(prec + GUARD):
             values = evaluate_point(z, s, a, count, prec + GUARD)
@@ -232,7 +231,7 @@ def lerch_sum_ball(z: object, s: object, a: object) -> flint.arb | flint.arb_ser
     coeffs = list(a.coeffs()) + [flint.arb(0)] * length
     centre = coeffs[0]
     values = lerch_family(z, s, centre, length)
-    taylor = [_q(_binomial(s, j)) * values[j] for j in range(length)]
+    taylor = [ball(_binomial(s, j)) * values[j] for j in range(length)]
     shift = flint.arb_series([flint.arb(0), *coeffs[1:length]], prec=length)
     result = flint.arb_series([taylor[-1]], prec=length)
     for j in range(length - 2, -1, -1):
@@ -253,17 +252,17 @@ def lerch_by_method(method: str, z: flint.arb, s: object, a: flint.arb, count: i
     prec = flint.ctx.prec + GUARD
     with arb_workprec(prec):
         if method == "direct":
-            return _direct(z, [s - j for j in range(count)], s, a, prec)
+            return direct_sum(z, [s - j for j in range(count)], s, a, prec)
         if method == "hurwitz":
-            if _ratio_data(z, prec).t_up >= 5 or any(
+            if ratio_data(z, prec).t_up >= 5 or any(
                     (s - j).denominator == 1 and s - j < 0 for j in range(count)):
                 return None  # |log z| < 2 pi, and no pole of Gamma(1 + s - j)
-            return _hurwitz(z, s, count, a, _key(a), prec)
+            return hurwitz_series(z, s, count, a, ball_key(a), prec)
         if method == "euler-maclaurin":
-            sizes = _em_sizes(prec, round(_ratio_data(z, prec).log_t, 6),
+            sizes = em_sizes(prec, round(ratio_data(z, prec).log_t, 6),
                               math.floor(float(a.mid())),
-                              _magnitude([s - j for j in range(count)]))
-            return None if sizes is None else _euler_maclaurin(z, s, count, a, prec, sizes)
+                              magnitude([s - j for j in range(count)]))
+            return None if sizes is None else euler_maclaurin(z, s, count, a, prec, sizes)
     raise ValueError(f"unknown method {method!r}")
 
 

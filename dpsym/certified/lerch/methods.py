@@ -2,10 +2,10 @@ r"""The three proven representations of a Lerch sum and the choice between them.
 
 The computations behind :func:`dpsym.certified.lerch.balls.lerch_sum_ball` (whose docstring states
 the representations and their remainder bounds) at an exact or narrow offset
-:math:`a > 0`: direct summation with a geometric bound (:func:`_direct`), the Hurwitz
-expansion with a bound from Hurwitz's formula (:func:`_hurwitz`), Euler--Maclaurin
+:math:`a > 0`: direct summation with a geometric bound (:func:`direct_sum`), the Hurwitz
+expansion with a bound from Hurwitz's formula (:func:`hurwitz_series`), Euler--Maclaurin
 summation with a bound through the periodic Bernoulli function
-(:func:`_euler_maclaurin`), and :func:`evaluate_point`, which takes the cheapest by a cost
+(:func:`euler_maclaurin`), and :func:`evaluate_point`, which takes the cheapest by a cost
 model (each is rigorous; the model only decides the time). Callers hold the precision
 lock (:mod:`dpsym.precision`).
 """
@@ -18,6 +18,7 @@ from functools import lru_cache
 
 import flint
 
+from dpsym.certified.kernel import ball
 from dpsym.precision import arb_workprec
 
 #: Most terms of a direct summation (beyond, the sum is declared not enclosed: NaN).
@@ -33,17 +34,6 @@ _LOG_2PI = math.log(2 * math.pi)
 _ZETAS: dict[tuple, flint.arb] = {}
 
 
-def _nan() -> flint.arb:
-    return flint.arb.nan()
-
-
-def _q(x: Fraction) -> flint.arb:
-    """An exact fraction as a ball at the current precision (exact if dyadic)."""
-    if x.denominator == 1:
-        return flint.arb(int(x.numerator))
-    return flint.arb(flint.fmpq(x.numerator, x.denominator))
-
-
 def _power(x: flint.arb, sigma: Fraction) -> flint.arb:
     r""":math:`x^\sigma` for :math:`x > 0` and an exact rational :math:`\sigma`: an integer
     power, or a :math:`q`-th root raised to :math:`p` (cheaper than exp and log)."""
@@ -53,10 +43,10 @@ def _power(x: flint.arb, sigma: Fraction) -> flint.arb:
     if q <= 64:
         root = x.root(q)
         return root**p if p > 0 else 1 / root ** (-p)
-    return (x.log() * _q(sigma)).exp()
+    return (x.log() * ball(sigma)).exp()
 
 
-def _key(x: flint.arb) -> tuple:
+def ball_key(x: flint.arb) -> tuple:
     mid, rad = x.mid().man_exp(), x.rad().man_exp()
     return (int(mid[0]), int(mid[1]), int(rad[0]), int(rad[1]))
 
@@ -74,7 +64,7 @@ def evaluate_point(z: flint.arb, s: Fraction, a: flint.arb, count: int, prec: in
               ) -> list[flint.arb]:
     """The family at an exact :math:`a > 0`, by the cheapest proven representation
     (a cost model in microseconds, measured on python-flint 0.9)."""
-    data = _ratio_data(z, prec)
+    data = ratio_data(z, prec)
     log_t = data.log_t
     sigmas = [s - j for j in range(count)]
     per_term = 3.0 + 0.7 * count + prec / 1000  # a power and a few products
@@ -96,7 +86,7 @@ def evaluate_point(z: flint.arb, s: Fraction, a: flint.arb, count: int, prec: in
         # half of them are shared with other sums at the same offset (cost and slope)
         methods.append((terms * 30.0 * (prec / 128) ** 1.8, "hurwitz"))
     # (a enters the estimate only through A = K + a: its integer part is enough)
-    sizes = _em_sizes(prec, round(log_t, 6), math.floor(float(a.mid())), _magnitude(sigmas),
+    sizes = em_sizes(prec, round(log_t, 6), math.floor(float(a.mid())), magnitude(sigmas),
                       count)
     if sizes is not None:
         big_k, m = sizes
@@ -104,16 +94,16 @@ def evaluate_point(z: flint.arb, s: Fraction, a: flint.arb, count: int, prec: in
         methods.append((big_k * count * (8.0 + prec / 250) + series, "euler-maclaurin"))
     for _, method in sorted(methods):
         if method == "hurwitz":
-            found = _hurwitz(z, s, count, a, _key(a), prec)
+            found = hurwitz_series(z, s, count, a, ball_key(a), prec)
         elif method == "euler-maclaurin":
-            found = _euler_maclaurin(z, s, count, a, prec, sizes)
+            found = euler_maclaurin(z, s, count, a, prec, sizes)
         elif direct_terms <= MAX_DIRECT_TERMS:
-            found = _direct(z, sigmas, s, a, prec)
+            found = direct_sum(z, sigmas, s, a, prec)
         else:
             found = None
         if found is not None:
             return found
-    return [_nan() for _ in sigmas]
+    return [flint.arb.nan() for _ in sigmas]
 
 
 def _integer_above(a: flint.arb) -> int:
@@ -124,7 +114,7 @@ def _integer_above(a: flint.arb) -> int:
     return n
 
 
-def _magnitude(sigmas: list[Fraction]) -> int:
+def magnitude(sigmas: list[Fraction]) -> int:
     return math.ceil(max(abs(x) for x in sigmas))
 
 
@@ -143,7 +133,7 @@ def _terms(z: flint.arb, s: Fraction, count: int, a: flint.arb, k: int
     return out, base
 
 
-def _direct(z: flint.arb, sigmas: list[Fraction], s: Fraction, a: flint.arb, prec: int
+def direct_sum(z: flint.arb, sigmas: list[Fraction], s: Fraction, a: flint.arb, prec: int
             ) -> list[flint.arb] | None:
     """Partial sums and the geometric bound on the remainder (module docstring)."""
     count = len(sigmas)
@@ -344,7 +334,7 @@ class _Ratio:
                     * self.t_up**big_n / flint.arb(math.factorial(big_n))
                 factor = max(Fraction(1), Fraction(num + den + big_n * den,
                                                    den * (big_n + 1)))
-                rho = _q(factor) * self.t_up / two_pi
+                rho = ball(factor) * self.t_up / two_pi
                 bound = h / (1 - rho) if rho < 1 else None
                 self.bounds[key] = (None if bound is None or not bound.is_finite()
                                     else flint.arb(bound.upper()))
@@ -354,8 +344,8 @@ class _Ratio:
 _RATIOS: dict[tuple, _Ratio] = {}
 
 
-def _ratio_data(z: flint.arb, prec: int) -> _Ratio:
-    key = (_key(z), prec)
+def ratio_data(z: flint.arb, prec: int) -> _Ratio:
+    key = (ball_key(z), prec)
     found = _RATIOS.get(key)
     if found is None:
         if len(_RATIOS) >= 256:
@@ -364,10 +354,10 @@ def _ratio_data(z: flint.arb, prec: int) -> _Ratio:
     return found
 
 
-def _hurwitz(z: flint.arb, s: Fraction, count: int, a: flint.arb, a_key: tuple, prec: int
+def hurwitz_series(z: flint.arb, s: Fraction, count: int, a: flint.arb, a_key: tuple, prec: int
              ) -> list[flint.arb] | None:
     """The Hurwitz expansion with its proven remainder (module docstring), or None."""
-    data = _ratio_data(z, prec)
+    data = ratio_data(z, prec)
     num, den = s.numerator, s.denominator
     log_a = math.log(float(a.mid()))
     jumps = _integer_above(a) - 1  # a <= J + 1: at most J shifts to (0, 1]
@@ -405,7 +395,7 @@ def _hurwitz(z: flint.arb, s: Fraction, count: int, a: flint.arb, a_key: tuple, 
 
 
 @lru_cache(maxsize=256)
-def _em_sizes(prec: int, log_t: float, a: float, magnitude: int, count: int = 1
+def em_sizes(prec: int, log_t: float, a: float, magnitude: int, count: int = 1
               ) -> tuple[int, int] | None:
     r"""(:math:`K`, :math:`2J`) of the Euler--Maclaurin summation: :math:`K` terms summed
     directly and :math:`J` corrections, the cheapest (by the cost model of
@@ -465,7 +455,7 @@ def _bernoulli_ratios(count: int, prec: int) -> tuple[flint.arb, ...]:
                      for j in range(1, count + 1))
 
 
-def _euler_maclaurin(z: flint.arb, s: Fraction, count: int, a: flint.arb, prec: int,
+def euler_maclaurin(z: flint.arb, s: Fraction, count: int, a: flint.arb, prec: int,
                      sizes: tuple[int, int]) -> list[flint.arb] | None:
     r"""Euler--Maclaurin summation with its proven remainder (module docstring): for
     :math:`f(x) = e^{-tx}(x + a)^\sigma`, :math:`A = K + a`,
@@ -485,7 +475,7 @@ def _euler_maclaurin(z: flint.arb, s: Fraction, count: int, a: flint.arb, prec: 
               \max_{i \le 2J} \Bigl|\binom{\sigma}{i}\Bigr| \sum_{l \le 2J}
               \frac{(tA)^l}{l!} \int_K^\infty e^{-tx} (x + a)^\sigma\,dx."""
     big_k, m = sizes
-    data = _ratio_data(z, prec)
+    data = ratio_data(z, prec)
     t = data.t
     sums = [flint.arb(0) for _ in range(count)]
     zk = flint.arb(1)
@@ -519,7 +509,7 @@ def _euler_maclaurin(z: flint.arb, s: Fraction, count: int, a: flint.arb, prec: 
                 power *= inv_a2
             head = zk * _power(big_a, sigma)  # f(K)
             integral = (a * t).exp() * _power(t, -1 - sigma) \
-                * (big_a * t).gamma_upper(_q(sigma + 1))
+                * (big_a * t).gamma_upper(ball(sigma + 1))
             bound = _em_bound(m, big_a, data.t_up, binomials, integral)
             if bound is None:
                 return None
@@ -532,7 +522,7 @@ def _euler_maclaurin(z: flint.arb, s: Fraction, count: int, a: flint.arb, prec: 
 
 def _em_bound(m: int, big_a: flint.arb, t_up: flint.arb, binomials: tuple[flint.arb, ...],
               integral: flint.arb) -> flint.arb | None:
-    r"""The bound on :math:`|R_J|` of :func:`_euler_maclaurin`, :math:`m = 2J`:
+    r"""The bound on :math:`|R_J|` of :func:`euler_maclaurin`, :math:`m = 2J`:
     :math:`2\zeta(m) (2\pi)^{-m} \max_i |\binom{\sigma}{i}|\, m!\, A^{-m}
     \sum_{l \le m} (tA)^l/l! \int_K^\infty e^{-tx}(x + a)^\sigma dx` (at 64 bits), or
     None."""
