@@ -167,3 +167,15 @@ def test_the_layers_contract_encodes_the_layering():
     top = {".".join(name.split(".")[:2]) for name in _modules() if name != "dpsym"}
     assert top <= set().union(*order), sorted(top - set().union(*order))
 
+
+def test_the_layout_pictures_are_current():
+    """The README's Layout and the module map of docs/architecture.md are what
+    ``tests/layout.py`` renders from the contract and the docstrings."""
+    import layout
+
+    assert layout.current(layout.README) == layout.readme_picture(), \
+        "run `python tests/layout.py` to regenerate the README's Layout"
+    assert layout.current(layout.ARCHITECTURE) == layout.module_map(), \
+        "run `python tests/layout.py` to regenerate docs/architecture.md"
+    every = {m for layer in layout.layers() for m in layer}
+    assert {"dpsym.certified", "dpsym.privacy", "dpsym.cli"} <= every

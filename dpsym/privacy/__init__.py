@@ -1,5 +1,5 @@
-r"""Privacy of a noise description at a sensitivity: the exact privacy profile
-:math:`\delta(\varepsilon^{\prime})` (hockey-stick divergence), ``is_private`` and the
+r"""Privacy of a noise description at a sensitivity: the exact privacy profile (the
+hockey-stick divergence :math:`\delta(\varepsilon^{\prime})`), ``is_private`` and the
 privacy loss.
 
 Modules: :mod:`~dpsym.privacy.divergence` (piecewise densities and their hockey-stick
