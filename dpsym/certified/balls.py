@@ -94,7 +94,7 @@ class _ArbNamespace:
         return flint.arb.const_e()
 
 
-def _exact(value: Fraction) -> int | flint.fmpq:
+def _flint_exact(value: Fraction) -> int | flint.fmpq:
     """An exact parameter as Arb takes it exactly: an int, or a FLINT rational (rounded to
     a ball at the working precision when it enters a computation)."""
     if value.denominator == 1:
@@ -294,9 +294,9 @@ class BallPlan:
         args = []
         for s in symbols:
             if s in values:
-                args.append((False, _exact(values[s])))
+                args.append((False, _flint_exact(values[s])))
             elif s == b and eps in values:
-                args.append((True, _exact(values[eps])))
+                args.append((True, _flint_exact(values[eps])))
             else:
                 return None
         return cls(fn, args, allow_zero, guard_digits)
@@ -358,9 +358,9 @@ class BallFunction:
                 index = position
                 args.append((False, 0))
             elif s in values:
-                args.append((False, _exact(values[s])))
+                args.append((False, _flint_exact(values[s])))
             elif s == b and eps in values:
-                args.append((True, _exact(values[eps])))
+                args.append((True, _flint_exact(values[eps])))
             else:
                 return None
         return cls(fn, args, index)

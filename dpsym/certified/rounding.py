@@ -463,6 +463,12 @@ def _terminating_digits(value: Fraction, limit: int) -> int | None:
     return n if n <= limit else None
 
 
+def mpf_fraction(value: mpmath.mpf) -> Fraction:
+    """A finite mpf as the exact fraction it is (no rounding)."""
+    man, exp = mpf_man_exp(value)
+    return Fraction(man) * Fraction(2) ** exp
+
+
 def mpf_man_exp(value: mpmath.mpf) -> tuple[int, int]:
     r"""A finite mpf as its exact ``(man, exp)``, :math:`\mathrm{man} \cdot 2^{\mathrm{exp}}`
     (no rounding to the working precision)."""

@@ -79,7 +79,7 @@ import sympy as sp
 from dpsym.certified.agreement import agreement
 from dpsym.certified.evaluation import Value
 from dpsym.certified.kernel import Certified, ball, certify_ball
-from dpsym.certified.rounding import check_digits
+from dpsym.certified.rounding import check_digits, mpf_fraction
 from dpsym.core.params import parse_exact, parse_number
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.precision import arb_workprec, exclusive, workdps
@@ -107,7 +107,7 @@ def _real_input(value: object, name: str) -> mpmath.mpf:
     """A number at the current precision: mpf as is, sympy expressions evaluated, else exact."""
     if isinstance(value, mpmath.mpf):
         return value
-    exact = _exact(value, name)
+    exact = _exact_input(value, name)
     return to_mpf(exact) if isinstance(exact, Fraction) else numeric_value(exact)
 
 
@@ -120,10 +120,11 @@ def _shift_input(value: object, lattice: bool):
     return d
 
 
-def _exact(value: object, name: str) -> Fraction | sp.Expr:
+def _exact_input(value: object, name: str) -> Fraction | sp.Expr:
+    """A user's parameter as an exact number: an mpf as the fraction it is, a constant
+    sympy expression as itself, anything else by :func:`dpsym.core.params.parse_exact`."""
     if isinstance(value, mpmath.mpf):
-        man, ex = value.man_exp
-        return Fraction(int(man)) * Fraction(2) ** int(ex)
+        return mpf_fraction(value)
     if isinstance(value, sp.Basic) and not isinstance(value, sp.Rational):
         return value
     return parse_exact(value, name)  # "log(3)" as exactly as sympy.log(3)
@@ -297,9 +298,9 @@ def _certified_profile(noise: SymmetricNoise, eps_prime: object, digits: int,
     check_numeric(noise)
     if sensitivity is None:
         raise DomainError("sensitivity", "is required with a SymmetricNoise")
-    sens = _exact(sensitivity, "sensitivity")
+    sens = _exact_input(sensitivity, "sensitivity")
     digits = check_digits(digits)
-    eps_exact = _exact(eps_prime, "eps_prime")
+    eps_exact = _exact_input(eps_prime, "eps_prime")
     where: list = [None]
 
     def compute() -> mpmath.mpf:
@@ -486,7 +487,7 @@ def is_private(noise: SymmetricNoise, eps: object, delta: object = 0, digits: in
     allowed = parse_number(delta, "delta")
     if allowed < 0:
         raise DomainError("delta", f"must be >= 0, got {allowed}")
-    eps_exact = _exact(eps, "eps")
+    eps_exact = _exact_input(eps, "eps")
     value, shift, closed = _certified_profile(noise, eps_exact, digits, sensitivity)
     if closed is not None:
         exact, enclose, _, parts = closed

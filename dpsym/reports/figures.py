@@ -44,7 +44,7 @@ import sympy as sp
 
 from dpsym._version import STAMP
 from dpsym.certified.agreement import agreement
-from dpsym.certified.rounding import decimal_text, format_digits, fraction_rounding
+from dpsym.certified.rounding import decimal_text, format_digits, fraction_rounding, mpf_fraction
 from dpsym.gaussian.calibration import calibrate_sigma_value
 from dpsym.mechanisms.fastpath import amplitude_ratio, power_ratio
 from dpsym.mechanisms.independent_staircase import IndependentStaircase
@@ -96,13 +96,8 @@ def ratios_mp(eps: mpmath.mpf, delta: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mp
     current precision: :math:`\mathbb{E}|X| / (\sigma^* \sqrt{2/\pi})` and
     :math:`\mathbb{E}X^2 / \sigma^{*2}` at :math:`\Delta = 1`."""
     amp, power = truncated_laplace_mp(eps, delta)
-    sigma = calibrate_sigma_value(_exact(eps), _exact(delta))
+    sigma = calibrate_sigma_value(mpf_fraction(eps), mpf_fraction(delta))
     return amp / (sigma * mpmath.sqrt(2 / mpmath.pi)), power / sigma**2
-
-
-def _exact(v: mpmath.mpf) -> Fraction:
-    man, exp = mpmath.mpf(v).man_exp
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
 def _axis(ends: tuple[str, str], n: int) -> np.ndarray:

@@ -280,6 +280,7 @@ def series(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude",
     return reg.expand(expr, order)
 
 
-__all__ = ["TEST_B", "calibration", "closed_form", "cost_function", "derived_formula", "derived_parameter",
-           "formula", "moment", "noise", "normalisation", "optimal_cost", "optimal_parameter",
-           "optimal_root", "series", "slope_function", "solve_for", "test_points"]
+__all__ = ["TEST_B", "calibration", "closed_form", "cost_function", "derived_formula",
+           "derived_parameter", "formula", "moment", "noise", "normalisation", "optimal_cost",
+           "optimal_parameter", "optimal_root", "series", "slope_function", "solve_for",
+           "test_points"]
