@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'c47c9a98c35d10be02309226231f865742960cae034177157d9d9887c386748e'
+FINGERPRINT = 'fcbdf99100bf26c9a5acaab094a0d0d130eceef8f8ceba3ca553c14575b636e3'
 
 def _e0():
     with evaluate(False):
