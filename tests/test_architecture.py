@@ -179,3 +179,12 @@ def test_the_layout_pictures_are_current():
         "run `python tests/layout.py` to regenerate docs/architecture.md"
     every = {m for layer in layout.layers() for m in layer}
     assert {"dpsym.certified", "dpsym.privacy", "dpsym.cli"} <= every
+
+
+def test_the_sources_are_ruff_clean():
+    """``ruff check`` (the rules of ``pyproject.toml``) passes on the whole tree."""
+    root = PACKAGE.parent
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "dpsym",
+                           "tests", "benchmarks", "notebooks", "docs"],
+                          cwd=root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
