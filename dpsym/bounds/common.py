@@ -120,7 +120,7 @@ def round_exact(value: Fraction, digits: int, down: bool = True) -> tuple[mpmath
     :func:`dpsym.certified.rounding.directed_rounding`)."""
     digits = check_digits(digits)
     sign, mantissa, power = directed_rounding(value, digits, up=not down)
-    number, text = _decimal(int(mantissa), power, digits)
+    number, text = _decimal(mpz(mantissa), power, digits)
     return (-number, "-" + text) if sign else (number, text)
 
 
@@ -153,7 +153,7 @@ def enclosed_lower(enclose: Callable[[int], flint.arb | None], digits: int,
             if ball is not None and ball.is_finite() and ball > 0:
                 lo, hi = (directed_rounding(man_exp(end), digits, up=False)[1:]
                           for end in (ball.lower(), ball.upper()))
-                rounded = int(lo[0]), lo[1]
+                rounded = mpz(lo[0]), lo[1]
                 if lo == hi:
                     return _enclosed_value(rounded, ball, digits)
                 safe = rounded, ball
