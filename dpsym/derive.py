@@ -572,7 +572,8 @@ def run(out_dir: str | os.PathLike[str] = "derivations",
             before = MODULE.read_bytes() if MODULE.is_file() else None
             path = write_cache()
             state = "new" if before is None else file_status(path, before)
-            report.status[f"dpsym/{path.name}"] = f"{state} (fingerprint {fingerprint()[:12]})"
+            report.status[f"dpsym/symbolic/{path.name}"] = (
+                f"{state} (fingerprint {fingerprint()[:12]})")
             bar.step()
     finally:
         bar.close()
