@@ -53,7 +53,7 @@ because :math:`\varphi(x) R(y) = e^{(y^2 - x^2)/2}\Phi(-y) = e^\varepsilon\Phi(b
 :math:`e^\varepsilon` nor any other overflowing factor appears; the only subtraction left is
 :math:`R(x) - R(y)`, which the arbitrary-precision path evaluates with as many extra bits
 as it cancels, and the float64 path evaluates as :math:`\int_x^y (1 - tR(t))\,dt`
-(:math:`-R' = 1 - tR > 0`) by Gauss-Legendre quadrature when :math:`\mu` is small against
+(:math:`-R^{\prime} = 1 - tR > 0`) by Gauss-Legendre quadrature when :math:`\mu` is small against
 :math:`x`.
 
 **Calibration variable.** The root is sought in :math:`x` rather than :math:`\sigma`:

@@ -224,7 +224,7 @@ class Mechanism(Distribution, Parametrised):
 
     def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
                         digits: int = 30, *, free_value: object = None) -> Value:
-        r"""The certified privacy profile :math:`\delta(\varepsilon')` at this instance's
+        r"""The certified privacy profile :math:`\delta(\varepsilon^{\prime})` at this instance's
         sensitivity (:func:`dpsym.privacy.privacy_profile`); the free parameter is
         ``free_value`` or the optimum for ``cost`` certified to ``digits + 10`` digits."""
         noise = self.numeric_noise(cost, free_value, digits + 10)
