@@ -229,20 +229,64 @@ def first_markdown_cell(source: str) -> str:
     return "\n".join(body).strip()
 
 
-def notebook_json(path: Path) -> str:
+#: The libraries whose results the notebooks print: a new version runs them again.
+FINGERPRINT_LIBRARIES = ("sympy", "mpmath", "numpy", "scipy", "python-flint", "gmpy2",
+                         "matplotlib")
+
+
+def _code_only(source: str) -> str:
+    """The syntax tree of a module without its docstrings (comments are not in it)."""
+    import ast
+
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            body[0] = ast.Pass()
+    return ast.dump(tree)
+
+
+def source_fingerprint(package: Path) -> str:
+    """A hash of the code of ``package`` (every ``*.py`` below it, docstrings and comments
+    left out) and of the versions of :data:`FINGERPRINT_LIBRARIES`: the notebooks' outputs
+    depend on nothing else, so a cached execution with the same fingerprint and the same
+    code cells is the one a new run would give."""
+    import hashlib
+    from importlib.metadata import PackageNotFoundError, version
+
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(_code_only(path.read_text(encoding="utf-8")).encode())
+    for name in FINGERPRINT_LIBRARIES:
+        try:
+            digest.update(f"{name}=={version(name)}".encode())
+        except PackageNotFoundError:
+            digest.update(f"{name} missing".encode())
+    return digest.hexdigest()[:16]
+
+
+def notebook_json(path: Path, fingerprint: str = "") -> str:
     """The jupytext percent script ``path`` as an unexecuted ``.ipynb`` (JSON text) whose
-    kernel is this interpreter's ``python3``."""
+    kernel is this interpreter's ``python3``. ``fingerprint`` (of :func:`source_fingerprint`)
+    goes into the kernelspec, part of what the execution cache matches a notebook by. Cell
+    tags of the script (``# %% tags=["hide-input"]``) are kept."""
     import jupytext
     import nbformat
 
     nb = jupytext.reads(path.read_text(encoding="utf-8"), fmt="py:percent")
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
+    if fingerprint:
+        nb.metadata["kernelspec"]["dpsym_fingerprint"] = fingerprint
     nb.metadata.pop("jupytext", None)
     return nbformat.writes(nb) + "\n"
 
 
 def write_notebooks(out: Path, notebooks: Path) -> None:
+    fingerprint = source_fingerprint(notebooks.parent / "dpsym")
     entries, names, titles = [], [], []
     for stale in (out / "notebooks").glob("*.md"):  # pages of an earlier layout
         stale.unlink()
@@ -255,7 +299,7 @@ def write_notebooks(out: Path, notebooks: Path) -> None:
         entries += [f"## {title}", "",
                     f"`notebooks/{path.name}` — [rendered, with its outputs]"
                     f"(_generated/notebooks/{path.stem}.ipynb)", "", rest.strip(), ""]
-        _write(out / "notebooks" / f"{path.stem}.ipynb", notebook_json(path))
+        _write(out / "notebooks" / f"{path.stem}.ipynb", notebook_json(path, fingerprint))
     _write(out / "include" / "notebooks_table.md", "\n".join(
         ["| notebook | what it checks |", "| --- | --- |",
          *(f"| [`notebooks/{name}.py`](/_generated/notebooks/{name}.ipynb) | {title} |"
