@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/minimisers.py [--quick] [--out benchmarks/results-minimisers]
 
-The interval minimiser (:mod:`dpsym.intervals`: the slope's sign polynomial, a tropical
+The interval minimiser (:mod:`dpsym.certified.intervals`: the slope's sign polynomial, a tropical
 covering of the parameter's range, interval Newton; certificate ``"enclosure"``) timed
 against baselines measured in the same run, interleaved round by round (the helpers of
 ``run.py``):

@@ -287,7 +287,7 @@ GRID_DELTA = (1e-300, 1e-50, 1e-20, 1e-10, 1e-6, 1e-2, 0.5)
 
 def sigma_reference(e: float, d: float, digits: int = 50) -> mpmath.mpf:
     """dpsym's certified mpmath calibration at the exact binary value of the floats."""
-    from dpsym.gaussian_calibration import calibrate_sigma_mp
+    from dpsym.gaussian.calibration import calibrate_sigma_mp
 
     return calibrate_sigma_mp(Fraction(e), Fraction(d), 1, digits=digits)[0]
 
@@ -339,7 +339,7 @@ def _accuracy(f: Callable[[float, float], float], refs: dict, limit: float
 
 
 def gaussian_cases(quick: bool) -> list[Result]:
-    from dpsym.gaussian_calibration import calibrate_sigma
+    from dpsym.gaussian.calibration import calibrate_sigma
 
     points = [(e, d) for e in GRID_EPS for d in GRID_DELTA]
     refs = {p: sigma_reference(*p) for p in points}
@@ -784,8 +784,8 @@ def _mp_tl(e: float, d: float) -> tuple[mpmath.mpf, mpmath.mpf]:
 
 
 def float_grid_cases(quick: bool) -> list[Result]:
-    from dpsym import fastpath as fpth
-    from dpsym.gaussian_calibration import calibrate_sigma, calibrate_sigma_value
+    from dpsym.gaussian.calibration import calibrate_sigma, calibrate_sigma_value
+    from dpsym.mechanisms import fastpath as fpth
 
     n = 200 if quick else 1000
     repeats = 5 if quick else 7
@@ -1003,7 +1003,8 @@ LERCH_SUMS = (("1e-6", (1, 2), (1, 3), 30), ("1e-6", (3, 2), (1, 3), 1000),
 
 def _clear_lerch_caches() -> None:
     """Forget every cached Lerch sum, zeta value and plan: each timed call starts cold."""
-    from dpsym import lerch_balls, sums
+    from dpsym.certified.lerch import balls as lerch_balls
+    from dpsym.symbolic import sums
 
     lerch_balls.clear_cache()
     sums._mp_lerch_cached.cache_clear()
@@ -1012,20 +1013,20 @@ def _clear_lerch_caches() -> None:
 
 def lerch_cases(quick: bool) -> list[Result]:
     """Non-integer moments (Lerch sums): the certified value (``"enclosure"``: the Lerch
-    sums enclosed with proven remainders by :mod:`dpsym.lerch_balls`, the minimiser by
+    sums enclosed with proven remainders by :mod:`dpsym.certified.lerch.balls`, the minimiser by
     interval Newton) on a fresh instance with every Lerch cache cleared, over the
     two-precision mpmath path (``method="mpmath"``, certificate ``"agreement"``, its
-    Lerch sums by :func:`dpsym.sums.mp_lerch_sum`), target <= 4x (a proof against a
+    Lerch sums by :func:`dpsym.symbolic.sums.mp_lerch_sum`), target <= 4x (a proof against a
     heuristic: the interval minimiser's sign covering evaluates about a hundred Lerch
     sums and their Taylor forms); and one Lerch sum as a
-    rigorous ball over :func:`~dpsym.sums.mp_lerch_sum` (no error bound) at the same
+    rigorous ball over :func:`~dpsym.symbolic.sums.mp_lerch_sum` (no error bound) at the same
     digits, target <= 3x."""
     import flint
 
-    from dpsym.lerch_balls import lerch_sum_ball
+    from dpsym.certified.lerch.balls import lerch_sum_ball
     from dpsym.mechanisms import MECHANISMS
     from dpsym.precision import arb_workprec, workdps
-    from dpsym.sums import mp_lerch_sum
+    from dpsym.symbolic.sums import mp_lerch_sum
 
     repeats = 3 if quick else 7
     out = []

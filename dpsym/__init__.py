@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from ._version import __version__
-from .bounds import BOUNDS, DiscreteLowerBound, LowerBound, LPBound
-from .composition import component, compose, compose_epsilon
-from .costs import AMPLITUDE, POWER, Cost, parse_cost
-from .distributions import Distribution
-from .errors import CertificationError, DomainError, DpsymError, UnsupportedError
-from .evaluation import Value
-from .expressions import Exact
-from .mechanisms import (
+from dpsym._version import __version__
+from dpsym.accounting.composition import component, compose, compose_epsilon
+from dpsym.accounting.renyi import RenyiValue
+from dpsym.bounds import BOUNDS, DiscreteLowerBound, LowerBound, LPBound
+from dpsym.certified.evaluation import Value
+from dpsym.core.costs import AMPLITUDE, POWER, Cost, parse_cost
+from dpsym.core.expressions import Exact
+from dpsym.core.params import INPUT_RULE, parse_exact, parse_number
+from dpsym.distributions.scipy_face import Distribution
+from dpsym.errors import CertificationError, DomainError, DpsymError, UnsupportedError
+from dpsym.mechanisms import (
     MECHANISMS,
     AnalyticGaussian,
     ClassicGaussian,
@@ -24,12 +26,10 @@ from .mechanisms import (
     UniformMass,
     get_mechanism,
 )
-from .mechanisms.independent_staircase import IndependentStaircase
-from .mechanisms.laplace_md import LaplaceMD
-from .mechanisms.lattice_md import DiscreteLaplaceMD, DiscreteUniformMD
-from .mechanisms.staircase_md import StaircaseMD
-from .params import INPUT_RULE, parse_exact, parse_number
-from .renyi import RenyiValue
+from dpsym.mechanisms.independent_staircase import IndependentStaircase
+from dpsym.mechanisms.laplace_md import LaplaceMD
+from dpsym.mechanisms.lattice_md import DiscreteLaplaceMD, DiscreteUniformMD
+from dpsym.mechanisms.staircase_md import StaircaseMD
 
 __all__ = [
     "AMPLITUDE",

@@ -46,7 +46,7 @@ class CertificationError(DpsymError, ArithmeticError):
 class BudgetExceeded(DpsymError):
     """A computation exceeded its time or memory budget and was stopped.
 
-    Raised by :func:`dpsym.budget.run_with_budget` and the entry points built on it; the
+    Raised by :func:`dpsym.runtime.budget.run_with_budget` and the entry points built on it; the
     command line reports it with exit status 3. It is not a :class:`ValueError`: the
     request was valid, it only needs more time or memory than it was given.
 

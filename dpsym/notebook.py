@@ -24,7 +24,7 @@ from typing import Any
 
 import sympy as sp
 
-from .symbols import eps
+from dpsym.symbols import eps
 
 try:  # Jupyter's display; a plain `pip install .` has no IPython: plain text then
     from IPython import get_ipython

@@ -14,7 +14,7 @@
 # # Composition: the staircase against Laplace and the Gaussian
 #
 # A mechanism is rarely used once. This notebook checks dpsym's privacy-loss laws and its
-# tight $k$-fold composition (`dpsym.composition`, `dpsym renyi`, `dpsym compose`) and
+# tight $k$-fold composition (`dpsym.accounting.composition`, `dpsym renyi`, `dpsym compose`) and
 # compares the staircase, Laplace and Gaussian mechanisms for $k = 1, \dots, 1000$
 # releases: the composed $\varepsilon(\delta)$, and the cost of each release at a fixed
 # composed budget, with the asymptotic regime derived.
@@ -32,10 +32,10 @@ import mpmath
 import sympy as sp
 
 from dpsym import AnalyticGaussian, Laplace, Staircase
-from dpsym.composition import Component, component, compose, compose_epsilon
+from dpsym.accounting.composition import Component, component, compose, compose_epsilon
+from dpsym.accounting.renyi import renyi
 from dpsym.notebook import show, show_figure
 from dpsym.precision import arb_workprec, workdps
-from dpsym.renyi import renyi
 
 if "inline" not in matplotlib.get_backend():  # plain `python notebook.py`: no display
     matplotlib.use("Agg")

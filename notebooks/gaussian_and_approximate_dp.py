@@ -16,8 +16,8 @@
 # Source: the lecture notes on approximate differential privacy (seed `001`): the
 # hockey-stick form of $(\varepsilon, \delta)$-DP, name-and-shame, the classic and the
 # analytic ("optimal") Gaussian mechanism, composition and group privacy. Each statement is
-# computed exactly (finite laws in `dpsym.textbook`) or at high precision (the Gaussian's
-# exact privacy profile in `dpsym.gaussian_calibration`); every claim cell ends in an
+# computed exactly (finite laws in `dpsym.mechanisms.textbook`) or at high precision (the Gaussian's
+# exact privacy profile in `dpsym.gaussian.calibration`); every claim cell ends in an
 # `assert`. Statements found wrong are asserted in their corrected form (errata G1, G2).
 
 # %%
@@ -26,9 +26,9 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from dpsym.gaussian_calibration import calibrate_sigma_mp, classic_check, profile_mp
+from dpsym.gaussian.calibration import calibrate_sigma_mp, classic_check, profile_mp
 from dpsym.mechanisms import AnalyticGaussian, ClassicGaussian
-from dpsym.textbook import (
+from dpsym.mechanisms.textbook import (
     compose,
     exposure_probability,
     group_chain,

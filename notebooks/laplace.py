@@ -20,7 +20,8 @@
 # with costs $\Delta/\varepsilon$ and $2\Delta^2/\varepsilon^2$; the discrete Laplace mechanism).
 #
 # Each result is derived by the dpsym engine (`dpsym.Laplace`, `dpsym.DiscreteLaplace`,
-# `dpsym.privacy`, `dpsym.sampling`) and independently with plain sympy / mpmath in this
+# `dpsym.privacy.profiles`, `dpsym.sampling.samplers`) and independently with plain sympy / mpmath
+# in this
 # notebook; every claim cell ends in an `assert`. Statements of the sources found wrong or
 # imprecise are asserted in their corrected form and recorded in `docs/errata.md`.
 
@@ -35,8 +36,8 @@ import sympy as sp
 
 from dpsym import DiscreteLaplace, Laplace
 from dpsym.notebook import show, show_figure
-from dpsym.privacy import privacy_loss_bound
-from dpsym.sampling import cdf_mp
+from dpsym.privacy.profiles import privacy_loss_bound
+from dpsym.sampling.samplers import cdf_mp
 from dpsym.symbols import Delta, eps, x
 
 if "inline" not in matplotlib.get_backend():  # plain `python notebook.py`: no display
@@ -115,7 +116,7 @@ with mpmath.workdps(30):
 # The notes: if $Y \sim \mathrm{Lap}(b)$ then $\Pr[|Y| > b\,t] \le e^{-t}$. It is an
 # **equality**: $\Pr[|Y| > b\,t] = 2\int_{bt}^\infty \frac{1}{2b}e^{-y/b}\,dy = e^{-t}$ for every
 # $t \ge 0$. Checked symbolically, and with the engine's exact distribution function
-# (`dpsym.sampling.cdf_mp`) at 30 digits.
+# (`dpsym.sampling.samplers.cdf_mp`) at 30 digits.
 
 # %%
 scale = sp.Symbol("b_scale", positive=True)

@@ -27,7 +27,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dpsym.costs import Cost
+from dpsym.core.costs import Cost
 from dpsym.mechanisms import DiscreteUniform, UniformMass
 from dpsym.mechanisms.uniform_mass import L, alpha
 from dpsym.notebook import show_figure

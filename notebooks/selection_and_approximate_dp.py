@@ -19,7 +19,7 @@
 # theorem), and *approximate differential privacy* (the definition and its examples).
 #
 # Each statement is computed exactly (sympy) and cross-checked numerically (mpmath, and
-# `dpsym.privacy` where a noise density is involved); every claim cell ends in an
+# `dpsym.privacy.profiles` where a noise density is involved); every claim cell ends in an
 # `assert`. Statements found wrong or imprecise are asserted in their corrected form and
 # recorded in `docs/errata.md`.
 
@@ -32,9 +32,9 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dpsym.noise import Piece, SymmetricNoise
 from dpsym.notebook import show, show_figure
-from dpsym.privacy import hockey_stick, privacy_profile
+from dpsym.privacy.profiles import hockey_stick, privacy_profile
+from dpsym.symbolic.noise import Piece, SymmetricNoise
 
 if "inline" not in matplotlib.get_backend():  # plain `python notebook.py`: no display
     matplotlib.use("Agg")
@@ -232,7 +232,7 @@ with mpmath.workdps(30):
 #   satisfies the pointwise condition with $\varepsilon = \delta = 0$ — including
 #   $M(x) = x_1 + U$, $U$ uniform of width $10^{-3}$, which reveals $x_1$. Its true
 #   $\delta(\varepsilon)$ for records $1$ apart is $1$ at every $\varepsilon$ (computed by
-#   `dpsym.privacy`).
+#   `dpsym.privacy.profiles`).
 # * **Discrete outputs**: $M(x) = (x_1, V)$ with $V$ uniform on $\{1, \dots, N\}$ satisfies the
 #   pointwise condition with $(0, 1/N)$, but its set-based $\delta(\varepsilon)$ is $1$.
 #

@@ -39,7 +39,7 @@ from scipy.optimize import minimize_scalar
 
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
 from dpsym.notebook import show, show_figure
-from dpsym.privacy import is_private
+from dpsym.privacy.profiles import is_private
 from dpsym.symbols import Delta, b, eps, gamma, k, u
 from dpsym.symbols import r as r_sym
 
@@ -369,7 +369,7 @@ fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.loglog(es, r1, label=r"$\ell^1$")
 ax.loglog(es, r2, label=r"$\ell^2$")
 ax.loglog(es[es > 3], (es * np.exp(-es / 2))[es > 3], "C0:",
-label=r"$\varepsilon e^{-\varepsilon/2}$")
+          label=r"$\varepsilon e^{-\varepsilon/2}$")
 ax.loglog(es[es > 3], (2 ** (-5 / 3) * es**2 * np.exp(-2 * es / 3))[es > 3], "C1:",
           label=r"$2^{-5/3}\varepsilon^2 e^{-2\varepsilon/3}$")
 ax.set(xlabel=r"$\varepsilon$", ylabel="staircase / Laplace", title="Optimal cost ratio")
@@ -587,7 +587,7 @@ assert abs(2 * half_mass - a_num - 1) < 1e-12
 # %% [markdown]
 # ## 10. Privacy of the staircase at $\gamma^*$
 #
-# `dpsym.privacy` computes the exact privacy profile
+# `dpsym.privacy.profiles` computes the exact privacy profile
 # $\delta(\varepsilon^{\prime}) = \sup_{|d| \le \Delta} \int (f(x) - e^{\varepsilon^{\prime}}
 # f(x+d))_+\,dx$.
 # At the design $\varepsilon$ it is $0$ (pure $\varepsilon$-DP), and it is positive for every

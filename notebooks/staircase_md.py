@@ -32,16 +32,11 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from dpsym.bounds.radial_lp import radial_lp
 from dpsym.mechanisms.independent_staircase import IndependentStaircase
 from dpsym.mechanisms.laplace_md import LaplaceMD
-from dpsym.mechanisms.staircase_md import (
-    StaircaseMD,
-    gamma_star_d2,
-    hockey_stick_2d,
-    level_index,
-)
-from dpsym.numerics import evaluate
-from dpsym.radial_lp import radial_lp
+from dpsym.mechanisms.staircase_md import StaircaseMD, gamma_star_d2, hockey_stick_2d, level_index
+from dpsym.symbolic.numerics import evaluate
 from dpsym.symbols import Delta, b, eps, gamma, k
 
 if "inline" not in matplotlib.get_backend():
@@ -262,7 +257,7 @@ for theta in np.linspace(0, np.pi / 2, 5):
 #
 # Among densities $g(\|x\|_1)$ the DP constraint is $g(r) \le e^{\varepsilon}g(s)$ for
 # $|r-s|\le\Delta$
-# (`dpsym.radial_lp`). The LP over profiles constant on cells of width $\Delta/20$ reaches
+# (`dpsym.bounds.radial_lp`). The LP over profiles constant on cells of width $\Delta/20$ reaches
 # exactly the best staircase whose $\gamma$ is a multiple of $1/20$, and is within the grid
 # error of the continuous optimum $V^*$: the staircase is optimal among radial densities,
 # evidence for the conjecture in every dimension tested.

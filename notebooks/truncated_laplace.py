@@ -26,8 +26,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dpsym.fastpath import amplitude_ratio, power_ratio
 from dpsym.mechanisms import AnalyticGaussian, TruncatedLaplace
+from dpsym.mechanisms.fastpath import amplitude_ratio, power_ratio
 from dpsym.mechanisms.truncated_laplace import A
 from dpsym.notebook import show_figure
 from dpsym.symbols import Delta, c, delta, eps, x

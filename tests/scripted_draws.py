@@ -1,5 +1,5 @@
-r"""Scripted random sources for the exact-sampling tests (:mod:`dpsym.exact_bits`,
-:mod:`dpsym.exact_sampling`).
+r"""Scripted random sources for the exact-sampling tests (:mod:`dpsym.sampling.exact_bits`,
+:mod:`dpsym.sampling.exact`).
 
 A scripted source returns predetermined draws; when a path runs out,
 :func:`enumerate_outcomes` branches over every possible next draw with its exact

@@ -1,4 +1,4 @@
-"""The ``dpsym[accounting]`` adapter (:mod:`dpsym.accounting`): dp_accounting's composed
+"""The ``dpsym[accounting]`` adapter (:mod:`dpsym.accounting.pld`): dp_accounting's composed
 delta from a pessimistic dpsym PLD lies above dpsym's exact (or lower-bound) delta and
 converges to it; the RDP curve feeds dp_accounting's RDP accountant."""
 
@@ -15,7 +15,8 @@ dp_accounting = pytest.importorskip("dp_accounting")
 from dp_accounting.rdp import rdp_privacy_accountant  # noqa: E402
 
 from dpsym import Laplace, Staircase  # noqa: E402
-from dpsym.accounting import (  # noqa: E402
+from dpsym.accounting.composition import component, compose, compose_epsilon  # noqa: E402
+from dpsym.accounting.pld import (  # noqa: E402
     MechanismEvent,
     PLDAccountant,
     RdpAccountant,
@@ -25,10 +26,9 @@ from dpsym.accounting import (  # noqa: E402
     rdp_curve,
     to_pld,
 )
-from dpsym.composition import component, compose, compose_epsilon  # noqa: E402
+from dpsym.accounting.renyi import renyi  # noqa: E402
 from dpsym.mechanisms import MECHANISMS  # noqa: E402
 from dpsym.precision import workdps  # noqa: E402
-from dpsym.renyi import renyi  # noqa: E402
 
 
 @pytest.mark.parametrize(("mechanism", "count", "target"), [

@@ -37,7 +37,7 @@ from dpsym import (
     TruncatedLaplace,
     UniformMass,
 )
-from dpsym.costs import Cost
+from dpsym.core.costs import Cost
 from dpsym.errors import UnsupportedError
 from dpsym.symbols import Delta, c, delta, eps, p
 
@@ -247,7 +247,7 @@ def test_discrete_uniform_costs_and_privacy(d, sens):
 
 
 def _format(value: Fraction, digits: int) -> str:
-    from dpsym.numerics import format_digits
+    from dpsym.symbolic.numerics import format_digits
 
     with mpmath.workdps(digits + 20):
         return format_digits(mpmath.mpf(value.numerator) / value.denominator, digits)

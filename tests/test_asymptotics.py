@@ -1,4 +1,4 @@
-r"""Series of minimisers without closed forms (:mod:`dpsym.asymptotics`).
+r"""Series of minimisers without closed forms (:mod:`dpsym.symbolic.asymptotics`).
 
 * For :math:`p = 1, 2` the staircase's minimiser has a closed form: the series must be the
   expansion of that closed form, term by term.
@@ -16,10 +16,10 @@ import mpmath
 import pytest
 import sympy as sp
 
-from dpsym.asymptotics import minimiser_series
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.mechanisms.staircase import Staircase
-from dpsym.regimes import get_regime
+from dpsym.symbolic.asymptotics import minimiser_series
+from dpsym.symbolic.regimes import get_regime
 from dpsym.symbols import Delta, b, c, delta, eps, gamma
 
 REGIMES = ("eps->0", "eps->oo")

@@ -1,4 +1,4 @@
-"""Tests of :mod:`dpsym.audit` against closed forms computed here from the densities."""
+"""Tests of :mod:`dpsym.reports.audit` against closed forms computed here from the densities."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from dpsym.audit import AUDITED, audit
 from dpsym.errors import DomainError
-from dpsym.gaussian_calibration import calibrate_sigma_mp
+from dpsym.gaussian.calibration import calibrate_sigma_mp
+from dpsym.reports.audit import AUDITED, audit
 
 
 def mp(text: str) -> mpmath.mpf:
@@ -82,7 +82,7 @@ def test_every_audited_mechanism_answers():
 
 def test_a_bound_beyond_the_precision_range_is_refused():
     """--bound 1e300 used to end in OverflowError (and 1e9 in a gmp abort)."""
-    from dpsym.audit import audit
+    from dpsym.reports.audit import audit
 
     ok = audit("truncated-laplace", "1", scale="1", bound="1e6", digits=10)
     assert ok.text.endswith("e-434295")

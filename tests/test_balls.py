@@ -1,4 +1,4 @@
-"""Ball arithmetic (:mod:`dpsym.balls`): rigorous closed-form values.
+"""Ball arithmetic (:mod:`dpsym.certified.balls`): rigorous closed-form values.
 
 A certified ball must print alike at every point (near ties and powers of ten included),
 and the ball path of ``Mechanism.value`` must give
@@ -17,10 +17,10 @@ import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpsym import balls
+from dpsym.certified import balls
 from dpsym.errors import DomainError, DpsymError, UnsupportedError
 from dpsym.mechanisms import MECHANISMS, Laplace, Staircase
-from dpsym.numerics import format_digits
+from dpsym.symbolic.numerics import format_digits
 from dpsym.symbols import Delta, eps
 
 DIGITS = st.sampled_from([1, 2, 3, 5, 15, 16, 30, 40, 100])

@@ -17,19 +17,13 @@ import sympy as sp
 
 from dpsym.bounds import BOUNDS, DiscreteLowerBound, LowerBound
 from dpsym.bounds.common import round_down, round_exact
-from dpsym.bounds.integer import (
-    chain_bound,
-    pair_bound_amplitude,
-    slides_formula,
-    u,
-    uniform_cost,
-)
+from dpsym.bounds.integer import chain_bound, pair_bound_amplitude, slides_formula, u, uniform_cost
 from dpsym.bounds.lp import certified_lp_lower_bound
 from dpsym.bounds.real import finite_sum, n, tail_bound
 from dpsym.bounds.tightness import PAPER_CLAIMS, lower_bound, ratio_limit, upper_bound
+from dpsym.core.params import Parametrised
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.mechanisms import Mechanism
-from dpsym.params import Parametrised
 from dpsym.precision import arb_workprec
 from dpsym.symbols import Delta, b, c, delta, eps, k
 

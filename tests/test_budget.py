@@ -1,4 +1,4 @@
-"""Time and memory budgets (:mod:`dpsym.budget`): the API, the command line (exit status 3,
+"""Time and memory budgets (:mod:`dpsym.runtime.budget`): the API, the command line (exit status 3,
 one line), ``sweep``'s budgets per point, and no process left behind.
 
 The slow computations are slow by construction: a Python integer power ``3**10**12``
@@ -23,11 +23,17 @@ import gmpy2
 import pytest
 from cli_helpers import assert_one_line_error, run
 
-from dpsym import budget
-from dpsym.budget import Worker, check_memory, check_timeout, map_with_budget, run_with_budget
 from dpsym.errors import BudgetExceeded, DomainError, DpsymError
 from dpsym.mechanisms import Laplace, Staircase
-from dpsym.sweep import sweep
+from dpsym.reports.sweep import sweep
+from dpsym.runtime import budget
+from dpsym.runtime.budget import (
+    Worker,
+    check_memory,
+    check_timeout,
+    map_with_budget,
+    run_with_budget,
+)
 
 pytestmark = pytest.mark.skipif(not budget.MEMORY_ENFORCED,
                                 reason="budgets are enforced on Linux (fork, RLIMIT_AS)")
@@ -238,7 +244,7 @@ def test_ctrl_c_interrupts_the_child_which_cleans_up(tmp_path):
     interrupts the child, whose ``finally`` blocks run, then nothing is left."""
     mark = tmp_path / "cleaned"
     script = ("import sys, time, pathlib\n"
-              "from dpsym.budget import run_with_budget\n"
+              "from dpsym.runtime.budget import run_with_budget\n"
               "def work():\n"
               "    print('ready', flush=True)\n"
               "    try:\n"

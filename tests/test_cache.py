@@ -1,4 +1,5 @@
-"""The derivation cache (:mod:`dpsym.cache`) and its generated module (:mod:`dpsym._derived`).
+"""The derivation cache (:mod:`dpsym.symbolic.cache`) and its generated module
+(:mod:`dpsym.symbolic._derived`).
 
 The committed module must be current (its fingerprint that of the sources, its text what
 the main job writes now), every entry must rebuild exactly the expression a fresh
@@ -9,11 +10,12 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpsym import _derived, cache, cachegen
 from dpsym.mechanisms import MECHANISMS, Staircase
 from dpsym.mechanisms.base import Mechanism
+from dpsym.reports import cachegen
+from dpsym.symbolic import _derived, cache
 
-STALE = "run `dpsym derive` from the checkout to regenerate dpsym/_derived.py"
+STALE = "run `dpsym derive` from the checkout to regenerate dpsym/symbolic/_derived.py"
 
 
 def test_committed_module_is_current():
@@ -130,12 +132,13 @@ def test_fingerprint_follows_the_inputs_only(tmp_path, monkeypatch):
     (copy / "derive.py").write_text("# edited\n")
     (copy / "cli").mkdir(exist_ok=True)
     (copy / "cli" / "extra.py").write_text("# a module of a subpackage outside the inputs\n")
-    (copy / "balls.py").write_bytes((copy / "balls.py").read_bytes() + b"# edited\n")
+    balls = copy / "certified" / "balls.py"
+    balls.write_bytes(balls.read_bytes() + b"# edited\n")
     assert cache.fingerprint() == original
-    crlf = (copy / "optimize.py").read_bytes().replace(b"\n", b"\r\n")
-    (copy / "optimize.py").write_bytes(crlf)  # a Windows checkout hashes alike
-    assert cache.fingerprint() == original
-    with open(copy / "optimize.py", "a") as fh:
+    optimize = copy / "symbolic" / "optimize.py"
+    optimize.write_bytes(optimize.read_bytes().replace(b"\n", b"\r\n"))  # a Windows
+    assert cache.fingerprint() == original                                # checkout hashes alike
+    with open(optimize, "a") as fh:
         fh.write("# edited\n")
     assert cache.fingerprint() != original
 

@@ -4,7 +4,7 @@ Walks every mechanism and lower bound of the catalogue (:data:`dpsym.MECHANISMS`
 :data:`dpsym.BOUNDS`) x each of its quantities x the costs it accepts, at typical
 parameters (the ends of each parameter's declared ``typical`` range) and at extreme ones
 (the ends of the declared domain, or far into it where the domain is unbounded), and
-fails on any value whose :attr:`~dpsym.evaluation.Value.certificate` is ``"agreement"``
+fails on any value whose :attr:`~dpsym.certified.evaluation.Value.certificate` is ``"agreement"``
 (the two-precision heuristic) instead of ``"enclosure"`` or ``"exact"``. Then the same
 for what ``compare`` and ``audit`` print.
 
@@ -22,7 +22,7 @@ from cli_helpers import run, run_json
 
 from dpsym import BOUNDS, MECHANISMS
 from dpsym.bounds import get_entry
-from dpsym.costs import parse_cost
+from dpsym.core.costs import parse_cost
 from dpsym.errors import DomainError, UnsupportedError
 
 #: The costs walked: the two classics, an integer and two non-integer moments.

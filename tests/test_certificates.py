@@ -1,5 +1,5 @@
-"""What proves each printed number (:attr:`dpsym.evaluation.Value.certificate`) and the
-range shown for it (:attr:`~dpsym.evaluation.Value.enclosure`), through the API and every
+"""What proves each printed number (:attr:`dpsym.certified.evaluation.Value.certificate`) and the
+range shown for it (:attr:`~dpsym.certified.evaluation.Value.enclosure`), through the API and every
 ``--json`` output.
 
 References are computed here from the definitions (exact rationals, or mpmath sums and
@@ -15,7 +15,7 @@ import mpmath
 import pytest
 from cli_helpers import run_json
 
-from dpsym.evaluation import CERTIFICATES, Value
+from dpsym.certified.evaluation import CERTIFICATES, Value
 from dpsym.mechanisms import Laplace, Staircase
 
 

@@ -22,11 +22,11 @@ import sympy as sp
 from cli_helpers import assert_one_line_error, mp_from_text, run, run_json
 
 from dpsym.bounds import BOUNDS
+from dpsym.certified.evaluation import Value
 from dpsym.cli import parse_expression
+from dpsym.core.params import UNIT_OPEN, Param, eps_param, sensitivity_param
 from dpsym.errors import DomainError, DpsymError, UnsupportedError
-from dpsym.evaluation import Value
 from dpsym.mechanisms import MECHANISMS, Laplace
-from dpsym.params import UNIT_OPEN, Param, eps_param, sensitivity_param
 from dpsym.symbols import PUBLIC_SYMBOLS, in_eps
 
 #: Every entry of the command (mechanisms, then lower bounds).

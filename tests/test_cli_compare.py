@@ -1,5 +1,5 @@
 """Tests of ``dpsym compare`` (:mod:`dpsym.cli`) and of the comparison behind it
-(:mod:`dpsym.selection`), and of ``dpsym check``."""
+(:mod:`dpsym.reports.selection`), and of ``dpsym check``."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from cli_helpers import assert_one_line_error, mp_from_text, run, run_json
 from dpsym.bounds import BOUNDS
 from dpsym.claims import REGISTRY
 from dpsym.cli import main
+from dpsym.core.params import Guarantee
 from dpsym.errors import DomainError, DpsymError, UnsupportedError
 from dpsym.mechanisms import MECHANISMS
-from dpsym.params import Guarantee
-from dpsym.selection import (
+from dpsym.reports.selection import (
     CompareInputs,
     Comparison,
     IneligibleError,
@@ -249,7 +249,7 @@ def test_check_reports_a_mismatch(monkeypatch, capsys):
     assert "MISMATCH" in capsys.readouterr().out
 
 
-# ---------------------------------------------------------------------- dpsym.selection
+# ---------------------------------------------------------------------- dpsym.reports.selection
 def test_selection_returns_records_and_prints_nothing(capsys):
     inputs = compare_inputs("1", "0.05", digits=10)
     assert isinstance(inputs, CompareInputs)

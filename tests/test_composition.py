@@ -1,4 +1,4 @@
-"""Tight composition (:mod:`dpsym.composition`): exact lattice values against brute-force
+"""Tight composition (:mod:`dpsym.accounting.composition`): exact lattice values against brute-force
 sums in mpmath, bounds that bracket an independent quadrature and converge, the Gaussian
 closed form, the inverse, input checks and ``dpsym compose``."""
 
@@ -15,7 +15,7 @@ import sympy as sp
 from cli_helpers import assert_one_line_error, run, run_json
 
 from dpsym import DomainError, Laplace, Staircase
-from dpsym.composition import (
+from dpsym.accounting.composition import (
     GRID_POINTS,
     component,
     compose,
@@ -25,7 +25,7 @@ from dpsym.composition import (
 )
 from dpsym.mechanisms import MECHANISMS
 from dpsym.precision import arb_workprec, workdps
-from dpsym.privacy_loss import outward
+from dpsym.privacy.loss import outward
 
 
 def _mp(text: str) -> mpmath.mpf:

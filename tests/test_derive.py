@@ -411,7 +411,7 @@ class _Terminal(StringIO):
 
 
 def test_progress_redraws_one_line_on_a_terminal_and_one_line_per_phase_elsewhere():
-    from dpsym.progress import Progress
+    from dpsym.runtime.progress import Progress
 
     term = _Terminal()
     bar = Progress(4, stream=term, name="job")
@@ -462,7 +462,7 @@ def test_main_job_regenerates_the_cache_only_in_the_checkout(tmp_path, monkeypat
     for state in ("new", "unchanged"):
         stream = StringIO()
         derive.main_job(tmp_path, stream=stream, progress=False)
-        assert re.search(rf"^  dpsym/_derived.py  {state} \(fingerprint [0-9a-f]{{12}}\)$",
+        assert re.search(rf"^  dpsym/symbolic/_derived.py  {state} \(fingerprint [0-9a-f]{{12}}\)$",
                          stream.getvalue(), re.MULTILINE), stream.getvalue()
     assert calls == ["write", "write"]
 

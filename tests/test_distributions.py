@@ -38,7 +38,7 @@ from dpsym import (
 )
 from dpsym.mechanisms import MECHANISMS
 from dpsym.precision import workdps
-from dpsym.sampling import cdf_mp
+from dpsym.sampling.samplers import cdf_mp
 from dpsym.symbols import Delta, b, eps
 
 #: False-failure probability of each statistical test (below the suite's 1e-6).

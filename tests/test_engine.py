@@ -14,8 +14,8 @@ from reference import staircase_cost_by_sympy_sum
 
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
 from dpsym.mechanisms import MECHANISMS
-from dpsym.noise import GeometricTail, Piece, SymmetricNoise
-from dpsym.numerics import evaluate, format_digits
+from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
+from dpsym.symbolic.numerics import evaluate, format_digits
 from dpsym.symbols import NORM, Delta, b, eps, gamma, in_eps, r
 
 DIGITS = 30
@@ -87,7 +87,7 @@ def test_discrete_laplace_moment_matches_summation(e, D, p):
 @pytest.mark.parametrize("cost", ["amplitude", "power", "moment:3/2", "moment:3"])
 @pytest.mark.parametrize("e", ["0.2", "2", "9"])
 def test_staircase_optimum_matches_independent_minimisation(cost, e):
-    from dpsym.costs import parse_cost
+    from dpsym.core.costs import parse_cost
 
     power = parse_cost(cost).exponent
     mech = Staircase(eps=e, Delta="1.5")
@@ -105,7 +105,7 @@ def test_staircase_optimum_matches_independent_minimisation(cost, e):
 @pytest.mark.parametrize(("e", "D"), [("0.3", 3), ("1", 5), ("3", 4), ("0.05", 6)])
 @pytest.mark.parametrize("cost", ["amplitude", "power", "moment:1/2"])
 def test_discrete_staircase_optimum_is_the_best_integer(e, D, cost):
-    from dpsym.costs import parse_cost
+    from dpsym.core.costs import parse_cost
 
     power = parse_cost(cost).exponent
     mech = DiscreteStaircase(eps=e, Delta=D)

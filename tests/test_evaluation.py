@@ -1,4 +1,4 @@
-"""Certified evaluation (:mod:`dpsym.evaluation`): the Value object, the method dispatch
+"""Certified evaluation (:mod:`dpsym.certified.evaluation`): the Value object, the method dispatch
 (ball, mpmath, exact rationals), the numeric optimum and its limits.
 
 References are independent of the engine's numeric path: closed forms typed from their
@@ -12,10 +12,10 @@ import pickle
 import mpmath
 import pytest
 
-from dpsym import evaluation
-from dpsym.costs import parse_cost
+from dpsym.certified import evaluation
+from dpsym.certified.evaluation import MAX_INTEGER_SCAN, METHODS, Value
+from dpsym.core.costs import parse_cost
 from dpsym.errors import DomainError, UnsupportedError
-from dpsym.evaluation import MAX_INTEGER_SCAN, METHODS, Value
 from dpsym.mechanisms import DiscreteStaircase, Laplace, Staircase, UniformMass
 
 

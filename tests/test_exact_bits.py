@@ -1,4 +1,4 @@
-r"""Tests of :mod:`dpsym.exact_bits`: exact draws from fair random bits.
+r"""Tests of :mod:`dpsym.sampling.exact_bits`: exact draws from fair random bits.
 
 What is verified and how
 ------------------------
@@ -28,9 +28,9 @@ import numpy as np
 import pytest
 from scripted_draws import Exhausted, ScriptedBelow, ScriptedBits, enumerate_outcomes
 
-import dpsym.exact_bits as eb
+import dpsym.sampling.exact_bits as eb
 from dpsym.errors import DomainError
-from dpsym.exact_bits import (
+from dpsym.sampling.exact_bits import (
     RandomBits,
     bernoulli_exp_neg,
     bernoulli_rational,

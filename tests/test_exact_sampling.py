@@ -1,6 +1,6 @@
-r"""Tests of :mod:`dpsym.exact_sampling`: exact samplers of the integer-valued mechanisms.
+r"""Tests of :mod:`dpsym.sampling.exact`: exact samplers of the integer-valued mechanisms.
 
-The primitives they are built on (:mod:`dpsym.exact_bits`) are verified exactly in
+The primitives they are built on (:mod:`dpsym.sampling.exact_bits`) are verified exactly in
 ``test_exact_bits.py``.
 
 What is verified and how
@@ -13,7 +13,7 @@ What is verified and how
   computed here from the definitions (mpmath, or Fractions for the uniform), and the mass
   at 0 of the staircase by a z-test.
 * That no float appears on the sampling path (a trace of every frame of this module and
-  of :mod:`dpsym.exact_bits`).
+  of :mod:`dpsym.sampling.exact_bits`).
 * The optimal step :math:`r^*` (the mechanisms' registration in :data:`OPTIMAL_STEP`) and
   domain errors.
 
@@ -43,12 +43,11 @@ import pytest
 from scipy import stats
 from scripted_draws import ScriptedBelow, ScriptedBits, enumerate_outcomes
 
-import dpsym.exact_bits as eb
-import dpsym.exact_sampling as ex
+import dpsym.sampling.exact as ex
+import dpsym.sampling.exact_bits as eb
 from dpsym import DiscreteLaplace, DiscreteStaircase
 from dpsym.errors import DomainError, UnsupportedError
-from dpsym.exact_bits import RandomBits, bernoulli_real
-from dpsym.exact_sampling import (
+from dpsym.sampling.exact import (
     OPTIMAL_STEP,
     DiscreteLaplaceExact,
     DiscreteStaircaseExact,
@@ -58,6 +57,7 @@ from dpsym.exact_sampling import (
     sample_exact,
     uniform_support_size,
 )
+from dpsym.sampling.exact_bits import RandomBits, bernoulli_real
 
 #: The seed of the explicit generators here (the same as the ``rng`` fixture's).
 SEED = 20_240_611
@@ -391,7 +391,7 @@ SAMPLERS = [DiscreteLaplaceExact(Fraction(1, 3), 2), DiscreteLaplaceExact(Fracti
 
 @pytest.mark.parametrize("sampler", SAMPLERS, ids=repr)
 def test_no_float_on_the_sampling_path(sampler: ex.ExactSampler) -> None:
-    """Trace every line executed in dpsym.exact_sampling and dpsym.exact_bits: no local is
+    """Trace every line executed in dpsym.sampling.exact and dpsym.sampling.exact_bits: no local is
     ever a float; the sources are integer-only objects; every sample is a Python int."""
     seen: list[str] = []
     traced = {ex.__name__, eb.__name__}
@@ -627,7 +627,7 @@ def test_chi_square_rejection_rate_matches_the_level() -> None:
 
 
 def test_floats_mean_the_decimal_they_print_as() -> None:
-    """The package's one input rule (``dpsym.params.INPUT_RULE``) holds for the exact
+    """The package's one input rule (``dpsym.core.params.INPUT_RULE``) holds for the exact
     samplers too: 0.1 is 1/10 and 2.0 is 2, not their binary doubles."""
     a = exact_sampler("discrete-laplace", eps=0.1, Delta=2.0)
     b = exact_sampler("discrete-laplace", eps="1/10", Delta=2)

@@ -1,4 +1,5 @@
-"""float64 fast paths (dpsym.fastpath) and the Section-6 figures (dpsym.figures)."""
+"""float64 fast paths (dpsym.mechanisms.fastpath) and the Section-6 figures
+(dpsym.reports.figures)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dpsym import fastpath as fp
-from dpsym import figures
 from dpsym.errors import DomainError
-from dpsym.numerics import certified
+from dpsym.mechanisms import fastpath as fp
+from dpsym.reports import figures
+from dpsym.symbolic.numerics import certified
 
 
 def _tl_sympy():
@@ -79,7 +80,7 @@ def test_truncated_laplace_against_mpmath_50_digits(eps_range, delta_range):
 def test_laplace_and_gaussian_costs():
     assert fp.laplace_amplitude(0.5, 2.0) == 4.0
     assert fp.laplace_power(0.5, 2.0) == 32.0
-    from dpsym.gaussian_calibration import calibrate_sigma_mp
+    from dpsym.gaussian.calibration import calibrate_sigma_mp
 
     sigma, _ = calibrate_sigma_mp("0.5", "1e-5", "2", digits=25)
     with mpmath.workdps(25):

@@ -1,4 +1,4 @@
-"""The Gaussian mechanism's exact profile and its calibrations (dpsym.gaussian_calibration)."""
+"""The Gaussian mechanism's exact profile and its calibrations (dpsym.gaussian.calibration)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import mpmath
 import numpy as np
 import pytest
 
-from dpsym import fastpath as fp
-from dpsym import gaussian_calibration as gc
 from dpsym.errors import DomainError
+from dpsym.gaussian import calibration as gc
+from dpsym.mechanisms import fastpath as fp
 
 
 def _hockey_stick_quad(eps: mpmath.mpf, sigma: mpmath.mpf, d: mpmath.mpf) -> mpmath.mpf:

@@ -19,7 +19,7 @@ import pytest
 import sympy as sp
 
 from dpsym import INPUT_RULE, DomainError, Staircase, StaircaseMD, parse_exact, parse_number
-from dpsym.expressions import MAX_DEPTH, MAX_LENGTH, compare, parse, sign
+from dpsym.core.expressions import MAX_DEPTH, MAX_LENGTH, compare, parse, sign
 from dpsym.mechanisms import Laplace, TruncatedLaplace
 from dpsym.precision import workdps
 

@@ -1,4 +1,4 @@
-"""The discrete staircase's integer step r* proven (dpsym.integer_argmin) against
+"""The discrete staircase's integer step r* proven (dpsym.certified.integer_argmin) against
 independent references.
 
 The reference is written here from the mass function (slides 000, Part One): for
@@ -16,15 +16,15 @@ import flint
 import mpmath
 import pytest
 
-from dpsym.costs import parse_cost
-from dpsym.errors import CertificationError, UnsupportedError
-from dpsym.integer_argmin import (
+from dpsym.certified.integer_argmin import (
     Monotone,
     excluded_ranges,
     integer_minimum,
     integer_optimum,
     remaining,
 )
+from dpsym.core.costs import parse_cost
+from dpsym.errors import CertificationError, UnsupportedError
 from dpsym.mechanisms.discrete_staircase import DiscreteStaircase
 from dpsym.precision import arb_workprec
 

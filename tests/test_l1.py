@@ -1,4 +1,4 @@
-r"""Tests of :mod:`dpsym.l1`: the :math:`\ell^1` geometry and the staircase sums.
+r"""Tests of :mod:`dpsym.symbolic.l1`: the :math:`\ell^1` geometry and the staircase sums.
 
 * Volumes of :math:`\ell^1` balls against mpmath quadrature (slicing: the section of the
   ball of radius :math:`r` at :math:`x_d = u` is the ball of radius :math:`r - |u|` in one
@@ -18,7 +18,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from dpsym.l1 import (
+from dpsym.symbolic.l1 import (
     eulerian_numbers,
     l1_ball_volume,
     l1_sphere_measure,

@@ -1,7 +1,7 @@
 r"""The staircase's non-integer moments minimised rigorously at large eps (100 to 1e100).
 
 The cost is written with Lerch sums; the interval minimiser's sign covering is the
-family's (:class:`dpsym.lerch_intervals.IncreasingSign`: the slope's numerator increases).
+family's (:class:`dpsym.certified.lerch.intervals.IncreasingSign`: the slope's numerator increases).
 References are independent: the staircase's moment from its density (a b^k on
 [k, k + g), a b^{k+1} on [k + g, k + 1)), summed over the first K periods with a rigorous
 bound on the rest, its slope's numerator solved in u = log gamma by ``mpmath.findroot`` at
@@ -20,11 +20,11 @@ import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dpsym.balls import BallFunction
-from dpsym.costs import parse_cost
-from dpsym.evaluation import interval_plan
-from dpsym.intervals import CompiledCost, certify_minimum
-from dpsym.lerch_intervals import IncreasingSign
+from dpsym.certified.balls import BallFunction
+from dpsym.certified.evaluation import interval_plan
+from dpsym.certified.intervals import CompiledCost, certify_minimum
+from dpsym.certified.lerch.intervals import IncreasingSign
+from dpsym.core.costs import parse_cost
 from dpsym.mechanisms import Staircase
 
 
@@ -187,7 +187,7 @@ def test_a_lerch_sum_at_b_of_e_to_the_minus_1e25_is_as_accurate_as_the_precision
     of :math:`z` (the direct summation's stopping test: a float's rounding of
     :math:`\log z^N \sim 10^{25}` exceeds its margin). The reference sums three terms,
     the rest below :math:`z^3 4^s/(1 - 2^s z)` (:func:`_periods`), in mpmath."""
-    from dpsym.lerch_balls import lerch_sum_ball
+    from dpsym.certified.lerch.balls import lerch_sum_ball
     from dpsym.precision import arb_workprec
 
     k = 12823955919013008065421551

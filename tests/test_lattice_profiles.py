@@ -1,5 +1,5 @@
 r"""Privacy profiles of the lattice mechanisms and the uniform noise with a point mass:
-exact or Arb enclosures (dpsym.lattice_profiles, dpsym.profile_balls) against sums
+exact or Arb enclosures (dpsym.privacy.lattice, dpsym.privacy.closed_forms) against sums
 written here from the mass functions' definitions.
 
 The reference is :math:`\max_{1 \le d \le \Delta} \sum_i (p(i) - e^{\varepsilon'}p(i - d))_+`
@@ -275,7 +275,7 @@ def test_is_private_zero_eps(mech, delta):
 
 def test_undecidable_tie_is_an_error():
     """An enclosure never separated from delta raises instead of guessing."""
-    from dpsym.privacy import _at_most
+    from dpsym.privacy.profiles import _at_most
 
     with pytest.raises(CertificationError):
         _at_most([(mpmath_ball, None)], Fraction(1, 3), 20)
@@ -298,8 +298,8 @@ def test_random_custom_lattice_noise():
     bounded by the mass beyond the window."""
     import sympy as sp
 
-    from dpsym.noise import GeometricTail, Piece, SymmetricNoise
-    from dpsym.privacy import privacy_profile
+    from dpsym.privacy.profiles import privacy_profile
+    from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
 
     rng = random.Random(1126)
     for _ in range(10):

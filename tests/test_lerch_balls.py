@@ -1,4 +1,4 @@
-"""Rigorous enclosures of Lerch sums (dpsym.lerch_balls) and the non-integer moments they
+"""Rigorous enclosures of Lerch sums (dpsym.certified.lerch.balls) and the non-integer moments they
 certify.
 
 Every reference is computed here, independently of the code under test: the defining sum
@@ -17,13 +17,14 @@ import pytest
 import sympy as sp
 from reference import near_tie_eps
 
-from dpsym import lerch_balls, lerch_methods
-from dpsym.balls import BallPlan, supported
-from dpsym.costs import parse_cost
-from dpsym.lerch_balls import lerch_by_method, lerch_family, lerch_sum_ball
+from dpsym.certified.balls import BallPlan, supported
+from dpsym.certified.lerch import balls as lerch_balls
+from dpsym.certified.lerch import methods as lerch_methods
+from dpsym.certified.lerch.balls import lerch_by_method, lerch_family, lerch_sum_ball
+from dpsym.core.costs import parse_cost
 from dpsym.mechanisms import DiscreteLaplace, DiscreteStaircase, Staircase
 from dpsym.precision import arb_workprec
-from dpsym.sums import LerchSum
+from dpsym.symbolic.sums import LerchSum
 from dpsym.symbols import b, eps
 
 DPS = 120  # digits of the references
@@ -112,7 +113,7 @@ def test_point_enclosures(t: str, s: Fraction, a: str) -> None:
 ])
 @pytest.mark.parametrize("prec", [128, 700])
 def test_each_representation_encloses(method: str, t: str, prec: int) -> None:
-    # (each where the cost model of dpsym.lerch_balls may choose it: the Hurwitz
+    # (each where the cost model of dpsym.certified.lerch.balls may choose it: the Hurwitz
     # expansion's zeta values lose about log2(n!) bits in Arb as t grows)
     if method == "hurwitz" and prec > 200 and t == "0.3":
         pytest.skip("not chosen there: hundreds of zeta values at thousands of bits")

@@ -1,4 +1,4 @@
-r"""Rigorous minimisers without a closed form (:mod:`dpsym.intervals`): interval Newton on
+r"""Rigorous minimisers without a closed form (:mod:`dpsym.certified.intervals`): interval Newton on
 the slope and a sign covering of the parameter's range.
 
 References are independent of the interval path: the staircase's cost typed here from its
@@ -20,9 +20,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import near_tie_eps
 
-from dpsym.balls import BallFunction
+from dpsym.certified.balls import BallFunction
+from dpsym.certified.intervals import (
+    CompiledCost,
+    SignPolynomial,
+    certify_minimum,
+    tropical_covering,
+)
 from dpsym.errors import CertificationError
-from dpsym.intervals import CompiledCost, SignPolynomial, certify_minimum, tropical_covering
 from dpsym.mechanisms import Staircase, StaircaseMD
 
 

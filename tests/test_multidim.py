@@ -18,8 +18,8 @@ import sympy as sp
 from scipy import stats
 
 from dpsym import Staircase
+from dpsym.bounds.radial_lp import radial_lp
 from dpsym.errors import DomainError, UnsupportedError
-from dpsym.figures import plot_cost_ratios
 from dpsym.mechanisms.independent_staircase import IndependentStaircase
 from dpsym.mechanisms.laplace_md import LaplaceMD
 from dpsym.mechanisms.staircase_md import (
@@ -31,8 +31,8 @@ from dpsym.mechanisms.staircase_md import (
     level_index,
     radial_moment,
 )
-from dpsym.numerics import evaluate, format_digits
-from dpsym.radial_lp import radial_lp
+from dpsym.reports.figures import plot_cost_ratios
+from dpsym.symbolic.numerics import evaluate, format_digits
 from dpsym.symbols import Delta, b, eps, gamma
 
 
@@ -448,7 +448,11 @@ def test_radial_lp_matches_the_staircase():
 def test_numeric_sums_are_the_engines_sums_at_exact_points(d):
     """l1's cancellation-free sums (generated from power_geometric_sum, expanded
     binomially) equal the engine's S_m(gamma) at exact rational points."""
-    from dpsym.l1 import power_geometric_sums_numeric, shifted_power_sum, shifted_power_sums_numeric
+    from dpsym.symbolic.l1 import (
+        power_geometric_sums_numeric,
+        shifted_power_sum,
+        shifted_power_sums_numeric,
+    )
 
     for bb, g in ((sp.Rational(1, 3), sp.Rational(2, 7)), (sp.Rational(99, 100), sp.Integer(0)),
                   (sp.Rational(1, 10**6), sp.Integer(1))):
@@ -468,8 +472,8 @@ def test_numeric_cost_and_slope_are_the_engines(d, cost):
     """The numeric path's cost C S_{d+p}/S_d is the engine's cost function, and the sign
     it follows, (d+p) S_{d+p-1} S_d - d S_{d+p} S_{d-1}, is the engine's slope times
     S_d^2 / C (an identity at exact rational points)."""
-    from dpsym.l1 import shifted_power_sum as S
     from dpsym.mechanisms.staircase_md import cost_constant
+    from dpsym.symbolic.l1 import shifted_power_sum as S
 
     cls = StaircaseMD.for_dim(d)
     p = 1 if cost == "amplitude" else 2

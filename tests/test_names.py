@@ -6,12 +6,12 @@ import pytest
 import sympy as sp
 from cli_helpers import assert_one_line_error, run
 
-from dpsym.costs import AMPLITUDE, POWER, parse_cost
+from dpsym.core.costs import AMPLITUDE, POWER, parse_cost
+from dpsym.core.names import resolve, suggestion
 from dpsym.errors import DomainError
 from dpsym.mechanisms import Staircase, get_mechanism
-from dpsym.names import resolve, suggestion
-from dpsym.printing import ascending, expression_text, parse_expression
-from dpsym.regimes import REGIME_ALIASES, REGIMES, get_regime
+from dpsym.reports.printing import ascending, expression_text, parse_expression
+from dpsym.symbolic.regimes import REGIME_ALIASES, REGIMES, get_regime
 from dpsym.symbols import b, eps
 
 

@@ -1,4 +1,4 @@
-r"""Tests of :mod:`dpsym.optimize`: closed-form and numeric minimisers.
+r"""Tests of :mod:`dpsym.symbolic.optimize`: closed-form and numeric minimisers.
 
 Every expected minimiser is known exactly: a cost whose stationary point is a rational
 function of the other symbols, a square root (:math:`\gamma + c/\gamma`), a shifted square
@@ -16,7 +16,7 @@ import pytest
 import sympy as sp
 
 from dpsym.errors import CertificationError
-from dpsym.optimize import (
+from dpsym.symbolic.optimize import (
     AlgebraicRoot,
     _with_exponents,
     bisect_root,

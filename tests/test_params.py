@@ -1,5 +1,5 @@
-"""Parameters (:mod:`dpsym.params`): exact parsing, domains, the shared catalogue, the
-guarantee enum and the :class:`~dpsym.params.Parametrised` base class."""
+"""Parameters (:mod:`dpsym.core.params`): exact parsing, domains, the shared catalogue, the
+guarantee enum and the :class:`~dpsym.core.params.Parametrised` base class."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from dpsym.errors import DomainError
-from dpsym.params import (
+from dpsym.core.params import (
     DIM_MAX,
     EPS_MAX,
     Derived,
@@ -25,6 +24,7 @@ from dpsym.params import (
     parse_number,
     sensitivity_param,
 )
+from dpsym.errors import DomainError
 from dpsym.symbols import Delta, delta, eps, gamma
 
 

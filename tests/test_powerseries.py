@@ -1,4 +1,5 @@
-r"""Tests of :mod:`dpsym.powerseries`: exact truncated power series over :math:`\mathbb{Q}`,
+r"""Tests of :mod:`dpsym.symbolic.powerseries`: exact truncated power series over
+:math:`\mathbb{Q}`,
 :math:`\mathbb{Q}(c)` and algebraic extensions, and the numeric helpers of Puiseux
 expansions.
 
@@ -15,7 +16,7 @@ import pytest
 import sympy as sp
 
 from dpsym.errors import UnsupportedError
-from dpsym.powerseries import (
+from dpsym.symbolic.powerseries import (
     Field,
     adjoin_root,
     bisect_polynomial_root,

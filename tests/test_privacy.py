@@ -1,4 +1,4 @@
-r"""Exact privacy profiles (dpsym.privacy) against independent derivations.
+r"""Exact privacy profiles (dpsym.privacy.profiles) against independent derivations.
 
 The references here never call the engine's normalisation or integration code: the Laplace
 profile is integrated by sympy from the two densities, the staircase and the discrete
@@ -18,8 +18,7 @@ import sympy as sp
 
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase, TruncatedLaplace
 from dpsym.errors import DomainError, UnsupportedError
-from dpsym.noise import GeometricTail, Piece, SymmetricNoise
-from dpsym.privacy import (
+from dpsym.privacy.profiles import (
     PrivacyCheck,
     hockey_stick,
     is_private,
@@ -27,6 +26,7 @@ from dpsym.privacy import (
     privacy_loss_bound,
     privacy_profile,
 )
+from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
 from dpsym.symbols import u, x
 
 R = sp.Rational
@@ -568,7 +568,7 @@ def test_truncated_laplace_every_eps_prime_is_enclosed(e, d):
 @pytest.mark.parametrize(("e", "dd"), [("1", "1"), ("2", "3")])
 def test_staircase_negative_eps_prime_is_enclosed(e, dd):
     r"""ε' < 0 (where the staircase's closed form does not apply): the piecewise-constant
-    sums (dpsym.lattice_profiles on the line) against the maximum over shifts on a grid and
+    sums (dpsym.privacy.lattice on the line) against the maximum over shifts on a grid and
     at the breakpoint differences γΔ, (1 - γ)Δ of brute-force quadratures, which the
     value must contain (the grid cannot exceed the supremum; the kinks attain it)."""
     inst = Staircase(eps=e, Delta=dd)

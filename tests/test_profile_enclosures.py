@@ -21,12 +21,12 @@ import pytest
 from cli_helpers import run, run_json
 from mpmath.libmp import from_man_exp
 
-from dpsym.audit import audit
 from dpsym.errors import CertificationError
-from dpsym.gaussian_balls import Calibration, certify_ball, profile_enclosure
-from dpsym.gaussian_calibration import calibrate_sigma_mp
+from dpsym.gaussian.calibration import calibrate_sigma_mp
+from dpsym.gaussian.enclosures import Calibration, certify_ball, profile_enclosure
 from dpsym.mechanisms import AnalyticGaussian, ClassicGaussian
 from dpsym.precision import arb_workprec
+from dpsym.reports.audit import audit
 
 
 # ------------------------------------------------------------------------ references
@@ -522,8 +522,8 @@ def test_the_truncated_laplacian_profile_with_its_irrational_bound_is_an_enclosu
 def test_an_unnormalised_or_unknown_noise_has_no_closed_form():
     import sympy as sp
 
-    from dpsym.noise import GeometricTail, Piece, SymmetricNoise
-    from dpsym.profile_balls import from_noise
+    from dpsym.privacy.closed_forms import from_noise
+    from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
     from dpsym.symbols import u, x
 
     half = Fraction(1, 2)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase
-from dpsym.numerics import format_digits
+from dpsym.symbolic.numerics import format_digits
 
 SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -55,7 +55,7 @@ def test_discrete_staircase_beats_discrete_laplace(e, D, cost):
        cost=st.sampled_from(["amplitude", "power", "moment:5/2"]),
        mech=st.sampled_from([Staircase, Laplace]))
 def test_cost_scales_as_sensitivity_to_the_power_p(e, D, cost, mech):
-    from dpsym.costs import parse_cost
+    from dpsym.core.costs import parse_cost
 
     p = parse_cost(cost).exponent
     one = mech(eps=e, Delta=1).value("cost", cost, 25).number

@@ -27,7 +27,7 @@ from dpsym import (
 )
 from dpsym.bounds import BOUNDS
 from dpsym.mechanisms import MECHANISMS
-from dpsym.numerics import format_digits
+from dpsym.symbolic.numerics import format_digits
 
 SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -1,4 +1,4 @@
-"""The Rényi curves (:mod:`dpsym.renyi`): known closed forms, independent quadratures and
+"""The Rényi curves (:mod:`dpsym.accounting.renyi`): known closed forms, independent quadratures and
 lattice sums in mpmath, the infinite cases with their reasons, limits, input checks and
 the ``dpsym renyi`` command."""
 
@@ -13,9 +13,9 @@ import sympy as sp
 from cli_helpers import assert_one_line_error, run, run_json
 
 from dpsym import DomainError, Laplace, Staircase, UnsupportedError
+from dpsym.accounting.renyi import alpha, parse_order, renyi, renyi_formula, renyi_series
 from dpsym.mechanisms import MECHANISMS
 from dpsym.precision import workdps
-from dpsym.renyi import alpha, parse_order, renyi, renyi_formula, renyi_series
 from dpsym.symbols import Delta, b, eps, gamma
 
 

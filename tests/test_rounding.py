@@ -1,4 +1,4 @@
-"""Correct decimal rounding of certified values (:func:`dpsym.numerics.format_digits`).
+"""Correct decimal rounding of certified values (:func:`dpsym.symbolic.numerics.format_digits`).
 
 The exact rounding is checked against Python's :mod:`decimal` (exact arithmetic on the
 same binary numbers, an independent implementation), near rounding ties and powers of ten
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpsym.numerics import decimal_rounding, decimal_text, format_digits
+from dpsym.symbolic.numerics import decimal_rounding, decimal_text, format_digits
 
 DIGITS = st.sampled_from([1, 2, 3, 5, 15, 16, 30, 40, 100])
 
@@ -90,7 +90,7 @@ def test_zero_and_special_values():
 def test_fraction_rounding_is_exact(num, den, sign, digits):
     from fractions import Fraction
 
-    from dpsym.numerics import fraction_rounding
+    from dpsym.symbolic.numerics import fraction_rounding
 
     ctx = decimal.Context(prec=digits, rounding=decimal.ROUND_HALF_UP, Emin=-10**6,
                           Emax=10**6)
@@ -115,7 +115,7 @@ def test_fraction_rounding_is_exact(num, den, sign, digits):
 def test_exact_ties_round_away_from_zero():
     from fractions import Fraction
 
-    from dpsym.numerics import fraction_rounding
+    from dpsym.symbolic.numerics import fraction_rounding
 
     assert fraction_rounding(Fraction(25, 8), 3) == (0, "313", 0)  # 3.125
     assert fraction_rounding(Fraction(-1, 40), 1) == (1, "3", -2)  # -0.025

@@ -1,4 +1,4 @@
-r"""Tests of :mod:`dpsym.sampling`: samplers, and the exact distribution functions.
+r"""Tests of :mod:`dpsym.sampling.samplers`: samplers, and the exact distribution functions.
 
 Statistical checks
 ------------------
@@ -49,12 +49,12 @@ from dpsym import (
     TruncatedLaplace,
 )
 from dpsym.errors import DomainError
-from dpsym.inversion import exponential_fraction, exponential_offset, exponential_upper
 from dpsym.mechanisms import DiscreteUniform, UniformMass
-from dpsym.noise import GeometricTail, Piece, SymmetricNoise
-from dpsym.numerics import evaluate
-from dpsym.sampler_checks import ScaleError
-from dpsym.sampling import Sampler, cdf, cdf_mp, sampler
+from dpsym.sampling.checks import ScaleError
+from dpsym.sampling.inversion import exponential_fraction, exponential_offset, exponential_upper
+from dpsym.sampling.samplers import Sampler, cdf, cdf_mp, sampler
+from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
+from dpsym.symbolic.numerics import evaluate
 from dpsym.symbols import u, x
 
 #: Samples per statistical check.
@@ -211,7 +211,7 @@ def goodness_of_fit(samples: np.ndarray, noise: SymmetricNoise) -> None:
 def reference_cdf(noise: SymmetricNoise, point: mpmath.mpf) -> mpmath.mpf:
     r"""P(X <= point) by mpmath quadrature (summation) of the density, period by period.
 
-    Independent of :mod:`dpsym.sampling`: no geometric sum in closed form, only the
+    Independent of :mod:`dpsym.sampling.samplers`: no geometric sum in closed form, only the
     density of :meth:`SymmetricNoise.numeric_pieces` on :math:`[0, |x|]` and the fact
     that the description is normalised.
     """
@@ -396,7 +396,7 @@ def test_shapes_dtypes_and_reproducibility() -> None:
 
 def test_large_samples_are_drawn_in_blocks() -> None:
     """A sample larger than one block is the blocks' draws in order, in the asked shape."""
-    from dpsym.sampling import _BLOCK
+    from dpsym.sampling.samplers import _BLOCK
 
     for m in (Staircase(eps="1", Delta=2), DiscreteLaplace(eps="1"), Laplace(eps="2")):
         s = m.sampler()
@@ -633,8 +633,8 @@ def test_samplers_at_huge_eps_handle_constants_of_thousands_of_digits(cost: str)
 
 
 def test_mpmath_functions_print_long_integers_exactly() -> None:
-    """``dpsym.lambdas.mpmath_function`` keeps a 30000-digit rational exact."""
-    from dpsym.lambdas import mpmath_function
+    """``dpsym.symbolic.lambdas.mpmath_function`` keeps a 30000-digit rational exact."""
+    from dpsym.symbolic.lambdas import mpmath_function
 
     q = sp.Integer(10) ** 30000 + 7
     f = mpmath_function([sp.Symbol("t")], sp.Symbol("t") * (q + 3) / q)

@@ -15,8 +15,8 @@ from reference import discrete_laplace_mass, laplace_cost, lattice_cost, stairca
 
 from dpsym import DiscreteLaplace, Laplace, Staircase
 from dpsym.errors import UnsupportedError
-from dpsym.numerics import evaluate
-from dpsym.regimes import REGIMES
+from dpsym.symbolic.numerics import evaluate
+from dpsym.symbolic.regimes import REGIMES
 from dpsym.symbols import Delta, b, c, delta, eps
 
 #: t values per regime (eps for eps->0, b = e^{-eps} for eps->oo)

@@ -27,7 +27,7 @@ from dpsym.bounds import BOUNDS
 from dpsym.bounds.real import nu_of, theta
 from dpsym.errors import DomainError, DpsymError, UnsupportedError
 from dpsym.mechanisms import MECHANISMS
-from dpsym.regimes import REGIMES
+from dpsym.symbolic.regimes import REGIMES
 from dpsym.symbols import Delta, b, c, delta, eps
 
 ENTRIES = {**MECHANISMS, **BOUNDS}

@@ -23,14 +23,14 @@ import pytest
 import sympy as sp
 from hypothesis import HealthCheck, given, seed, settings
 
-from dpsym.costs import parse_cost
-from dpsym.evaluation import cost_at, numeric_point
-from dpsym.l1 import shifted_power_sum_remainders, shifted_power_sums_numeric
+from dpsym.certified.evaluation import cost_at, numeric_point
+from dpsym.core.costs import parse_cost
 from dpsym.mechanisms import get_mechanism
 from dpsym.mechanisms import staircase_md as md
-from dpsym.optimize import refine_root
 from dpsym.precision import workdps
-from dpsym.sums import (
+from dpsym.symbolic.l1 import shifted_power_sum_remainders, shifted_power_sums_numeric
+from dpsym.symbolic.optimize import refine_root
+from dpsym.symbolic.sums import (
     LerchSum,
     LowerGammaStar,
     _euler_maclaurin,
@@ -167,7 +167,7 @@ def test_staircase_md_series_equals_the_sums(d: int) -> None:
     with workdps(300):  # the closed sums lose about (d + 1) 25 digits at t = 1e-25
         t = mpmath.mpf("1e-25")  # the series path's regime: eps below SERIES_EPS = 1e-20
         bb, omb = mpmath.exp(-t), -mpmath.expm1(-t)
-        from dpsym.l1 import power_geometric_sums_numeric
+        from dpsym.symbolic.l1 import power_geometric_sums_numeric
 
         e = power_geometric_sums_numeric(d + 1, bb, omb)
         for g in ("0.1", "0.5", "0.97"):

@@ -1,9 +1,9 @@
-r"""Tests of :mod:`dpsym.sums`: geometric sums over the period index and the Lerch sum.
+r"""Tests of :mod:`dpsym.symbolic.sums`: geometric sums over the period index and the Lerch sum.
 
 The closed forms are compared at rational ratios with exact partial sums (Fractions) whose
 tails are below :math:`10^{-60}`, and with hand-computed values; the Lerch sum with mpmath's
 ``nsum`` and ``lerchphi``, with its closed form for integer exponents (on both sides of
-:data:`dpsym.sums.DIRECT_TERMS`, i.e. the direct summation and the Hurwitz-zeta expansion)
+:data:`dpsym.symbolic.sums.DIRECT_TERMS`, i.e. the direct summation and the Hurwitz-zeta expansion)
 and with a direct summation of many terms near :math:`z = 1`.
 """
 
@@ -16,7 +16,7 @@ import pytest
 import sympy as sp
 from sympy.core.function import ArgumentIndexError
 
-from dpsym.sums import (
+from dpsym.symbolic.sums import (
     NUMERIC_FUNCTIONS,
     LerchSum,
     geometric_moment,
@@ -177,7 +177,7 @@ def test_integer_power_coefficients_equal_the_series_exponential(s):
     import flint
 
     from dpsym.precision import arb_workprec
-    from dpsym.sums import _integer_power_coefficients
+    from dpsym.symbolic.sums import _integer_power_coefficients
 
     length, big_n = 15, 40
     with arb_workprec(200):
@@ -199,7 +199,7 @@ def test_integer_power_coefficients_equal_the_series_exponential(s):
 def test_integer_moment_at_tiny_eps_matches_the_hurwitz_reference():
     """The integer-exponent fast path of the Euler-Maclaurin sum (t = 1e-40, 300 digits)
     against the Hurwitz-zeta expansion kept as an independent reference."""
-    from dpsym.sums import _euler_maclaurin, _hurwitz_expansion
+    from dpsym.symbolic.sums import _euler_maclaurin, _hurwitz_expansion
 
     with mpmath.workdps(300):
         t, s, a = mpmath.mpf("1e-40"), mpmath.mpf(7), mpmath.mpf(1) / 3

@@ -1,4 +1,4 @@
-"""Tests of :mod:`dpsym.sweep` and of the ``sweep`` and ``audit`` commands.
+"""Tests of :mod:`dpsym.reports.sweep` and of the ``sweep`` and ``audit`` commands.
 
 Interruptions run the command in a subprocess in its own session, whose points spin
 forever (``Laplace.value`` patched in the script, which the workers import or inherit);
@@ -26,7 +26,7 @@ import dpsym.cli.commands
 from dpsym.cli import main
 from dpsym.errors import DomainError
 from dpsym.mechanisms import Laplace, TruncatedLaplace
-from dpsym.sweep import CHUNK, parse_values, read_number, sweep, to_csv
+from dpsym.reports.sweep import CHUNK, parse_values, read_number, sweep, to_csv
 
 LINUX_PROC = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="reads the processes of a session from /proc")

@@ -1,4 +1,4 @@
-"""Exact checks of the lecture-note mechanisms in :mod:`dpsym.textbook`."""
+"""Exact checks of the lecture-note mechanisms in :mod:`dpsym.mechanisms.textbook`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from dpsym import textbook as tb
+from dpsym.mechanisms import textbook as tb
 
 
 def test_exponential_mechanism_law_sums_to_one() -> None:

@@ -26,13 +26,13 @@ import flint
 import mpmath
 import pytest
 
-import dpsym.numerics
+import dpsym.symbolic.numerics
 from dpsym import DiscreteLaplace, DiscreteStaircase, Laplace, Staircase, TruncatedLaplace
 from dpsym.bounds import LowerBound
-from dpsym.gaussian_calibration import calibrate_sigma_mp, profile_value
+from dpsym.gaussian.calibration import calibrate_sigma_mp, profile_value
 from dpsym.precision import arb_workprec, exclusive, held, workdps
 
-PACKAGE = Path(dpsym.numerics.__file__).resolve().parent
+PACKAGE = Path(dpsym.symbolic.numerics.__file__).resolve().parent
 #: Threads of the stress test, and how many times each runs the whole list of requests.
 THREADS = 6
 ROUNDS = 3

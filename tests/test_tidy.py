@@ -1,4 +1,4 @@
-r"""Tests of :mod:`dpsym.tidy`: the rewritings keep every expression equal and give the
+r"""Tests of :mod:`dpsym.symbolic.tidy`: the rewritings keep every expression equal and give the
 promised forms.
 
 Equality is checked symbolically (``simplify(out - in) == 0``, after rewriting hyperbolic
@@ -14,8 +14,8 @@ import mpmath
 import pytest
 import sympy as sp
 
+from dpsym.symbolic.tidy import combine_logs, factor, tidy
 from dpsym.symbols import delta, eps
-from dpsym.tidy import combine_logs, factor, tidy
 
 x = sp.Symbol("x", positive=True)
 a, b = sp.symbols("a b", positive=True)

@@ -6,7 +6,7 @@ Hooked on ``builder-inited``, before the sources are read, it writes into
 * ``mechanisms/index.md`` and ``mechanisms/<name>.md``: one page per mechanism
   (:data:`dpsym.mechanisms.MECHANISMS`) and lower bound (:data:`dpsym.bounds.BOUNDS`),
   with its parameters, quantities and the closed forms of the optimal cost for
-  ``amplitude`` and ``power`` (LaTeX from :func:`dpsym.printing.latex_text`);
+  ``amplitude`` and ``power`` (LaTeX from :func:`dpsym.reports.printing.latex_text`);
 * ``include/mechanisms_table.md``: the same table, for ``index.md``;
 * ``include/claims_table.md``: the claim registry :data:`dpsym.claims.CLAIMS` (the checks are
   *not* run);
@@ -88,7 +88,7 @@ def _code(text: str) -> str:
 def _formula(cls, subs, cost: str) -> tuple[str, float]:
     """The LaTeX of the optimal cost (or a note), and the seconds it took."""
     from dpsym.errors import DpsymError, UnsupportedError
-    from dpsym.printing import latex_text
+    from dpsym.reports.printing import latex_text
 
     start = time.perf_counter()
     try:
@@ -109,7 +109,7 @@ def _formula(cls, subs, cost: str) -> tuple[str, float]:
 def _mechanism_page(name: str, cls0, kind: str) -> tuple[str, str]:
     """The page of one registry entry, and its summary-table row."""
     from dpsym.cli.options import specialise as _specialise
-    from dpsym.printing import describe_free as _describe_free
+    from dpsym.reports.printing import describe_free as _describe_free
 
     cls, subs, shown = _specialise(cls0, {})
     lines = [f"(entry-{name})=", "", f"# {cls0.title} (`{name}`)", ""]

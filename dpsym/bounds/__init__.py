@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..mechanisms import MECHANISMS
-from ..names import resolve
-from .integer import DiscreteLowerBound
-from .lp import LPBound
-from .real import LowerBound
+from dpsym.bounds.integer import DiscreteLowerBound
+from dpsym.bounds.lp import LPBound
+from dpsym.bounds.real import LowerBound
+from dpsym.core.names import resolve
+from dpsym.mechanisms import MECHANISMS
 
 #: The bound objects by CLI name.
 BOUNDS = {cls.name: cls for cls in (LowerBound, DiscreteLowerBound, LPBound)}

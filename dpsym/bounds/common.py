@@ -5,7 +5,7 @@ stands for: :func:`round_down` rounds a certified value toward :math:`-\infty` (
 one unit further down when the certified value lies too close to a decimal boundary for
 the direction to be decided). :class:`BoundObject` is what the bounds share with the
 mechanisms without being one: declared parameters and named quantities
-(:class:`~dpsym.params.Parametrised`), ``formula``, ``series`` and ``value``.
+(:class:`~dpsym.core.params.Parametrised`), ``formula``, ``series`` and ``value``.
 
 Every bound's computing methods (:data:`LOCKED_METHODS`: ``value``, ``formula``,
 ``series``, ``certificate``...), those of :class:`BoundObject` and of every subclass, hold
@@ -26,10 +26,12 @@ import sympy as sp
 from gmpy2 import mpz
 from mpmath.libmp import from_man_exp
 
-from ..costs import Cost, parse_cost
-from ..errors import CertificationError, DomainError, UnsupportedError
-from ..evaluation import Value
-from ..numerics import (
+from dpsym.certified.evaluation import Value
+from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.params import Guarantee, Parametrised
+from dpsym.errors import CertificationError, DomainError, UnsupportedError
+from dpsym.precision import arb_workprec, exclusive, workdps
+from dpsym.symbolic.numerics import (
     check_digits,
     decimal_text,
     enclosure_texts,
@@ -37,9 +39,7 @@ from ..numerics import (
     pow10,
     scaled_decimal,
 )
-from ..params import Guarantee, Parametrised
-from ..precision import arb_workprec, exclusive, workdps
-from ..regimes import get_regime
+from dpsym.symbolic.regimes import get_regime
 
 _BITS_PER_DIGIT = 3.3219280948873626
 
@@ -81,7 +81,7 @@ def _round_directed(value: mpmath.mpf, digits: int, uncertainty_digits: int, up:
     away when ``value`` is within its uncertainty of the rounded number.
 
     The scaled value :math:`v\,10^{k}` (``digits`` integer digits) is formed from the exact
-    binary value by :func:`dpsym.numerics.scaled_decimal` (exact integers, or Arb balls
+    binary value by :func:`dpsym.symbolic.numerics.scaled_decimal` (exact integers, or Arb balls
     through logarithms for huge decimal exponents such as :math:`e^{-10^{50}}`), so the
     decimal exponent never costs precision."""
     if value <= 0:
@@ -147,7 +147,7 @@ def _exact_mpf(x: flint.arb) -> mpmath.mpf:
 def _floor_decimal(x: mpmath.mpf, digits: int) -> tuple[int, int]:
     r"""``(m, power)``: the positive exact ``x`` rounded down to ``digits`` significant
     digits, :math:`m\,10^{\mathrm{power} - \mathrm{digits} + 1}` (the floor is exact at any
-    decimal exponent: :func:`dpsym.numerics.scaled_decimal`)."""
+    decimal exponent: :func:`dpsym.symbolic.numerics.scaled_decimal`)."""
     head, _, power = scaled_decimal(x, digits, digits + 10)
     return head, power
 
@@ -163,7 +163,7 @@ def enclosed_lower(enclose: Callable[[int], flint.arb | None], digits: int,
     ``digits`` and ``guard`` digits, plus 64) doubles until the ball is positive and both
     of its ends round down to the same decimal, which is then the value rounded down
     exactly (rounding down is monotone; each end's floor is exact,
-    :func:`dpsym.numerics.scaled_decimal`, even at decimal exponents of fifty digits).
+    :func:`dpsym.symbolic.numerics.scaled_decimal`, even at decimal exponents of fifty digits).
     Failing that, the rounding of the lower end is returned: below the value, within one
     unit of the last digit of the exact rounding once the ball is narrow.
 
@@ -205,7 +205,7 @@ def _enclosed_value(rounded: tuple[int, int], ball: flint.arb, digits: int) -> V
 class BoundObject(Parametrised):
     r"""Base class of the lower-bound objects (CLI names ``lower-bound``, ...).
 
-    They declare parameters like a mechanism (:class:`~dpsym.params.Parametrised`) and
+    They declare parameters like a mechanism (:class:`~dpsym.core.params.Parametrised`) and
     answer ``quantities``, ``formula``, ``series`` and ``value`` like one, but they are
     bounds, not noise distributions: nothing to sample, no privacy profile. ``value`` is
     always rounded *down*.

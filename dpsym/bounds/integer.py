@@ -32,12 +32,12 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..errors import DomainError, UnsupportedError
-from ..evaluation import Value
-from ..params import Guarantee, delta_param, eps_param, sensitivity_param
-from ..symbols import Delta, delta
-from .common import BoundObject, round_exact
-from .lp import LP_EPS_MAX, MAX_SUPPORT, auto_support, certified_lp_lower_bound
+from dpsym.bounds.common import BoundObject, round_exact
+from dpsym.bounds.lp import LP_EPS_MAX, MAX_SUPPORT, auto_support, certified_lp_lower_bound
+from dpsym.certified.evaluation import Value
+from dpsym.core.params import Guarantee, delta_param, eps_param, sensitivity_param
+from dpsym.errors import DomainError, UnsupportedError
+from dpsym.symbols import Delta, delta
 
 #: :math:`u = 1/(2\delta)` (a positive integer in the closed forms) and a summation index.
 u = sp.Symbol("u", integer=True, positive=True)

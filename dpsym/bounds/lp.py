@@ -53,9 +53,10 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..errors import CertificationError, DomainError, UnsupportedError
-from ..evaluation import Value
-from ..params import (
+from dpsym.bounds.common import BoundObject, round_exact
+from dpsym.bounds.real import nu_of
+from dpsym.certified.evaluation import Value
+from dpsym.core.params import (
     Domain,
     Guarantee,
     Param,
@@ -64,9 +65,8 @@ from ..params import (
     parse_number,
     sensitivity_param,
 )
-from ..precision import workdps, workprec
-from .common import BoundObject, round_exact
-from .real import nu_of
+from dpsym.errors import CertificationError, DomainError, UnsupportedError
+from dpsym.precision import workdps, workprec
 
 #: The grid refinement :math:`N` as a symbol (for the parameter declaration).
 GRID = sp.Symbol("N", integer=True, positive=True)

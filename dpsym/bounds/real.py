@@ -49,15 +49,15 @@ import flint
 import mpmath
 import sympy as sp
 
-from ..balls import BallPlan, ExactPlan, enclosure
-from ..costs import Cost
-from ..errors import DomainError, UnsupportedError
-from ..evaluation import Value
-from ..numerics import decimal_digits, evaluate
-from ..params import Guarantee, delta_param, eps_param, sensitivity_param
-from ..precision import arb_workprec
-from ..symbols import Delta, b, delta, eps, k
-from .common import BoundObject, enclosed_lower, round_exact
+from dpsym.bounds.common import BoundObject, enclosed_lower, round_exact
+from dpsym.certified.balls import BallPlan, ExactPlan, enclosure
+from dpsym.certified.evaluation import Value
+from dpsym.core.costs import Cost
+from dpsym.core.params import Guarantee, delta_param, eps_param, sensitivity_param
+from dpsym.errors import DomainError, UnsupportedError
+from dpsym.precision import arb_workprec
+from dpsym.symbolic.numerics import decimal_digits, evaluate
+from dpsym.symbols import Delta, b, delta, eps, k
 
 #: Most values of :math:`n` a ball of :math:`\nu` may leave (:meth:`LowerBound.term_counts`).
 MAX_COUNTS = 3

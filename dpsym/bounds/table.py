@@ -22,14 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..mechanisms.base import Mechanism
-from ..mechanisms.gaussian import AnalyticGaussian
-from ..mechanisms.laplace import Laplace
-from ..mechanisms.truncated_laplace import TruncatedLaplace
-from ..mechanisms.uniform_mass import UniformMass
-from .common import round_exact
-from .lp import certified_lp_lower_bound, lp_optimal_mechanism
-from .real import LowerBound
+from dpsym.bounds.common import round_exact
+from dpsym.bounds.lp import certified_lp_lower_bound, lp_optimal_mechanism
+from dpsym.bounds.real import LowerBound
+from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.gaussian import AnalyticGaussian
+from dpsym.mechanisms.laplace import Laplace
+from dpsym.mechanisms.truncated_laplace import TruncatedLaplace
+from dpsym.mechanisms.uniform_mass import UniformMass
 
 #: The default parameter points (eps, delta) and the grid refinement.
 POINTS: tuple[tuple[str, str], ...] = (("0.1", "0.05"), ("0.5", "0.01"), ("1", "0.05"),

@@ -22,12 +22,12 @@ from functools import cache
 
 import sympy as sp
 
-from ..costs import parse_cost
-from ..errors import DomainError
-from ..mechanisms.truncated_laplace import TruncatedLaplace
-from ..regimes import get_regime
-from ..symbols import b, c, delta, eps, in_eps
-from .real import LowerBound, n, tail_bound
+from dpsym.bounds.real import LowerBound, n, tail_bound
+from dpsym.core.costs import parse_cost
+from dpsym.errors import DomainError
+from dpsym.mechanisms.truncated_laplace import TruncatedLaplace
+from dpsym.symbolic.regimes import get_regime
+from dpsym.symbols import b, c, delta, eps, in_eps
 
 REGIMES = ("eps->0", "delta->0", "eps=delta->0")
 

@@ -7,7 +7,7 @@ file and location, the statement in words, a *check* -- a function that recomput
 statement with the engine (sympy identities and limits from the mechanism classes'
 ``formula``/``series``, certified values from ``value``, exact privacy profiles from
 ``privacy_profile``, bounds from :mod:`dpsym.bounds`, exact finite computations from
-:mod:`dpsym.textbook`) and returns a :class:`Verdict` -- the registered status and, for a
+:mod:`dpsym.mechanisms.textbook`) and returns a :class:`Verdict` -- the registered status and, for a
 statement that is false as printed, its corrected form and the erratum that explains it.
 
 The check decides; the registry only *states* what the check must find. A check returns
@@ -33,7 +33,7 @@ corrected statement holds), ``"fails"`` (false, and no correction is registered)
 
 from __future__ import annotations
 
-from . import (  # noqa: F401 (registering; a proofs module imports its source's first)
+from dpsym.claims import (  # noqa: F401 (registering; a proofs module imports its source's first)
     notes_001,
     notes_004,
     paper_003,
@@ -42,7 +42,7 @@ from . import (  # noqa: F401 (registering; a proofs module imports its source's
     slides_000,
     slides_000_proofs,
 )
-from .registry import (
+from dpsym.claims.registry import (
     CORRECTED,
     FAILS,
     HOLDS,

@@ -14,13 +14,13 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from ..gaussian_calibration import profile_mp
-from ..mechanisms import DiscreteUniform
-from ..numerics import to_mpf
-from ..params import parse_number
-from ..precision import workdps
-from ..textbook import hockey_stick, sup_over_sets
-from .registry import Verdict
+from dpsym.claims.registry import Verdict
+from dpsym.core.params import parse_number
+from dpsym.gaussian.calibration import profile_mp
+from dpsym.mechanisms import DiscreteUniform
+from dpsym.mechanisms.textbook import hockey_stick, sup_over_sets
+from dpsym.precision import workdps
+from dpsym.symbolic.numerics import to_mpf
 
 
 def exact(value: object) -> sp.Rational:
@@ -29,7 +29,7 @@ def exact(value: object) -> sp.Rational:
 
 
 def as_mpf(value: object) -> mpmath.mpf:
-    """An exact number (:func:`dpsym.numerics.to_mpf`) or an mpf, as an mpf at the
+    """An exact number (:func:`dpsym.symbolic.numerics.to_mpf`) or an mpf, as an mpf at the
     working precision."""
     return value if isinstance(value, mpmath.mpf) else to_mpf(value)
 

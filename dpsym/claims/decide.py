@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 import sympy as sp
 
-from .common import V
+from dpsym.claims.common import V
 
 
 def sign_certificate(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> str | None:

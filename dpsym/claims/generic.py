@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 
 import sympy as sp
 
-from .decide import sign_certificate
+from dpsym.claims.decide import sign_certificate
 
 
 def _sign(expr: sp.Expr, positive: Sequence[sp.Symbol]) -> str | None:

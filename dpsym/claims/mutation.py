@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from . import registry
-from .registry import FAILS, Claim
+from dpsym.claims import registry
+from dpsym.claims.registry import FAILS, Claim
 
 SCALE_UP, SCALE_DOWN = sp.Rational(1001, 1000), sp.Rational(999, 1000)
 _COMPLEMENT = {sp.GreaterThan: sp.StrictLessThan, sp.StrictGreaterThan: sp.LessThan,

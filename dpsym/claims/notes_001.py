@@ -15,14 +15,13 @@ import flint
 import mpmath
 import sympy as sp
 
-from ..gaussian_calibration import profile_mp
-from ..mechanisms import Laplace, TruncatedLaplace
-from ..numerics import to_mpf
-from ..precision import workdps
-from ..privacy import hockey_stick as noise_hockey_stick
-from ..privacy import privacy_loss_bound
-from ..symbols import Delta, delta, eps, x
-from ..textbook import (
+from dpsym.claims.common import classic_gaussian, event_definition, exact, fmt
+from dpsym.claims.decide import sign_certificate
+from dpsym.claims.generic import cone_certificate
+from dpsym.claims.registry import CORRECTED, Verdict, claim
+from dpsym.gaussian.calibration import profile_mp
+from dpsym.mechanisms import Laplace, TruncatedLaplace
+from dpsym.mechanisms.textbook import (
     compose,
     exposure_probability,
     hockey_stick,
@@ -30,10 +29,11 @@ from ..textbook import (
     post_process,
     randomized_response,
 )
-from .common import classic_gaussian, event_definition, exact, fmt
-from .decide import sign_certificate
-from .generic import cone_certificate
-from .registry import CORRECTED, Verdict, claim
+from dpsym.precision import workdps
+from dpsym.privacy.profiles import hockey_stick as noise_hockey_stick
+from dpsym.privacy.profiles import privacy_loss_bound
+from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbols import Delta, delta, eps, x
 
 _NB = "notebooks/gaussian_and_approximate_dp.py"
 
@@ -542,7 +542,7 @@ def _shame_chain(f: dict) -> Verdict:
     R(E_y) with the slices E_y = {z : (y, z) in E}: with r0 = R(E_bot), r1 = R(E_{x_i}),
     r2 = R(E_{x'_i}) -- any numbers in [0, 1], whatever n is -- every probability of the
     step is a polynomial in (delta, r0, r1, r2) (the entry's law from
-    :func:`dpsym.textbook.name_and_shame` with a symbolic delta). The split must equal
+    :func:`dpsym.mechanisms.textbook.name_and_shame` with a symbolic delta). The split must equal
     Pr(Z_D in E) identically, the bound must be the (0, delta)-DP right side Pr(Z_D' in
     E) + delta, and bound - split, multilinear in (r0, r1, r2), is >= 0 on [0, 1]^3 iff it
     is at the 8 vertices (a multilinear function is affine in each variable), each a

@@ -13,19 +13,19 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from ..mechanisms import Laplace
-from ..numerics import to_mpf
-from ..symbols import Delta, eps
-from ..textbook import (
+from dpsym.claims.common import count_sensitivity, fmt
+from dpsym.claims.generic import affine_range, exp_increasing, log_gap
+from dpsym.claims.registry import CORRECTED, Verdict, claim
+from dpsym.mechanisms import Laplace
+from dpsym.mechanisms.textbook import (
     exponential_mechanism,
     exponential_privacy_loss,
     hockey_stick,
     noisy_max_privacy_loss,
     sup_over_sets,
 )
-from .common import count_sensitivity, fmt
-from .generic import affine_range, exp_increasing, log_gap
-from .registry import CORRECTED, Verdict, claim
+from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbols import Delta, eps
 
 _NB_LAP, _NB_SEL = "notebooks/laplace.py", "notebooks/selection_and_approximate_dp.py"
 

@@ -17,19 +17,12 @@ import flint
 import mpmath
 import sympy as sp
 
-from ..bounds import DiscreteLowerBound, LowerBound
-from ..bounds.real import convergent_branch, paper_n
-from ..bounds.real import n as nsym
-from ..bounds.tightness import PAPER_CLAIMS, ratio_limit
-from ..gaussian_calibration import profile_mp
-from ..mechanisms import AnalyticGaussian, TruncatedLaplace
-from ..numerics import to_mpf
-from ..precision import workdps
-from ..privacy import hockey_stick as noise_hockey_stick
-from ..privacy import privacy_loss_bound
-from ..symbols import Delta, b, c, delta, eps
-from . import tail_chain as tc
-from .common import (
+from dpsym.bounds import DiscreteLowerBound, LowerBound
+from dpsym.bounds.real import convergent_branch, paper_n
+from dpsym.bounds.real import n as nsym
+from dpsym.bounds.tightness import PAPER_CLAIMS, ratio_limit
+from dpsym.claims import tail_chain as tc
+from dpsym.claims.common import (
     V,
     classic_gaussian,
     cost_value,
@@ -39,9 +32,16 @@ from .common import (
     rel_holds,
     same,
 )
-from .decide import decide_lower, sign_certificate
-from .registry import FAILS, Verdict, claim
-from .sec6_bound import maximise, reduction
+from dpsym.claims.decide import decide_lower, sign_certificate
+from dpsym.claims.registry import FAILS, Verdict, claim
+from dpsym.claims.sec6_bound import maximise, reduction
+from dpsym.gaussian.calibration import profile_mp
+from dpsym.mechanisms import AnalyticGaussian, TruncatedLaplace
+from dpsym.precision import workdps
+from dpsym.privacy.profiles import hockey_stick as noise_hockey_stick
+from dpsym.privacy.profiles import privacy_loss_bound
+from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbols import Delta, b, c, delta, eps
 
 _NB_TL, _NB_LB = "notebooks/truncated_laplace.py", "notebooks/lower_bounds.py"
 

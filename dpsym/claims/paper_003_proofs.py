@@ -17,13 +17,13 @@ from collections.abc import Callable
 import mpmath
 import sympy as sp
 
-from ..mechanisms import TruncatedLaplace
-from ..numerics import to_mpf
-from ..precision import workdps
-from ..symbols import Delta, b, delta, eps, x
-from .common import exact, fmt, same
-from .paper_003 import _a, _closed_form, _finite_sum, _k, _n, _tl_printed_cost
-from .registry import CORRECTED, Verdict, claim
+from dpsym.claims.common import exact, fmt, same
+from dpsym.claims.paper_003 import _a, _closed_form, _finite_sum, _k, _n, _tl_printed_cost
+from dpsym.claims.registry import CORRECTED, Verdict, claim
+from dpsym.mechanisms import TruncatedLaplace
+from dpsym.precision import workdps
+from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbols import Delta, b, delta, eps, x
 
 # ------------------------------------------------------------------ Lemma 1, proof
 

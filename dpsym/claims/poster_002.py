@@ -15,12 +15,12 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..mechanisms import UniformMass
-from ..numerics import to_mpf
-from ..symbols import Delta, delta
-from .common import cost_value, exact, fmt
-from .registry import Verdict, claim
-from .unimodal import condition_reduction, duality_certificate, rearrangement_reduction
+from dpsym.claims.common import cost_value, exact, fmt
+from dpsym.claims.registry import Verdict, claim
+from dpsym.claims.unimodal import condition_reduction, duality_certificate, rearrangement_reduction
+from dpsym.mechanisms import UniformMass
+from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbols import Delta, delta
 
 _NB = "notebooks/optimal_zero_delta.py"
 

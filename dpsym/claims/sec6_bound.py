@@ -57,9 +57,9 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-from ..figures import in_eps
-from ..mechanisms import TruncatedLaplace
-from ..precision import arb_workprec
+from dpsym.mechanisms import TruncatedLaplace
+from dpsym.precision import arb_workprec
+from dpsym.reports.figures import in_eps
 
 EPS_DOMAIN, DELTA_DOMAIN = ("1e-4", "10"), ("1e-6", "0.1")
 _PREC = 64

@@ -17,29 +17,12 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..bounds import DiscreteLowerBound
-from ..bounds.integer import chain_bound, slides_formula, uniform_cost
-from ..bounds.integer import u as uu
-from ..mechanisms import (
-    DiscreteLaplace,
-    DiscreteStaircase,
-    DiscreteUniform,
-    Laplace,
-    Staircase,
-    TruncatedLaplace,
-)
-from ..mechanisms.independent_staircase import IndependentStaircase
-from ..mechanisms.laplace_md import LaplaceMD
-from ..mechanisms.lattice_md import DiscreteLaplaceMD, DiscreteUniformMD
-from ..mechanisms.staircase_md import StaircaseMD
-from ..numerics import to_mpf
-from ..precision import workdps
-from ..privacy import privacy_loss_bound
-from ..radial_lp import radial_lp
-from ..symbols import Delta, b, delta, eps, gamma, in_eps
-from ..textbook import compose, hockey_stick, randomized_response
-from . import tail_chain as tc
-from .common import (
+from dpsym.bounds import DiscreteLowerBound
+from dpsym.bounds.integer import chain_bound, slides_formula, uniform_cost
+from dpsym.bounds.integer import u as uu
+from dpsym.bounds.radial_lp import radial_lp
+from dpsym.claims import tail_chain as tc
+from dpsym.claims.common import (
     V,
     cost_value,
     count_sensitivity,
@@ -49,8 +32,25 @@ from .common import (
     rel_holds,
     same,
 )
-from .decide import decide_lower
-from .registry import CORRECTED, Verdict, claim
+from dpsym.claims.decide import decide_lower
+from dpsym.claims.registry import CORRECTED, Verdict, claim
+from dpsym.mechanisms import (
+    DiscreteLaplace,
+    DiscreteStaircase,
+    DiscreteUniform,
+    Laplace,
+    Staircase,
+    TruncatedLaplace,
+)
+from dpsym.mechanisms.independent_staircase import IndependentStaircase
+from dpsym.mechanisms.laplace_md import LaplaceMD
+from dpsym.mechanisms.lattice_md import DiscreteLaplaceMD, DiscreteUniformMD
+from dpsym.mechanisms.staircase_md import StaircaseMD
+from dpsym.mechanisms.textbook import compose, hockey_stick, randomized_response
+from dpsym.precision import workdps
+from dpsym.privacy.profiles import privacy_loss_bound
+from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbols import Delta, b, delta, eps, gamma, in_eps
 
 _NB_STAIR, _NB_LAP = "notebooks/staircase_1d.py", "notebooks/laplace.py"
 _NB_MD, _NB_LB = "notebooks/staircase_md.py", "notebooks/lower_bounds.py"
@@ -304,7 +304,7 @@ def _histogram_l1() -> Verdict:
        "to radial densities), not among all")
 def _md_optimality() -> Verdict:
     """At eps = 1, 2, 4: the LP optimum over radial eps-DP profiles on cells of width
-    Delta/20 (:func:`dpsym.radial_lp.radial_lp`) equals the best staircase with gamma on the
+    Delta/20 (:func:`dpsym.bounds.radial_lp.radial_lp`) equals the best staircase with gamma on the
     same grid (1e-6 relative), its optimal profile is a staircase (at most two levels per
     period, decaying by e^{-eps} per period), and the continuous optimum V* is below it by the
     grid error only; the staircase is cheaper than Laplace and the independent staircase."""

@@ -13,14 +13,14 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from ..bounds import DiscreteLowerBound
-from ..bounds.integer import u as uu
-from ..bounds.integer import uniform_cost
-from ..numerics import to_mpf
-from ..symbols import Delta, delta
-from .common import fmt
-from .registry import CORRECTED, FAILS, Verdict, claim
-from .slides_000 import _NB_LB
+from dpsym.bounds import DiscreteLowerBound
+from dpsym.bounds.integer import u as uu
+from dpsym.bounds.integer import uniform_cost
+from dpsym.claims.common import fmt
+from dpsym.claims.registry import CORRECTED, FAILS, Verdict, claim
+from dpsym.claims.slides_000 import _NB_LB
+from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbols import Delta, delta
 
 # ----------------------------------------------------------------------------- Part Three, proofs
 

@@ -32,9 +32,9 @@ import functools
 
 import sympy as sp
 
-from ..bounds.real import convergent_branch
-from ..symbols import Delta, b
-from .decide import sign_certificate
+from dpsym.bounds.real import convergent_branch
+from dpsym.claims.decide import sign_certificate
+from dpsym.symbols import Delta, b
 
 #: The paper's a, the summation index, n of the hypothesis, the discrete sensitivity N.
 a = sp.Symbol("a", positive=True)

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..symbols import Delta, delta
-from .decide import sign_certificate
-from .generic import cone_certificate
+from dpsym.claims.decide import sign_certificate
+from dpsym.claims.generic import cone_certificate
+from dpsym.symbols import Delta, delta
 
 _a, _x, _d, _t, _R = sp.symbols("a x d t R", positive=True)
 _beta = sp.Symbol("beta", positive=True)

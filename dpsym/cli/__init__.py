@@ -46,7 +46,7 @@ parameters of the named entry (:attr:`dpsym.mechanisms.base.Mechanism.params`):
 
 A parameter the command does not use for that entry is refused with a one-line error.
 Numbers are handed to the engine as the strings typed and parsed there exactly, in the
-package's one grammar (:func:`dpsym.params.parse_exact`: decimals, fractions ``p/q``
+package's one grammar (:func:`dpsym.core.params.parse_exact`: decimals, fractions ``p/q``
 such as ``--eps 1/3``, exact expressions such as ``--eps 'log(3)'``). Integer options
 (``--digits``, ``--order``, ``--dim``, ``--grid``, ``--workers``) take ASCII digits only.
 An option that takes a value is given at most once: a repeated one is refused, never
@@ -54,14 +54,14 @@ silently replaced.
 
 **Budgets.** Every command that computes (all but ``list``, and any command added later:
 the parser adds the options to each) takes ``--timeout SECONDS``, a wall-time budget in
-[0.001, 10^6] seconds (default :data:`~dpsym.budget.DEFAULT_TIMEOUT`, 3600), and ``--memory
+[0.001, 10^6] seconds (default :data:`~dpsym.runtime.budget.DEFAULT_TIMEOUT`, 3600), and ``--memory
 SIZE``, a memory budget (``512M``, ``2G``; units K, M, G, T, powers of 1024; at least
 64M; default none): what the computation may allocate beyond the loaded program. The
-command then runs in a forked child process (:func:`dpsym.budget.run_with_budget`),
+command then runs in a forked child process (:func:`dpsym.runtime.budget.run_with_budget`),
 killed with its process group at the deadline or stopped by a refused allocation; the
 exit status is 3 and standard error has one line ``dpsym: error: time budget of N s
 exceeded while computing <what>`` (or ``memory budget of ...``). For ``sweep`` the
-budgets are **per point** (:func:`dpsym.sweep.sweep`): a point over its budget is a row
+budgets are **per point** (:func:`dpsym.reports.sweep.sweep`): a point over its budget is a row
 with the error ``exceeded the time budget of N s``, the other points complete, and the
 sweep as a whole has no budget.
 
@@ -95,15 +95,15 @@ The package: :mod:`~dpsym.cli.parser` (the argument parser),
 :mod:`~dpsym.cli.options` (registries, parameter options, error messages),
 :mod:`~dpsym.cli.commands` (the handlers, which print), :mod:`~dpsym.cli.output` (output
 files) and :mod:`~dpsym.cli.app` (:func:`main`). The command formats only: the
-computations are the engine's, and the comparison is :mod:`dpsym.selection`'s.
+computations are the engine's, and the comparison is :mod:`dpsym.reports.selection`'s.
 """
 
 from __future__ import annotations
 
-from ..printing import expression_text, format_table, latex_text, parse_expression
-from .app import EXIT_INTERNAL, main
-from .options import CliError, UsageError, get_entry, param_names, specialise
-from .parser import ArgumentParser, build_parser, parse_args
+from dpsym.cli.app import EXIT_INTERNAL, main
+from dpsym.cli.options import CliError, UsageError, get_entry, param_names, specialise
+from dpsym.cli.parser import ArgumentParser, build_parser, parse_args
+from dpsym.reports.printing import expression_text, format_table, latex_text, parse_expression
 
 __all__ = ["EXIT_INTERNAL", "ArgumentParser", "CliError", "UsageError", "build_parser",
            "expression_text", "format_table", "get_entry", "latex_text", "main",

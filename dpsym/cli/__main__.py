@@ -2,6 +2,6 @@
 
 import sys
 
-from .app import main
+from dpsym.cli.app import main
 
 sys.exit(main())

@@ -10,13 +10,9 @@ from typing import Any, TextIO
 
 import sympy as sp
 
-from ..composition import component, compose, compose_epsilon, parse_count
-from ..costs import parse_cost
-from ..errors import DomainError
-from ..numerics import check_digits
-from ..printing import emit_json, expression_text, latex_text
-from ..renyi import MAX_TERMS, parse_order, renyi, renyi_formula, renyi_series
-from .options import (
+from dpsym.accounting.composition import component, compose, compose_epsilon, parse_count
+from dpsym.accounting.renyi import MAX_TERMS, parse_order, renyi, renyi_formula, renyi_series
+from dpsym.cli.options import (
     PARAM_ALIASES,
     CliError,
     get_entry,
@@ -24,6 +20,10 @@ from .options import (
     instance,
     registries,
 )
+from dpsym.core.costs import parse_cost
+from dpsym.errors import DomainError
+from dpsym.reports.printing import emit_json, expression_text, latex_text
+from dpsym.symbolic.numerics import check_digits
 
 #: The option of each parameter these commands name in their errors.
 _OPTIONS = {"order": "--order", "count": "--count", "eps_target": "--eps-target",
@@ -151,7 +151,7 @@ def _symbolic(args: argparse.Namespace, out: TextIO) -> int:
 
 def _ordered(expr: Any, render: Callable[[Any], str]) -> str:
     """The text of ``expr``; a sum's terms in the order they are given (a series from
-    :func:`dpsym.renyi.renyi_series`: increasing powers, the O-term last), each term
+    :func:`dpsym.accounting.renyi.renyi_series`: increasing powers, the O-term last), each term
     printed as usual."""
     if not isinstance(expr, sp.Add):
         return render(expr)

@@ -1,10 +1,10 @@
 """The entry point :func:`main`: run a command and turn its errors into an exit status.
 
 A command that computes runs within a time budget (``--timeout``, default
-:data:`~dpsym.budget.DEFAULT_TIMEOUT` seconds) and a memory budget (``--memory``, default
+:data:`~dpsym.runtime.budget.DEFAULT_TIMEOUT` seconds) and a memory budget (``--memory``, default
 none), in a forked child process that is killed at the budget
-(:func:`dpsym.budget.run_with_budget`); ``sweep`` applies them to each point instead
-(:func:`dpsym.sweep.sweep`).
+(:func:`dpsym.runtime.budget.run_with_budget`); ``sweep`` applies them to each point instead
+(:func:`dpsym.reports.sweep.sweep`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,17 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from ..budget import DEFAULT_TIMEOUT, ENFORCED, check_memory, check_timeout, run_with_budget
-from ..errors import BudgetExceeded, DpsymError
-from ..printing import one_line
-from .options import PROG, error_message, request_text
-from .parser import parse_args
+from dpsym.cli.options import PROG, error_message, request_text
+from dpsym.cli.parser import parse_args
+from dpsym.errors import BudgetExceeded, DpsymError
+from dpsym.reports.printing import one_line
+from dpsym.runtime.budget import (
+    DEFAULT_TIMEOUT,
+    ENFORCED,
+    check_memory,
+    check_timeout,
+    run_with_budget,
+)
 
 #: The exit status of an internal error (``EX_SOFTWARE`` of ``sysexits.h``).
 EXIT_INTERNAL = 70

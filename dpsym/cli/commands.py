@@ -1,5 +1,6 @@
 """The command handlers: each reads its parsed arguments, asks the engine (or
-:mod:`dpsym.selection`, :mod:`dpsym.audit`, :mod:`dpsym.sweep`, :mod:`dpsym.claims`,
+:mod:`dpsym.reports.selection`, :mod:`dpsym.reports.audit`, :mod:`dpsym.reports.sweep`,
+:mod:`dpsym.claims`,
 :mod:`dpsym.derive`) and prints the answer. A handler returns the exit status."""
 
 from __future__ import annotations
@@ -9,26 +10,10 @@ import sys
 import textwrap
 from typing import Any, TextIO
 
-from ..audit import audit
-from ..claims import CLAIMS, notebook_cell, run_claims
-from ..claims.mutation import mutate_claim, mutation_report, no_mutant_reason
-from ..costs import parse_cost
-from ..derive import main_job
-from ..errors import DomainError, UnsupportedError
-from ..numerics import check_digits
-from ..printing import (
-    ascending,
-    describe_free,
-    emit_json,
-    expression_text,
-    format_table,
-    latex_text,
-)
-from ..regimes import get_regime
-from ..sweep import failures, parse_values, sweep, to_csv, to_json
-from ..symbols import display_eps
-from .compare import guarantee_label
-from .options import (
+from dpsym.claims import CLAIMS, notebook_cell, run_claims
+from dpsym.claims.mutation import mutate_claim, mutation_report, no_mutant_reason
+from dpsym.cli.compare import guarantee_label
+from dpsym.cli.options import (
     OPTION_OF_PARAM,
     PARAM_ALIASES,
     CliError,
@@ -43,7 +28,23 @@ from .options import (
     registries,
     specialise,
 )
-from .output import check_output, write_output
+from dpsym.cli.output import check_output, write_output
+from dpsym.core.costs import parse_cost
+from dpsym.derive import main_job
+from dpsym.errors import DomainError, UnsupportedError
+from dpsym.reports.audit import audit
+from dpsym.reports.printing import (
+    ascending,
+    describe_free,
+    emit_json,
+    expression_text,
+    format_table,
+    latex_text,
+)
+from dpsym.reports.sweep import failures, parse_values, sweep, to_csv, to_json
+from dpsym.symbolic.numerics import check_digits
+from dpsym.symbolic.regimes import get_regime
+from dpsym.symbols import display_eps
 
 # ---------------------------------------------------------------------- list
 #: The width of ``dpsym list``'s text output.

@@ -1,7 +1,7 @@
 """``dpsym compare``: which mechanism to use, as a table, Markdown, LaTeX, CSV or JSON.
 
-Costs and ratios are shown in one style (:func:`dpsym.printing.display_number`): every
-cost with the digits asked for, every ratio with :data:`dpsym.selection.RATIO_DIGITS`,
+Costs and ratios are shown in one style (:func:`dpsym.reports.printing.display_number`): every
+cost with the digits asked for, every ratio with :data:`dpsym.reports.selection.RATIO_DIGITS`,
 positional or scientific as the magnitude requires. JSON keeps the certified texts.
 """
 
@@ -12,10 +12,17 @@ import csv
 import io
 from typing import Any, TextIO
 
-from ..params import Guarantee
-from ..printing import display_number, emit_json, format_table, one_line
-from ..selection import QUERIES, RATIO_DIGITS, Comparison, Skipped, compare, compare_inputs
-from .options import error_message
+from dpsym.cli.options import error_message
+from dpsym.core.params import Guarantee
+from dpsym.reports.printing import display_number, emit_json, format_table, one_line
+from dpsym.reports.selection import (
+    QUERIES,
+    RATIO_DIGITS,
+    Comparison,
+    Skipped,
+    compare,
+    compare_inputs,
+)
 
 #: The output formats of ``dpsym compare --format``.
 FORMATS = ("table", "md", "latex", "csv", "json")

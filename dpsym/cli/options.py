@@ -10,12 +10,12 @@ from typing import Any
 
 import sympy as sp
 
-from ..bounds import BOUNDS, get_entry  # noqa: F401  (re-exported: the CLI looks names up here)
-from ..errors import DomainError, DpsymError
-from ..mechanisms import MECHANISMS
-from ..printing import one_line
-from ..regimes import MAX_ORDER
-from ..selection import SelectionError
+from dpsym.bounds import BOUNDS, get_entry  # noqa: F401  (re-exported: the CLI looks names up here)
+from dpsym.errors import DomainError, DpsymError
+from dpsym.mechanisms import MECHANISMS
+from dpsym.reports.printing import one_line
+from dpsym.reports.selection import SelectionError
+from dpsym.symbolic.regimes import MAX_ORDER
 
 PROG = "dpsym"
 
@@ -127,7 +127,7 @@ def specialise(cls: Any, given: dict[str, str]) -> tuple[Any, dict[Any, Any], di
 
     ``dim`` selects the class of that dimension (``cls.for_dim``) where the class has one;
     any other discrete parameter is substituted into the expression. Each value is
-    validated by the declared :class:`~dpsym.params.Param`.
+    validated by the declared :class:`~dpsym.core.params.Param`.
     """
     subs: dict[Any, Any] = {}
     shown: dict[str, str] = {}

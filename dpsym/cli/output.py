@@ -22,7 +22,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from .options import CliError
+from dpsym.cli.options import CliError
 
 __all__ = ["OutputFile", "check_output", "write_output"]
 

@@ -13,11 +13,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
-from .._version import __version__
-from ..budget import DEFAULT_TIMEOUT, MAX_TIMEOUT, MIN_TIMEOUT
-from ..names import suggestion
-from .accounting import cmd_compose, cmd_renyi
-from .commands import (
+from dpsym._version import __version__
+from dpsym.cli.accounting import cmd_compose, cmd_renyi
+from dpsym.cli.commands import (
     cmd_audit,
     cmd_check,
     cmd_derive,
@@ -27,8 +25,10 @@ from .commands import (
     cmd_sweep,
     cmd_value,
 )
-from .compare import FORMATS, cmd_compare
-from .options import PARAM_ALIASES, PROG, UsageError, param_names, params_of
+from dpsym.cli.compare import FORMATS, cmd_compare
+from dpsym.cli.options import PARAM_ALIASES, PROG, UsageError, param_names, params_of
+from dpsym.core.names import suggestion
+from dpsym.runtime.budget import DEFAULT_TIMEOUT, MAX_TIMEOUT, MIN_TIMEOUT
 
 #: Accepts negative numbers in any notation as option values (``--eps -1e-3``,
 #: ``--eps -1/2``).

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from ..evaluation import Value
-from ..names import resolve
-from ..params import FreeParameter
-from .base import Mechanism
-from .discrete_laplace import DiscreteLaplace
-from .discrete_staircase import DiscreteStaircase
-from .discrete_uniform import DiscreteUniform
-from .gaussian import AnalyticGaussian, ClassicGaussian
-from .independent_staircase import IndependentStaircase
-from .laplace import Laplace
-from .laplace_md import LaplaceMD
-from .lattice_md import DiscreteLaplaceMD, DiscreteUniformMD
-from .staircase import Staircase
-from .staircase_md import StaircaseMD
-from .truncated_laplace import TruncatedLaplace
-from .uniform_mass import UniformMass
+from dpsym.certified.evaluation import Value
+from dpsym.core.names import resolve
+from dpsym.core.params import FreeParameter
+from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.discrete_laplace import DiscreteLaplace
+from dpsym.mechanisms.discrete_staircase import DiscreteStaircase
+from dpsym.mechanisms.discrete_uniform import DiscreteUniform
+from dpsym.mechanisms.gaussian import AnalyticGaussian, ClassicGaussian
+from dpsym.mechanisms.independent_staircase import IndependentStaircase
+from dpsym.mechanisms.laplace import Laplace
+from dpsym.mechanisms.laplace_md import LaplaceMD
+from dpsym.mechanisms.lattice_md import DiscreteLaplaceMD, DiscreteUniformMD
+from dpsym.mechanisms.staircase import Staircase
+from dpsym.mechanisms.staircase_md import StaircaseMD
+from dpsym.mechanisms.truncated_laplace import TruncatedLaplace
+from dpsym.mechanisms.uniform_mass import UniformMass
 
 #: Every mechanism by its CLI name, in listing order.
 MECHANISMS: dict[str, type[Mechanism]] = {

@@ -1,16 +1,17 @@
 r"""The Mechanism contract.
 
 A mechanism is a small declarative class: its parameters with their domains
-(:class:`~dpsym.params.Parametrised`), its free parameter (if any), and its noise density
+(:class:`~dpsym.core.params.Parametrised`), its free parameter (if any), and its noise density
 or mass function (:meth:`Mechanism.noise_shape`), possibly with the unknown normalising
 constant :data:`~dpsym.symbols.NORM`. Everything else is derived from that definition by
 the layers below, to which the methods here delegate:
 
 * the symbolic derivations -- normalisation, the expected cost :math:`\mathbb{E}|X|^p`
   for every :math:`p > 0` as a function of the free parameter, the optimal free parameter
-  and cost, closed forms and series -- by :mod:`dpsym.engine` (cached per class);
-* certified values at any number of digits by :mod:`dpsym.evaluation`;
-* samples by :mod:`dpsym.sampling` and exact privacy profiles by :mod:`dpsym.privacy`,
+  and cost, closed forms and series -- by :mod:`dpsym.symbolic.engine` (cached per class);
+* certified values at any number of digits by :mod:`dpsym.certified.evaluation`;
+* samples by :mod:`dpsym.sampling.samplers` and exact privacy profiles by
+:mod:`dpsym.privacy.profiles`,
   both of which take the numeric noise description (:meth:`Mechanism.numeric_noise`) and
   the sensitivity, not the mechanism.
 """
@@ -27,19 +28,20 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .. import engine, evaluation
-from ..costs import Cost, parse_cost
-from ..distributions import Distribution, Moment, fixed_free_value
-from ..errors import DomainError
-from ..evaluation import Value
-from ..expressions import to_sympy
-from ..noise import SymmetricNoise
-from ..params import Guarantee, Parametrised
-from ..precision import exclusive
-from ..privacy import PrivacyCheck, is_private, privacy_profile
-from ..sampler_checks import ScaleError, check_rng, check_size
-from ..sampling import Sampler, sampler
-from ..symbols import b, eps
+from dpsym.certified import evaluation
+from dpsym.certified.evaluation import Value
+from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.expressions import to_sympy
+from dpsym.core.params import Guarantee, Parametrised
+from dpsym.distributions.scipy_face import Distribution, Moment, fixed_free_value
+from dpsym.errors import DomainError
+from dpsym.precision import exclusive
+from dpsym.privacy.profiles import PrivacyCheck, is_private, privacy_profile
+from dpsym.sampling.checks import ScaleError, check_rng, check_size
+from dpsym.sampling.samplers import Sampler, sampler
+from dpsym.symbolic import engine
+from dpsym.symbolic.noise import SymmetricNoise
+from dpsym.symbols import b, eps
 
 #: The methods that compute with sympy, mpmath or python-flint, and so run under the
 #: precision lock (:mod:`dpsym.precision`), in this class and in every subclass that
@@ -64,7 +66,7 @@ def _lock(cls: type) -> None:
 class Mechanism(Distribution, Parametrised):
     r"""Base class of every noise-adding mechanism.
 
-    Subclasses set the class attributes of :class:`~dpsym.params.Parametrised` (name,
+    Subclasses set the class attributes of :class:`~dpsym.core.params.Parametrised` (name,
     title, source, lattice, guarantee, params, free, derived) and implement
     :meth:`noise_shape`; where derived parameters are fixed by further conditions they
     implement :meth:`conditions` (and :meth:`derived_numeric` for those without a closed
@@ -72,7 +74,7 @@ class Mechanism(Distribution, Parametrised):
     ``Staircase(eps="0.5", Delta=2)`` (also ``epsilon=``, ``sensitivity=``; the free
     parameter may be fixed, ``Staircase(eps=1, gamma="1/2")``). An instance is also the
     distribution of its noise, with the methods of a frozen ``scipy.stats`` distribution
-    (:class:`dpsym.distributions.Distribution`: ``rvs``, ``pdf``/``pmf``, ``cdf``,
+    (:class:`dpsym.distributions.scipy_face.Distribution`: ``rvs``, ``pdf``/``pmf``, ``cdf``,
     ``ppf``, ``mean``, ``var``...).
     """
 
@@ -128,8 +130,8 @@ class Mechanism(Distribution, Parametrised):
     # ------------------------------------------------------------------ numeric
     def value(self, quantity: str = "cost", cost: Cost | str = "amplitude", digits: int = 30,
               *, method: str = "auto") -> Value:
-        """:func:`dpsym.evaluation.value`; with a free parameter fixed by the constructor,
-        the cost of that noise (:func:`dpsym.distributions.fixed_free_value`)."""
+        """:func:`dpsym.certified.evaluation.value`; with a free parameter fixed by the constructor,
+        the cost of that noise (:func:`dpsym.distributions.scipy_face.fixed_free_value`)."""
         if getattr(self, "free_given", None) is None:
             return evaluation.value(self, quantity, cost, digits, method=method)
         return fixed_free_value(self, quantity, cost, digits, method=method)
@@ -184,7 +186,7 @@ class Mechanism(Distribution, Parametrised):
 
     # ------------------------------------------------------------------ sampling, privacy
     def sampler(self, cost: Cost | str = "amplitude") -> Sampler:
-        """A reusable sampler of this instance's noise (:func:`dpsym.sampling.sampler`),
+        """A reusable sampler of this instance's noise (:func:`dpsym.sampling.samplers.sampler`),
         cached per class, parameters and cost; the optimal free parameter for ``cost`` is
         certified to 17 digits and substituted exactly.
 
@@ -192,7 +194,7 @@ class Mechanism(Distribution, Parametrised):
         ------
         DomainError
             If the noise's scale is beyond what float64 samples hold
-            (:class:`~dpsym.sampling.ScaleError`), naming the parameters that set it.
+            (:class:`~dpsym.sampling.samplers.ScaleError`), naming the parameters that set it.
         """
         cost = parse_cost(cost)
         key = tuple(sorted(self.values.items()))
@@ -225,7 +227,7 @@ class Mechanism(Distribution, Parametrised):
     def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
                         digits: int = 30, *, free_value: object = None) -> Value:
         r"""The certified privacy profile :math:`\delta(\varepsilon^{\prime})` at this instance's
-        sensitivity (:func:`dpsym.privacy.privacy_profile`); the free parameter is
+        sensitivity (:func:`dpsym.privacy.profiles.privacy_profile`); the free parameter is
         ``free_value`` or the optimum for ``cost`` certified to ``digits + 10`` digits."""
         noise = self.numeric_noise(cost, free_value, digits + 10)
         return privacy_profile(noise, eps_prime, digits, sensitivity=self._sensitivity())
@@ -233,7 +235,7 @@ class Mechanism(Distribution, Parametrised):
     def is_private(self, eps: object, delta: object = 0, cost: Cost | str = "amplitude",
                    digits: int = 30, *, free_value: object = None) -> PrivacyCheck:
         r"""Decide :math:`(\varepsilon, \delta)`-DP from the exact privacy profile
-        (:func:`dpsym.privacy.is_private`)."""
+        (:func:`dpsym.privacy.profiles.is_private`)."""
         noise = self.numeric_noise(cost, free_value, digits + 10)
         return is_private(noise, eps, delta, digits, sensitivity=self._sensitivity())
 
@@ -247,7 +249,7 @@ _lock(Mechanism)
 
 def _exact_decimal(text: str) -> Fraction:
     """A certified decimal string of the engine's own (any exponent) as an exact rational;
-    user input goes through :func:`dpsym.params.parse_number` and its limits instead."""
+    user input goes through :func:`dpsym.core.params.parse_number` and its limits instead."""
     return Fraction(Decimal(text))
 
 

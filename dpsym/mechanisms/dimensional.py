@@ -17,12 +17,12 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..costs import Cost
-from ..errors import UnsupportedError
-from ..evaluation import Value
-from ..params import dim_param
-from ..privacy import PrivacyCheck
-from .base import Mechanism
+from dpsym.certified.evaluation import Value
+from dpsym.core.costs import Cost
+from dpsym.core.params import dim_param
+from dpsym.errors import UnsupportedError
+from dpsym.mechanisms.base import Mechanism
+from dpsym.privacy.profiles import PrivacyCheck
 
 
 @cache
@@ -87,14 +87,14 @@ class DimensionalMechanism(Mechanism):
 
     def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
                         digits: int = 30, *, free_value: object = None) -> Value:
-        """Not available: :mod:`dpsym.privacy` handles one-dimensional noise only."""
+        """Not available: :mod:`dpsym.privacy.profiles` handles one-dimensional noise only."""
         raise UnsupportedError(
             f"{self.name}: no certified privacy profile in d dimensions; see the module's "
             "privacy functions")
 
     def is_private(self, eps: object, delta: object = 0, cost: Cost | str = "amplitude",
                    digits: int = 30, *, free_value: object = None) -> PrivacyCheck:
-        """Not available: :mod:`dpsym.privacy` handles one-dimensional noise only."""
+        """Not available: :mod:`dpsym.privacy.profiles` handles one-dimensional noise only."""
         raise UnsupportedError(
             f"{self.name}: no certified privacy check in d dimensions")
 

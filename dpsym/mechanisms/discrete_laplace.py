@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..noise import GeometricTail, Piece, SymmetricNoise
-from ..params import eps_param, sensitivity_param
-from ..symbols import NORM, Delta, eps
-from .base import Mechanism
+from dpsym.core.params import eps_param, sensitivity_param
+from dpsym.mechanisms.base import Mechanism
+from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
+from dpsym.symbols import NORM, Delta, eps
 
 
 class DiscreteLaplace(Mechanism):

@@ -12,7 +12,7 @@ the mass function is symmetric and, for :math:`i \ge 0` written as
 
 The normalising constant :math:`a(r)`, the cost as a function of :math:`r` and the
 optimal :math:`r^*` (an integer minimisation) are derived by the engine; :math:`r^*` is
-proven by separated Arb enclosures (:mod:`dpsym.integer_argmin`).
+proven by separated Arb enclosures (:mod:`dpsym.certified.integer_argmin`).
 """
 
 from __future__ import annotations
@@ -25,20 +25,20 @@ import flint
 import mpmath
 import sympy as sp
 
-from .. import evaluation
-from ..balls import BallFunction
-from ..costs import Cost, parse_cost
-from ..errors import DomainError, NoClosedFormError, UnsupportedError
-from ..evaluation import MAX_INTEGER_SCAN
-from ..exact_sampling import OPTIMAL_STEP
-from ..lerch_balls import lerch_family
-from ..noise import GeometricTail, Piece, SymmetricNoise
-from ..numerics import evaluate
-from ..params import FreeParameter, eps_param, sensitivity_param
-from ..precision import arb_workprec, exclusive
-from ..sums import mp_lerch_sum
-from ..symbols import NORM, Delta, b, r
-from .base import Mechanism
+from dpsym.certified import evaluation
+from dpsym.certified.balls import BallFunction
+from dpsym.certified.evaluation import MAX_INTEGER_SCAN
+from dpsym.certified.lerch.balls import lerch_family
+from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
+from dpsym.errors import DomainError, NoClosedFormError, UnsupportedError
+from dpsym.mechanisms.base import Mechanism
+from dpsym.precision import arb_workprec, exclusive
+from dpsym.sampling.exact import OPTIMAL_STEP
+from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
+from dpsym.symbolic.numerics import evaluate
+from dpsym.symbolic.sums import mp_lerch_sum
+from dpsym.symbols import NORM, Delta, b, r
 
 #: Largest eps accepted: the cost's terms of order :math:`b = e^{-\varepsilon}` are
 #: resolved against its terms of order one with :math:`\varepsilon \log_{10} e` extra
@@ -82,7 +82,7 @@ class DiscreteStaircase(Mechanism):
     def _integer_cost_balls(self, cost: Cost
                             ) -> Callable[[Sequence[int], int], list[flint.arb]]:
         r"""The cost of a non-integer moment (no closed form in :math:`r`) at integer steps
-        as Arb balls, for :func:`dpsym.integer_argmin.integer_optimum`: the balls of
+        as Arb balls, for :func:`dpsym.certified.integer_argmin.integer_optimum`: the balls of
         :meth:`step_cost_balls`, computed once per precision.
 
         Raises
@@ -117,9 +117,9 @@ class DiscreteStaircase(Mechanism):
         .. math:: \mathbb{E}|X|^p = 2 a(r) \Delta^p \Bigl(\sum_{j < r} L(b, p, j/\Delta)
                   + b \sum_{r \le j < \Delta} L(b, p, j/\Delta)\Bigr)
 
-        (:class:`~dpsym.sums.LerchSum`, exact offsets), in :math:`b = e^{-\varepsilon}`;
-        :class:`dpsym.balls.BallPlan` encloses it at the exact :math:`\varepsilon`
-        (:mod:`dpsym.lerch_balls`). One sum per lattice point of a period: for every
+        (:class:`~dpsym.symbolic.sums.LerchSum`, exact offsets), in :math:`b = e^{-\varepsilon}`;
+        :class:`dpsym.certified.balls.BallPlan` encloses it at the exact :math:`\varepsilon`
+        (:mod:`dpsym.certified.lerch.balls`). One sum per lattice point of a period: for every
         :math:`r` at once, :meth:`step_cost_balls` is :math:`\Delta` times cheaper.
 
         Raises
@@ -136,9 +136,9 @@ class DiscreteStaircase(Mechanism):
         r"""Balls containing the expected cost at every step :math:`r = 1, \dots,
         \Delta` (item :math:`r - 1`), computed at ``prec`` bits: the formula of
         :meth:`step_cost` with each of the :math:`\Delta` Lerch sums
-        :math:`L(b, p, j/\Delta)` enclosed once (:func:`dpsym.lerch_balls.lerch_family`),
+        :math:`L(b, p, j/\Delta)` enclosed once (:func:`dpsym.certified.lerch.balls.lerch_family`),
         prefix and suffix sums over :math:`j`, and the engine's normalisation
-        :math:`a(r)` as a ball function of :math:`r` (:class:`dpsym.balls.BallFunction`).
+        :math:`a(r)` as a ball function of :math:`r` (:class:`dpsym.certified.balls.BallFunction`).
         Every ball is rigorous (a NaN ball where an enclosure failed).
 
         Raises
@@ -225,7 +225,7 @@ class DiscreteStaircase(Mechanism):
 
 
 def _optimal_step(eps: Fraction, Delta: int, cost: str) -> int:
-    """The optimal step :math:`r^*` for ``cost`` (:func:`dpsym.exact_sampling.exact_sampler`)."""
+    """The optimal step :math:`r^*` for ``cost`` (:func:`dpsym.sampling.exact.exact_sampler`)."""
     return int(DiscreteStaircase(eps=eps, Delta=Delta).free_value(cost))
 
 

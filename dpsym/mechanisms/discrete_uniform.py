@@ -29,11 +29,11 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..errors import DomainError
-from ..noise import Piece, SymmetricNoise
-from ..params import Derived, Guarantee, delta_param, sensitivity_param
-from ..symbols import NORM, Delta, delta
-from .base import Mechanism
+from dpsym.core.params import Derived, Guarantee, delta_param, sensitivity_param
+from dpsym.errors import DomainError
+from dpsym.mechanisms.base import Mechanism
+from dpsym.symbolic.noise import Piece, SymmetricNoise
+from dpsym.symbols import NORM, Delta, delta
 
 #: The number of support points :math:`n = \lceil \Delta/\delta \rceil`.
 n = sp.Symbol("n", positive=True, integer=True)

@@ -11,12 +11,12 @@ and :math:`\mathbb{E}X^2 = \sigma^2`. The two mechanisms differ in :math:`\sigma
 
 * classic: :math:`\sigma = \sqrt{2\log(1.25/\delta)}\,\Delta/\varepsilon`, proved
   :math:`(\varepsilon, \delta)`-DP for :math:`\varepsilon \in (0, 1)` (the declared
-  domain; :func:`dpsym.gaussian_calibration.classic_check` shows it fails beyond);
+  domain; :func:`dpsym.gaussian.calibration.classic_check` shows it fails beyond);
 * analytic: the smallest :math:`\sigma` whose exact privacy profile
   :math:`\Phi(\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta})
   - e^\varepsilon \Phi(-\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta})` is at
   most :math:`\delta`; it has no closed form. :meth:`AnalyticGaussian.value` isolates the
-  root rigorously in Arb balls (:class:`dpsym.gaussian_balls.Calibration`) and evaluates
+  root rigorously in Arb balls (:class:`dpsym.gaussian.enclosures.Calibration`) and evaluates
   :math:`\sigma`, the costs
   :math:`\mathbb{E}|X|^p = \sigma^p 2^{p/2}\Gamma(\frac{p+1}{2})/\sqrt\pi` (the engine's
   closed forms in :math:`\sigma`) and the density at the origin on that enclosure: every
@@ -25,7 +25,7 @@ and :math:`\mathbb{E}X^2 = \sigma^2`. The two mechanisms differ in :math:`\sigma
 Both sample with ``numpy.random.Generator.normal`` and enclose their privacy profile (the
 exact hockey-stick divergence) at their exact :math:`\sigma`: it is decreasing in
 :math:`\sigma`, so it lies between its values at the ends of :math:`\sigma`'s enclosure
-(:func:`dpsym.gaussian_calibration.profile_on`).
+(:func:`dpsym.gaussian.calibration.profile_on`).
 """
 
 from __future__ import annotations
@@ -37,15 +37,10 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..balls import BallFunction
-from ..costs import Cost, parse_cost
-from ..errors import CertificationError
-from ..evaluation import Value
-from ..gaussian_balls import Calibration, ball, certify_ball
-from ..gaussian_calibration import calibrate_sigma_value, profile_on
-from ..noise import Piece, SymmetricNoise
-from ..numerics import check_digits
-from ..params import (
+from dpsym.certified.balls import BallFunction
+from dpsym.certified.evaluation import Value
+from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.params import (
     Derived,
     Domain,
     Guarantee,
@@ -55,11 +50,16 @@ from ..params import (
     parse_exact,
     sensitivity_param,
 )
-from ..precision import arb_workprec
-from ..privacy import PrivacyCheck
-from ..sampler_checks import check_rng, check_size
-from ..symbols import NORM, Delta, delta, eps, x
-from .base import Mechanism
+from dpsym.errors import CertificationError
+from dpsym.gaussian.calibration import calibrate_sigma_value, profile_on
+from dpsym.gaussian.enclosures import Calibration, ball, certify_ball
+from dpsym.mechanisms.base import Mechanism
+from dpsym.precision import arb_workprec
+from dpsym.privacy.profiles import PrivacyCheck
+from dpsym.sampling.checks import check_rng, check_size
+from dpsym.symbolic.noise import Piece, SymmetricNoise
+from dpsym.symbolic.numerics import check_digits
+from dpsym.symbols import NORM, Delta, delta, eps, x
 
 #: The standard deviation of the noise.
 sigma = sp.Symbol("sigma", positive=True)
@@ -81,7 +81,7 @@ class _Gaussian(Mechanism):
     def sample(self, rng: object, size: int | tuple[int, ...],
                cost: Cost | str = "amplitude") -> np.ndarray:
         """Draw noise values with ``rng.normal`` (float64; not hardened, see
-        :mod:`dpsym.sampling`)."""
+        :mod:`dpsym.sampling.samplers`)."""
         shape, generator = check_size(size), check_rng(rng)
         return generator.normal(0.0, self._sigma_float(), shape)
 
@@ -96,7 +96,7 @@ class _Gaussian(Mechanism):
                         digits: int = 30) -> Value:
         r"""The exact :math:`\delta(\varepsilon^{\prime})` of the noise at this instance's exact
         :math:`\sigma`, enclosed (between the profiles at the ends of :math:`\sigma`'s
-        enclosure, :func:`dpsym.gaussian_calibration.profile_on`) and rounded to ``digits``
+        enclosure, :func:`dpsym.gaussian.calibration.profile_on`) and rounded to ``digits``
         proven digits."""
         self.require(*(prm.name for prm in self.params))
         enclose = profile_on(eps_prime, self._sigma_ball, self.values["Delta"])
@@ -211,9 +211,10 @@ class AnalyticGaussian(_Gaussian):
         engine's closed form of it in :math:`\sigma` (the cost
         :math:`\sigma^p 2^{p/2}\Gamma(\frac{p+1}{2})/\sqrt\pi`, the density
         :math:`1/(\sigma\sqrt{2\pi})`) evaluated in Arb on the enclosure of the calibrated
-        :math:`\sigma^*` (:meth:`dpsym.gaussian_balls.Calibration.sigma`), refined until
+        :math:`\sigma^*` (:meth:`dpsym.gaussian.enclosures.Calibration.sigma`), refined until
         the digits are decided: certificate ``"enclosure"``. Other methods are those of
-        :func:`dpsym.evaluation.value` (``"ball"`` needs a closed form, which :math:`\sigma^*`
+        :func:`dpsym.certified.evaluation.value` (``"ball"`` needs a closed form, which
+        :math:`\sigma^*`
         has not; ``"mpmath"`` is the two-precision heuristic, ``"agreement"``).
 
         Raises

@@ -16,13 +16,13 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from ..costs import Cost, parse_cost
-from ..noise import SymmetricNoise
-from ..params import FreeParameter, dim_param, eps_param, sensitivity_param
-from ..sampler_checks import check_rng, check_size
-from ..symbols import b, gamma
-from .dimensional import DimensionalMechanism
-from .staircase import Staircase
+from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.params import FreeParameter, dim_param, eps_param, sensitivity_param
+from dpsym.mechanisms.dimensional import DimensionalMechanism
+from dpsym.mechanisms.staircase import Staircase
+from dpsym.sampling.checks import check_rng, check_size
+from dpsym.symbolic.noise import SymmetricNoise
+from dpsym.symbols import b, gamma
 
 
 class IndependentStaircase(DimensionalMechanism):

@@ -15,13 +15,13 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from ..costs import Cost, parse_cost
-from ..errors import DomainError
-from ..noise import SymmetricNoise
-from ..params import dim_param, eps_param, sensitivity_param
-from ..sampler_checks import REACH_MAX, check_rng, check_size
-from .dimensional import DimensionalMechanism
-from .laplace import Laplace
+from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.params import dim_param, eps_param, sensitivity_param
+from dpsym.errors import DomainError
+from dpsym.mechanisms.dimensional import DimensionalMechanism
+from dpsym.mechanisms.laplace import Laplace
+from dpsym.sampling.checks import REACH_MAX, check_rng, check_size
+from dpsym.symbolic.noise import SymmetricNoise
 
 
 class LaplaceMD(DimensionalMechanism):

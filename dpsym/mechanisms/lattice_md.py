@@ -26,14 +26,14 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from ..costs import Cost, parse_cost
-from ..errors import DomainError
-from ..noise import SymmetricNoise
-from ..params import Guarantee, delta_param, dim_param, eps_param, sensitivity_param
-from .base import Mechanism
-from .dimensional import DimensionalMechanism
-from .discrete_laplace import DiscreteLaplace
-from .discrete_uniform import DiscreteUniform
+from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.params import Guarantee, delta_param, dim_param, eps_param, sensitivity_param
+from dpsym.errors import DomainError
+from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.dimensional import DimensionalMechanism
+from dpsym.mechanisms.discrete_laplace import DiscreteLaplace
+from dpsym.mechanisms.discrete_uniform import DiscreteUniform
+from dpsym.symbolic.noise import SymmetricNoise
 
 
 class _Product(DimensionalMechanism):

@@ -23,15 +23,15 @@ from functools import partial
 
 import flint
 
-from ..costs import Cost
-from ..evaluation import guard_digits, small_eps_digits
-from ..expressions import enclosure
-from ..lerch_intervals import IncreasingSign
-from ..noise import MAX_POLYNOMIAL_DEGREE, GeometricTail, Piece, SymmetricNoise
-from ..params import FreeParameter, eps_param, sensitivity_param
-from ..precision import arb_workprec
-from ..symbols import NORM, Delta, b, gamma
-from .base import Mechanism
+from dpsym.certified.evaluation import guard_digits, small_eps_digits
+from dpsym.certified.lerch.intervals import IncreasingSign
+from dpsym.core.costs import Cost
+from dpsym.core.expressions import enclosure
+from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
+from dpsym.mechanisms.base import Mechanism
+from dpsym.precision import arb_workprec
+from dpsym.symbolic.noise import MAX_POLYNOMIAL_DEGREE, GeometricTail, Piece, SymmetricNoise
+from dpsym.symbols import NORM, Delta, b, gamma
 
 
 class Staircase(Mechanism):
@@ -54,9 +54,9 @@ class Staircase(Mechanism):
 
     def _guard_digits(self, cost: Cost) -> int:
         r"""Guard digits: a moment written with Lerch sums (:math:`p` not an integer, or
-        above :data:`~dpsym.noise.MAX_POLYNOMIAL_DEGREE`) is one fraction
+        above :data:`~dpsym.symbolic.noise.MAX_POLYNOMIAL_DEGREE`) is one fraction
         :math:`\Delta^p (1 - b)^2 L(b, p + 1, \gamma) / ((p + 1)(\gamma + b(1 - \gamma)))`
-        without cancellation (:class:`~dpsym.sums.LerchSum` shifts its offsets), so it
+        without cancellation (:class:`~dpsym.symbolic.sums.LerchSum` shifts its offsets), so it
         loses :math:`\log_{10}(1/\varepsilon)` digits a few times (in :math:`1 - b`, in
         :math:`-\log b` and in the slope), not once per power of :math:`p`."""
         if cost.is_integer and cost.exponent <= MAX_POLYNOMIAL_DEGREE:
@@ -67,9 +67,9 @@ class Staircase(Mechanism):
     def _interval_sign(self, cost: Cost) -> Callable | None:
         r"""For a moment written with Lerch sums :math:`L_s(\gamma) = \sum_k b^k (k +
         \gamma)^s` (:math:`s = p + 1 > 1`; :math:`p` not an integer, or above
-        :data:`~dpsym.noise.MAX_POLYNOMIAL_DEGREE`) at :math:`\varepsilon \ge`
+        :data:`~dpsym.symbolic.noise.MAX_POLYNOMIAL_DEGREE`) at :math:`\varepsilon \ge`
         :attr:`LARGE_EPS`: the sign covering of
-        :class:`~dpsym.lerch_intervals.IncreasingSign` (a factory of it), started at
+        :class:`~dpsym.certified.lerch.intervals.IncreasingSign` (a factory of it), started at
         :math:`\lfloor \log_2 \gamma_0 \rfloor`.
 
         The cost is :math:`C\, L_s / D` with :math:`C = \Delta^p (1 - b)^2 / (p + 1) > 0` and

@@ -15,7 +15,7 @@ noise density depends on :math:`x` only through :math:`r = \|x\|_1`:
 The slides prove it optimal for :math:`L(x) = \|x\|_1` when :math:`d = 2` and conjecture it
 for every :math:`d`. Everything follows from the law of the radius :math:`R = \|X\|_1`,
 whose density is :math:`f_\gamma` times the :math:`\ell^1` shell measure
-:math:`2^d r^{d-1}/(d-1)!` (:mod:`dpsym.l1`). Normalisation gives
+:math:`2^d r^{d-1}/(d-1)!` (:mod:`dpsym.symbolic.l1`). Normalisation gives
 
 .. math:: a(\gamma) = \frac{d!}{(2\Delta)^d (1 - b)\, S_d(\gamma)}, \qquad
           S_m(\gamma) = \sum_{k \ge 0} b^k (k + \gamma)^m,
@@ -37,7 +37,7 @@ of the class are those of :attr:`StaircaseMD.DIM` (default 2), and
 ``StaircaseMD.for_dim(d)`` is the class of dimension ``d``. The cost is
 :math:`C_{d,p}\, S_{d+p}(\gamma)/S_d(\gamma)` with the constant of
 :func:`cost_constant`; the numeric path evaluates the same two factors, the sums without
-cancellation (:func:`dpsym.l1.shifted_power_sums_numeric`).
+cancellation (:func:`dpsym.symbolic.l1.shifted_power_sums_numeric`).
 """
 
 from __future__ import annotations
@@ -52,12 +52,15 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..asymptotics import minimiser_series
-from ..ball_sampling import BallMixtureSampler, ball_sampler
-from ..costs import Cost, parse_cost
-from ..errors import UnsupportedError
-from ..intervals import polynomial_at
-from ..l1 import (
+from dpsym.certified.intervals import polynomial_at
+from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.params import FreeParameter, dim_param, eps_param, sensitivity_param
+from dpsym.errors import UnsupportedError
+from dpsym.mechanisms.dimensional import DimensionalMechanism
+from dpsym.sampling.ball_sampling import BallMixtureSampler, ball_sampler
+from dpsym.sampling.checks import check_rng, check_size
+from dpsym.symbolic.asymptotics import minimiser_series
+from dpsym.symbolic.l1 import (
     eulerian_numbers,
     l1_sphere_measure,
     power_geometric_sum,
@@ -66,17 +69,14 @@ from ..l1 import (
     shifted_power_sum_remainders,
     shifted_power_sums_numeric,
 )
-from ..numerics import decimal_digits, evaluate
-from ..optimize import AlgebraicRoot, bisect_root
-from ..params import FreeParameter, dim_param, eps_param, sensitivity_param
-from ..regimes import get_regime
-from ..sampler_checks import check_rng, check_size
-from ..symbols import NORM, Delta, b, gamma, k
-from .dimensional import DimensionalMechanism
+from dpsym.symbolic.numerics import decimal_digits, evaluate
+from dpsym.symbolic.optimize import AlgebraicRoot, bisect_root
+from dpsym.symbolic.regimes import get_regime
+from dpsym.symbols import NORM, Delta, b, gamma, k
 
 #: Largest eps accepted by the multi-dimensional staircase: the minimiser
 #: gamma* ~ (d e^{-eps})^{1/(d+1)} must stay above 2^{-2^40}, the reach of the bracketing
-#: of :func:`dpsym.optimize.numeric_minimiser`.
+#: of :func:`dpsym.symbolic.optimize.numeric_minimiser`.
 EPS_MAX_MD = Fraction(10) ** 6
 
 
@@ -258,7 +258,8 @@ class StaircaseMD(DimensionalMechanism):
     @classmethod
     def series(cls, quantity: str = "cost", cost: Cost | str = "amplitude",
                regime: str = "eps->0", order: int = 3) -> sp.Expr:
-        """Series from the optimality condition (:func:`dpsym.asymptotics.minimiser_series`)
+        """Series from the optimality condition
+        (:func:`dpsym.symbolic.asymptotics.minimiser_series`)
         for ``dim >= 2``; from the closed form for ``dim = 1``."""
         reg = get_regime(regime)
         cls.check_quantity(quantity)
@@ -283,7 +284,7 @@ class StaircaseMD(DimensionalMechanism):
     def _cost_evaluator(self, cost: Cost):
         r"""(cost as a function of :math:`\gamma`, the sums :math:`E_j`) at the working
         precision: :math:`C_{d,p}\,S_{d+p}(\gamma)/S_d(\gamma)` with :func:`cost_constant`
-        and the sums of :func:`dpsym.l1.shifted_power_sums_numeric`."""
+        and the sums of :func:`dpsym.symbolic.l1.shifted_power_sums_numeric`."""
         d, p = self.DIM, int(cost.exponent)
         t, bb, omb = self._sums()
         const = evaluate(cost_constant(d, p), self.substitution)
@@ -306,7 +307,7 @@ class StaircaseMD(DimensionalMechanism):
     def _small_eps(self) -> bool:
         r"""Whether :math:`\varepsilon \le` :data:`SERIES_EPS`: the sums are then written
         as their leading terms times :math:`1 + R_m`
-        (:func:`dpsym.l1.shifted_power_sum_remainders`, a few terms), and the slope,
+        (:func:`dpsym.symbolic.l1.shifted_power_sum_remainders`, a few terms), and the slope,
         which cancels to relative order :math:`\varepsilon^{d+1}` in the sums
         themselves, is formed from the :math:`R_m` without cancellation."""
         e = self.values.get("eps")
@@ -330,7 +331,7 @@ class StaircaseMD(DimensionalMechanism):
         (the slope at 0 is :math:`\approx b^2 > 0`) and its minimum near
         :math:`(d b)^{1/(d+1)}`: the slope is scanned on a grid geometric below
         :math:`2^{-5}` (down to :math:`b^{1/(d+p)}/64`) and uniform above, every
-        :math:`- \to +` sign change is refined (:func:`dpsym.optimize.bisect_root`), and
+        :math:`- \to +` sign change is refined (:func:`dpsym.symbolic.optimize.bisect_root`), and
         the smallest cost among those roots and the end points wins.
         """
         if self.DIM == 1:
@@ -403,7 +404,7 @@ class StaircaseMD(DimensionalMechanism):
     def _interval_functions(self, cost: Cost) -> tuple | None:
         r"""The cost, its slope, the slope's derivative and the slope's sign polynomial
         as ball functions of :math:`\gamma` for the interval minimiser
-        (:func:`dpsym.evaluation.interval_plan`), from the polynomials
+        (:func:`dpsym.certified.evaluation.interval_plan`), from the polynomials
         :math:`S_m(\gamma) = \sum_j \binom{m}{j} E_j \gamma^{m-j}` with Arb's
         :math:`E_j = b A_j(b)/(1 - b)^{j+1}` (:math:`1 - b` from ``expm1``): no sympy
         expression, at any dimension. The slope is

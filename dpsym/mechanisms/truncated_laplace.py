@@ -29,11 +29,11 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..noise import Piece, SymmetricNoise
-from ..params import Derived, Guarantee, delta_param, eps_param, sensitivity_param
-from ..symbols import NORM, Delta, delta, x
-from .base import Mechanism
-from .laplace import Laplace
+from dpsym.core.params import Derived, Guarantee, delta_param, eps_param, sensitivity_param
+from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.laplace import Laplace
+from dpsym.symbolic.noise import Piece, SymmetricNoise
+from dpsym.symbols import NORM, Delta, delta, x
 
 #: The truncation point :math:`A`.
 A = sp.Symbol("A", positive=True)

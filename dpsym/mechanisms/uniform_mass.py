@@ -23,10 +23,10 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..noise import Piece, SymmetricNoise
-from ..params import Derived, FreeParameter, Guarantee, delta_param, sensitivity_param
-from ..symbols import NORM, Delta, b, delta, eps
-from .base import Mechanism
+from dpsym.core.params import Derived, FreeParameter, Guarantee, delta_param, sensitivity_param
+from dpsym.mechanisms.base import Mechanism
+from dpsym.symbolic.noise import Piece, SymmetricNoise
+from dpsym.symbols import NORM, Delta, b, delta, eps
 
 #: The point mass at the origin.
 alpha = sp.Symbol("alpha", nonnegative=True)

@@ -1,0 +1,490 @@
+r"""Rényi differential privacy of every mechanism: the exact Rényi curve.
+
+The Rényi divergence of order :math:`\alpha > 1` of a noise :math:`f` from its shift by
+:math:`d` is
+
+.. math:: D_\alpha(f \,\|\, f(\cdot + d))
+          = \frac{1}{\alpha - 1} \log \int f(x)^\alpha f(x + d)^{1 - \alpha}\,dx,
+
+and the Rényi curve of a mechanism at sensitivity :math:`\Delta` is its supremum over
+:math:`|d| \le \Delta` (by the symmetry of the noise, :math:`D_\alpha` of the pair in either
+order is the same). The limits are the Kullback-Leibler divergence (:math:`\alpha \to 1`)
+and the largest privacy loss :math:`\sup_x \log f(x)/f(x + d)` (:math:`\alpha \to \infty`,
+the pure :math:`\varepsilon`).
+
+**The worst shift.** For every convex :math:`\varphi`, the :math:`\varphi`-divergence is an
+integral of hockey-stick divergences :math:`H_c` against :math:`\varphi^{\prime\prime}(c)\,dc` (plus
+a
+constant), and :math:`\int f^\alpha g^{1-\alpha}` and :math:`\int f \log(f/g)` are such
+divergences. For a log-concave noise each :math:`H_c` is nondecreasing in :math:`|d|`
+(:mod:`dpsym.privacy.profiles`), so the supremum is at :math:`d = \Delta`. For a piecewise-constant
+density (the staircase) the integrals are piecewise linear in :math:`d` with kinks at the
+differences of breakpoints, and for lattice noise at integer differences of breakpoints, so
+the supremum is attained at :math:`\Delta` or at one of those differences; all are
+evaluated (:meth:`dpsym.privacy.loss.Unrolled.candidate_shifts`).
+
+**Values.** Each integral is summed exactly over the pieces of the noise
+(:mod:`dpsym.privacy.loss`) in Arb ball arithmetic and rounded to certified digits; the
+Gaussian's curve is the closed form :math:`\alpha\Delta^2/(2\sigma^2)`. A point mass at the
+origin, or a bounded support, makes every divergence infinite (the shifted noise puts no
+mass where the noise does): the result is ``inf`` with the reason.
+
+**Products.** Independent Laplace (discrete Laplace) noise on each coordinate has
+:math:`D_\alpha(t) = \sum_i D^{(1)}_\alpha(t_i)`; :math:`D^{(1)}_\alpha` is convex in
+:math:`t \ge 0` with :math:`D^{(1)}_\alpha(0) = 0` (the logarithm of a sum of exponentials
+of :math:`t` with positive weights, on :math:`\mathbb{Z}` too), hence superadditive, and
+the supremum over :math:`\|t\|_1 \le \Delta` puts the whole shift on one coordinate.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import flint
+import mpmath
+import sympy as sp
+
+from dpsym.core.costs import Cost
+from dpsym.core.params import parse_number
+from dpsym.errors import DomainError, UnsupportedError
+from dpsym.mechanisms import (
+    AnalyticGaussian,
+    ClassicGaussian,
+    DiscreteLaplace,
+    DiscreteUniform,
+    Laplace,
+    Mechanism,
+    Staircase,
+)
+from dpsym.precision import arb_workprec, exclusive, workdps
+from dpsym.privacy.divergence import Density, check_numeric
+from dpsym.privacy.loss import (
+    Unrolled,
+    arb_of,
+    certify,
+    exact_sym,
+    kl_integral,
+    largest_loss,
+    renyi_integral,
+)
+from dpsym.symbolic.noise import SymmetricNoise
+from dpsym.symbolic.numerics import check_digits
+from dpsym.symbolic.regimes import expand_series
+from dpsym.symbolic.tidy import tidy
+from dpsym.symbols import Delta, b, delta, eps, gamma
+
+__all__ = ["MAX_ORDER", "MAX_SHIFTS", "RenyiValue", "parse_order", "renyi", "renyi_formula",
+           "renyi_series"]
+
+#: Largest finite order accepted (larger orders: use ``inf``).
+MAX_ORDER = Fraction(10) ** 9
+#: Largest number of candidate shifts evaluated.
+MAX_SHIFTS = 4096
+#: The symbol of the order in formulas.
+alpha = sp.Symbol("alpha", positive=True)
+#: The standard deviation of the Gaussian.
+sigma = sp.Symbol("sigma", positive=True)
+
+_INFINITE = re.compile(r"^\+?(inf|infinity|oo)$", re.IGNORECASE)
+
+
+def parse_order(value: object) -> Fraction | float:
+    r"""Read a Rényi order: a rational :math:`\alpha > 1` (at most :data:`MAX_ORDER`),
+    ``1`` for the limit :math:`\alpha \to 1` (Kullback-Leibler) or ``inf`` for
+    :math:`\alpha \to \infty` (``math.inf`` is returned).
+
+    Raises
+    ------
+    DomainError
+        Naming ``order``, with the valid range.
+    """
+    valid = (f"must be a number in (1, {MAX_ORDER}], 1 (the limit alpha -> 1, the "
+             "Kullback-Leibler divergence) or inf")
+    if isinstance(value, float) and math.isinf(value) and value > 0:
+        return math.inf
+    if isinstance(value, str) and _INFINITE.match(value.strip()):
+        return math.inf
+    if value is sp.oo:
+        return math.inf
+    try:
+        order = parse_number(value, "order")
+    except DomainError as exc:
+        raise DomainError("order", f"{valid}; {str(exc).partition(': ')[2]}") from None
+    if order < 1 or order > MAX_ORDER:
+        raise DomainError("order", f"{valid}, got {order}")
+    return order
+
+
+@dataclass(frozen=True)
+class RenyiValue:
+    r"""A point of the Rényi curve.
+
+    Attributes
+    ----------
+    order : Fraction or float
+        :math:`\alpha` (``1`` for the KL limit, ``math.inf`` for the largest loss).
+    number : mpmath.mpf
+        The value (``mpmath.inf`` when infinite).
+    text : str
+        Certified digits, or ``"inf"``.
+    reason : str or None
+        Why the value is infinite.
+    shift : str or None
+        A worst shift :math:`d^*` (as text).
+    certified : bool
+        Whether ``text`` is certified (a rounded Arb ball enclosure, or exact).
+    """
+
+    order: Fraction | float
+    number: mpmath.mpf
+    text: str
+    reason: str | None = None
+    shift: str | None = None
+    certified: bool = True
+    digits: int = 30
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def infinite(self) -> bool:
+        return self.text == "inf"
+
+
+def _infinite(order: Fraction | float, reason: str, digits: int) -> RenyiValue:
+    return RenyiValue(order, mpmath.inf, "inf", reason, None, True, digits)
+
+
+def _sym_value(mechanism: Mechanism, name: str) -> sp.Expr:
+    return exact_sym(mechanism.values[name])
+
+
+# ---------------------------------------------------------------------------- log-concavity
+@exclusive
+def is_log_concave(noise: SymmetricNoise) -> bool:
+    """Whether the density (continuous) or mass function (lattice) is log-concave on the
+    line; then every hockey-stick divergence, hence every Rényi and KL divergence, is
+    nondecreasing in the shift (:mod:`dpsym.privacy.profiles`, :mod:`dpsym.accounting.renyi`)."""
+    check_numeric(noise)
+    if not noise.lattice:
+        with workdps(40):
+            return Density(noise, 1).is_log_concave()
+    unrolled = Unrolled(noise, Fraction(1))
+    # log-linear on each piece: the condition p(j)^2 >= p(j-1) p(j+1) only needs checking
+    # where j - 1, j, j + 1 are not in one piece (and the support must be an interval);
+    # each is decided rigorously (a ball, then exact equality), and an undecided one
+    # counts as a violation (the caller then evaluates every candidate shift: safe)
+
+    def log_p(i: int) -> sp.Expr | None:
+        sg = Unrolled._at(unrolled.segs, mpmath.mpf(abs(i)))
+        if sg is None or sg.zero:
+            return None
+        return sg.log_exact(sp.Integer(abs(i)))
+
+    points = {0}
+    for sg in unrolled.segs:
+        for edge in (sg.lo, sg.hi):
+            if edge.is_finite and edge >= 0:
+                points |= {int(edge) - 1, int(edge)}
+    for j in sorted(points):
+        if j < 0:
+            continue
+        here, after = log_p(j), log_p(j + 1)
+        if here is None:
+            if after is not None:
+                return False  # a gap in the support
+            continue
+        before = log_p(j - 1)
+        if before is None or after is None:
+            continue  # p(j - 1) p(j + 1) = 0 <= p(j)^2
+        if not _nonnegative(2 * here - before - after):
+            return False
+    return True
+
+
+def _nonnegative(expr: sp.Expr) -> bool:
+    """Whether the constant ``expr`` is certainly >= 0 (a ball at growing precision, then
+    exact equality to zero); False when undecided."""
+    for prec in (128, 512):
+        with arb_workprec(prec):
+            ball = arb_of(expr)
+        if ball > 0:
+            return True
+        if ball < 0:
+            return False
+    return sp.simplify(expr) == 0
+
+
+# ---------------------------------------------------------------------------- reductions
+def one_dimensional(mechanism: Mechanism, *, composition: bool = False) -> Mechanism | str:
+    r"""The one-dimensional mechanism whose curve is that of ``mechanism``, or the reason
+    the curve is infinite (text). A :math:`d`-dimensional product of Laplace or discrete
+    Laplace noise reduces to one coordinate (module docstring)."""
+    name = mechanism.name
+    values = dict(mechanism.values)
+    if "dim" not in values:
+        return mechanism
+    dim = int(values.pop("dim"))
+    if name == "laplace-md":
+        return Laplace(**values)
+    if name == "discrete-laplace-md":
+        return DiscreteLaplace(**values)
+    if name == "discrete-uniform-md":
+        if composition and dim == 1:
+            return DiscreteUniform(**values)
+        return ("the noise has bounded support: a shift moves mass where the shifted noise "
+                "has none")
+    if dim == 1 and name in ("staircase-md", "independent-staircase"):
+        return Staircase(**values)
+    raise UnsupportedError(
+        f"{name}: the Rényi curve is derived in one dimension and for the products of "
+        "Laplace noise (laplace-md, discrete-laplace-md); the worst shift of this "
+        f"{dim}-dimensional noise is not")
+
+
+def gaussian_sigma2(mechanism: Mechanism, digits: int) -> sp.Expr:
+    r""":math:`\sigma^2` of a Gaussian mechanism: the classic closed form from its
+    defining condition, or the analytic calibration certified to ``digits + 10`` digits
+    and read back exactly (the noise :mod:`dpsym.privacy.profiles` certifies too)."""
+    if isinstance(mechanism, ClassicGaussian):
+        ((_, _, expr),) = ClassicGaussian.conditions()
+        subs = {eps: _sym_value(mechanism, "eps"), delta: _sym_value(mechanism, "delta"),
+                Delta: _sym_value(mechanism, "Delta")}
+        return sp.expand_power_base(expr.subs(subs) ** 2, force=True)
+    text = mechanism.value("sigma", "amplitude", digits + 10).text
+    return sp.Rational(parse_number(text, "sigma")) ** 2
+
+
+def is_gaussian(mechanism: Mechanism) -> bool:
+    return isinstance(mechanism, (ClassicGaussian, AnalyticGaussian))
+
+
+# ---------------------------------------------------------------------------- the curve
+@exclusive
+def renyi(mechanism: Mechanism, order: object, cost: Cost | str = "amplitude",
+          digits: int = 30, *, free_value: object = None) -> RenyiValue:
+    r"""The Rényi divergence of order :math:`\alpha` of ``mechanism`` at its sensitivity,
+    :math:`\sup_{|d| \le \Delta} D_\alpha(f \,\|\, f(\cdot + d))`, certified.
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+        An instance with every parameter (e.g. ``Staircase(eps=1, Delta=1)``).
+    order : number or "inf"
+        :math:`\alpha > 1`; ``1`` gives the KL divergence, ``"inf"`` the largest loss
+        (:func:`parse_order`).
+    cost : Cost or str
+        The cost whose optimal free parameter defines the noise (staircase family).
+    digits : int
+        Significant digits certified.
+    free_value : number, optional
+        The free parameter instead of its optimum.
+
+    Returns
+    -------
+    RenyiValue
+        The certified value (``"inf"`` with the reason when infinite) and a worst shift.
+        As for :meth:`~dpsym.mechanisms.base.Mechanism.privacy_profile`, the noise is the
+        one with the optimal free parameter (and the analytic Gaussian's :math:`\sigma`)
+        certified to ``digits + 10`` digits and read back exactly; the digits are certified
+        for that noise.
+
+    Raises
+    ------
+    DomainError
+        For an order outside its range or bad digits.
+    UnsupportedError
+        For a mechanism whose worst shift is not derived (multi-dimensional staircases).
+    """
+    a = parse_order(order)
+    digits = check_digits(digits)
+    reduced = one_dimensional(mechanism)
+    if isinstance(reduced, str):
+        return _infinite(a, reduced, digits)
+    mechanism = reduced
+    mechanism.require(*(prm.name for prm in mechanism.params))
+    sensitivity = _sym_value(mechanism, "Delta")
+    if is_gaussian(mechanism):
+        if a == math.inf:
+            return _infinite(a, "the Gaussian privacy loss is unbounded (an affine function "
+                             "of a normal variable)", digits)
+        s2 = gaussian_sigma2(mechanism, digits)
+        factor = sp.Integer(1) if a == 1 else sp.Rational(a.numerator, a.denominator)
+        expr = factor * sensitivity**2 / (2 * s2)
+        number, text = certify(lambda prec: arb_of(expr), digits)
+        return RenyiValue(a, number, text, None, str(sensitivity), True, digits)
+    noise = mechanism.numeric_noise(cost, free_value, digits + 10)
+    return noise_renyi(noise, sensitivity, a, digits)
+
+
+def _shifts(unrolled: Unrolled, noise, sensitivity: sp.Expr) -> list[sp.Expr]:
+    if is_log_concave(noise):
+        return [sensitivity]
+    shifts = unrolled.candidate_shifts(sensitivity)
+    if len(shifts) > MAX_SHIFTS:
+        raise UnsupportedError(f"more than {MAX_SHIFTS} candidate shifts to evaluate")
+    return shifts
+
+
+@exclusive
+def noise_renyi(noise, sensitivity: object, order: Fraction | float,
+                digits: int = 30) -> RenyiValue:
+    r"""The Rényi curve at ``order`` of a numeric :class:`~dpsym.symbolic.noise.SymmetricNoise`
+    with pieces :math:`C e^{r x}` at ``sensitivity`` (see :func:`renyi`)."""
+    sens = exact_sym(sensitivity)
+    if noise.atom != 0:
+        return _infinite(order, "the noise has a point mass at 0 that the shifted noise "
+                         "does not have", digits)
+    unrolled = Unrolled(noise, sens)
+    if unrolled.bounded:
+        return _infinite(order, "the noise has bounded support: a shift moves mass where "
+                         "the shifted noise has none", digits)
+    shifts = _shifts(unrolled, noise, sens)
+    if order == math.inf:
+        candidates: list[tuple[sp.Expr, sp.Expr]] = []
+        probe = list(shifts)
+        if len(shifts) > 1 and not noise.lattice:  # inside the cells as well
+            ends = [sp.Integer(0), *shifts]
+            probe += [(p + q) / 2 for p, q in itertools.pairwise(ends)]
+        for d in probe:
+            found = largest_loss(unrolled, d)
+            if found is None:
+                return _infinite(order, "the privacy loss is unbounded", digits)
+            candidates += [(d, v) for v in found]
+
+        def enclose_max(prec: int) -> flint.arb:
+            return _ball_max([arb_of(v) for _, v in candidates])
+
+        number, text = certify(enclose_max, digits, allow_zero=True)
+        top = max(float(sp.N(v, 20)) for _, v in candidates)
+        best = max((dv for dv in candidates if float(sp.N(dv[1], 20)) >= top - 1e-12),
+                   key=lambda dv: float(sp.N(dv[0], 20)))
+        return RenyiValue(order, number, text, None, str(best[0]), True, digits)
+    kl = order == 1
+    a = None if kl else Fraction(order)
+    for d in shifts:
+        if (kl_integral(unrolled, d) if kl else renyi_integral(unrolled, d, a)) is None:
+            return _infinite(order, "the supports of the noise and of its shift differ",
+                             digits)
+    chosen: list[sp.Expr] = [shifts[-1]]
+    # alpha - 1 is an exact rational: its ball is exact (never a float, which is wrong
+    # after 16 digits for a non-dyadic order such as 11/10)
+    a_minus_1 = None if kl else exact_sym(a - 1)
+
+    def value_at(d: sp.Expr) -> flint.arb:
+        if kl:
+            return kl_integral(unrolled, d)
+        return renyi_integral(unrolled, d, a).log() / arb_of(a_minus_1)
+
+    def enclose(prec: int) -> flint.arb:
+        balls = [value_at(d) for d in shifts]
+        mids = [float(bl.mid()) for bl in balls]
+        chosen[0] = shifts[max(range(len(shifts)), key=mids.__getitem__)]
+        return _ball_max(balls)
+
+    number, text = certify(enclose, digits, allow_zero=True)
+    return RenyiValue(order, number, text, None, str(chosen[0]), True, digits)
+
+
+def _ball_max(balls: list[flint.arb]) -> flint.arb:
+    best = balls[0]
+    for bl in balls[1:]:
+        best = best.max(bl)
+    return best
+
+
+# ---------------------------------------------------------------------------- formulas
+def renyi_formula(name: str) -> sp.Expr:
+    r"""The Rényi curve :math:`D_\alpha` in closed form, in :math:`\alpha` and the
+    mechanism's parameters.
+
+    * ``laplace``: Mironov's
+      :math:`\frac{1}{\alpha-1}\log\bigl(\frac{\alpha}{2\alpha-1}e^{(\alpha-1)\varepsilon}
+      + \frac{\alpha-1}{2\alpha-1}e^{-\alpha\varepsilon}\bigr)` (also ``laplace-md``);
+    * ``discrete-laplace``: with :math:`\lambda = e^{-\varepsilon/\Delta}` and
+      :math:`\Delta` an integer, from the geometric sums over :math:`i \ge 0`,
+      :math:`i \le -\Delta` and :math:`-\Delta < i < 0` (also ``discrete-laplace-md``);
+    * ``gaussian``: :math:`\alpha\Delta^2/(2\sigma^2)` with the classic
+      :math:`\sigma`; ``analytic-gaussian``: the same in :math:`\sigma`;
+    * ``staircase``: at the shift :math:`\Delta` and :math:`\gamma \le 1/2` (the optimal
+      :math:`\gamma` of every cost is below 1/2), in :math:`b = e^{-\varepsilon}` and
+      :math:`\gamma`: :math:`\int f^\alpha f(\cdot+\Delta)^{1-\alpha}
+      = \frac{b^{1-\alpha} + b^\alpha}{2} + a\Delta\bigl(\gamma b^{1-\alpha}
+      + (1 - 2\gamma) b + \gamma b^\alpha\bigr)`, :math:`a = (1-b)/(2\Delta(\gamma +
+      b(1-\gamma)))`.
+
+    Raises
+    ------
+    UnsupportedError
+        For the other mechanisms (their values are computed by :func:`renyi`).
+    """
+    a = alpha
+    if name in ("laplace", "laplace-md"):
+        return sp.log(a / (2 * a - 1) * sp.exp((a - 1) * eps)
+                      + (a - 1) / (2 * a - 1) * sp.exp(-a * eps)) / (a - 1)
+    if name in ("discrete-laplace", "discrete-laplace-md"):
+        lam = sp.exp(-eps / Delta)
+        c = (1 - lam) / (1 + lam)
+        r = lam ** (2 * a - 1)
+        total = c * (lam ** ((1 - a) * Delta) / (1 - lam) + lam ** (a * Delta) / (1 - lam)
+                     + lam ** ((1 - a) * Delta) * (r - r**Delta) / (1 - r))
+        return sp.log(total) / (a - 1)
+    if name == "gaussian":
+        ((_, _, expr),) = ClassicGaussian.conditions()
+        return sp.simplify(a * Delta**2 / (2 * expr**2))
+    if name == "analytic-gaussian":
+        return a * Delta**2 / (2 * sigma**2)
+    if name == "staircase":
+        norm = (1 - b) / (2 * Delta * (gamma + b * (1 - gamma)))
+        total = (b ** (1 - a) + b**a) / 2 + norm * Delta * (
+            gamma * b ** (1 - a) + (1 - 2 * gamma) * b + gamma * b**a)
+        return sp.log(total) / (a - 1)
+    raise UnsupportedError(f"{name}: no closed form of the Rényi curve; `dpsym renyi` "
+                           "computes its certified values")
+
+
+REGIMES = ("eps->0", "alpha->1")
+#: Largest number of series terms.
+MAX_TERMS = 6
+
+
+def renyi_series(name: str, regime: str, terms: int) -> sp.Expr:
+    r"""The expansion of :func:`renyi_formula` as :math:`\varepsilon \to 0` or
+    :math:`\alpha \to 1` (the first ``terms`` orders, with the O-term), as an unevaluated
+    sum in increasing powers of the variable (print it with ``order="none"``, e.g.
+    :func:`dpsym.reports.printing.expression_text` with ``ordered=True``).
+
+    The expansion is computed in exact truncated power-series arithmetic
+    (:func:`dpsym.symbolic.regimes.expand_series`), not by :func:`sympy.series` (minutes for the
+    discrete Laplace curve). The Gaussian's curve is exact (a polynomial in the
+    variable); the staircase's is in :math:`\gamma` (at every :math:`\gamma \le 1/2`), its
+    leading term :math:`\alpha\varepsilon^2/2` free of :math:`\gamma`."""
+    if regime not in REGIMES:
+        raise DomainError("regime", f"must be one of {', '.join(REGIMES)}, got "
+                          f"{str(regime)[:40]!r}")
+    if not (isinstance(terms, int) and 1 <= terms <= MAX_TERMS):
+        raise DomainError("terms", f"must be an integer in [1, {MAX_TERMS}], got {terms}")
+    expr = renyi_formula(name)
+    if name == "staircase":
+        expr = expr.subs(b, sp.exp(-eps))
+    t = sp.Symbol("t", positive=True)
+    if regime == "eps->0":
+        var, shown = eps, eps
+    else:
+        var, shown = alpha, alpha - 1
+    expr = expr.subs(var, 1 + t if var is alpha else t)
+    if t not in expr.free_symbols:
+        raise UnsupportedError(f"{name}: the curve does not depend on {var}")
+    expansion = expand_series(expr, t, terms + 1).removeO()
+    by_power: dict[sp.Expr, sp.Expr] = {}
+    for term in sp.Add.make_args(expansion):
+        coeff, power = term.as_coeff_exponent(t)
+        if t in coeff.free_symbols:  # pragma: no cover - the expansion is in powers of t
+            raise UnsupportedError(f"{name}: no power series in {var}")
+        by_power[power] = by_power.get(power, sp.Integer(0)) + coeff
+    parts = [tidy(coeff) * shown**power for power, coeff in sorted(by_power.items())
+             if coeff != 0]
+    order = sp.Order(shown ** (terms + 1), (var, 0 if var is eps else 1))
+    return sp.Add(*parts, order, evaluate=False)

@@ -1,0 +1,451 @@
+r"""Closed-form privacy profiles of the audited noises, exact or enclosed in Arb balls.
+
+The profile :math:`\delta(\varepsilon) = \sup_{|d| \le \Delta}
+\int (f(x) - e^\varepsilon f(x + d))_+\,dx` of each noise audited by :mod:`dpsym.reports.audit`
+has a closed form whose discrete parts (a positive part, a minimum, which piece of the
+density the crossing point falls in) are decided here **exactly**, by comparisons of
+rationals of the exact inputs (an irrational :math:`\varepsilon` such as
+:math:`\log 3` by balls that exclude the tie, a tie proven by sympy, :func:`compare`);
+only then are the transcendental pieces evaluated, in
+Arb balls, each written without cancellation (:math:`1 - e^{-t}` as
+:math:`-\operatorname{expm1}(-t)`). A value that is a rational number (an exact zero, an
+exact one) is returned as such (:class:`Profile`).
+
+**Laplace** (scale :math:`\lambda`). For :math:`d > 0` the loss
+:math:`(|z - d| - |z|)/\lambda` decreases from :math:`d/\lambda` to :math:`-d/\lambda`, and
+:math:`f(z) > e^\varepsilon f(z - d)` exactly for :math:`z < t = (d - \varepsilon\lambda)/2`;
+with both tails, :math:`H(d) = (1 - e^{(\varepsilon - d/\lambda)/2})_+`, largest at
+:math:`d = \Delta` (log-concave noise, :mod:`dpsym.privacy.profiles`):
+
+.. math:: \delta(\varepsilon) = \bigl(1 - e^{(\varepsilon - \Delta/\lambda)/2}\bigr)_+,
+   \qquad \delta = 0 \iff \varepsilon\lambda \ge \Delta,
+
+for :math:`\varepsilon\lambda > -\Delta`; for :math:`\varepsilon\lambda \le -\Delta` every
+loss exceeds :math:`\varepsilon` and :math:`\delta = 1 - e^{\varepsilon}`. The truncated
+Laplace and staircase forms below assume :math:`\varepsilon \ge 0` (a negative
+:math:`\varepsilon` is left to the caller).
+
+**Uniform with a point mass** (mass :math:`\alpha` at 0, density :math:`h` on
+:math:`[-L, L]`). For :math:`d > 0` the atom is where the translate has none
+(:math:`\alpha`), the density :math:`h` on the :math:`\min(d, 2L)` outside the translate's
+support, and :math:`h(1 - e^\varepsilon)_+` on the overlap of length
+:math:`(2L - d)_+`: nondecreasing in :math:`d`, so with :math:`m = \min(\Delta, 2L)`
+
+.. math:: \delta(\varepsilon) = \alpha + h\,m + (1 - e^\varepsilon)_+\,h\,(2L - m),
+
+exactly :math:`\alpha + hm` (rational) for :math:`\varepsilon \ge 0`.
+
+**Truncated Laplace** (:math:`\propto e^{-|x|/\lambda}` on :math:`[-A, A]`, mass
+:math:`2\lambda(1 - r)`, :math:`r = e^{-A/\lambda}`); the density is log-concave, so
+:math:`d = \Delta`. If :math:`\Delta \ge 2A` the supports are disjoint and
+:math:`\delta = 1`. Otherwise :math:`P` has the mass of :math:`[-A, \Delta - A)` where
+:math:`Q` (the translate) has none, and on the overlap :math:`[\Delta - A, A]` the loss is
+Laplace's: it exceeds :math:`\varepsilon` on :math:`[\Delta - A, t)` exactly when
+:math:`\varepsilon\lambda < \min(\Delta, 2A - \Delta)` (then :math:`0 < t` and
+:math:`\Delta - A < t < A`). With :math:`w = e^{(\varepsilon\lambda - \Delta)/(2\lambda)}`,
+
+.. math::
+
+   \delta = \begin{cases}
+     \dfrac{2(1 - w) + (e^\varepsilon - 1)\,r}{2(1 - r)}
+       & \varepsilon\lambda < \min(\Delta, 2A - \Delta), \\[1ex]
+     \dfrac{r\,(e^{\Delta/\lambda} - 1)}{2(1 - r)} & \text{else, } \Delta \le A, \\[1ex]
+     \dfrac12 + \dfrac{1 - e^{(A - \Delta)/\lambda}}{2(1 - r)} & \text{else}
+   \end{cases}
+
+(:math:`P(Z < t) - e^\varepsilon Q(Z < t)`, and :math:`P(Z < \Delta - A)`, with the
+Laplace antiderivatives; every term is positive).
+
+**Staircase** (:math:`\varepsilon_0`, :math:`\gamma`, step :math:`\Delta`;
+:math:`b = e^{-\varepsilon_0}`). The density is :math:`a\,b^{L(x)}`,
+:math:`L(x) = \lceil |x|/\Delta - \gamma\rceil`, :math:`a = (1 - b)/(2\Delta(\gamma +
+b(1 - \gamma)))`. For :math:`0 < d \le \Delta`, :math:`|L(x + d) - L(x)| \le 1`, so the
+loss :math:`\log f(x)/f(x + d)` is :math:`-\varepsilon_0`, :math:`0` or
+:math:`\varepsilon_0`, and for :math:`\varepsilon \ge 0`
+
+.. math:: H(d) = (1 - e^{\varepsilon - \varepsilon_0})_+\; P\bigl(L(X + d) = L(X) + 1\bigr).
+
+That probability is :math:`a\,[\min(d, \gamma\Delta) + d\,b/(1 - b) +
+\max(0, \min(\gamma\Delta, d - \gamma\Delta))]` (crossing a step :math:`(k + \gamma)\Delta`
+to the right on the positive side, level :math:`k \ge 0`, and crossing from the central
+plateau :math:`(-\gamma\Delta, 0)` to beyond :math:`\gamma\Delta`), nondecreasing in
+:math:`d`; at :math:`d = \Delta`, with :math:`m = \min(\gamma, 1 - \gamma)`,
+
+.. math:: \delta(\varepsilon) = (1 - e^{\varepsilon - \varepsilon_0})_+ \,
+   \frac{(1 - b)(\gamma + m) + b}{2(\gamma + b(1 - \gamma))}, \qquad
+   \delta = 0 \iff \varepsilon \ge \varepsilon_0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+import sympy as sp
+
+from dpsym.certified.ball_texts import arb_of
+from dpsym.errors import CertificationError
+from dpsym.gaussian.enclosures import adaptive, ball, profile_between, profile_enclosure
+from dpsym.precision import arb_workprec
+from dpsym.symbolic.noise import SymmetricNoise
+from dpsym.symbols import u, x
+
+arb = flint.arb
+#: An exact number: a fraction, or a constant sympy expression (``log(3)``).
+Exact = Fraction | sp.Expr
+
+
+@dataclass(frozen=True)
+class Profile:
+    r"""A privacy profile value: ``exact`` when it is a rational number (decided exactly
+    from the exact inputs), else ``enclose(bits)``, a ball of it with about ``bits`` bits
+    of relative accuracy."""
+
+    exact: Fraction | None = None
+    enclose: Callable[[int], flint.arb] | None = None
+    #: The value as a sympy expression, built on demand: what decides an exact tie with a
+    #: rational (the truncated Laplace's profile at its own (eps, delta) is delta itself).
+    symbolic: Callable[[], sp.Expr] | None = None
+
+
+def _enclosed(compute: Callable[[], flint.arb],
+              symbolic: Callable[[], sp.Expr] | None = None) -> Profile:
+    return Profile(enclose=lambda bits: adaptive(compute, bits), symbolic=symbolic)
+
+
+def _one_minus_exp(t: flint.arb) -> flint.arb:
+    r""":math:`1 - e^{t}` without cancellation."""
+    return -t.expm1()
+
+
+def laplace(eps: Exact, scale: Exact, Delta: Fraction) -> Profile:
+    r"""The profile of Laplace noise of scale :math:`\lambda` (module docstring)."""
+    top = Delta / scale if isinstance(scale, Fraction) else sp.simplify(_sym(Delta) / scale)
+    if compare(eps, top) >= 0:
+        return Profile(exact=Fraction(0))
+    if compare(eps, -top) <= 0:  # every loss exceeds eps: 1 - e^eps
+        return _enclosed(lambda: _one_minus_exp(ball_of(eps)))
+    return _enclosed(lambda: _one_minus_exp((ball_of(eps) - ball_of(top)) / 2))
+
+
+def truncated_laplace(eps: Exact, scale: Fraction, bound: Fraction | sp.Expr,
+                      Delta: Fraction) -> Profile | None:
+    r"""The profile of Laplace noise of scale :math:`\lambda` truncated to
+    :math:`[-A, A]` (module docstring). An irrational bound (a constant sympy expression,
+    the truncated Laplacian mechanism's) decides the cases by balls that exclude 0; None
+    when one cannot be decided (a tie)."""
+    lam = scale
+    if isinstance(bound, Fraction):
+        A = bound
+
+        def a_ball() -> flint.arb:
+            return ball(A)
+
+        signs = (_sign_exact(2 * A - Delta), compare(2 * A - Delta, eps * lam),
+                 _sign_exact(A - Delta))
+    else:
+        expr = sp.sympify(bound)
+
+        def a_ball() -> flint.arb:
+            return arb_of(expr)
+
+        signs = tuple(_sign(lambda c=c: c[0] * a_ball() - ball(c[1]) - c[2] * ball_of(eps)
+                            * ball(lam)) for c in ((2, Delta, 0), (2, Delta, 1), (1, Delta, 0)))
+        if None in signs:
+            return None
+    if signs[0] <= 0:  # Delta >= 2A: disjoint supports
+        return Profile(exact=Fraction(1))
+    if compare(eps, Delta / lam) < 0 and signs[1] > 0:  # eps lam < min(Delta, 2A - Delta)
+        def compute() -> flint.arb:
+            r_ratio = -a_ball() / ball(lam)
+            w_gap = _one_minus_exp((ball_of(eps) - ball(Delta / lam)) / 2)  # 1 - w
+            return (2 * w_gap + ball_of(eps).expm1() * r_ratio.exp()) / (
+                2 * _one_minus_exp(r_ratio))
+    elif signs[2] >= 0:  # Delta <= A
+        def compute() -> flint.arb:
+            r_ratio = -a_ball() / ball(lam)
+            return (r_ratio.exp() * ball(Delta / lam).expm1()
+                    / (2 * _one_minus_exp(r_ratio)))
+    else:
+        def compute() -> flint.arb:
+            r_ratio = -a_ball() / ball(lam)
+            return (arb(1) / 2 + _one_minus_exp((a_ball() - ball(Delta)) / ball(lam))
+                    / (2 * _one_minus_exp(r_ratio)))
+    return _enclosed(compute)
+
+
+def truncated_laplace_general(eps: Exact, scale: Exact, bound: Exact, Delta: Fraction
+                              ) -> Profile:
+    r"""The truncated Laplace profile for every :math:`\varepsilon` (negative included) and
+    irrational :math:`\lambda` or :math:`A` (module docstring):
+    :math:`F(\tau) - e^\varepsilon F(\tau - \Delta)` with :math:`F` the distribution
+    function and :math:`\tau` the end of the region where the loss exceeds
+    :math:`\varepsilon`, every case decided by :func:`compare`."""
+    lam, A = _sym(scale), _sym(bound)
+    if compare(2 * A, Delta) <= 0:  # disjoint supports
+        return Profile(exact=Fraction(1))
+    slope = sp.simplify(_sym(eps) * lam)
+    if compare(slope, Delta) >= 0:  # the loss never exceeds eps
+        tau = Delta - A
+    elif compare(slope, -Delta) <= 0:  # it always does
+        tau = A
+    else:
+        t = (Delta - slope) / 2
+        tau = Delta - A if compare(t, Delta - A) <= 0 else (A if compare(t, A) >= 0 else t)
+    tau = sp.simplify(tau)
+    sides = (compare(tau, Fraction(0)), compare(tau - Delta, Fraction(0)))
+
+    def compute() -> flint.arb:
+        lam_b, r = ball_of(lam), (-ball_of(A) / ball_of(lam)).exp()
+        scale_b = 2 * _one_minus_exp(-ball_of(A) / lam_b)  # 2(1 - r)
+
+        def cdf(point: sp.Expr, side: int) -> flint.arb:
+            if side <= 0:
+                return ((ball_of(point) / lam_b).exp() - r) / scale_b
+            return 1 - ((-ball_of(point) / lam_b).exp() - r) / scale_b
+
+        return cdf(tau, sides[0]) - ball_of(eps).exp() * cdf(tau - Delta, sides[1])
+
+    def symbolic() -> sp.Expr:
+        r, scale_s = sp.exp(-A / lam), 2 * (1 - sp.exp(-A / lam))
+
+        def cdf(point: sp.Expr, side: int) -> sp.Expr:
+            if side <= 0:
+                return (sp.exp(point / lam) - r) / scale_s
+            return 1 - (sp.exp(-point / lam) - r) / scale_s
+
+        return cdf(tau, sides[0]) - sp.exp(_sym(eps)) * cdf(tau - Delta, sides[1])
+
+    return _enclosed(compute, symbolic)
+
+
+def _sign(value: Callable[[], flint.arb]) -> int | None:
+    """The sign of a nonzero constant, from balls at rising precision (None if they never
+    exclude 0: the constant may be 0)."""
+    for bits in (64, 256, 1024, 4096):
+        with arb_workprec(bits):
+            found = value()
+            if found > 0:
+                return 1
+            if found < 0:
+                return -1
+    return None
+
+
+def _sign_exact(v: Fraction) -> int:
+    return (v > 0) - (v < 0)
+
+
+def ball_of(v: Exact) -> flint.arb:
+    """An exact number (a fraction or a constant sympy expression) as a ball."""
+    return ball(v) if isinstance(v, Fraction) else arb_of(v)
+
+
+def _sym(v: Exact) -> sp.Expr:
+    return sp.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else sp.sympify(v)
+
+
+def compare(a: Exact, b: Exact) -> int:
+    r"""The sign of :math:`a - b`, exactly: fractions compared as such, constant sympy
+    expressions by balls that exclude 0, a tie proven by sympy.
+
+    Raises
+    ------
+    CertificationError
+        If neither the balls nor sympy decide (a tie sympy cannot prove).
+    """
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return _sign_exact(a - b)
+    found = _sign(lambda: ball_of(a) - ball_of(b))
+    if found is not None:
+        return found
+    if sp.simplify(_sym(a) - _sym(b)) == 0:
+        return 0
+    raise CertificationError(f"cannot decide the sign of {_sym(a)} - {_sym(b)}")
+
+
+def uniform_atom(eps: Exact, atom: Fraction, height: Fraction, half: Fraction,
+                 Delta: Fraction) -> Profile:
+    r"""The profile of a point mass :math:`\alpha` at 0 plus a density :math:`h` on
+    :math:`[-L, L]` (module docstring)."""
+    m = min(Delta, 2 * half)
+    base = atom + height * m
+    rest = height * (2 * half - m)
+    if rest == 0 or compare(eps, Fraction(0)) >= 0:
+        return Profile(exact=base)
+    c = sp.exp(_sym(eps))
+    if c.is_Rational:  # eps = -log(3): e^eps = 1/3
+        return Profile(exact=base + (1 - Fraction(int(c.p), int(c.q))) * rest)
+    return _enclosed(lambda: ball(base) + _one_minus_exp(ball_of(eps)) * ball(rest))
+
+
+def staircase(eps: Exact, eps0: Exact, gamma: Fraction, Delta: Fraction) -> Profile:
+    r"""The profile of the staircase noise :math:`(\varepsilon_0, \gamma)` of step
+    :math:`\Delta` at sensitivity :math:`\Delta` (module docstring; it does not depend on
+    :math:`\Delta`)."""
+    del Delta  # the profile is scale free: step and shift are both Delta
+    if compare(eps, eps0) >= 0:
+        return Profile(exact=Fraction(0))
+    m = min(gamma, 1 - gamma)
+
+    def compute() -> flint.arb:
+        b = (-ball_of(eps0)).exp()
+        one_minus_b = _one_minus_exp(-ball_of(eps0))
+        share = (one_minus_b * ball(gamma + m) + b) / (2 * (ball(gamma) + b * ball(1 - gamma)))
+        return _one_minus_exp(ball_of(eps) - ball_of(eps0)) * share
+
+    return _enclosed(compute)
+
+
+def gaussian(eps: Fraction, sigma: Fraction, Delta: Fraction) -> Profile:
+    r"""The profile of :math:`N(0, \sigma^2)` noise (:mod:`dpsym.gaussian.enclosures`)."""
+    return Profile(enclose=profile_enclosure(eps, sigma, Delta))
+
+
+def from_noise(noise: SymmetricNoise, eps: object, Delta: object) -> Profile | None:
+    r"""The closed form of a numeric noise description's profile at a rational
+    :math:`\Delta` and a rational or constant irrational :math:`\varepsilon`, when it is
+    one of the shapes above (checked exactly, normalisation included): one piece
+    :math:`C e^{-x/\lambda}` on :math:`[0, A)` (Laplace for :math:`A = \infty`, else
+    truncated; :math:`\lambda`, :math:`A` may be irrational constants), one constant piece
+    with a point mass at 0 (uniform with a mass), a normal density (rational
+    :math:`\varepsilon \ge 0`), or a geometric tail of period :math:`\Delta` and ratio
+    :math:`e^{-\varepsilon_0}` whose copy is one constant, or two constants in ratio
+    :math:`e^{-\varepsilon_0}` split at a rational :math:`\gamma\Delta` (the staircase,
+    :math:`\varepsilon \ge 0`). None otherwise (the caller then tries the
+    piecewise-constant sums of :mod:`dpsym.privacy.lattice`)."""
+    if not isinstance(Delta, Fraction) or noise.lattice:
+        return None
+    if not isinstance(eps, Fraction):
+        eps = sp.sympify(eps)
+        if eps.free_symbols or not eps.is_real:
+            return None
+    if sp.sympify(noise.atom) != 0 or (len(noise.head) == 1
+                                       and x not in sp.sympify(noise.head[0].expr).free_symbols):
+        return _uniform_with_atom(noise, eps, Delta)
+    if noise.tail is None and len(noise.head) == 1:
+        gauss = _gaussian_piece(noise.head[0], eps, Delta)
+        if gauss is not None:
+            return gauss
+        return _exponential_piece(noise.head[0], eps, Delta)
+    if noise.tail is not None and not noise.head:
+        if compare(eps, Fraction(0)) < 0:
+            return None  # the staircase's closed form assumes eps >= 0
+        return _staircase_tail(noise.tail, eps, Delta)
+    return None
+
+
+def _rational(value: sp.Expr) -> Fraction | None:
+    value = sp.sympify(value)
+    return Fraction(int(value.p), int(value.q)) if value.is_Rational else None
+
+
+def _uniform_with_atom(noise: SymmetricNoise, eps: Exact, Delta: Fraction) -> Profile | None:
+    atom = _rational(noise.atom)
+    if noise.tail is not None or len(noise.head) != 1 or atom is None:
+        return None
+    (piece,) = noise.head
+    expr = sp.sympify(piece.expr)
+    height, lo, half = _rational(expr), _rational(piece.lo), _rational(piece.hi)
+    if x in expr.free_symbols or None in (height, lo, half) or lo != 0 or half <= 0:
+        return None
+    return uniform_atom(eps, atom, height, half, Delta)
+
+
+def _is_zero(expr: sp.Expr) -> bool:
+    return sp.simplify(expr) == 0
+
+
+def _gaussian_piece(piece, eps: Exact, Delta: Fraction) -> Profile | None:
+    r"""Normal noise :math:`e^{-x^2/(2\sigma^2)}/(\sigma\sqrt{2\pi})` on :math:`[0, \infty)`
+    (normalisation checked exactly) at a rational :math:`\varepsilon \ge 0`: the enclosure of
+    :func:`dpsym.gaussian.enclosures.profile_between`, :math:`\sigma` as balls of the exact
+    :math:`\sqrt{\sigma^2}` (log-concave: :math:`d^* = \Delta`)."""
+    expr = sp.sympify(piece.expr)
+    if sp.sympify(piece.lo) != 0 or sp.sympify(piece.hi) is not sp.oo \
+            or not isinstance(eps, Fraction) or eps < 0:
+        return None
+    rate = sp.simplify(-sp.diff(expr, x) / (2 * x * expr))  # 1/(2 sigma^2)
+    if rate.free_symbols or rate.is_positive is not True:
+        return None
+    var = sp.simplify(1 / (2 * rate))
+    sigma = sp.sqrt(var)
+    if not _is_zero(expr.subs(x, 0) * sigma * sp.sqrt(2 * sp.pi) - 1):
+        return None
+    exact_sigma = _rational(sigma)
+    if exact_sigma is not None:
+        return gaussian(eps, exact_sigma, Delta)
+    return Profile(enclose=profile_between(eps, lambda bits: _sigma_ball(sigma, bits), Delta))
+
+
+def _sigma_ball(sigma: sp.Expr, bits: int) -> flint.arb:
+    with arb_workprec(bits):
+        return arb_of(sigma)
+
+
+def _exponential_piece(piece, eps: Fraction, Delta: Fraction) -> Profile | None:
+    expr = sp.sympify(piece.expr)
+    if sp.sympify(piece.lo) != 0 or x not in expr.free_symbols:
+        return None
+    rate_s = sp.simplify(sp.diff(expr, x) / expr)
+    if rate_s.free_symbols or rate_s.is_negative is not True:
+        return None
+    rate = _rational(rate_s)
+    lam_s = -1 / rate_s
+    coef = sp.simplify(expr.subs(x, 0))
+    if sp.sympify(piece.hi) is sp.oo:
+        if not _is_zero(2 * coef * lam_s - 1):
+            return None
+        return laplace(eps, -1 / rate if rate is not None else lam_s, Delta)
+    hi = sp.sympify(piece.hi)
+    if hi.free_symbols or not hi.is_positive:
+        return None
+    if not _is_zero(2 * coef * lam_s * (1 - sp.exp(-hi / lam_s)) - 1):
+        return None
+    bound = _rational(hi)
+    general = truncated_laplace_general(eps, lam_s, hi, Delta)
+    if rate is not None and compare(eps, Fraction(0)) >= 0:
+        found = truncated_laplace(eps, -1 / rate, hi if bound is None else bound, Delta)
+        if found is not None:  # the cancellation-free form, the same value
+            return Profile(found.exact, found.enclose, general.symbolic)
+    return general
+
+
+def _staircase_tail(tail, eps: Fraction, Delta: Fraction) -> Profile | None:
+    if sp.sympify(tail.start) != 0 or _rational(tail.period) != Delta:
+        return None
+    ratio = sp.sympify(tail.ratio)
+    if isinstance(ratio, sp.exp) and ratio.args[0].is_Rational and ratio.args[0] < 0:
+        eps0: Exact = -_rational(ratio.args[0])
+    elif not ratio.free_symbols and ratio.is_positive and (ratio < 1) is sp.true:
+        eps0 = sp.simplify(-sp.log(ratio))  # log(3), sqrt(2)
+    else:
+        return None
+    pieces = [pc for pc in tail.pieces if sp.sympify(pc.hi) != sp.sympify(pc.lo)]
+    if any(u in sp.sympify(pc.expr).free_symbols for pc in pieces):
+        return None
+    period = sp.sympify(tail.period)
+    if len(pieces) == 1:
+        c1 = c2 = sp.sympify(pieces[0].expr)
+        split, gamma = period, Fraction(1)
+    elif len(pieces) == 2:
+        c1, c2 = (sp.sympify(pc.expr) for pc in pieces)
+        split = sp.sympify(pieces[0].hi)
+        g = _rational(split)
+        if g is None or not _is_zero(c2 - c1 * ratio):
+            return None
+        gamma = g / Delta
+    else:
+        return None
+    ends = [sp.sympify(v) for pc in pieces for v in (pc.lo, pc.hi)]
+    if ends[0] != 0 or ends[-1] != period or (len(pieces) == 2 and ends[1] != ends[2]):
+        return None
+    if not _is_zero(2 * (c1 * split + c2 * (period - split)) - (1 - ratio)):
+        return None  # not normalised
+    return staircase(eps, eps0, gamma, Delta)
+
+
+__all__ = ["Exact", "Profile", "ball_of", "compare", "from_noise", "gaussian", "laplace",
+           "staircase", "truncated_laplace", "truncated_laplace_general", "uniform_atom"]

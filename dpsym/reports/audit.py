@@ -1,0 +1,402 @@
+r"""Audit a calibration made elsewhere: the :math:`\delta` a noise distribution with
+user-supplied parameters actually achieves at a given :math:`\varepsilon`.
+
+Another library calibrates a mechanism (a Gaussian's :math:`\sigma`, a Laplace scale, a
+truncation bound); :func:`audit` computes, at high precision and certified to the digits
+asked for, the privacy profile
+
+.. math:: \delta(\varepsilon)
+   = \sup_{|d| \le \Delta} \int \bigl(f(x) - e^{\varepsilon} f(x + d)\bigr)_+\,dx
+
+of that exact noise, and, when a target :math:`\delta` is given, whether it is met. The
+profile is a closed form for every audited noise (:mod:`dpsym.privacy.closed_forms`, and
+:mod:`dpsym.gaussian.enclosures` for Gaussians): its discrete parts are decided exactly from the
+exact inputs, a rational value (an exact 0 or 1) is reported as ``"exact"``, any other is
+enclosed in Arb balls refined until its digits are decided (``"enclosure"``). Whether the
+target is met is decided by a ball that excludes the target, and the scale parameter that
+meets it by rigorous root isolation (:func:`needed_scale`).
+
+========================  ===================================  ========================
+mechanism                 noise parameters                     density
+========================  ===================================  ========================
+``analytic-gaussian``,    ``sigma``                            :math:`N(0, \sigma^2)`
+``gaussian``
+``laplace``               ``scale`` :math:`\lambda`            :math:`e^{-|x|/\lambda}/(2\lambda)`
+``truncated-laplace``     ``scale`` :math:`\lambda`,           :math:`\propto e^{-|x|/\lambda}`
+                          ``bound`` :math:`A`                  on :math:`[-A, A]`
+``staircase``             ``eps0`` :math:`\varepsilon_0`,      the staircase density
+                          ``gamma`` :math:`\gamma`             of :math:`(\varepsilon_0, \gamma)`
+========================  ===================================  ========================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+import flint
+import mpmath
+import sympy as sp
+
+from dpsym.certified.ball_texts import directed_texts
+from dpsym.certified.balls import Certified
+from dpsym.certified.evaluation import Value
+from dpsym.core.params import POSITIVE, Domain, Param
+from dpsym.errors import CertificationError, DomainError
+from dpsym.gaussian.enclosures import ATTEMPTS, Calibration, ball, certify_ball, decide_at_most
+from dpsym.precision import arb_workprec, exclusive, workdps
+from dpsym.privacy import closed_forms as profile_balls
+from dpsym.symbolic.numerics import check_digits
+
+#: What each audited mechanism needs, besides ``eps`` and ``Delta``.
+AUDITED: dict[str, tuple[str, ...]] = {
+    "analytic-gaussian": ("sigma",),
+    "gaussian": ("sigma",),
+    "laplace": ("scale",),
+    "truncated-laplace": ("scale", "bound"),
+    "staircase": ("eps0", "gamma"),
+}
+
+_LARGE = Fraction(10) ** 300
+#: Largest truncation bound, in units of the scale, that the audit evaluates.
+MAX_BOUND_RATIO = 10**6
+_PARAMS = {
+    "sigma": Param("sigma", sp.Symbol("sigma", positive=True),
+                   Domain(lower=Fraction(0), upper=_LARGE, upper_open=False),
+                   "standard deviation of the Gaussian noise", ("0.1", "10")),
+    "scale": Param("scale", sp.Symbol("scale", positive=True),
+                   Domain(lower=Fraction(0), upper=_LARGE, upper_open=False),
+                   "Laplace scale (lambda)", ("0.1", "10")),
+    "bound": Param("bound", sp.Symbol("bound", positive=True),
+                   Domain(lower=Fraction(0), upper=_LARGE, upper_open=False),
+                   "truncation bound A", ("1", "100")),
+    "eps0": Param("eps0", sp.Symbol("eps0", positive=True),
+                  Domain(lower=Fraction(0), upper=Fraction(10**6), upper_open=False),
+                  "the staircase's design epsilon", ("0.1", "10")),
+    "gamma": Param("gamma", sp.Symbol("gamma_a", nonnegative=True),
+                   Domain(lower=Fraction(0), upper=Fraction(1), lower_open=False,
+                          upper_open=False), "the staircase's step fraction", ("0", "1")),
+    "eps": Param("eps", sp.Symbol("eps_a", nonnegative=True),
+                 Domain(lower=Fraction(0), upper=Fraction(10**6), lower_open=False,
+                        upper_open=False), "privacy parameter at which delta is audited",
+                 ("0.01", "10")),
+    "delta": Param("delta", sp.Symbol("delta_a", positive=True),
+                   Domain(lower=Fraction(0), upper=Fraction(1), lower_open=False),
+                   "target delta", ("1e-10", "0.1")),
+    "Delta": Param("Delta", sp.Symbol("Delta_a", positive=True), POSITIVE,
+                   "query sensitivity", ("0.5", "4")),
+}
+
+
+@dataclass(frozen=True)
+class Audit:
+    r"""The result of :func:`audit`.
+
+    Attributes
+    ----------
+    mechanism : str
+        The audited mechanism.
+    eps : Fraction
+        :math:`\varepsilon` at which :math:`\delta` was computed.
+    delta : mpmath.mpf
+        The achieved :math:`\delta(\varepsilon)`.
+    text : str
+        It, certified to ``digits`` significant digits.
+    target : Fraction or None
+        The target :math:`\delta`, if given.
+    met : bool or None
+        Whether the achieved :math:`\delta` is at most the target (decided exactly, or by
+        an enclosure of :math:`\delta` that excludes the exact target).
+    needed : Needed or None
+        With a target: the value of the noise's scale parameter (:data:`SCALE_PARAMETER`)
+        at which the target is met, the others unchanged (:func:`needed_scale`).
+    certificate : str
+        What proves the digits of ``text`` (:attr:`dpsym.certified.evaluation.Value.certificate`):
+        ``"exact"`` or ``"enclosure"``.
+    enclosure : tuple of str
+        The range of :math:`\delta` shown for it
+        (:attr:`dpsym.certified.evaluation.Value.enclosure`).
+    """
+
+    mechanism: str
+    eps: Fraction
+    delta: mpmath.mpf
+    text: str
+    digits: int
+    target: Fraction | None
+    met: bool | None
+    needed: Needed | None = None
+    certificate: str = "enclosure"
+    enclosure: tuple[str, str] = ("", "")
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values (numbers as decimal strings)."""
+        needed = self.needed
+        return {"mechanism": self.mechanism, "eps": str(self.eps), "delta": self.text,
+                "digits": self.digits, "certificate": self.certificate,
+                "enclosure": list(self.enclosure),
+                "target": None if self.target is None else _decimal(self.target),
+                "met": self.met,
+                "needed": None if needed is None or needed.value is None
+                else _decimal(needed.value),
+                "needed_parameter": None if needed is None else needed.parameter,
+                "needed_reason": None if needed is None else needed.reason}
+
+
+@dataclass(frozen=True)
+class Needed:
+    r"""The scale parameter's value that meets a target :math:`\delta`.
+
+    Attributes
+    ----------
+    parameter : str
+        ``sigma``, ``scale`` or ``eps0`` (:data:`SCALE_PARAMETER`).
+    value : Fraction or None
+        A value with :data:`NEEDED_DIGITS` significant digits, rounded in the safe
+        direction (up for ``sigma``/``scale``, down for ``eps0``), whose certified
+        :math:`\delta` is at most the target; None if no value in the search range meets
+        it.
+    reason : str or None
+        Why there is no value.
+    """
+
+    parameter: str
+    value: Fraction | None
+    reason: str | None = None
+
+
+@exclusive
+def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
+          digits: int = 30, **noise: object) -> Audit:
+    r"""The :math:`\delta` achieved at :math:`\varepsilon` by a noise with given parameters.
+
+    Parameters
+    ----------
+    mechanism : str
+        One of :data:`AUDITED`.
+    eps : number
+        :math:`\varepsilon \ge 0`.
+    delta : number, optional
+        A target :math:`\delta \in [0, 1)`; the result says whether it is met.
+    Delta : number
+        The sensitivity :math:`\Delta > 0`.
+    digits : int
+        Significant digits of the certified :math:`\delta`.
+    **noise
+        The noise parameters listed in :data:`AUDITED` for ``mechanism``.
+
+    Raises
+    ------
+    DomainError
+        For an unknown mechanism, a missing or unexpected noise parameter, or any value
+        outside its domain.
+    """
+    if mechanism not in AUDITED:
+        raise DomainError("mechanism", f"cannot audit {str(mechanism)[:40]!r}; valid: "
+                          + ", ".join(AUDITED))
+    needed = AUDITED[mechanism]
+    extra = sorted({k for k, v in noise.items() if v is not None} - set(needed))
+    if extra:
+        raise DomainError(extra[0], f"is not a parameter of {mechanism}; valid: "
+                          + ", ".join(needed))
+    for name in needed:
+        if noise.get(name) is None:
+            raise DomainError(name, f"is required to audit {mechanism}")
+    values = {name: _PARAMS[name].validate(noise[name]) for name in needed}
+    if "bound" in values and values["bound"] > MAX_BOUND_RATIO * values["scale"]:
+        raise DomainError("bound", f"must be at most {MAX_BOUND_RATIO} times the scale "
+                          "(beyond, the truncated mass e^(-bound/scale) is below every "
+                          "precision; audit it as laplace)")
+    e = _PARAMS["eps"].validate(eps)
+    target = None if delta is None else _PARAMS["delta"].validate(delta)
+    sens = _PARAMS["Delta"].validate(Delta)
+    digits = check_digits(digits)
+    profile = _profile(mechanism, e, sens, values)
+    found = _certified(profile, digits)
+    met = needed = None
+    if target is not None:
+        met = _meets(profile, target)
+        needed = needed_scale(mechanism, e, sens, values, target)
+    return Audit(mechanism, e, found.number, found.text, digits, target, met, needed,
+                 found.certificate, found.enclosure)
+
+
+#: The parameter :func:`needed_scale` solves for, and whether more of it means less
+#: :math:`\delta` (+1) or more (-1).
+SCALE_PARAMETER: dict[str, tuple[str, int]] = {
+    "analytic-gaussian": ("sigma", 1), "gaussian": ("sigma", 1), "laplace": ("scale", 1),
+    "truncated-laplace": ("scale", 1), "staircase": ("eps0", -1)}
+#: Significant digits of a needed value.
+NEEDED_DIGITS = 6
+#: Steps allowed to bracket the needed value, their largest factor, bisection steps.
+_BRACKET_STEPS, _MAX_FACTOR, _BISECTIONS = 40, Fraction(10) ** 64, 60
+
+
+def _meets(profile: profile_balls.Profile, target: Fraction) -> bool:
+    r"""Whether :math:`\delta \le` ``target``: exactly for an exact value, else by a ball
+    of :math:`\delta` that excludes the target (refined as needed).
+
+    Raises
+    ------
+    CertificationError
+        If no ball separates :math:`\delta` from the target.
+    """
+    if profile.exact is not None:
+        return profile.exact <= target
+    decided = decide_at_most(profile.enclose, target)
+    if decided is None:
+        raise CertificationError("delta could not be separated from the target delta")
+    return decided
+
+
+def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Fraction],
+                 target: Fraction) -> Needed:
+    r"""The value of the noise's scale parameter at which :math:`\delta(\varepsilon)` meets
+    ``target``, the other noise parameters unchanged, with :data:`NEEDED_DIGITS`
+    significant digits rounded in the safe direction.
+
+    Gaussians: :math:`\delta` is strictly decreasing in :math:`\sigma`, and the least
+    :math:`\sigma` is the analytic calibration's root, isolated rigorously
+    (:class:`dpsym.gaussian.enclosures.Calibration`; at :math:`\varepsilon = 0`,
+    :math:`\delta = \operatorname{erf}(\Delta/(2\sqrt2\sigma))` is inverted in balls);
+    its enclosure is rounded up. The others: :math:`\delta` is monotone in the parameter (a
+    larger Laplace scale, a smaller staircase :math:`\varepsilon_0`, adds noise); the
+    boundary is bracketed by steps of growing factors and bisected in :math:`\log` of the
+    parameter, every comparison with the target decided by an enclosure that excludes it
+    (:func:`_meets`); of the tighter rounding, the safe rounding and two further steps of
+    one unit in the last digit, the first that meets the target is returned.
+    """
+    name, sign = SCALE_PARAMETER[mechanism]
+    top = _PARAMS[name].domain.upper
+    if name == "sigma":
+        return _needed_sigma(e, sens, target, top)
+
+    def meets(v: Fraction) -> bool:
+        return _meets(_profile(mechanism, e, sens, {**values, name: v}), target)
+
+    # bracket: `good` meets the target, `bad` does not; the step factor squares each time
+    # (2, 4, 16, 256, ...), so the whole domain is covered in a few steps
+    v = values[name]
+    good = bad = None
+    factor = Fraction(2)
+    for _ in range(_BRACKET_STEPS):
+        if meets(v):
+            good = v
+            if bad is not None:
+                break
+            v = v / factor if sign > 0 else min(v * factor, top)  # less noise
+        else:
+            bad = v
+            if good is not None:
+                break
+            v = v * factor if sign > 0 else v / factor  # more noise
+        factor = min(factor * factor, _MAX_FACTOR)
+        if v > top or v <= 0 or (good is not None and v == good):
+            break
+    if good is None:
+        limit = f"up to {float(top):.0e}" if sign > 0 else "above 0"
+        return Needed(name, None, f"no {name} {limit} meets the target (the other "
+                                  "parameters unchanged)")
+    if bad is None:  # met at every value tried: the least noise is the domain's end
+        return Needed(name, good, None)
+    with workdps(30):
+        lo, hi = sorted((good, bad))
+        for _ in range(_BISECTIONS):
+            man, exp = mpmath.sqrt(mpmath.mpf(lo.numerator) / lo.denominator
+                                   * hi.numerator / hi.denominator).man_exp
+            mid = Fraction(int(man)) * Fraction(2) ** int(exp)
+            if not lo < mid < hi:
+                break
+            if (sign > 0) == meets(mid):
+                hi = mid
+            else:
+                lo = mid
+            if hi / lo - 1 < Fraction(1, 10 ** (NEEDED_DIGITS + 3)):
+                break
+        candidate = hi if sign > 0 else lo
+    # the tighter rounding first (it meets when the boundary is itself a short decimal)
+    tries = [_round_significant(candidate, NEEDED_DIGITS, up=sign < 0)]
+    for _ in range(3):
+        tries.append(_round_significant(candidate, NEEDED_DIGITS, up=sign > 0))
+        candidate = tries[-1] * (1 + Fraction(sign, 10 ** NEEDED_DIGITS))
+    for rounded in tries:
+        if meets(rounded):
+            return Needed(name, rounded, None)
+    return Needed(name, None, "the search did not converge")
+
+
+def _needed_sigma(e: Fraction, sens: Fraction, target: Fraction, top: Fraction) -> Needed:
+    r"""The least :math:`\sigma` meeting ``target``, rounded up to :data:`NEEDED_DIGITS`
+    digits from its rigorous enclosure (both ends of the ball round up alike, or else the
+    upper end's rounding: still safe)."""
+    if target == 0:  # delta > 0 for every sigma
+        return Needed("sigma", None, "no sigma meets delta = 0 (the Gaussian's delta is "
+                                     "positive at every eps)")
+    if e == 0:
+        def enclose(bits: int) -> flint.arb:  # delta = erf(Delta/(2 sqrt(2) sigma))
+            with arb_workprec(bits + 32):
+                return ball(sens) / (2 * flint.arb(2).sqrt() * ball(target).erfinv())
+    else:
+        enclose = Calibration(e, target, sens).sigma
+    bits = int(NEEDED_DIGITS * 3.33) + 32
+    ends = ("", "")
+    for _ in range(ATTEMPTS):
+        found = enclose(bits)
+        if found.is_finite() and found > 0:
+            with arb_workprec(bits + 64):  # the ends exactly (Arb rounds them outwards)
+                (_, lo_up), (_, hi_up) = directed_texts(found, NEEDED_DIGITS)
+            ends = (lo_up, hi_up)
+            if lo_up == hi_up:
+                break
+        bits *= 2
+    if not ends[1]:
+        raise CertificationError("the needed sigma could not be enclosed")
+    value = Fraction(ends[1])
+    if value > top:
+        return Needed("sigma", None, f"no sigma up to {float(top):.0e} meets the target")
+    return Needed("sigma", value, None)
+
+
+def _round_significant(value: Fraction, digits: int, *, up: bool) -> Fraction:
+    """``value`` rounded to ``digits`` significant decimal digits, up or down."""
+    exponent = len(str(value.numerator // value.denominator)) if value >= 1 else \
+        -len(str(value.denominator // value.numerator)) + 1
+    scale = Fraction(10) ** (digits - exponent)
+    scaled = value * scale
+    whole = -(-scaled.numerator // scaled.denominator) if up else \
+        scaled.numerator // scaled.denominator
+    return Fraction(whole) / scale
+
+
+def _profile(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, Fraction]
+             ) -> profile_balls.Profile:
+    r"""The audited noise's profile at :math:`\varepsilon`, exact or as balls."""
+    if mechanism in ("analytic-gaussian", "gaussian"):
+        return profile_balls.gaussian(e, values["sigma"], sens)
+    if mechanism == "staircase":
+        return profile_balls.staircase(e, values["eps0"], values["gamma"], sens)
+    if mechanism == "laplace":
+        return profile_balls.laplace(e, values["scale"], sens)
+    return profile_balls.truncated_laplace(e, values["scale"], values["bound"], sens)
+
+
+def _certified(profile: profile_balls.Profile, digits: int) -> Value:
+    """The profile's value rounded to ``digits`` digits: ``"exact"`` for a rational value,
+    else ``"enclosure"`` (:func:`dpsym.gaussian.enclosures.certify_ball`)."""
+    if profile.exact is not None:
+        return Value(None, None, digits, source=Certified.exact(profile.exact, digits))
+    return Value(None, None, digits,
+                 source=certify_ball(profile.enclose, digits, what="the audited delta",
+                                     within=(0, 1)))
+
+
+def _decimal(value: Fraction) -> str:
+    """An exact decimal string for a terminating fraction, else ``p/q``."""
+    with localcontext() as ctx:
+        ctx.prec = 400
+        text = format(Decimal(value.numerator) / Decimal(value.denominator), "f")
+    return text if Fraction(text) == value else str(value)
+
+
+__all__ = ["AUDITED", "Audit", "audit"]

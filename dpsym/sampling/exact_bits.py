@@ -1,0 +1,342 @@
+r"""Exact random draws from fair random bits: integers and rationals only.
+
+The primitives of the exact samplers (:mod:`dpsym.sampling.exact`). On the whole path from
+random bits to a draw only Python integers and :class:`fractions.Fraction` are used: no
+``float`` is ever created. Each primitive draws *exactly* from its law, given ideal random
+bits.
+
+The random source
+-----------------
+:class:`RandomBits` wraps ``rng``, one of
+
+* a :class:`numpy.random.Generator` (or a :class:`numpy.random.BitGenerator`): only its raw
+  64-bit integer output ``bit_generator.random_raw`` is used, never a float method, so a
+  seeded generator makes the samples reproducible;
+* a :class:`random.Random`-like object with ``getrandbits`` (e.g.
+  :class:`random.SystemRandom`, the operating system's entropy, for deployment);
+* ``None``: a fresh :class:`random.SystemRandom`.
+
+The bits are read in blocks (1024 words from numpy, 4096 bits from ``getrandbits``) and
+consumed from a buffer, so a generator advances by more than the bits actually used;
+leftover bits are discarded when the :class:`RandomBits` is dropped.
+
+Primitives
+----------
+* :meth:`RandomBits.below`: a uniform integer in :math:`\{0, \dots, n - 1\}` by rejection
+  from :math:`\lceil \log_2 n \rceil` fresh bits (acceptance probability above 1/2).
+* :func:`bernoulli_exp_neg`: :math:`\mathrm{Bernoulli}(e^{-\gamma})` for rational
+  :math:`\gamma \ge 0` (Canonne, Kamath and Steinke 2020, Algorithm 1).
+* :func:`geometric_exp_neg`: :math:`P(K = k) = (1 - e^{-\gamma}) e^{-\gamma k}`,
+  :math:`k \ge 0`, for rational :math:`\gamma > 0` (the core of CKS Algorithm 2).
+* :func:`bernoulli_real`: :math:`\mathrm{Bernoulli}(p)` for a real :math:`p` given by
+  certified rational enclosures of increasing precision (lazy comparison of a uniform
+  with :math:`p`).
+* :func:`exp_neg_enclosure`: certified rational enclosures of :math:`e^{-x}`.
+
+Limits: the running time is random (it is exact sampling, not constant-time code), so
+these draws do not protect against timing side channels.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from fractions import Fraction
+from functools import lru_cache
+
+from dpsym.errors import DomainError
+
+#: Words requested from a numpy bit generator at a time.
+_NUMPY_BLOCK = 1024
+#: Bits requested from a ``getrandbits`` source at a time.
+_GETRANDBITS_BLOCK = 4096
+#: First precision (bits) of the certified enclosures used by :func:`bernoulli_real`.
+_FIRST_PRECISION = 64
+_WORD = (1 << 64) - 1
+
+
+# ---------------------------------------------------------------------- random bits
+class RandomBits:
+    r"""A buffered source of independent fair bits, read from integer output only.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator, numpy.random.BitGenerator, random.Random or None
+        The source (see the module docstring). ``None`` uses :class:`random.SystemRandom`.
+
+    Notes
+    -----
+    The source's output is cut into 64-bit words (numpy's ``random_raw`` words as they
+    are; ``getrandbits`` blocks split into words). :meth:`bits` takes the ``k`` lowest bits
+    of a small integer accumulator, topped up one word at a time.
+    """
+
+    __slots__ = ("_acc", "_nbits", "_pos", "_refill", "_words")
+
+    def __init__(self, rng: object = None) -> None:
+        if rng is None:
+            rng = random.SystemRandom()
+        self._acc = 0
+        self._nbits = 0
+        self._words: list[int] = []
+        self._pos = 0
+        raw = None
+        if hasattr(rng, "bit_generator"):
+            raw = rng.bit_generator.random_raw
+        elif hasattr(rng, "random_raw"):
+            raw = rng.random_raw
+        if raw is not None:
+            def refill() -> list[int]:
+                return raw(_NUMPY_BLOCK).tolist()
+        elif hasattr(rng, "getrandbits"):
+            getrandbits = rng.getrandbits
+
+            def refill() -> list[int]:
+                block = getrandbits(_GETRANDBITS_BLOCK)
+                return [(block >> (64 * i)) & _WORD for i in range(_GETRANDBITS_BLOCK // 64)]
+        else:
+            raise DomainError(
+                "rng", "expected a numpy Generator or BitGenerator, an object with "
+                f"getrandbits (random.SystemRandom), or None; got {type(rng).__name__}")
+        self._refill = refill
+
+    def bits(self, k: int) -> int:
+        """``k`` fresh fair bits as an integer in :math:`[0, 2^k)`."""
+        nbits = self._nbits
+        if nbits < k:
+            acc, words, pos = self._acc, self._words, self._pos
+            while nbits < k:
+                if pos == len(words):
+                    words, pos = self._refill(), 0
+                    self._words = words
+                acc |= words[pos] << nbits
+                pos += 1
+                nbits += 64
+            self._acc, self._pos = acc, pos
+        out = self._acc & ((1 << k) - 1)
+        self._acc >>= k
+        self._nbits = nbits - k
+        return out
+
+    def below(self, n: int) -> int:
+        r"""A uniform integer in :math:`\{0, \dots, n - 1\}`, ``n >= 1``.
+
+        Rejection sampling: draw :math:`\ell = \lceil \log_2 n \rceil` bits, a uniform
+        integer in :math:`[0, 2^\ell)`, and accept it if it is below :math:`n`. Every
+        accepted value has probability :math:`2^{-\ell}` per round, so the output is
+        exactly uniform; a round succeeds with probability :math:`n / 2^\ell > 1/2`.
+        """
+        if n == 1:
+            return 0
+        ell = (n - 1).bit_length()
+        bits = self.bits
+        while True:
+            v = bits(ell)
+            if v < n:
+                return v
+
+
+#: What the primitives need from a source: ``below(n)`` (and ``bits(k)`` for
+#: :func:`bernoulli_real`).
+Bits = RandomBits
+
+
+def bernoulli_rational(source: Bits, num: int, den: int) -> bool:
+    r""":math:`\mathrm{Bernoulli}(\mathrm{num}/\mathrm{den})`, :math:`0 \le \mathrm{num} \le
+    \mathrm{den}`: a uniform integer below ``den`` compared with ``num``."""
+    return source.below(den) < num
+
+
+def _bernoulli_exp_neg_unit(source: Bits, num: int, den: int) -> bool:
+    r""":math:`\mathrm{Bernoulli}(e^{-\gamma})` for :math:`\gamma = \mathrm{num}/\mathrm{den}
+    \in [0, 1]` (CKS Algorithm 1, first part)."""
+    k = 1
+    while source.below(den * k) < num:  # A ~ Bernoulli(gamma / k)
+        k += 1
+    return k & 1 == 1
+
+
+def bernoulli_exp_neg(source: Bits, gamma: Fraction) -> bool:
+    r"""Draw :math:`\mathrm{Bernoulli}(e^{-\gamma})` exactly, for rational :math:`\gamma \ge 0`.
+
+    Canonne, Kamath and Steinke (2020), Algorithm 1. For :math:`\gamma \in [0, 1]`: set
+    :math:`K = 1` and, while a :math:`\mathrm{Bernoulli}(\gamma / K)` draw is 1, increase
+    :math:`K`; return 1 iff :math:`K` is odd. Since
+    :math:`P(K > k) = \gamma^k / k!`,
+
+    .. math::
+
+       P(K \text{ odd}) = \sum_{k \text{ odd}} \Bigl(\frac{\gamma^{k-1}}{(k-1)!}
+       - \frac{\gamma^k}{k!}\Bigr) = \sum_{j \ge 0} \frac{(-\gamma)^j}{j!} = e^{-\gamma}.
+
+    For :math:`\gamma > 1`, :math:`e^{-\gamma} = (e^{-1})^{\lfloor \gamma \rfloor}
+    e^{-(\gamma - \lfloor \gamma \rfloor)}`: the product of independent draws, stopped at
+    the first 0 (expected number of draws below :math:`1/(1 - e^{-1}) \approx 1.6`).
+
+    Parameters
+    ----------
+    source : RandomBits
+        The bit source.
+    gamma : Fraction
+        :math:`\gamma \ge 0`.
+
+    Returns
+    -------
+    bool
+        ``True`` with probability :math:`e^{-\gamma}`.
+    """
+    num, den = gamma.numerator, gamma.denominator
+    whole, rest = divmod(num, den)
+    i = 0
+    while i < whole:
+        if not _bernoulli_exp_neg_unit(source, 1, 1):
+            return False
+        i += 1
+    return _bernoulli_exp_neg_unit(source, rest, den)
+
+
+def geometric_exp_neg_ratio(source: Bits, s: int, t: int) -> int:
+    r""":func:`geometric_exp_neg` for :math:`\gamma = s / t` given as the integers
+    :math:`s, t \ge 1` (lowest terms)."""
+    while True:
+        u = source.below(t)
+        if not _bernoulli_exp_neg_unit(source, u, t):
+            continue
+        v = 0
+        while _bernoulli_exp_neg_unit(source, 1, 1):
+            v += 1
+        return (u + t * v) // s
+
+
+def geometric_exp_neg(source: Bits, gamma: Fraction) -> int:
+    r"""Draw :math:`K \ge 0` with :math:`P(K = k) = (1 - e^{-\gamma}) e^{-\gamma k}` exactly.
+
+    The core of Canonne, Kamath and Steinke (2020), Algorithm 2, with
+    :math:`\gamma = s / t` in lowest terms: draw :math:`U` uniform on
+    :math:`\{0, \dots, t - 1\}` and keep it with probability :math:`e^{-U/t}` (else start
+    again); draw :math:`V \ge 0` geometric with ratio :math:`e^{-1}` (count the 1s of
+    :math:`\mathrm{Bernoulli}(e^{-1})` draws before the first 0); return
+    :math:`\lfloor (U + tV)/s \rfloor`.
+
+    *Proof.* Every :math:`x \ge 0` is :math:`U + tV` for exactly one pair, so
+    :math:`P(U + tV = x) \propto e^{-U/t} e^{-V} = e^{-x/t}`: a geometric law of ratio
+    :math:`e^{-1/t}`. Grouping :math:`x` into blocks :math:`\{ks, \dots, ks + s - 1\}`
+    gives :math:`P(K = k) \propto e^{-ks/t} \sum_{j < s} e^{-j/t} \propto e^{-\gamma k}`.
+    :math:`\square`
+
+    Parameters
+    ----------
+    source : RandomBits
+        The bit source.
+    gamma : Fraction
+        :math:`\gamma > 0`.
+
+    Returns
+    -------
+    int
+        :math:`K`.
+    """
+    return geometric_exp_neg_ratio(source, gamma.numerator, gamma.denominator)
+
+
+def bernoulli_real(source: Bits, enclosure: Callable[[int], tuple[Fraction, Fraction]]
+                   ) -> bool:
+    r"""Draw :math:`\mathrm{Bernoulli}(p)` for a real :math:`p \in [0, 1]` known by enclosures.
+
+    ``enclosure(n)`` returns rationals :math:`\ell_n \le p \le h_n` with
+    :math:`h_n - \ell_n \to 0` as the precision :math:`n` (bits) grows. A uniform
+    :math:`U \in [0, 1)` is revealed bit by bit, :math:`n` bits at a time
+    (:math:`n = 64, 128, 256, \dots`): with the first :math:`n` bits forming :math:`u`,
+    :math:`U \in [u 2^{-n}, (u + 1) 2^{-n})`. The draw returns 1 as soon as
+    :math:`(u + 1) 2^{-n} \le \ell_n` (then :math:`U < p`) and 0 as soon as
+    :math:`u 2^{-n} \ge h_n` (then :math:`U \ge p`). Hence the result is the indicator of
+    :math:`U < p` whenever the procedure stops, which it does with probability 1 (the
+    undecided event shrinks to :math:`U = p`, of probability 0); so :math:`P(1) = p`
+    exactly. It continues past :math:`n` bits with probability at most
+    :math:`h_n - \ell_n + 2^{-n + 1}`, so the expected number of bits is about 64.
+
+    Parameters
+    ----------
+    source : RandomBits
+        The bit source.
+    enclosure : callable
+        ``enclosure(n) -> (lower, upper)``, certified rational bounds on :math:`p`.
+
+    Returns
+    -------
+    bool
+        ``True`` with probability :math:`p`.
+    """
+    n = _FIRST_PRECISION
+    u = source.bits(n)
+    while True:
+        lo, hi = enclosure(n)
+        if (u + 1) * lo.denominator <= lo.numerator << n:
+            return True
+        if u * hi.denominator >= hi.numerator << n:
+            return False
+        u = (u << n) | source.bits(n)
+        n *= 2
+
+
+# ---------------------------------------------------------------------- e^{-x}, certified
+@lru_cache(maxsize=256)
+def exp_neg_enclosure(x: Fraction, bits: int) -> tuple[Fraction, Fraction]:
+    r"""Rationals :math:`\ell \le e^{-x} \le h` with :math:`h - \ell \le 2^{-\mathrm{bits}}`.
+
+    Integer arithmetic only. For :math:`x \ge \mathrm{bits}`,
+    :math:`0 < e^{-x} \le e^{-\mathrm{bits}} < 2^{-\mathrm{bits}}`. Otherwise
+    :math:`e^{x}` is enclosed from its Taylor series in fixed point with :math:`W` bits:
+    the terms :math:`t_j = t_{j-1} x / j` are rounded down for the lower sum and up for
+    the upper sum; summation stops at a term :math:`t_N \le 1` (one unit) with
+    :math:`N + 1 \ge 2x`, where the remaining tail is at most :math:`t_N` (ratio of
+    consecutive terms at most 1/2), which is added to the upper sum. Inverting gives the
+    enclosure of :math:`e^{-x}`; :math:`W` carries enough guard bits that its width is
+    below :math:`2^{-\mathrm{bits}}`.
+
+    Parameters
+    ----------
+    x : Fraction
+        :math:`x \ge 0`.
+    bits : int
+        The absolute precision wanted.
+
+    Returns
+    -------
+    tuple of Fraction
+        :math:`(\ell, h)`.
+    """
+    if x >= bits:
+        return Fraction(0), Fraction(1, 1 << bits)
+    p, q = x.numerator, x.denominator
+    guard = 16 + 2 * (int(x) + 2).bit_length()
+    while True:
+        width = bits + guard + 2 * int(x) + 8
+        one = 1 << width
+        lo_term = hi_term = one
+        lo_sum = hi_sum = one
+        j = 0
+        while hi_term > 1 or j + 1 < 2 * x:
+            j += 1
+            lo_term = lo_term * p // (q * j)
+            hi_term = -(-hi_term * p // (q * j))
+            lo_sum += lo_term
+            hi_sum += hi_term
+        hi_sum += hi_term
+        lower = Fraction(one, hi_sum)  # e^{-x} >= 2^W / upper(2^W e^x)
+        upper = Fraction(one, lo_sum)
+        if (upper - lower) * (1 << bits) <= 1:
+            return lower, upper
+        guard *= 2
+
+
+__all__ = [
+    "Bits",
+    "RandomBits",
+    "bernoulli_exp_neg",
+    "bernoulli_rational",
+    "bernoulli_real",
+    "exp_neg_enclosure",
+    "geometric_exp_neg",
+    "geometric_exp_neg_ratio",
+]
