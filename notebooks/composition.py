@@ -22,7 +22,7 @@
 # Every result computed by the engine is checked by an independent route (sympy or plain
 # mpmath in this notebook); every claim cell ends in an `assert`.
 
-# %%
+# %% tags=["hide-input"]
 import itertools
 import math
 

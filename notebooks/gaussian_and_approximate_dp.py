@@ -20,7 +20,7 @@
 # exact privacy profile in `dpsym.gaussian.calibration`); every claim cell ends in an
 # `assert`. Statements found wrong are asserted in their corrected form (errata G1, G2).
 
-# %%
+# %% tags=["hide-input"]
 from fractions import Fraction
 
 import mpmath

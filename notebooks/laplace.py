@@ -25,7 +25,7 @@
 # notebook; every claim cell ends in an `assert`. Statements of the sources found wrong or
 # imprecise are asserted in their corrected form and recorded in `docs/errata.md`.
 
-# %%
+# %% tags=["hide-input"]
 import itertools
 
 import matplotlib
@@ -258,7 +258,7 @@ with mpmath.workdps(30):
     assert mpmath.mpf("0.48") < exact_lap2 < mpmath.mpf("0.50")
     assert exact_lap2_double == exact_lap1
 
-# %%
+# %% tags=["hide-input"]
 ts = np.linspace(0.05, 25, 400)
 fig, ax = plt.subplots(figsize=(7, 3.5))
 kb = 10_000
@@ -331,7 +331,7 @@ with mpmath.workdps(30):
             assert v1 < 1 / z and v2 < 2 / z**2  # below the continuous Laplace costs
             assert DiscreteLaplace(eps=e_text, Delta=D).is_private(e_text, 0, digits=20).private
 
-# %%
+# %% tags=["hide-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
 ii = np.arange(-12, 13)
 for e_val in (0.5, 1.0, 2.0):

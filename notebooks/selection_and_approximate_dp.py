@@ -23,7 +23,7 @@
 # `assert`. Statements found wrong or imprecise are asserted in their corrected form and
 # recorded in `docs/errata.md`.
 
-# %%
+# %% tags=["hide-input"]
 import itertools
 
 import matplotlib
@@ -157,7 +157,7 @@ with mpmath.workdps(30):
         found = {k_: mpmath.nstr(v, 6) for k_, v in worst.items()}
         print(f"eps = {ev}: largest loss found {found}")
 
-# %%
+# %% tags=["hide-input"]
 Ms = np.linspace(0, 8, 200)
 fig, ax = plt.subplots(figsize=(7, 3.5))
 for ev in (0.5, 1.0):

@@ -27,7 +27,7 @@
 # Notation: $b = e^{-\varepsilon} \in (0, 1)$, sensitivity $\Delta > 0$, step fraction
 # $\gamma \in [0, 1]$.
 
-# %%
+# %% tags=["hide-input"]
 import itertools
 
 import matplotlib
@@ -232,7 +232,7 @@ with mpmath.workdps(30):
 # %% [markdown]
 # $V(\gamma)$ relative to the Laplace cost, for a few $\varepsilon$; dots at $\gamma^*$.
 
-# %%
+# %% tags=["hide-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
 gs = np.linspace(0, 1, 401)
 for ax, p_, lap, name in ((axes[0], 1, lambda e: 1 / e, r"$|x|$"),
@@ -474,7 +474,7 @@ assert gamma_engine[0.5, 0.1] < g_half_small < 0.5 and 0.5 - g_half_small < 0.00
 assert abs(gamma_engine[3, 0.01] - 0.5) < 1e-3
 assert gamma_engine[3, 20.0] < 0.01 and gamma_engine[0.5, 20.0] < 1e-5
 
-# %%
+# %% tags=["hide-input"]
 es = np.logspace(-2, np.log10(20), 60)
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.semilogx(es, 1 / (1 + np.exp(es / 2)), label="m = 1 (closed form)")

@@ -24,7 +24,7 @@
 # Notation: $b = e^{-\varepsilon}$, $\Delta$ the $\ell^1$ sensitivity, $d$ the dimension,
 # $S_m(\gamma) = \sum_{k\ge0} b^k (k+\gamma)^m$.
 
-# %%
+# %% tags=["hide-input"]
 import math
 
 import matplotlib

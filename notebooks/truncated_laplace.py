@@ -19,7 +19,7 @@
 # density from Definition 3 and solves its two conditions); the paper's printed formulas
 # appear only as the statements being checked. Every claim cell ends in an `assert`.
 
-# %%
+# %% tags=["hide-input"]
 import matplotlib
 import matplotlib.pyplot as plt
 import mpmath

@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,6 +34,18 @@ READY = """((url) => {
 })"""
 
 
+#: Moves the fds given as its first two arguments to 3 and 4 (duplicating both first, so
+#: that neither overwrites the other), then executes the rest of its arguments.
+TRAMPOLINE = """import os, sys
+r, w = (os.dup(int(fd)) for fd in sys.argv[1:3])
+for old, new in ((r, 3), (w, 4)):
+    if old != new:
+        os.dup2(old, new)
+    os.set_inheritable(new, True)
+os.execv(sys.argv[3], sys.argv[3:])
+"""
+
+
 def find_chromium() -> str | None:
     """The Chromium executable on PATH (``chromium`` or ``chromium-browser``), or None."""
     return shutil.which("chromium") or shutil.which("chromium-browser")
@@ -46,10 +59,10 @@ class Browser:
         self._profile = tempfile.TemporaryDirectory(prefix="dpsym-chromium-")
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
-        # the child's fd 3 reads our commands, its fd 4 carries the answers (moved there
-        # by the shell that execs Chromium)
+        # the child's ends are moved to its fds 3 and 4 by a small Python trampoline that
+        # then executes Chromium
         self._proc = subprocess.Popen(
-            ["/bin/sh", "-c", f'exec "$0" "$@" 3<&{to_browser_r} 4>&{from_browser_w}',
+            [sys.executable, "-c", TRAMPOLINE, str(to_browser_r), str(from_browser_w),
              executable, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
              "--remote-debugging-pipe", "--allow-file-access-from-files",
              f"--user-data-dir={self._profile.name}", f"--window-size={WIDTH},{HEIGHT}",

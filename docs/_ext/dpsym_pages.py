@@ -17,7 +17,10 @@ Hooked on ``builder-inited``, before the sources are read, it writes into
   outputs (typeset formulas, figures, the assertions' verdicts); a notebook that raises
   fails the build;
 * ``include/cli_reference.md``: the usage block of :mod:`dpsym.cli` and the ``--help`` text of
-  the parser and of every command.
+  the parser and of every command;
+* ``api/index.md`` and ``api/<package>.md``: the internals of the API reference, one page
+  per entry of the layers contract in ``pyproject.toml`` (``[tool.importlinter]``, from
+  the top layer down), with every public module of that subpackage (autodoc).
 
 A file is rewritten only when its content changes, so that incremental builds stay
 incremental. A formula that takes longer than :data:`FORMULA_SECONDS` is left out (the
@@ -344,6 +347,61 @@ def write_cli(out: Path) -> None:
     _write(out / "include" / "cli_reference.md", "\n".join(lines))
 
 
+# ----------------------------------------------------------------------------- internals
+
+def _layers(pyproject: Path) -> list[list[str]]:
+    """The layers of the import contract named "dpsym layers", top first, each a list of
+    modules or packages."""
+    import tomllib
+
+    config = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"]
+                    if c["type"] == "layers")
+    return [[name.strip() for name in re.split(r"[|:]", layer)]
+            for layer in contract["layers"]]
+
+
+def _public_modules(name: str, root: Path) -> list[str]:
+    """``name`` and, for a package, each of its modules and subpackages (depth first), less
+    the private ones (``_*``) and ``__main__``."""
+    path = root.joinpath(*name.split("."))
+    if not path.is_dir():
+        return [name] if path.with_suffix(".py").is_file() else []
+    found = [name]
+    for child in sorted(path.iterdir()):
+        stem = child.stem if child.suffix == ".py" else child.name
+        if stem.startswith("_") or not (child.suffix == ".py" or (child / "__init__.py").is_file()):
+            continue
+        found += _public_modules(f"{name}.{stem}", root)
+    return found
+
+
+def write_internals(out: Path, root: Path) -> None:
+    pages, names = [], []
+    for layer in _layers(root / "pyproject.toml"):
+        for package in layer:
+            modules = _public_modules(package, root)
+            if not modules or package.rsplit(".", 1)[-1].startswith("_"):
+                continue
+            lines = [f"# `{package}`", ""]
+            for module in modules:
+                if module != package:
+                    lines += [f"## `{module}`", ""]
+                lines += ["```{eval-rst}", f".. automodule:: {module}", "```", ""]
+            slug = package.replace(".", "-")
+            _write(out / "api" / f"{slug}.md", "\n".join(lines))
+            pages.append(f"| [`{package}`]({slug}.md) | {len(modules)} |")
+            names.append(slug)
+    index = ["# Internals", "",
+             "The modules behind the [API reference](../../api.md), one page per subpackage, "
+             "in the order of the layers of `pyproject.toml` (`[tool.importlinter]`): a "
+             "module imports only from the layers below its own (see "
+             "[the architecture](../../architecture.md)).", "",
+             "| package | modules |", "| --- | --- |", *pages, "",
+             "```{toctree}", ":hidden:", "", *names, "```", ""]
+    _write(out / "api" / "index.md", "\n".join(index))
+
+
 # ----------------------------------------------------------------------------- hook
 
 def generate(app) -> None:
@@ -354,6 +412,7 @@ def generate(app) -> None:
     write_claims(out)
     write_notebooks(out, srcdir.parent / "notebooks")
     write_cli(out)
+    write_internals(out, srcdir.parent)
     slow = ", ".join(f"{n} {s:.1f} s" for n, s in timings if s > 2)
     from sphinx.util import logging
 
