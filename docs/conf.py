@@ -44,6 +44,8 @@ templates_path: list[str] = []
 
 # --- myst
 myst_enable_extensions = ["dollarmath", "amsmath"]
+# a $$...$$ display written inside a paragraph (no blank line around it) is a display too
+myst_dmath_double_inline = True
 myst_heading_anchors = 3
 
 # --- autodoc / napoleon (numpydoc style)
@@ -130,6 +132,8 @@ def _copy_mathjax(app, exception) -> None:
 
 def setup(app) -> None:
     app.connect("build-finished", _copy_mathjax)
+    # MathJax on every page: the navigation shows titles with formulas on pages without any
+    app.set_html_assets_policy("always")
 
 
 # --- the theme: sphinx-book-theme (Jupyter Book's), for executed notebooks and long

@@ -295,8 +295,8 @@ with mpmath.workdps(50):
 # 0,
 # \qquad
 # V^*_{\ell^2} - \frac{2\Delta^2}{\varepsilon^2}
-# = -\frac{\Delta^2}{12} + \frac{\Delta^2\varepsilon^2}{720}
-# + O(\varepsilon^3) \to -\frac{\Delta^2}{12}.$$
+# = -\frac{\Delta^2}{12} + \frac{\Delta^2\varepsilon^2}{720} +
+# O(\varepsilon^3) \to -\frac{\Delta^2}{12}.$$
 #
 # So for $\ell^2$ the gap does **not** vanish: the staircase saves exactly $\Delta^2/12$ in
 # the limit, and numerically $-\Delta^2/12 < V^*_{\ell^2} - 2\Delta^2/\varepsilon^2 < 0$ for every

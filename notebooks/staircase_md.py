@@ -98,8 +98,9 @@ for d_ in (1, 2, 3):
 print(V[2])
 
 # %% [markdown]
-# The general form: with $\int_{k\Delta}^{(k+\gamma)\Delta} r^{m-1} dr
-# + b\int_{(k+\gamma)\Delta}^{(k+1)\Delta} r^{m-1} dr$ summed against $b^k$, the terms
+# The general form: with
+# $\int_{k\Delta}^{(k+\gamma)\Delta} r^{m-1} dr + b\int_{(k+\gamma)\Delta}^{(k+1)\Delta} r^{m-1} dr$
+# summed against $b^k$, the terms
 # $b(k+1)^m - k^m$ telescope to $0$ and leave
 # $(1-b) S_m(\gamma)\Delta^m/m$. Hence $a(\gamma) = d!/((2\Delta)^d (1-b) S_d(\gamma))$ and
 # $$\mathbb{E}\|X\|_1 = \Delta\,\frac{d}{d+1}\,\frac{S_{d+1}(\gamma)}{S_d(\gamma)}, \qquad
@@ -115,8 +116,8 @@ for m in range(1, 7):
 # ## 2. The slides' $d = 2$ objective
 #
 # The slides minimise
-# $\frac{\gamma^3 + \frac{3b}{1-b}\gamma^2 + \frac{3(b^2+b)}{(1-b)^2}\gamma
-# + b\frac{1+4b+b^2}{(1-b)^3}}{\gamma^2 + \frac{2b}{1-b}\gamma + \frac{b+b^2}{(1-b)^2}}$:
+# $\frac{\gamma^3 + \frac{3b}{1-b}\gamma^2 + \frac{3(b^2+b)}{(1-b)^2}\gamma +
+# b\frac{1+4b+b^2}{(1-b)^3}}{\gamma^2 + \frac{2b}{1-b}\gamma + \frac{b+b^2}{(1-b)^2}}$:
 # it is $(1-b)S_3/((1-b)S_2)$, and
 # the cost is exactly $\frac{2\Delta}{3}$ times it. **The objective holds as printed** (up to
 # the constant factor, which does not move the minimiser).
@@ -180,8 +181,8 @@ with mpmath.workdps(40):
 # ## 5. General $d$: leading behaviour
 #
 # From $\sum_k e^{-tk}(k+\gamma)^m = e^{t\gamma}(-\partial_t)^m \sum_n B_n(1-\gamma)t^{n-1}/n!$,
-# $$V^* = \frac{d\Delta}{\varepsilon} + \frac{d\Delta\,\min_{[0,1]} B_{d+1}}{(d+1)!}\,\varepsilon^d
-# + O(\varepsilon^{d+1}),\qquad
+# $$V^* = \frac{d\Delta}{\varepsilon} +
+# \frac{d\Delta\,\min_{[0,1]} B_{d+1}}{(d+1)!}\,\varepsilon^d + O(\varepsilon^{d+1}),\qquad
 # V^* \sim \Delta (d\,e^{-\varepsilon})^{1/(d+1)} \ (\varepsilon\to\infty).$$
 # The gap to Laplace ($d\Delta/\varepsilon$) is $O(\varepsilon^d)$; the low-privacy cost decays as
 # $e^{-\varepsilon/(d+1)}$ against $d\Delta e^{-\varepsilon/(2d)}$ for the independent staircase.

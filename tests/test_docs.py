@@ -151,7 +151,7 @@ PAGE_DEFECTS = r"""(() => {
     const before = script.previousElementSibling;
     const frame = before && (/-Frame$/.test(before.id) ? before
                              : before.querySelector('[id^="MathJax-Element-"][id$="-Frame"]'));
-    if (!frame || frame.className !== "MathJax")
+    if (!frame || !frame.classList.contains("MathJax"))
       found.unrendered.push(clip(tex));
     else found.formulas += 1;
     if (/'/.test(tex)) found.style.push(clip("prime written ': " + tex));

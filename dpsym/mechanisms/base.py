@@ -11,9 +11,8 @@ the layers below, to which the methods here delegate:
   and cost, closed forms and series -- by :mod:`dpsym.symbolic.engine` (cached per class);
 * certified values at any number of digits by :mod:`dpsym.certified.evaluation`;
 * samples by :mod:`dpsym.sampling.samplers` and exact privacy profiles by
-:mod:`dpsym.privacy.profiles`,
-  both of which take the numeric noise description (:meth:`Mechanism.numeric_noise`) and
-  the sensitivity, not the mechanism.
+  :mod:`dpsym.privacy.profiles`, both of which take the numeric noise description
+  (:meth:`Mechanism.numeric_noise`) and the sensitivity, not the mechanism.
 """
 
 from __future__ import annotations
