@@ -212,15 +212,21 @@ def _defects(pages: list[Path], workers: int = 2) -> dict[Path, dict]:
 
 
 def _pages(site: Path) -> list[Path]:
-    return sorted(path for path in site.rglob("*.html") if "_static" not in path.parts)
+    """Every page of the site, but of the highlighted sources (``_modules/``, one template
+    for about a hundred modules) only their index and the first module's page."""
+    pages = sorted(path for path in site.rglob("*.html")
+                   if "_static" not in path.parts and "_modules" not in path.parts)
+    sources = sorted((site / "_modules").rglob("*.html"))
+    return [*pages, site / "_modules" / "index.html",
+            next(path for path in sources if path.name != "index.html")]
 
 
 def test_every_page_reads_cleanly_in_chromium(site: Path) -> None:
     r"""Headless Chromium, offline (``file://``), a 1280 px wide window: on every page of
-    the site MathJax reports no error and typesets every formula, each formula's TeX is in
-    the house style (primes as ``^{\prime}``, ``\varepsilon``), no ``$``, ``\(`` or ``\[``
-    is left in the text, every image loads, and no code or output block is cut at its
-    right edge."""
+    the site (:func:`_pages`) MathJax reports no error and typesets every formula, each
+    formula's TeX is in the house style (primes as ``^{\prime}``, ``\varepsilon``), no
+    ``$``, ``\(`` or ``\[`` is left in the text, every image loads, and no code or output
+    block is cut at its right edge."""
     pages = _pages(site)
     assert len(pages) >= 60, len(pages)
     found = _defects(pages)
@@ -380,3 +386,32 @@ def test_figures_page_shows_every_figure_of_the_main_job(site: Path) -> None:
         if name.endswith(".png"):
             assert re.search(rf'<img [^>]*src="_images/{re.escape(name)}"', page), name
             assert (site / "_images" / name).is_file(), name
+
+
+def test_a_notebook_as_a_standalone_page_renders_offline(tmp_path: Path) -> None:
+    """``python docs/notebook_html.py NOTEBOOK`` (the README's offline page of one
+    notebook): executed, converted by nbconvert, MathJax beside the page, no script from
+    the network, and the browser check finds every formula typeset (the Markdown's
+    ``$...$`` and ``$$...$$``, a displayed ``Math`` output) and nothing wrong."""
+    pytest.importorskip("nbconvert")
+    pytest.importorskip("nbclient")
+    _chromium()
+    notebook = tmp_path / "tiny.py"
+    notebook.write_text(
+        "# %% [markdown]\n# # Tiny\n#\n# A profile $\\delta(\\varepsilon^{\\prime})$ and\n"
+        "# $$V_1^{\\prime}(\\gamma) = \\frac{\\Delta\\sqrt b}{1 - b}.$$\n\n"
+        "# %%\nfrom IPython.display import Math, display\n\n"
+        "display(Math(r\"\\delta(\\varepsilon^{\\prime}) = e^{\\varepsilon^{\\prime}}\"))\n",
+        encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(DOCS / "notebook_html.py"), str(notebook),
+                           "-o", str(tmp_path / "out")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    page = tmp_path / "out" / "tiny.html"
+    assert proc.stdout.strip() == str(page)
+    assert (tmp_path / "out" / "mathjax" / "MathJax.js").is_file()
+    html = page.read_text(encoding="utf-8")
+    assert not [src for src in re.findall(r'<script[^>]+src="([^"]*)"', html) if "://" in src]
+    found = _defects([page], workers=1)[page]
+    assert found["formulas"] == 3, found
+    assert not any(found[kind] for kind in DEFECTS), found
