@@ -57,7 +57,11 @@ napoleon_preprocess_types = True
 napoleon_type_aliases = {"number": "numbers.Real"}
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-autodoc_default_options = {"members": True, "show-inheritance": True}
+# members are listed by each directive (``:members:``): Sphinx 9 ignores a directive's own
+# list of members when members are a default option
+autodoc_default_options = {"show-inheritance": True}
+# the page's table of contents names a method ``value()``, not ``Mechanism.value()``
+toc_object_entries_show_parents = "hide"
 
 suppress_warnings: list[str] = []
 

@@ -175,7 +175,8 @@ PAGE_DEFECTS = r"""(() => {
     if (!img.complete || img.naturalWidth === 0) found.images.push(img.getAttribute("src"));
   // code and output blocks cut at their right edge (a horizontal scrollbar, or hidden)
   for (const el of document.querySelectorAll(
-      "pre, div.highlight, div.cell_output, div.output, div.cell_input, div.math"))
+      "pre, div.highlight, div.cell_output, div.output, div.cell_input, div.math, "
+      + ".bd-sidebar-primary, .bd-sidebar-secondary"))
     if (el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
       found.clipped.push(clip(`${el.tagName.toLowerCase()}.${el.className} `
         + `(${el.scrollWidth} > ${el.clientWidth} px): ${el.textContent}`));

@@ -393,7 +393,7 @@ def write_internals(out: Path, root: Path) -> None:
             for module in modules:
                 if module != package:
                     lines += [f"## `{module}`", ""]
-                lines += ["```{eval-rst}", f".. automodule:: {module}"]
+                lines += ["```{eval-rst}", f".. automodule:: {module}", "   :members:"]
                 if root.joinpath(*module.split(".")).is_dir():  # its own names, not re-exports
                     lines.append("   :ignore-module-all:")
                 lines += ["```", ""]
