@@ -54,7 +54,7 @@ def find_chromium() -> str | None:
 class Browser:
     """One headless Chromium; use as a context manager."""
 
-    def __init__(self, executable: str, timeout: float = 120.0) -> None:
+    def __init__(self, executable: str, timeout: float = 600.0) -> None:
         self.timeout = timeout
         self._profile = tempfile.TemporaryDirectory(prefix="dpsym-chromium-")
         to_browser_r, self._to_browser = os.pipe()
