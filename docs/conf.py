@@ -1,12 +1,17 @@
 """Sphinx configuration of the dpsym documentation (Sphinx + myst-nb, which brings myst-parser).
 
-Build: ``sphinx-build -W -b html docs docs/_build/html``. The pages under ``_generated/``
-are written at build time by the local extension ``_ext/dpsym_pages.py``.
+Build (the README's command): ``pip install '.[docs]' && python -m sphinx -W -b html docs
+docs/_build/html``. The pages under ``_generated/`` are written at build time by the local
+extension ``_ext/dpsym_pages.py``. The executed notebooks are cached (jupyter-cache, in
+``docs/_build/.jupyter_cache``): a notebook runs again only when its code or the code of
+dpsym changes (:func:`dpsym_pages.source_fingerprint`).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import logging
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -29,6 +34,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
+    "sphinx_copybutton",
     "dpsym_pages",
 ]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb", ".rst": "restructuredtext"}
@@ -38,6 +44,8 @@ templates_path: list[str] = []
 
 # --- myst
 myst_enable_extensions = ["dollarmath", "amsmath"]
+# a $$...$$ display written inside a paragraph (no blank line around it) is a display too
+myst_dmath_double_inline = True
 myst_heading_anchors = 3
 
 # --- autodoc / napoleon (numpydoc style)
@@ -49,35 +57,73 @@ napoleon_preprocess_types = True
 napoleon_type_aliases = {"number": "numbers.Real"}
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-autodoc_default_options = {"members": True, "show-inheritance": True}
+# members are listed by each directive (``:members:``): Sphinx 9 ignores a directive's own
+# list of members when members are a default option
+autodoc_default_options = {"show-inheritance": True}
+# the page's table of contents names a method ``value()``, not ``Mechanism.value()``
+toc_object_entries_show_parents = "hide"
 
 suppress_warnings: list[str] = []
 
-# --- notebooks (myst-nb): every notebook is executed at each build, in a temporary
-# directory, and a cell that raises fails the build (its claims' assertions included)
-nb_execution_mode = "force"
+# --- notebooks (myst-nb): every notebook is executed in a temporary directory, and a cell
+# that raises fails the build (its claims' assertions included). Outputs are cached by
+# jupyter-cache, keyed by the notebook's code and a fingerprint of dpsym's code and of the
+# libraries it computes with (written into the notebook's kernelspec by dpsym_pages): an
+# unchanged notebook is not run again, a change of the engine runs every notebook again.
+# One cache for every output directory (the README's build and the test's share it).
+nb_execution_mode = "cache"
+nb_execution_cache_path = str(HERE / "_build" / ".jupyter_cache")
 nb_execution_timeout = 900
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_execution_in_temp = True
 nb_merge_streams = True
 
+# The kernels read their configuration from an IPython directory of the build: their
+# log is quiet (ipykernel warns at every start that its local TCP sockets are not
+# encrypted), their history in memory.
+_IPYTHONDIR = HERE / "_build" / ".ipython"
+(_IPYTHONDIR / "profile_default").mkdir(parents=True, exist_ok=True)
+(_IPYTHONDIR / "profile_default" / "ipython_kernel_config.py").write_text(
+    "c.IPKernelApp.log_level = 'ERROR'\nc.HistoryManager.enabled = False\n", encoding="utf-8")
+os.environ["IPYTHONDIR"] = str(_IPYTHONDIR)
+
+
+class _NoConfigDump(logging.Filter):
+    """Drop the one-line dumps of myst-parser's and myst-nb's whole configuration."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        return not any(type(a).__name__ in ("MdParserConfig", "NbParserConfig")
+                       for a in args)
+
+
+for _name in ("sphinx.myst_parser.sphinx_ext.main", "sphinx.myst_nb.sphinx_ext"):
+    logging.getLogger(_name).addFilter(_NoConfigDump())
+
 # --- MathJax: a pinned local copy (the PyPI package jupyter-server-mathjax, MathJax 2.7)
-# copied into the site's _static/mathjax (its web fonts included), so an offline build
-# renders its formulas. Without the package, the default CDN copy.
+# copied into the site's _static/mathjax, so an offline build renders its formulas.
+# Without the package, the default CDN copy. The copy carries only the STIX-Web fonts (not
+# MathJax's default TeX fonts: a formula that needs one of those fails with "[Math
+# Processing Error]"), so the HTML-CSS output is told to use them, and nothing else; long
+# formulas are broken across lines at the width of the page.
 _MATHJAX_SPEC = importlib.util.find_spec("jupyter_server_mathjax")
 MATHJAX_STATIC = (Path(next(iter(_MATHJAX_SPEC.submodule_search_locations))) / "static"
                   if _MATHJAX_SPEC is not None else None)
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["dpsym.css"]
+MATHJAX2_CONFIG = {
+    "tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
+                "processEscapes": True, "ignoreClass": "document",
+                "processClass": "math|output_area"},
+    "HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web",
+                 "imageFont": None, "linebreaks": {"automatic": True}},
+    "showMathMenu": False,
+    "messageStyle": "none",
+}
 if MATHJAX_STATIC is not None and (MATHJAX_STATIC / "MathJax.js").is_file():
     mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
-    mathjax2_config = {
-        "tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
-                    "processEscapes": True, "ignoreClass": "document",
-                    "processClass": "math|output_area"},
-        "showMathMenu": False,
-        "messageStyle": "none",
-    }
+    mathjax2_config = MATHJAX2_CONFIG
 
 
 def _copy_mathjax(app, exception) -> None:
@@ -90,7 +136,27 @@ def _copy_mathjax(app, exception) -> None:
 
 def setup(app) -> None:
     app.connect("build-finished", _copy_mathjax)
+    # MathJax on every page: the navigation shows titles with formulas on pages without any
+    app.set_html_assets_policy("always")
 
 
-html_theme = "alabaster"
+# --- the theme: sphinx-book-theme (Jupyter Book's), for executed notebooks and long
+# formulas: the content takes the width of the window (docs/_static/dpsym.css), each page
+# has its table of contents on the right, code blocks a copy button (sphinx-copybutton),
+# and a notebook's plumbing cells (tag ``hide-input``) are folded under "Show code cell
+# source".
+html_theme = "sphinx_book_theme"
 html_title = "dpsym"
+html_theme_options = {
+    "home_page_in_toc": True,
+    "show_toc_level": 2,
+    "use_download_button": False,
+    "use_fullscreen_button": False,
+    "navigation_with_keys": False,
+}
+html_show_sourcelink = False
+
+# the prompts of console examples ("$ ") and Python's (">>> ", "... ") are not copied
+copybutton_prompt_text = r"\$ |>>> |\.\.\. "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = False

@@ -4,26 +4,26 @@ Every module takes its symbols from here, so that expressions built in different
 combine (sympy treats two symbols with the same name but different assumptions as
 different objects).
 
-========  ===========================================================
-symbol    meaning
-========  ===========================================================
-``eps``   privacy parameter :math:`\varepsilon > 0`
-``delta`` privacy parameter :math:`\delta \in (0, 1)`
-``Delta`` query sensitivity :math:`\Delta > 0`
-``b``     :math:`b = e^{-\varepsilon} \in (0, 1)`, the natural variable of
-          geometric sums and of the regime :math:`\varepsilon \to \infty`
-``gamma`` the staircase's step fraction :math:`\gamma \in [0, 1]`
-``r``     the discrete staircase's step length, an integer in
-          :math:`\{1, \dots, \Delta\}`
-``p``     the exponent of the cost :math:`|x|^p`, :math:`p > 0`
-``c``     the ratio :math:`c = \delta / \varepsilon` in the joint regime
-``x``     the noise value (real)
-``u``     a local coordinate inside one period of a periodic density
-``i``     an integer noise value
-``k``     a period index, an integer :math:`\ge 0`
-``dim``   the dimension :math:`d` of the query, a positive integer (printed ``d``)
-``NORM``  a density's unknown normalising constant (printed ``a_norm``)
-========  ===========================================================
+==========  ===========================================================
+symbol      meaning
+==========  ===========================================================
+``eps``     privacy parameter :math:`\varepsilon > 0`
+``delta``   privacy parameter :math:`\delta \in (0, 1)`
+``Delta``   query sensitivity :math:`\Delta > 0`
+``b``       :math:`b = e^{-\varepsilon} \in (0, 1)`, the natural variable of
+            geometric sums and of the regime :math:`\varepsilon \to \infty`
+``gamma``   the staircase's step fraction :math:`\gamma \in [0, 1]`
+``r``       the discrete staircase's step length, an integer in
+            :math:`\{1, \dots, \Delta\}`
+``p``       the exponent of the cost :math:`|x|^p`, :math:`p > 0`
+``c``       the ratio :math:`c = \delta / \varepsilon` in the joint regime
+``x``       the noise value (real)
+``u``       a local coordinate inside one period of a periodic density
+``i``       an integer noise value
+``k``       a period index, an integer :math:`\ge 0`
+``dim``     the dimension :math:`d` of the query, a positive integer (printed ``d``)
+``NORM``    a density's unknown normalising constant (printed ``a_norm``)
+==========  ===========================================================
 """
 
 from __future__ import annotations

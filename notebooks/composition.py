@@ -22,7 +22,7 @@
 # Every result computed by the engine is checked by an independent route (sympy or plain
 # mpmath in this notebook); every claim cell ends in an `assert`.
 
-# %%
+# %% tags=["hide-input"]
 import itertools
 import math
 
@@ -67,7 +67,7 @@ def fmt(values, digits=6):
 # under composition) must be this one.
 
 # %%
-eps_s, g_s, D_s = sp.symbols("epsilon gamma Delta", positive=True)
+eps_s, g_s, D_s = sp.symbols("varepsilon gamma Delta", positive=True)
 b_s = sp.exp(-eps_s)
 a_s = (1 - b_s) / (2 * D_s * (g_s + b_s * (1 - g_s)))
 p_plus = sp.Rational(1, 2) + a_s * g_s * D_s
@@ -104,7 +104,8 @@ with workdps(40):
 # %% [markdown]
 # ## 2. Exact $k$-fold composition
 #
-# The composed $\delta(\varepsilon') = E[(1 - e^{\varepsilon' - L})_+]$ for the sum $L$ of
+# The composed $\delta(\varepsilon^{\prime}) = E[(1 - e^{\varepsilon^{\prime} - L})_+]$ for the sum
+# $L$ of
 # $k$ independent losses. For the staircase the sum lives on $\varepsilon\mathbb{Z}$ and
 # dpsym convolves exactly. Independently: the trinomial law of the numbers of $+\varepsilon$
 # and $-\varepsilon$ steps.
@@ -138,7 +139,7 @@ for k_, e_target in ((5, 2), (12, 3)):
 # $s = \varepsilon(2x + \Delta)/\Delta$ in between, where $X$ has density
 # $e^{\varepsilon x/\Delta}\varepsilon/(2\Delta)$: the loss has the density
 # $\frac14 e^{(s - \varepsilon)/2}$ on $(-\varepsilon, \varepsilon)$. Its $k$-fold sum is
-# not on a lattice, so dpsym bounds $\delta(\varepsilon')$ on a grid $h\mathbb{Z}$ by two
+# not on a lattice, so dpsym bounds $\delta(\varepsilon^{\prime})$ on a grid $h\mathbb{Z}$ by two
 # pairs on the grid: one that dominates Laplace's pair (each loss bin
 # $[jh, (j+1)h]$ split between its ends with the same $P$- and $Q$-masses, "connect the
 # dots": the bin is a post-processing of the two atoms) and one dominated by it (the
@@ -173,8 +174,8 @@ assert (piece.loss_exact(piece.a), piece.loss_exact(piece.c)) == (-1, 1)
 # $\nu^{*k} = \sum_m \binom{k}{m} (\delta_\varepsilon + \delta_{-\varepsilon})^{*(k-m)} *
 # (\tfrac12 \mathrm{Leb})^{*m}$, where $(\frac12\mathrm{Leb})^{*m}$ is $\varepsilon^m$
 # times the law of $\varepsilon(2V - m)$, $V$ Irwin-Hall of order $m$. So
-# $\delta_k(\varepsilon') = c^k \sum_{m, i} \binom{k}{m}\binom{k-m}{i}\varepsilon^m\,
-# \mathbb{E}\,\bigl(e^{L/2} - e^{\varepsilon'} e^{-L/2}\bigr)_+$ at
+# $\delta_k(\varepsilon^{\prime}) = c^k \sum_{m, i} \binom{k}{m}\binom{k-m}{i}\varepsilon^m\,
+# \mathbb{E}\,\bigl(e^{L/2} - e^{\varepsilon^{\prime}} e^{-L/2}\bigr)_+$ at
 # $L = (2i - k + m)\varepsilon + \varepsilon(2V - m)$, by quadrature on each polynomial
 # piece of the Irwin-Hall density. The engine's bounds must bracket it, and shrink as
 # $h^2$.
@@ -314,10 +315,11 @@ with workdps(30):
 # ## 5. The asymptotic regime
 #
 # The composed loss is a sum of $k$ i.i.d. losses of mean $\mu$ and variance $v$; by the
-# central limit theorem $\delta(\varepsilon') \approx P(L > \varepsilon')$ to leading order,
+# central limit theorem $\delta(\varepsilon^{\prime}) \approx P(L > \varepsilon^{\prime})$ to
+# leading order,
 # so
 # $$\varepsilon_k(\delta) = k\mu + \sqrt{k v}\; z_\delta + O(1), \qquad z_\delta \approx
-# \Phi^{-1}(1 - \delta) \text{ (corrected by the } e^{\varepsilon'} \text{ term)}.$$
+# \Phi^{-1}(1 - \delta) \text{ (corrected by the } e^{\varepsilon^{\prime}} \text{ term)}.$$
 # In particular $\varepsilon_k/k \to \mu$ (the KL divergence per release), much below the
 # pure bound $\varepsilon_0$. For small $k$, as long as $P(L = k\varepsilon_0) = p^k$
 # exceeds $\delta$, the composed $\varepsilon$ is $k\varepsilon_0$ up to an exponentially

@@ -20,7 +20,7 @@
 # exact privacy profile in `dpsym.gaussian.calibration`); every claim cell ends in an
 # `assert`. Statements found wrong are asserted in their corrected form (errata G1, G2).
 
-# %%
+# %% tags=["hide-input"]
 from fractions import Fraction
 
 import mpmath
@@ -43,7 +43,7 @@ from dpsym.mechanisms.textbook import (
 #
 # $\sup_S P(S) - e^\varepsilon Q(S) = \sum_y (P(y) - e^\varepsilon Q(y))_+$: the best event
 # collects the outcomes where $P$ exceeds $e^\varepsilon Q$. Checked by enumerating every
-# event for randomized response at a smaller $\varepsilon'$.
+# event for randomized response at a smaller $\varepsilon^{\prime}$.
 
 # %%
 p1, p0 = randomized_response(1)

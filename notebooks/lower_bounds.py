@@ -25,7 +25,7 @@
 # Notation: $b = e^{-\varepsilon}$, $a = (\delta + (e^\varepsilon - 1)/2)/e^\varepsilon$,
 # $U(t) = P(X > t)$ the tail of a symmetric noise $X$.
 
-# %%
+# %% tags=["hide-input"]
 import itertools
 import random
 from fractions import Fraction

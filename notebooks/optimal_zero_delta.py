@@ -20,7 +20,7 @@
 # mass $\delta$ on $[-\Delta/2, \Delta/2]$), and minimises the cost over $\alpha$ for a
 # symbolic exponent $p$. Every claim cell ends in an `assert`.
 
-# %%
+# %% tags=["hide-input"]
 import matplotlib
 import matplotlib.pyplot as plt
 import mpmath

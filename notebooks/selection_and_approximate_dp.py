@@ -11,7 +11,7 @@
 # ---
 
 # %% [markdown]
-# # Report noisy max, the exponential mechanism and $(\epsilon, \delta)$-DP: proof checks
+# # Report noisy max, the exponential mechanism and $(\varepsilon, \delta)$-DP: proof checks
 #
 # Source: lecture notes on the Laplace and exponential mechanisms (seed `004`), the
 # sections after the histogram example: *differentially private selection* (report noisy
@@ -23,7 +23,7 @@
 # `assert`. Statements found wrong or imprecise are asserted in their corrected form and
 # recorded in `docs/errata.md`.
 
-# %%
+# %% tags=["hide-input"]
 import itertools
 
 import matplotlib
@@ -40,26 +40,26 @@ if "inline" not in matplotlib.get_backend():  # plain `python notebook.py`: no d
     matplotlib.use("Agg")
 
 
-e = sp.Symbol("epsilon", positive=True)
+e = sp.Symbol("varepsilon", positive=True)
 s = sp.Symbol("s", real=True)
 M = sp.Symbol("M", positive=True)
 
 # %% [markdown]
-# ## 1. Report noisy max with $\mathrm{Lap}(1/\epsilon)$
+# ## 1. Report noisy max with $\mathrm{Lap}(1/\varepsilon)$
 #
-# The notes: add $\mathrm{Lap}(1/\epsilon)$ to each count, release the index of the largest;
-# "THEOREM: Noisy Max is $\epsilon$-DP". With $k = 2$ counts $c_1, c_2$ the output is $1$ with
+# The notes: add $\mathrm{Lap}(1/\varepsilon)$ to each count, release the index of the largest;
+# "THEOREM: Noisy Max is $\varepsilon$-DP". With $k = 2$ counts $c_1, c_2$ the output is $1$ with
 # probability $F_D(c_1 - c_2)$, where $D = Y_2 - Y_1$ is the difference of two independent
-# $\mathrm{Lap}(1/\epsilon)$ (its density is derived below by convolution). For $z \le 0$,
-# $F_D(z) = \tfrac14 (2 - \epsilon z) e^{\epsilon z}$.
+# $\mathrm{Lap}(1/\varepsilon)$ (its density is derived below by convolution). For $z \le 0$,
+# $F_D(z) = \tfrac14 (2 - \varepsilon z) e^{\varepsilon z}$.
 #
 # * **Add/remove neighbours** (one person added: each count grows by $0$ or $1$, so
-#   $c_1 - c_2$ moves by at most $1$): $\sup_m F_D(m)/F_D(m-1) = e^{\epsilon}$, the
+#   $c_1 - c_2$ moves by at most $1$): $\sup_m F_D(m)/F_D(m-1) = e^{\varepsilon}$, the
 #   theorem holds.
 # * **Replace-one neighbours** (the convention of the notes' $f: X^n \to \mathbb{R}^k$; a
 #   patient with disease 1 replaced by a patient with disease 2 moves $c_1 - c_2$ by $2$):
-#   $\sup_m F_D(m)/F_D(m-2) = e^{2\epsilon}$, so the mechanism is $2\epsilon$-DP and **not**
-#   $\epsilon'$-DP for any $\epsilon' < 2\epsilon$.
+#   $\sup_m F_D(m)/F_D(m-2) = e^{2\varepsilon}$, so the mechanism is $2\varepsilon$-DP and **not**
+#   $\varepsilon^{\prime}$-DP for any $\varepsilon^{\prime} < 2\varepsilon$.
 
 # %%
 lap = lambda v, sign: e / 2 * sp.exp(-e * sign * v)  # noqa: E731  Lap(1/eps) where sign(v) = sign
@@ -102,22 +102,24 @@ with mpmath.workdps(30):
         assert losses[2] > evm * mpmath.mpf("1.99")    # replace-one: not eps-DP
 
 # %% [markdown]
-# ## 2. The exponential mechanism as defined in the notes: $2\epsilon$-DP, and tightly so
+# ## 2. The exponential mechanism as defined in the notes: $2\varepsilon$-DP, and tightly so
 #
-# The notes define $\Pr[M_\epsilon(x) = r] \propto \exp(\epsilon\, u(x, r)/\Delta u)$ and claim
-# "$2\epsilon$-differentially private". The proof's bound $e^{\epsilon}\cdot e^{\epsilon}$ is
+# The notes define $\Pr[M_\varepsilon(x) = r] \propto \exp(\varepsilon\, u(x, r)/\Delta u)$ and
+# claim
+# "$2\varepsilon$-differentially private". The proof's bound $e^{\varepsilon}\cdot e^{\varepsilon}$
+# is
 # correct
 # (each factor — the ratio of the weights of $r$ and the ratio of the normalisers — is at most
-# $e^{\epsilon}$), and it is **tight**: with $R = \{s, r\}$, $\Delta u = 1$,
-# $u(x) = (0, M)$ and $u(x') = (-1, M+1)$,
+# $e^{\varepsilon}$), and it is **tight**: with $R = \{s, r\}$, $\Delta u = 1$,
+# $u(x) = (0, M)$ and $u(x^{\prime}) = (-1, M+1)$,
 #
-# $$\frac{\Pr[M(x) = s]}{\Pr[M(x') = s]}
-# = e^{\epsilon}\,\frac{e^{-\epsilon} + e^{\epsilon(M+1)}}{1 + e^{\epsilon M}}
-# \xrightarrow[M \to \infty]{} e^{2\epsilon}.$$
+# $$\frac{\Pr[M(x) = s]}{\Pr[M(x^{\prime}) = s]}
+# = e^{\varepsilon}\,\frac{e^{-\varepsilon} + e^{\varepsilon(M+1)}}{1 + e^{\varepsilon M}}
+# \xrightarrow[M \to \infty]{} e^{2\varepsilon}.$$
 #
-# So the mechanism as written is exactly $2\epsilon$-DP (not better). The standard exponential
-# mechanism uses $\exp(\epsilon u/(2\Delta u))$ and is then $\epsilon$-DP; with the notes'
-# $\exp(\epsilon u/\Delta u)$ one gets $\epsilon$-DP only for monotone utilities (all
+# So the mechanism as written is exactly $2\varepsilon$-DP (not better). The standard exponential
+# mechanism uses $\exp(\varepsilon u/(2\Delta u))$ and is then $\varepsilon$-DP; with the notes'
+# $\exp(\varepsilon u/\Delta u)$ one gets $\varepsilon$-DP only for monotone utilities (all
 # $u(\cdot, r)$ move in the same direction between neighbours).
 
 # %%
@@ -155,19 +157,20 @@ with mpmath.workdps(30):
         found = {k_: mpmath.nstr(v, 6) for k_, v in worst.items()}
         print(f"eps = {ev}: largest loss found {found}")
 
-# %%
+# %% tags=["hide-input"]
 Ms = np.linspace(0, 8, 200)
 fig, ax = plt.subplots(figsize=(7, 3.5))
 for ev in (0.5, 1.0):
     f_notes = sp.lambdify(M, ratio_notes.subs(e, ev), "numpy")
     f_std = sp.lambdify(M, ratio_standard.subs(e, ev), "numpy")
     line, = ax.plot(Ms, np.log(f_notes(Ms)) / ev,
-                    label=rf"$\exp(\epsilon u/\Delta u)$, $\epsilon={ev}$")
+                    label=rf"$\exp(\varepsilon u/\Delta u)$, $\varepsilon={ev}$")
     ax.plot(Ms, np.log(f_std(Ms)) / ev, "--", color=line.get_color(),
-            label=rf"$\exp(\epsilon u/2\Delta u)$, $\epsilon={ev}$")
+            label=rf"$\exp(\varepsilon u/2\Delta u)$, $\varepsilon={ev}$")
 ax.axhline(2, color="gray", lw=0.8)
 ax.axhline(1, color="gray", lw=0.8)
-ax.set(xlabel="M", ylabel=r"privacy loss / $\epsilon$", title="Exponential mechanism, worst pair")
+ax.set(xlabel="M", ylabel=r"privacy loss / $\varepsilon$",
+       title="Exponential mechanism, worst pair")
 ax.legend(fontsize=8)
 show_figure()
 
@@ -175,11 +178,12 @@ show_figure()
 # ## 3. The utility theorem
 #
 # The notes:
-# $\Pr[u(M_\epsilon(x)) \le \mathrm{OPT} - \frac{\Delta u}{\epsilon}(\ln|R| + t)] \le e^{-t}$.
-# For the mechanism as defined ($\exp(\epsilon u/\Delta u)$) this holds: the bad outputs have
-# total weight at most $|R|\, e^{\epsilon(\mathrm{OPT} - c)/\Delta u}$ against at least
-# $e^{\epsilon\,\mathrm{OPT}/\Delta u}$ for the best one. For the $\epsilon$-DP version
-# ($\exp(\epsilon u/2\Delta u)$) the threshold doubles to $\frac{2\Delta u}{\epsilon}(\ln|R| + t)$:
+# $\Pr[u(M_\varepsilon(x)) \le \mathrm{OPT} - \frac{\Delta u}{\varepsilon}(\ln|R| + t)] \le e^{-t}$.
+# For the mechanism as defined ($\exp(\varepsilon u/\Delta u)$) this holds: the bad outputs have
+# total weight at most $|R|\, e^{\varepsilon(\mathrm{OPT} - c)/\Delta u}$ against at least
+# $e^{\varepsilon\,\mathrm{OPT}/\Delta u}$ for the best one. For the $\varepsilon$-DP version
+# ($\exp(\varepsilon u/2\Delta u)$) the threshold doubles to
+# $\frac{2\Delta u}{\varepsilon}(\ln|R| + t)$:
 # with one optimal item and $|R| - 1$ items just below the notes' threshold, the probability
 # of a bad output is close to $1$.
 
@@ -212,25 +216,27 @@ with mpmath.workdps(30):
         assert bad / sum(w) <= mpmath.exp(-t_val)
 
 # %% [markdown]
-# ## 4. The definition of $(\epsilon, \delta)$-DP must quantify over sets
+# ## 4. The definition of $(\varepsilon, \delta)$-DP must quantify over sets
 #
-# The notes define: $M$ is $(\epsilon,\delta)$-DP if for all outputs $t$ and neighbours $x, x'$,
-# $\Pr[M(x) = t] \le e^{\epsilon}\Pr[M(x') = t] + \delta$. With single outcomes this is **too
+# The notes define: $M$ is $(\varepsilon,\delta)$-DP if for all outputs $t$ and neighbours
+# $x, x^{\prime}$,
+# $\Pr[M(x) = t] \le e^{\varepsilon}\Pr[M(x^{\prime}) = t] + \delta$. With single outcomes this is
+# **too
 # weak**; the definition needs every measurable set $S$:
-# $\Pr[M(x) \in S] \le e^{\epsilon}\Pr[M(x') \in S] + \delta$, equivalently
-# $\delta \ge \sup_S [\Pr[M(x) \in S] - e^{\epsilon}\Pr[M(x') \in S]]
-# = \sum_t (\Pr[M(x)=t] - e^{\epsilon}\Pr[M(x')=t])_+$
+# $\Pr[M(x) \in S] \le e^{\varepsilon}\Pr[M(x^{\prime}) \in S] + \delta$, equivalently
+# $\delta \ge \sup_S [\Pr[M(x) \in S] - e^{\varepsilon}\Pr[M(x^{\prime}) \in S]]
+# = \sum_t (\Pr[M(x)=t] - e^{\varepsilon}\Pr[M(x^{\prime})=t])_+$
 # (the hockey-stick divergence).
 #
 # * **Continuous outputs**: every $\Pr[M(x) = t]$ is $0$, so every continuous mechanism
-#   satisfies the pointwise condition with $\epsilon = \delta = 0$ — including
+#   satisfies the pointwise condition with $\varepsilon = \delta = 0$ — including
 #   $M(x) = x_1 + U$, $U$ uniform of width $10^{-3}$, which reveals $x_1$. Its true
-#   $\delta(\epsilon)$ for records $1$ apart is $1$ at every $\epsilon$ (computed by
+#   $\delta(\varepsilon)$ for records $1$ apart is $1$ at every $\varepsilon$ (computed by
 #   `dpsym.privacy.profiles`).
 # * **Discrete outputs**: $M(x) = (x_1, V)$ with $V$ uniform on $\{1, \dots, N\}$ satisfies the
-#   pointwise condition with $(0, 1/N)$, but its set-based $\delta(\epsilon)$ is $1$.
+#   pointwise condition with $(0, 1/N)$, but its set-based $\delta(\varepsilon)$ is $1$.
 #
-# (For pure $\epsilon$-DP, $\delta = 0$, the pointwise condition on a discrete range *is*
+# (For pure $\varepsilon$-DP, $\delta = 0$, the pointwise condition on a discrete range *is*
 # equivalent to the set condition, by summing over $t \in S$; for densities it must be read
 # as a bound on densities.)
 
@@ -263,11 +269,12 @@ for N in (10, 1000):
 # The notes' two examples are right under the set-based definition:
 #
 # * "with probability $1-\delta$ output junk, with probability $\delta$ output the entire
-#   database" has $\delta(\epsilon) = \delta$ for every $\epsilon \ge 0$: it is
-#   $(\epsilon, \delta)$-DP
+#   database" has $\delta(\varepsilon) = \delta$ for every $\varepsilon \ge 0$: it is
+#   $(\varepsilon, \delta)$-DP
 #   and no smaller $\delta$ works;
 # * "for each person: keep the record with probability $\delta$, junk otherwise" has
-#   $\delta(\epsilon) = \delta$ for every $\epsilon$, and releases $n\delta$ records on average.
+#   $\delta(\varepsilon) = \delta$ for every $\varepsilon$, and releases $n\delta$ records on
+#   average.
 
 # %%
 dl = sp.Symbol("delta", positive=True)

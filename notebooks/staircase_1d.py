@@ -14,7 +14,7 @@
 # # The 1-D staircase mechanism: proof checks
 #
 # Source: thesis slides (seed `000`), *Part One: the optimal mechanism in
-# $\epsilon$-differential privacy, single dimensional setting*, and its "Extension to
+# $\varepsilon$-differential privacy, single dimensional setting*, and its "Extension to
 # discrete setting".
 #
 # Every result below is derived twice from the definition: once by the dpsym engine
@@ -24,10 +24,10 @@
 # where the slides are imprecise the notebook asserts the precise statement (recorded in
 # `docs/errata.md`).
 #
-# Notation: $b = e^{-\epsilon} \in (0, 1)$, sensitivity $\Delta > 0$, step fraction
+# Notation: $b = e^{-\varepsilon} \in (0, 1)$, sensitivity $\Delta > 0$, step fraction
 # $\gamma \in [0, 1]$.
 
-# %%
+# %% tags=["hide-input"]
 import itertools
 
 import matplotlib
@@ -114,8 +114,9 @@ assert sp.simplify(a_indep - a_engine) == 0
 assert sp.simplify(a_engine - (1 - b) / (2 * Delta * (gamma + b * (1 - gamma)))) == 0
 
 # %% [markdown]
-# The density for a few $\gamma$ at $\epsilon = 1$, $\Delta = 1$, with the Laplace density
-# of the same $\epsilon$ (dashed). Every staircase is $\epsilon$-DP: $f(x)/f(x+d) \le e^{\epsilon}$
+# The density for a few $\gamma$ at $\varepsilon = 1$, $\Delta = 1$, with the Laplace density
+# of the same $\varepsilon$ (dashed). Every staircase is $\varepsilon$-DP:
+# $f(x)/f(x+d) \le e^{\varepsilon}$
 # for $|d| \le \Delta$.
 
 # %%
@@ -135,7 +136,7 @@ fig, ax = plt.subplots(figsize=(8, 3.5))
 for g in (0.1, 0.3, g_l1_at_1, 0.8):
     ax.plot(xs, staircase_pdf(xs, g, b1), lw=1.2, label=rf"$\gamma = {g:.3f}$")
 ax.plot(xs, 0.5 * np.exp(-np.abs(xs)), "k--", lw=1, label="Laplace")
-ax.set(xlabel="x", ylabel="density", title=r"Staircase densities, $\epsilon = 1$, $\Delta = 1$")
+ax.set(xlabel="x", ylabel="density", title=r"Staircase densities, $\varepsilon = 1$, $\Delta = 1$")
 ax.legend()
 show_figure()
 
@@ -164,12 +165,14 @@ show(r"V_2(\gamma)", V[2])
 # %% [markdown]
 # ## 4. The optimal $\gamma^*$
 #
-# **$\ell^1$.** Write $s = \gamma + \frac{b}{1-b}$. The numerator of $V_1'(\gamma)$ is, up to a
+# **$\ell^1$.** Write $s = \gamma + \frac{b}{1-b}$. The numerator of $V_1^{\prime}(\gamma)$ is, up
+# to a
 # positive factor, $(1-b)^2 s^2 - b$: a single stationary point
-# $s^* = \sqrt b/(1-b)$, i.e. $\gamma^* = \frac{\sqrt b - b}{1 - b} = \frac{1}{1 + e^{\epsilon/2}}$,
+# $s^* = \sqrt b/(1-b)$, i.e.
+# $\gamma^* = \frac{\sqrt b - b}{1 - b} = \frac{1}{1 + e^{\varepsilon/2}}$,
 # and $V_1$ decreases before it and increases after it.
 #
-# **$\ell^2$.** The numerator of $V_2'(\gamma)$ is, up to a positive factor,
+# **$\ell^2$.** The numerator of $V_2^{\prime}(\gamma)$ is, up to a positive factor,
 # $2(1-b)^3 s^3 - b(1+b)$: a single real stationary point
 # $s^* = \bigl(b(1+b)/2\bigr)^{1/3}/(1-b)$, i.e.
 # $\gamma^* = \frac{(b(1+b)/2)^{1/3} - b}{1-b}$, again a global minimum on the line.
@@ -205,7 +208,7 @@ for cond in (b - b**2, (1 + b) / 2 - b**2, 1 - b, 1 - b * (1 + b) / 2):
     assert sp.solveset(cond <= 0, b, sp.Interval.open(0, 1)) is sp.S.EmptySet
 
 # %% [markdown]
-# Numerically at several $\epsilon$ (30 digits): the derivative vanishes at $\gamma^*$, and
+# Numerically at several $\varepsilon$ (30 digits): the derivative vanishes at $\gamma^*$, and
 # $V(\gamma^*)$ is below $V$ on a grid of 2001 points of $[0, 1]$ (endpoints included); the
 # engine's certified `value("gamma", ...)` agrees with the closed form.
 
@@ -227,9 +230,9 @@ with mpmath.workdps(30):
             assert abs(engine.number - g_num) < mpmath.mpf(10) ** -18
 
 # %% [markdown]
-# $V(\gamma)$ relative to the Laplace cost, for a few $\epsilon$; dots at $\gamma^*$.
+# $V(\gamma)$ relative to the Laplace cost, for a few $\varepsilon$; dots at $\gamma^*$.
 
-# %%
+# %% tags=["hide-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
 gs = np.linspace(0, 1, 401)
 for ax, p_, lap, name in ((axes[0], 1, lambda e: 1 / e, r"$|x|$"),
@@ -237,7 +240,7 @@ for ax, p_, lap, name in ((axes[0], 1, lambda e: 1 / e, r"$|x|$"),
     fv = sp.lambdify((gamma, b), V[p_].subs(Delta, 1), "numpy")
     gv = sp.lambdify(b, gstar[p_], "numpy")
     for e in (0.5, 1, 2, 4):
-        line, = ax.plot(gs, fv(gs, np.exp(-e)) / lap(e), label=rf"$\epsilon = {e}$")
+        line, = ax.plot(gs, fv(gs, np.exp(-e)) / lap(e), label=rf"$\varepsilon = {e}$")
         g_opt = gv(np.exp(-e))
         ax.plot(g_opt, fv(g_opt, np.exp(-e)) / lap(e), "o", color=line.get_color())
     ax.set(xlabel=r"$\gamma$", ylabel=r"$V(\gamma) / V_{\mathrm{Lap}}$", title=f"cost {name}")
@@ -250,11 +253,11 @@ show_figure()
 #
 # Slides, "Recap of Part One: Applications":
 #
-# * $\ell^1$: $V(P_{\gamma^*}) = \Delta \frac{e^{\epsilon/2}}{e^{\epsilon} - 1}$;
+# * $\ell^1$: $V(P_{\gamma^*}) = \Delta \frac{e^{\varepsilon/2}}{e^{\varepsilon} - 1}$;
 # * $\ell^2$: $V(P_{\gamma^*}) = \Delta^2 \frac{2^{-2/3} b^{2/3} (1+b)^{2/3} + b}{(1-b)^2}$.
 #
 # Both are confirmed exactly (the engine's closed forms, and $V$ of section 3 evaluated at
-# $\gamma^*$), and at $\epsilon = 2$ to 40 digits against an independent mpmath evaluation
+# $\gamma^*$), and at $\varepsilon = 2$ to 40 digits against an independent mpmath evaluation
 # of the slides' formulas.
 
 # %%
@@ -282,21 +285,22 @@ with mpmath.workdps(50):
         assert val.text == mpmath.nstr(mine[p_], 40, strip_zeros=False)
 
 # %% [markdown]
-# ## 6. $\epsilon \to 0$: the additive gap to Laplace
+# ## 6. $\varepsilon \to 0$: the additive gap to Laplace
 #
-# Laplace costs $\Delta/\epsilon$ and $2\Delta^2/\epsilon^2$ (derived in `laplace.py`). The
+# Laplace costs $\Delta/\varepsilon$ and $2\Delta^2/\varepsilon^2$ (derived in `laplace.py`). The
 # slides say "the additive gap $\to 0$" ($\ell^1$) and "the additive gap $\le c\Delta^2$"
 # ($\ell^2$). Exactly:
 #
-# $$V^*_{\ell^1} - \frac{\Delta}{\epsilon} = -\frac{\Delta\epsilon}{24} + O(\epsilon^3) \to 0,
+# $$V^*_{\ell^1} - \frac{\Delta}{\varepsilon} = -\frac{\Delta\varepsilon}{24} + O(\varepsilon^3) \to
+# 0,
 # \qquad
-# V^*_{\ell^2} - \frac{2\Delta^2}{\epsilon^2}
-# = -\frac{\Delta^2}{12} + \frac{\Delta^2\epsilon^2}{720}
-# + O(\epsilon^3) \to -\frac{\Delta^2}{12}.$$
+# V^*_{\ell^2} - \frac{2\Delta^2}{\varepsilon^2}
+# = -\frac{\Delta^2}{12} + \frac{\Delta^2\varepsilon^2}{720} +
+# O(\varepsilon^3) \to -\frac{\Delta^2}{12}.$$
 #
 # So for $\ell^2$ the gap does **not** vanish: the staircase saves exactly $\Delta^2/12$ in
-# the limit, and numerically $-\Delta^2/12 < V^*_{\ell^2} - 2\Delta^2/\epsilon^2 < 0$ for every
-# $\epsilon$ on a grid from $10^{-4}$ to $50$: the sharp constant is $c = 1/12$.
+# the limit, and numerically $-\Delta^2/12 < V^*_{\ell^2} - 2\Delta^2/\varepsilon^2 < 0$ for every
+# $\varepsilon$ on a grid from $10^{-4}$ to $50$: the sharp constant is $c = 1/12$.
 
 # %%
 lap = {1: Laplace.optimal_cost("amplitude"), 2: Laplace.optimal_cost("power")}
@@ -304,8 +308,8 @@ assert lap[1] == Delta / eps and lap[2] == 2 * Delta**2 / eps**2
 
 gap_series = {p_: Staircase.series("cost", c_, "eps->0", 3) - lap[p_]
               for p_, c_ in ((1, "amplitude"), (2, "power"))}
-show(r"V^*_{\ell^1} - \Delta/\epsilon", gap_series[1])
-show(r"V^*_{\ell^2} - 2\Delta^2/\epsilon^2", gap_series[2])
+show(r"V^*_{\ell^1} - \Delta/\varepsilon", gap_series[1])
+show(r"V^*_{\ell^2} - 2\Delta^2/\varepsilon^2", gap_series[2])
 assert sp.expand(gap_series[1].removeO()) == -Delta * eps / 24
 assert sp.expand(gap_series[2].removeO()) == -Delta**2 / 12 + Delta**2 * eps**2 / 720
 
@@ -325,14 +329,15 @@ with mpmath.workdps(40):
         assert -mpmath.mpf(1) / 12 < g2 < 0, (e, g2)
 
 # %% [markdown]
-# ## 7. $\epsilon \to \infty$: the $\Theta$-statements with their constants
+# ## 7. $\varepsilon \to \infty$: the $\Theta$-statements with their constants
 #
-# Expanded in $b = e^{-\epsilon} \to 0^+$:
+# Expanded in $b = e^{-\varepsilon} \to 0^+$:
 # $V^*_{\ell^1} = \Delta\sqrt b + O(b^{3/2})$ and
 # $V^*_{\ell^2} = 2^{-2/3}\Delta^2 b^{2/3} + O(b)$, i.e.
-# $V^*_{\ell^1} \sim \Delta e^{-\epsilon/2}$ and
-# $V^*_{\ell^2} \sim 2^{-2/3}\Delta^2 e^{-2\epsilon/3}$:
-# the slides' $\Theta(\Delta e^{-\epsilon/2})$ and $\Theta(\Delta^2 e^{-2\epsilon/3})$ hold, with
+# $V^*_{\ell^1} \sim \Delta e^{-\varepsilon/2}$ and
+# $V^*_{\ell^2} \sim 2^{-2/3}\Delta^2 e^{-2\varepsilon/3}$:
+# the slides' $\Theta(\Delta e^{-\varepsilon/2})$ and $\Theta(\Delta^2 e^{-2\varepsilon/3})$ hold,
+# with
 # leading constants $1$ and $2^{-2/3} \approx 0.630$. Against Laplace the ratio tends to
 # $0$ ("huge improvement in the low privacy regime").
 
@@ -352,8 +357,8 @@ assert sp.limit(slide[1] / (Delta / eps), eps, sp.oo) == 0
 assert sp.limit(slide[2].subs(B_OF_EPS) / (2 * Delta**2 / eps**2), eps, sp.oo) == 0
 
 # %% [markdown]
-# The ratio of the optimal staircase cost to the Laplace cost, with the $\epsilon \to \infty$
-# asymptotes $\epsilon e^{-\epsilon/2}$ and $2^{-5/3}\epsilon^2 e^{-2\epsilon/3}$.
+# The ratio of the optimal staircase cost to the Laplace cost, with the $\varepsilon \to \infty$
+# asymptotes $\varepsilon e^{-\varepsilon/2}$ and $2^{-5/3}\varepsilon^2 e^{-2\varepsilon/3}$.
 
 # %%
 es = np.logspace(-2, np.log10(30), 300)
@@ -363,21 +368,22 @@ r2 = (np.cbrt(bs * (1 + bs) / 2) ** 2 + bs) / (-np.expm1(-es)) ** 2 / (2 / es**2
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.loglog(es, r1, label=r"$\ell^1$")
 ax.loglog(es, r2, label=r"$\ell^2$")
-ax.loglog(es[es > 3], (es * np.exp(-es / 2))[es > 3], "C0:", label=r"$\epsilon e^{-\epsilon/2}$")
+ax.loglog(es[es > 3], (es * np.exp(-es / 2))[es > 3], "C0:",
+          label=r"$\varepsilon e^{-\varepsilon/2}$")
 ax.loglog(es[es > 3], (2 ** (-5 / 3) * es**2 * np.exp(-2 * es / 3))[es > 3], "C1:",
-          label=r"$2^{-5/3}\epsilon^2 e^{-2\epsilon/3}$")
-ax.set(xlabel=r"$\epsilon$", ylabel="staircase / Laplace", title="Optimal cost ratio")
+          label=r"$2^{-5/3}\varepsilon^2 e^{-2\varepsilon/3}$")
+ax.set(xlabel=r"$\varepsilon$", ylabel="staircase / Laplace", title="Optimal cost ratio")
 ax.legend()
 show_figure()
 assert np.all(r1 < 1) and np.all(r2 < 1)
 assert np.all(np.diff(r1) < 0) and np.all(np.diff(r2) < 0)
 
 # %% [markdown]
-# ## 8. $\gamma^* \to 1/2$ as $\epsilon \to 0$ and $\gamma^* \to 0$ as $\epsilon \to \infty$
+# ## 8. $\gamma^* \to 1/2$ as $\varepsilon \to 0$ and $\gamma^* \to 0$ as $\varepsilon \to \infty$
 #
 # For $m = 1, 2$ from the closed forms (symbolic limits); the expansions are
-# $\gamma^*_{\ell^1} = \tfrac12 - \tfrac{\epsilon}{8} + O(\epsilon^3)$,
-# $\gamma^*_{\ell^2} = \tfrac12 - \tfrac{\epsilon}{12} + O(\epsilon^3)$, and as $b \to 0$,
+# $\gamma^*_{\ell^1} = \tfrac12 - \tfrac{\varepsilon}{8} + O(\varepsilon^3)$,
+# $\gamma^*_{\ell^2} = \tfrac12 - \tfrac{\varepsilon}{12} + O(\varepsilon^3)$, and as $b \to 0$,
 # $\gamma^*_{\ell^1} \sim \sqrt b$, $\gamma^*_{\ell^2} \sim 2^{-1/3} b^{1/3}$.
 
 # %%
@@ -401,8 +407,10 @@ for p_, c_, slope, lead in ((1, "amplitude", sp.Rational(1, 8), sp.sqrt(b)),
 # $$\mathbb{E}|X|^m = \frac{C(\gamma)}{m+1} S(\gamma), \quad C = \frac{1-b}{\gamma + b - b\gamma},
 # \quad S = \sum_{k \ge 0} b^k \bigl[(1-b)(k+\gamma)^{m+1} - k^{m+1} + b(k+1)^{m+1}\bigr],$$
 #
-# whose stationarity condition is $(\gamma + b - b\gamma)\,S'(\gamma) = (1-b)\,S(\gamma)$ with
-# $S'(\gamma) = (1-b)(m+1)\sum_k b^k (k+\gamma)^m$: its root in $(0, 1)$ is found with mpmath
+# whose stationarity condition is $(\gamma + b - b\gamma)\,S^{\prime}(\gamma) = (1-b)\,S(\gamma)$
+# with
+# $S^{\prime}(\gamma) = (1-b)(m+1)\sum_k b^k (k+\gamma)^m$: its root in $(0, 1)$ is found with
+# mpmath
 # at 30 digits (direct summation of the series), and agrees with the engine to 12 digits.
 # (A float64 version is used for the curves of the figure only.)
 
@@ -466,7 +474,7 @@ assert gamma_engine[0.5, 0.1] < g_half_small < 0.5 and 0.5 - g_half_small < 0.00
 assert abs(gamma_engine[3, 0.01] - 0.5) < 1e-3
 assert gamma_engine[3, 20.0] < 0.01 and gamma_engine[0.5, 20.0] < 1e-5
 
-# %%
+# %% tags=["hide-input"]
 es = np.logspace(-2, np.log10(20), 60)
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.semilogx(es, 1 / (1 + np.exp(es / 2)), label="m = 1 (closed form)")
@@ -477,7 +485,7 @@ for m, color in ((3, "C2"), (0.5, "C3")):
     pts = sorted((e, g) for (mm, e), g in gamma_engine.items() if mm == m)
     ax.semilogx([e_ for e_, _ in pts], [g_ for _, g_ in pts], "o", color=color, mfc="none",
                 label=f"m = {m} (engine)")
-ax.set(xlabel=r"$\epsilon$", ylabel=r"$\gamma^*$", title=r"Optimal $\gamma^*$ for $|x|^m$")
+ax.set(xlabel=r"$\varepsilon$", ylabel=r"$\gamma^*$", title=r"Optimal $\gamma^*$ for $|x|^m$")
 ax.legend(fontsize=8)
 show_figure()
 
@@ -518,7 +526,7 @@ for p_ in (1, 2):
 
 # %% [markdown]
 # The optimal $r^*$ (an integer minimisation, which the engine does by scanning
-# $r = 1, \dots, \Delta$) for a few $\Delta$ at $\epsilon = 1$, against an independent scan of
+# $r = 1, \dots, \Delta$) for a few $\Delta$ at $\varepsilon = 1$, against an independent scan of
 # the independently derived cost. For large $\Delta$, $r^*/\Delta$ approaches the continuous
 # $\gamma^*$: observed $|r^* - \gamma^*\Delta| \le 1$ for every $\Delta$ below.
 
@@ -539,7 +547,7 @@ with mpmath.workdps(30):
 # **$\Delta = 1$: the discrete staircase is the discrete Laplace (geometric) mechanism.**
 # With $\Delta = 1$ the only step is $r = 1$, every $i = k$ has $j = 0 < r$, and
 # $P_1(i) = a(1)\, b^{|i|}$ with $a(1) = (1-b)/(1+b)$: the geometric mechanism
-# $\frac{1-\lambda}{1+\lambda}\lambda^{|i|}$ with $\lambda = e^{-\epsilon/\Delta} = b$.
+# $\frac{1-\lambda}{1+\lambda}\lambda^{|i|}$ with $\lambda = e^{-\varepsilon/\Delta} = b$.
 
 # %%
 lam = sp.exp(-eps / Delta)
@@ -567,8 +575,8 @@ lam_num = np.exp(-e_val / D)
 geo = (1 - lam_num) / (1 + lam_num) * lam_num ** np.abs(ii)
 fig, ax = plt.subplots(figsize=(8, 3.2))
 ax.bar(ii, pmf, width=0.6, label=rf"discrete staircase, $r^* = {r_star}$")
-ax.plot(ii, geo, "k.--", lw=0.8, label=r"discrete Laplace, $\lambda = e^{-\epsilon/\Delta}$")
-ax.set(xlabel="i", ylabel="mass", title=rf"$\epsilon = 1$, $\Delta = {D}$")
+ax.plot(ii, geo, "k.--", lw=0.8, label=r"discrete Laplace, $\lambda = e^{-\varepsilon/\Delta}$")
+ax.set(xlabel="i", ylabel="mass", title=rf"$\varepsilon = 1$, $\Delta = {D}$")
 ax.legend()
 show_figure()
 i_pos = np.arange(4000)  # total mass: 2 * sum over i >= 0, minus the mass at 0 counted twice
@@ -580,9 +588,11 @@ assert abs(2 * half_mass - a_num - 1) < 1e-12
 # ## 10. Privacy of the staircase at $\gamma^*$
 #
 # `dpsym.privacy.profiles` computes the exact privacy profile
-# $\delta(\epsilon') = \sup_{|d| \le \Delta} \int (f(x) - e^{\epsilon'} f(x+d))_+\,dx$.
-# At the design $\epsilon$ it is $0$ (pure $\epsilon$-DP), and it is positive for every
-# $\epsilon' < \epsilon$: $\epsilon$ is the exact privacy level. Independently, the hockey-stick
+# $\delta(\varepsilon^{\prime}) = \sup_{|d| \le \Delta} \int (f(x) - e^{\varepsilon^{\prime}}
+# f(x+d))_+\,dx$.
+# At the design $\varepsilon$ it is $0$ (pure $\varepsilon$-DP), and it is positive for every
+# $\varepsilon^{\prime} < \varepsilon$: $\varepsilon$ is the exact privacy level. Independently, the
+# hockey-stick
 # integral of the piecewise-constant density is summed interval by interval between all
 # breakpoints of $f$ and $f(\cdot + d)$, for the engine's worst shift and for a grid of
 # shifts.
@@ -621,8 +631,9 @@ for D_text, D_val in (("1", 1.0), ("2", 2.0)):
 
 # %% [markdown]
 # The privacy profile of the $\ell^1$-optimal staircase against Laplace, both designed for
-# $\epsilon = 1$, $\Delta = 1$ (curves: independent computation; dots: engine). For
-# Laplace, $\delta(\epsilon') = 1 - e^{(\epsilon' - \epsilon)/2}$ (derived in `laplace.py`).
+# $\varepsilon = 1$, $\Delta = 1$ (curves: independent computation; dots: engine). For
+# Laplace, $\delta(\varepsilon^{\prime}) = 1 - e^{(\varepsilon^{\prime} - \varepsilon)/2}$ (derived
+# in `laplace.py`).
 
 # %%
 eps_primes = np.linspace(0, 1, 51)
@@ -638,8 +649,8 @@ ax.plot(engine_x, [profile_pts["1", "amplitude", x] for x in engine_x], "ko", mf
 for x in (0.0, 0.5):
     lap_val = Laplace(eps="1").privacy_profile(str(x), digits=15).number
     assert abs(lap_val - (1 - mpmath.exp((x - 1) / mpmath.mpf(2)))) < 1e-14
-ax.set(xlabel=r"$\epsilon'$", ylabel=r"$\delta(\epsilon')$",
-       title=r"Privacy profiles, $\epsilon = 1$")
+ax.set(xlabel=r"$\varepsilon^{\prime}$", ylabel=r"$\delta(\varepsilon^{\prime})$",
+       title=r"Privacy profiles, $\varepsilon = 1$")
 ax.legend()
 show_figure()
 assert stair_curve[-1] < 1e-12 and all(v > 0 for v in stair_curve[:-1])

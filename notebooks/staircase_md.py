@@ -14,17 +14,17 @@
 # # The multi-dimensional staircase: proof checks
 #
 # Source: thesis slides (seed `000`), *Part Two: the optimal mechanism in
-# $\epsilon$-differential privacy, multiple dimensional setting*. The slides define the
+# $\varepsilon$-differential privacy, multiple dimensional setting*. The slides define the
 # staircase density in $\|x\|_1$, give the $\gamma^*$ objective for $d = 2$ and state the
-# asymptotics of the optimal cost against Laplace ($2\Delta/\epsilon$) and the independent
-# staircase ($\Theta(2\Delta e^{-\epsilon/4})$). Each statement is re-derived here
+# asymptotics of the optimal cost against Laplace ($2\Delta/\varepsilon$) and the independent
+# staircase ($\Theta(2\Delta e^{-\varepsilon/4})$). Each statement is re-derived here
 # independently of the engine (`dpsym.StaircaseMD` & co.) and compared; every claim cell
 # ends in an `assert`. Discrepancies are recorded in `docs/errata.md`.
 #
-# Notation: $b = e^{-\epsilon}$, $\Delta$ the $\ell^1$ sensitivity, $d$ the dimension,
+# Notation: $b = e^{-\varepsilon}$, $\Delta$ the $\ell^1$ sensitivity, $d$ the dimension,
 # $S_m(\gamma) = \sum_{k\ge0} b^k (k+\gamma)^m$.
 
-# %%
+# %% tags=["hide-input"]
 import math
 
 import matplotlib
@@ -98,8 +98,9 @@ for d_ in (1, 2, 3):
 print(V[2])
 
 # %% [markdown]
-# The general form: with $\int_{k\Delta}^{(k+\gamma)\Delta} r^{m-1} dr
-# + b\int_{(k+\gamma)\Delta}^{(k+1)\Delta} r^{m-1} dr$ summed against $b^k$, the terms
+# The general form: with
+# $\int_{k\Delta}^{(k+\gamma)\Delta} r^{m-1} dr + b\int_{(k+\gamma)\Delta}^{(k+1)\Delta} r^{m-1} dr$
+# summed against $b^k$, the terms
 # $b(k+1)^m - k^m$ telescope to $0$ and leave
 # $(1-b) S_m(\gamma)\Delta^m/m$. Hence $a(\gamma) = d!/((2\Delta)^d (1-b) S_d(\gamma))$ and
 # $$\mathbb{E}\|X\|_1 = \Delta\,\frac{d}{d+1}\,\frac{S_{d+1}(\gamma)}{S_d(\gamma)}, \qquad
@@ -115,8 +116,8 @@ for m in range(1, 7):
 # ## 2. The slides' $d = 2$ objective
 #
 # The slides minimise
-# $\frac{\gamma^3 + \frac{3b}{1-b}\gamma^2 + \frac{3(b^2+b)}{(1-b)^2}\gamma
-# + b\frac{1+4b+b^2}{(1-b)^3}}{\gamma^2 + \frac{2b}{1-b}\gamma + \frac{b+b^2}{(1-b)^2}}$:
+# $\frac{\gamma^3 + \frac{3b}{1-b}\gamma^2 + \frac{3(b^2+b)}{(1-b)^2}\gamma +
+# b\frac{1+4b+b^2}{(1-b)^3}}{\gamma^2 + \frac{2b}{1-b}\gamma + \frac{b+b^2}{(1-b)^2}}$:
 # it is $(1-b)S_3/((1-b)S_2)$, and
 # the cost is exactly $\frac{2\Delta}{3}$ times it. **The objective holds as printed** (up to
 # the constant factor, which does not move the minimiser).
@@ -149,9 +150,9 @@ with mpmath.workdps(40):
 # %% [markdown]
 # ## 4. Asymptotics for $d = 2$ against the slides
 #
-# Independent derivation as $\epsilon \to 0$: $\gamma^* \to$ the minimiser of $B_3(\gamma)$ on
+# Independent derivation as $\varepsilon \to 0$: $\gamma^* \to$ the minimiser of $B_3(\gamma)$ on
 # $[0, 1]$ (see section 5), $\gamma_0 = \frac12 + \frac{\sqrt3}{6}$; expand
-# $V(\gamma_0 + c_1\epsilon + \dots)$ with `sympy.series`. As $\epsilon \to \infty$,
+# $V(\gamma_0 + c_1\varepsilon + \dots)$ with `sympy.series`. As $\varepsilon \to \infty$,
 # $V \approx \frac{2\Delta}{3}(\gamma + b/\gamma^2)$ gives $\gamma^* \approx (2b)^{1/3}$.
 
 # %%
@@ -180,12 +181,12 @@ with mpmath.workdps(40):
 # ## 5. General $d$: leading behaviour
 #
 # From $\sum_k e^{-tk}(k+\gamma)^m = e^{t\gamma}(-\partial_t)^m \sum_n B_n(1-\gamma)t^{n-1}/n!$,
-# $$V^* = \frac{d\Delta}{\epsilon} + \frac{d\Delta\,\min_{[0,1]} B_{d+1}}{(d+1)!}\,\epsilon^d
-# + O(\epsilon^{d+1}),\qquad
-# V^* \sim \Delta (d\,e^{-\epsilon})^{1/(d+1)} \ (\epsilon\to\infty).$$
-# The gap to Laplace ($d\Delta/\epsilon$) is $O(\epsilon^d)$; the low-privacy cost decays as
-# $e^{-\epsilon/(d+1)}$ against $d\Delta e^{-\epsilon/(2d)}$ for the independent staircase.
-# As $\epsilon\to0$, $\gamma^*$ tends to the minimiser of $B_{d+1}$: $\frac12$ for
+# $$V^* = \frac{d\Delta}{\varepsilon} +
+# \frac{d\Delta\,\min_{[0,1]} B_{d+1}}{(d+1)!}\,\varepsilon^d + O(\varepsilon^{d+1}),\qquad
+# V^* \sim \Delta (d\,e^{-\varepsilon})^{1/(d+1)} \ (\varepsilon\to\infty).$$
+# The gap to Laplace ($d\Delta/\varepsilon$) is $O(\varepsilon^d)$; the low-privacy cost decays as
+# $e^{-\varepsilon/(d+1)}$ against $d\Delta e^{-\varepsilon/(2d)}$ for the independent staircase.
+# As $\varepsilon\to0$, $\gamma^*$ tends to the minimiser of $B_{d+1}$: $\frac12$ for
 # $d \equiv 1 \pmod 4$, $0 \equiv 1$ for $d \equiv 3 \pmod 4$, interior for even $d$.
 
 # %%
@@ -207,10 +208,11 @@ for d_ in (2, 3, 4, 5, 6):
 # %% [markdown]
 # ## 6. Baselines and the ratios
 #
-# Laplace on each coordinate (scale $\Delta/\epsilon$): $d\Delta/\epsilon$. Independent staircase
-# ($\epsilon/d$ per coordinate): $d\Delta e^{\epsilon/(2d)}/(e^{\epsilon/d}-1)$
-# $\sim d\Delta e^{-\epsilon/(2d)}$,
-# i.e. $2\Delta e^{-\epsilon/4}$ for $d = 2$ as the slides say.
+# Laplace on each coordinate (scale $\Delta/\varepsilon$): $d\Delta/\varepsilon$. Independent
+# staircase
+# ($\varepsilon/d$ per coordinate): $d\Delta e^{\varepsilon/(2d)}/(e^{\varepsilon/d}-1)$
+# $\sim d\Delta e^{-\varepsilon/(2d)}$,
+# i.e. $2\Delta e^{-\varepsilon/4}$ for $d = 2$ as the slides say.
 
 # %%
 print(IndependentStaircase.formula("cost", "amplitude"))
@@ -232,11 +234,11 @@ for e in ("0.01", "1", "10", "40"):
 # $e$ is nondecreasing and $e(r + \Delta) = e(r) + 1$, hence $|e(r) - e(s)| \le 1$ for
 # $|r - s| \le \Delta$. By the triangle inequality
 # $|\|x+t\|_1 - \|x\|_1| \le \|t\|_1 \le \Delta$, so
-# $f(x) \le e^{\epsilon} f(x+t)$ pointwise, and integrating over any set $S$,
-# $P(S) \le e^{\epsilon}P(S+t)$: the mechanism is $\epsilon$-DP for every shift with
+# $f(x) \le e^{\varepsilon} f(x+t)$ pointwise, and integrating over any set $S$,
+# $P(S) \le e^{\varepsilon}P(S+t)$: the mechanism is $\varepsilon$-DP for every shift with
 # $\|t\|_1 \le \Delta$. Numerically ($d = 2$): the level difference is at most one, the
-# hockey-stick divergence $\delta(\epsilon)$ is $0$ in every shift direction and
-# $\delta(\epsilon') > 0$ for $\epsilon' < \epsilon$ (the bound is tight).
+# hockey-stick divergence $\delta(\varepsilon)$ is $0$ in every shift direction and
+# $\delta(\varepsilon^{\prime}) > 0$ for $\varepsilon^{\prime} < \varepsilon$ (the bound is tight).
 
 # %%
 rs = rng.uniform(0, 20, 100_000)
@@ -254,7 +256,8 @@ for theta in np.linspace(0, np.pi / 2, 5):
 # %% [markdown]
 # ## 8. Beyond the slides: the radial LP
 #
-# Among densities $g(\|x\|_1)$ the DP constraint is $g(r) \le e^{\epsilon}g(s)$ for $|r-s|\le\Delta$
+# Among densities $g(\|x\|_1)$ the DP constraint is $g(r) \le e^{\varepsilon}g(s)$ for
+# $|r-s|\le\Delta$
 # (`dpsym.bounds.radial_lp`). The LP over profiles constant on cells of width $\Delta/20$ reaches
 # exactly the best staircase whose $\gamma$ is a multiple of $1/20$, and is within the grid
 # error of the continuous optimum $V^*$: the staircase is optimal among radial densities,

@@ -19,7 +19,7 @@
 # density from Definition 3 and solves its two conditions); the paper's printed formulas
 # appear only as the statements being checked. Every claim cell ends in an `assert`.
 
-# %%
+# %% tags=["hide-input"]
 import matplotlib
 import matplotlib.pyplot as plt
 import mpmath
@@ -70,8 +70,9 @@ assert sp.simplify(gap - (sp.exp(eps) - 1) * (1 / (2 * delta) - 1)) == 0
 # %% [markdown]
 # ## 2. Theorem 1: $(\varepsilon, \delta)$-DP, with $\delta$ attained
 #
-# The certified privacy profile $\delta(\varepsilon') = \sup_{|d| \le \Delta}
-# \int (f(x) - e^{\varepsilon'} f(x + d))_+\,dx$ at $\varepsilon' = \varepsilon$ equals
+# The certified privacy profile $\delta(\varepsilon^{\prime}) = \sup_{|d| \le \Delta}
+# \int (f(x) - e^{\varepsilon^{\prime}} f(x + d))_+\,dx$ at $\varepsilon^{\prime} =
+# \varepsilon$ equals
 # $\delta$ to every printed digit: the guarantee is attained, not exceeded.
 
 # %%

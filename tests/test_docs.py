@@ -1,43 +1,55 @@
-"""The documentation site (Sphinx + myst-parser, ``docs/``) builds with warnings as errors.
+"""The documentation site (Sphinx + myst-nb, ``docs/``) builds with warnings as errors, and
+every page of it reads cleanly in a browser.
 
-The build runs ``python -m sphinx -W -b html docs <tmp>`` in a subprocess (about 15 s); the
-generated pages (``docs/_generated/``, gitignored) are written by ``docs/_ext/dpsym_pages.py``.
-Every notebook is executed into its page (myst-nb). MathJax is a pinned local copy in the
-site's ``_static``; with Chromium on PATH (``.ci/run`` installs it; CI fails without it),
-every page with formulas is rendered headless, offline, and each formula must be typeset.
+The build runs ``python -m sphinx -W -b html docs <tmp>`` in a subprocess; the generated
+pages (``docs/_generated/``, gitignored) are written by ``docs/_ext/dpsym_pages.py``, and the
+notebooks executed into their pages come from the execution cache the README's build
+shares (``docs/_build/.jupyter_cache``, keyed by each notebook's code and a fingerprint of
+dpsym's code: a cold cache executes every notebook, several minutes). MathJax is a pinned
+local copy in the site's ``_static``. With Chromium on PATH (``.ci/run`` installs it; CI
+fails without it) every page is loaded headless, offline, and checked after MathJax has
+typeset it (:data:`PAGE_DEFECTS`): no MathJax error of any kind, every formula typeset and
+its TeX in the house style, no TeX left raw in the text, every image loaded, no code or
+output block cut at its right edge. A small site built with the same configuration proves
+that the check finds each of these defects.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from browser import Browser, find_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
 pytestmark = pytest.mark.skipif(
-    any(importlib.util.find_spec(name) is None for name in ("sphinx", "myst_nb", "jupytext")),
+    any(importlib.util.find_spec(name) is None
+        for name in ("sphinx", "myst_nb", "jupytext", "sphinx_book_theme", "sphinx_copybutton")),
     reason="the docs tools are not installed (pip install '.[docs]')",
 )
+
+
+def _build(source: Path, out: Path, *options: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "sphinx", *options, "-q", "-b", "html", str(source), str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=1800,
+    )
+    assert proc.returncode == 0, f"sphinx-build failed:\n{proc.stdout}\n{proc.stderr}"
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("docs") / "html"
-    proc = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-         str(DOCS), str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-    )
-    assert proc.returncode == 0, f"sphinx-build -W failed:\n{proc.stdout}\n{proc.stderr}"
+    _build(DOCS, out, "-W", "--keep-going")
     return out
 
 
@@ -108,50 +120,216 @@ def test_mathjax_is_served_from_the_site(site: Path) -> None:
         assert (page.parent / src.split("?")[0]).resolve().is_file(), (page, src)
 
 
-def _browser() -> str | None:
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None and os.environ.get("CI"):
-        pytest.fail("CI must have chromium (.ci/run installs it)")
+#: Run in a page once MathJax has finished: the defects a reader would see, by kind, each a
+#: short description (empty lists on a clean page). ``formulas`` counts the typeset ones.
+PAGE_DEFECTS = r"""(() => {
+  const clip = (s) => s.replace(/\s+/g, " ").trim().slice(0, 120);
+  const found = {mathjax: [], unrendered: [], style: [], raw_tex: [], images: [],
+                 clipped: [], formulas: 0};
+  const mj = window.MathJax;
+  if (mj && mj.Hub) {
+    // every message MathJax posted: TeX parse errors, "Math Processing Error", files
+    // (fonts, extensions) that failed to load, characters missing from the font
+    for (const message of mj.Hub.signal.posted.concat(mj.Hub.Startup.signal.posted)) {
+      const text = String(message);
+      if (/error|unknown char|not found|failed/i.test(text) && !/ Ready$/.test(text))
+        found.mathjax.push(clip(text));
+    }
+  }
+  for (const el of document.querySelectorAll(
+      ".MathJax_Error, .noError, .merror, merror, [data-mathml*='merror']"))
+    found.mathjax.push(clip("error node: " + (el.getAttribute("data-mathml") || el.textContent)));
+  // an undefined macro is drawn in red by MathJax's noUndefined extension
+  for (const el of document.querySelectorAll("[data-mathml*='mathcolor=\"red\"']"))
+    found.mathjax.push(clip("undefined macro: " + el.textContent));
+  if (/\[Math Processing Error\]/.test(document.body.innerText))
+    found.mathjax.push("[Math Processing Error] in the text");
+  // each formula's TeX: typeset (a MathJax frame follows its script) and in the house style
+  for (const script of document.querySelectorAll('script[type^="math/tex"]')) {
+    const tex = script.textContent;
+    // the typeset formula precedes its script (inside a MathJax_Display for a display)
+    const before = script.previousElementSibling;
+    const frame = before && (/-Frame$/.test(before.id) ? before
+                             : before.querySelector('[id^="MathJax-Element-"][id$="-Frame"]'));
+    if (!frame || !frame.classList.contains("MathJax"))
+      found.unrendered.push(clip(tex));
+    else found.formulas += 1;
+    if (/'/.test(tex)) found.style.push(clip("prime written ': " + tex));
+    if (/\\epsilon(?![a-zA-Z])/.test(tex)) found.style.push(clip("\\epsilon: " + tex));
+  }
+  // TeX delimiters left in the text a reader sees (outside code, scripts and formulas)
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => {
+      const parent = node.parentElement;
+      if (!parent || parent.closest("script, style, pre, code, kbd, samp, textarea, "
+          + ".highlight, .MathJax, .MathJax_Display, .MathJax_Preview, [class^='MathJax']"))
+        return NodeFilter.FILTER_REJECT;
+      return parent.offsetParent === null && getComputedStyle(parent).position !== "fixed"
+        ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+    }});
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const match = node.textContent.match(/.{0,30}(\$|\\\(|\\\)|\\\[|\\\]).{0,30}/);
+    if (match) found.raw_tex.push(clip(match[0]));
+  }
+  for (const img of document.images)
+    if (!img.complete || img.naturalWidth === 0) found.images.push(img.getAttribute("src"));
+  // code and output blocks cut at their right edge (a horizontal scrollbar, or hidden)
+  for (const el of document.querySelectorAll(
+      "pre, div.highlight, div.cell_output, div.output, div.cell_input, div.math, "
+      + ".bd-sidebar-primary, .bd-sidebar-secondary"))
+    if (el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+      found.clipped.push(clip(`${el.tagName.toLowerCase()}.${el.className} `
+        + `(${el.scrollWidth} > ${el.clientWidth} px): ${el.textContent}`));
+  return JSON.stringify(found);
+})()"""
+
+#: The kinds of defect :data:`PAGE_DEFECTS` reports.
+DEFECTS = ("mathjax", "unrendered", "style", "raw_tex", "images", "clipped")
+
+
+def _chromium() -> str:
+    browser = find_chromium()
+    if browser is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must have chromium (.ci/run installs it)")
+        pytest.skip("no chromium or chromium-browser on PATH")
     return browser
 
 
-def _rendered_dom(browser: str, page: Path) -> str:
-    proc = subprocess.run(
-        [browser, "--headless", "--disable-gpu", "--no-sandbox",
-         "--allow-file-access-from-files", "--virtual-time-budget=20000", "--dump-dom",
-         page.as_uri()],
-        capture_output=True, text=True, timeout=180,
+def _defects(pages: list[Path], workers: int = 2) -> dict[Path, dict]:
+    """:data:`PAGE_DEFECTS` of each page, rendered by ``workers`` headless Chromiums."""
+    browser = _chromium()
+    chunks = [pages[i::workers] for i in range(workers)]
+
+    def check(chunk: list[Path]) -> dict[Path, dict]:
+        with Browser(browser) as chromium:
+            return {page: json.loads(chromium.evaluate(page, PAGE_DEFECTS)) for page in chunk}
+
+    found: dict[Path, dict] = {}
+    with ThreadPoolExecutor(workers) as pool:
+        for result in pool.map(check, chunks):
+            found.update(result)
+    return found
+
+
+def _pages(site: Path) -> list[Path]:
+    """Every page of the site, but of the highlighted sources (``_modules/``, one template
+    for about a hundred modules) only their index and the first module's page."""
+    pages = sorted(path for path in site.rglob("*.html")
+                   if "_static" not in path.parts and "_modules" not in path.parts)
+    sources = sorted((site / "_modules").rglob("*.html"))
+    return [*pages, site / "_modules" / "index.html",
+            next(path for path in sources if path.name != "index.html")]
+
+
+def test_every_page_reads_cleanly_in_chromium(site: Path) -> None:
+    r"""Headless Chromium, offline (``file://``), a 1280 px wide window: on every page of
+    the site (:func:`_pages`) MathJax reports no error and typesets every formula, each
+    formula's TeX is in the house style (primes as ``^{\prime}``, ``\varepsilon``), no
+    ``$``, ``\(`` or ``\[`` is left in the text, every image loads, and no code or output
+    block is cut at its right edge."""
+    pages = _pages(site)
+    assert len(pages) >= 60, len(pages)
+    found = _defects(pages)
+    bad = {str(page.relative_to(site)): {kind: items[:3] for kind, items in defects.items()
+                                         if kind in DEFECTS and items}
+           for page, defects in found.items()}
+    bad = {page: defects for page, defects in bad.items() if defects}
+    assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)[:6000]
+    typeset = {page.name: found[page]["formulas"] for page in found}
+    assert sum(typeset.values()) > 1000, typeset
+    assert typeset["api.html"] > 10 and typeset["index.html"] > 5, typeset
+
+
+#: A small site, built with the documentation's own configuration (theme, MathJax, CSS),
+#: one page per defect the browser check must find, and one clean page.
+PROBE_PAGES = {
+    "index": "# Probe\n\n```{toctree}\n:hidden:\n\n"
+             + "\n".join(("clean", "prime", "epsilon", "parse_error", "undefined_macro",
+                          "raw_dollar", "missing_image", "clipped")) + "\n```\n",
+    "clean": ("# Clean\n\nA profile $\\delta(\\varepsilon^{\\prime})$ and\n\n"
+              "$$V_1^{\\prime}(\\gamma) = \\frac{\\Delta\\sqrt b}{1 - b}$$\n\n"
+              '<span class="dpsym-verdict dpsym-verdict-proof">proof</span>\n'
+              '<span class="dpsym-verdict dpsym-verdict-instances">instances</span>\n'
+              '<span class="dpsym-verdict dpsym-verdict-undecided">undecided</span>\n'
+              '<span class="dpsym-verdict dpsym-verdict-fails">fails</span>\n\n'
+              "```python\nprint('a long line of code' + ' and more' * 30)\n```\n"),
+    "prime": "# Prime\n\nThe profile $\\delta(\\varepsilon')$ at $\\varepsilon'$.\n",
+    "epsilon": "# Epsilon\n\nThe profile $\\delta(\\epsilon)$.\n",
+    "parse_error": "# Parse error\n\nA brace missing: $\\frac{1}{2$.\n",
+    "undefined_macro": "# Undefined macro\n\n$\\notamacro x$\n",
+    "raw_dollar": "# Raw dollar\n\nA formula left as text: \\$x^2\\$.\n",
+    "missing_image": '# Missing image\n\n<img src="nowhere.png" alt="missing">\n',
+    "clipped": ('# Clipped\n\n<div class="cell_output"><pre style="white-space: pre; '
+                'overflow-x: auto">' + "x = 1; " * 400 + "</pre></div>\n"),
+}
+
+def _probe_conf(conf: Path) -> str:
+    return (
+        "from pathlib import Path\n"
+        f"_CONF = Path({str(conf)!r})\n"
+        "_ns = {'__file__': str(_CONF), '__name__': 'docs_conf'}\n"
+        "exec(compile(_CONF.read_text(encoding='utf-8'), str(_CONF), 'exec'), _ns)\n"
+        "globals().update({k: v for k, v in _ns.items() if not k.startswith('__')})\n"
+        "extensions = [e for e in extensions if e not in ('dpsym_pages', 'sphinx.ext.autodoc',\n"
+        "                                                 'sphinx.ext.viewcode')]\n"
+        "html_static_path = [str(_CONF.parent / '_static')]\n"
+        "exclude_patterns = ['_build']\n"
+        "nb_execution_mode = 'off'\n"
     )
-    assert "<html" in proc.stdout, proc.stderr[-2000:]
-    return proc.stdout
 
 
-def _raw_tex_left(dom: str) -> list[str]:
-    """TeX delimiters still in the text of the page's body (outside the
-    ``<script type="math/tex">`` elements MathJax moves the source into, code blocks and
-    attribute values)."""
-    text = dom[dom.find("<body"):]
-    text = re.sub(r"<script\b.*?</script>", "", text, flags=re.S)
-    text = re.sub(r"<(pre|code)\b.*?</\1>", "", text, flags=re.S)
-    text = re.sub(r"<[^>]*>", "", text)
-    return re.findall(r"\\[(\[].{0,40}", text)
+def test_the_browser_check_finds_each_defect(tmp_path: Path) -> None:
+    r"""The check of :func:`test_every_page_reads_cleanly_in_chromium` on a probe site built
+    with the documentation's configuration: a page with a prime written ``'`` is caught,
+    and so are ``\epsilon``, a TeX parse error, an undefined macro, a raw ``$``, a missing
+    image and a clipped output block — each exactly as that kind, while the clean page
+    (primes as ``^{\prime}``, a display formula, verdict badges, a long code line) has
+    none. The badges are styled by ``docs/_static/dpsym.css``: four distinct colours."""
+    _chromium()
+    source = tmp_path / "probe"
+    source.mkdir()
+    (source / "conf.py").write_text(_probe_conf(DOCS / "conf.py"), encoding="utf-8")
+    for name, text in PROBE_PAGES.items():
+        (source / f"{name}.md").write_text(text, encoding="utf-8")
+    out = tmp_path / "html"
+    _build(source, out)
+    pages = {name: out / f"{name}.html" for name in PROBE_PAGES if name != "index"}
+    found = _defects(list(pages.values()))
+    kinds = {name: sorted(kind for kind in DEFECTS if found[page][kind])
+             for name, page in pages.items()}
+    assert kinds == {"clean": [], "prime": ["style"], "epsilon": ["style"],
+                     "parse_error": ["mathjax"], "undefined_macro": ["mathjax"],
+                     "raw_dollar": ["raw_tex"], "missing_image": ["images"],
+                     "clipped": ["clipped"]}, json.dumps({p.name: d for p, d in found.items()})
+    assert found[pages["clean"]]["formulas"] == 2
+    assert found[pages["prime"]]["formulas"] == 2
+    with Browser(_chromium()) as chromium:
+        colours = chromium.evaluate(pages["clean"], """JSON.stringify(
+            [...document.querySelectorAll('.dpsym-verdict')].map(el => {
+              const style = getComputedStyle(el);
+              return [style.color, style.backgroundColor, style.borderRadius];
+            }))""")
+    colours = json.loads(colours)
+    assert len(colours) == 4 and len({tuple(c[:2]) for c in colours}) == 4, colours
+    assert all(c[1] not in ("rgba(0, 0, 0, 0)", "transparent") for c in colours), colours
 
 
-def test_math_is_typeset_in_chromium_on_every_page(site: Path) -> None:
-    r"""Headless Chromium, offline (file:// pages): on every page with formulas MathJax
-    typesets each one (one rendered frame per formula, no raw ``\(`` or ``\[`` left)."""
-    browser = _browser()
-    if browser is None:
-        pytest.skip("no chromium or chromium-browser on PATH")
-    pages = _pages_with_math(site)
-    with ThreadPoolExecutor(2) as pool:
-        doms = dict(zip(pages, pool.map(lambda p: _rendered_dom(browser, p), pages),
-                        strict=True))
-    for page, dom in doms.items():
-        frames = len(re.findall(r'id="MathJax-Element-\d+-Frame"', dom))
-        sources = len(re.findall(r'<script type="math/tex', dom))
-        assert frames > 0 and frames == sources, (page, frames, sources)
-        assert not _raw_tex_left(dom), (page, _raw_tex_left(dom)[:3])
+def test_the_old_mathjax_fonts_fail_the_check(tmp_path: Path) -> None:
+    """MathJax's default HTML-CSS fonts are not in the local copy: with them (the site's
+    configuration before) a formula with a prime fails with "[Math Processing Error]", and
+    the check says so. The site's configuration names the STIX-Web fonts the copy has."""
+    _chromium()
+    source = tmp_path / "probe"
+    source.mkdir()
+    conf = _probe_conf(DOCS / "conf.py") + (
+        "mathjax2_config = {k: v for k, v in mathjax2_config.items() if k != 'HTML-CSS'}\n")
+    (source / "conf.py").write_text(conf, encoding="utf-8")
+    (source / "index.md").write_text(PROBE_PAGES["prime"], encoding="utf-8")
+    out = tmp_path / "html"
+    _build(source, out)
+    found = _defects([out / "index.html"], workers=1)[out / "index.html"]
+    assert any("Math Processing Error" in item for item in found["mathjax"]), found
 
 
 def test_notebooks_are_rendered_with_their_outputs(site: Path) -> None:
@@ -209,3 +387,32 @@ def test_figures_page_shows_every_figure_of_the_main_job(site: Path) -> None:
         if name.endswith(".png"):
             assert re.search(rf'<img [^>]*src="_images/{re.escape(name)}"', page), name
             assert (site / "_images" / name).is_file(), name
+
+
+def test_a_notebook_as_a_standalone_page_renders_offline(tmp_path: Path) -> None:
+    """``python docs/notebook_html.py NOTEBOOK`` (the README's offline page of one
+    notebook): executed, converted by nbconvert, MathJax beside the page, no script from
+    the network, and the browser check finds every formula typeset (the Markdown's
+    ``$...$`` and ``$$...$$``, a displayed ``Math`` output) and nothing wrong."""
+    pytest.importorskip("nbconvert")
+    pytest.importorskip("nbclient")
+    _chromium()
+    notebook = tmp_path / "tiny.py"
+    notebook.write_text(
+        "# %% [markdown]\n# # Tiny\n#\n# A profile $\\delta(\\varepsilon^{\\prime})$ and\n"
+        "# $$V_1^{\\prime}(\\gamma) = \\frac{\\Delta\\sqrt b}{1 - b}.$$\n\n"
+        "# %%\nfrom IPython.display import Math, display\n\n"
+        "display(Math(r\"\\delta(\\varepsilon^{\\prime}) = e^{\\varepsilon^{\\prime}}\"))\n",
+        encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(DOCS / "notebook_html.py"), str(notebook),
+                           "-o", str(tmp_path / "out")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    page = tmp_path / "out" / "tiny.html"
+    assert proc.stdout.strip() == str(page)
+    assert (tmp_path / "out" / "mathjax" / "MathJax.js").is_file()
+    html = page.read_text(encoding="utf-8")
+    assert not [src for src in re.findall(r'<script[^>]+src="([^"]*)"', html) if "://" in src]
+    found = _defects([page], workers=1)[page]
+    assert found["formulas"] == 3, found
+    assert not any(found[kind] for kind in DEFECTS), found

@@ -17,7 +17,10 @@ Hooked on ``builder-inited``, before the sources are read, it writes into
   outputs (typeset formulas, figures, the assertions' verdicts); a notebook that raises
   fails the build;
 * ``include/cli_reference.md``: the usage block of :mod:`dpsym.cli` and the ``--help`` text of
-  the parser and of every command.
+  the parser and of every command;
+* ``api/index.md`` and ``api/<package>.md``: the internals of the API reference, one page
+  per entry of the layers contract in ``pyproject.toml`` (``[tool.importlinter]``, from
+  the top layer down), with every public module of that subpackage (autodoc).
 
 A file is rewritten only when its content changes, so that incremental builds stay
 incremental. A formula that takes longer than :data:`FORMULA_SECONDS` is left out (the
@@ -229,20 +232,64 @@ def first_markdown_cell(source: str) -> str:
     return "\n".join(body).strip()
 
 
-def notebook_json(path: Path) -> str:
+#: The libraries whose results the notebooks print: a new version runs them again.
+FINGERPRINT_LIBRARIES = ("sympy", "mpmath", "numpy", "scipy", "python-flint", "gmpy2",
+                         "matplotlib")
+
+
+def _code_only(source: str) -> str:
+    """The syntax tree of a module without its docstrings (comments are not in it)."""
+    import ast
+
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            body[0] = ast.Pass()
+    return ast.dump(tree)
+
+
+def source_fingerprint(package: Path) -> str:
+    """A hash of the code of ``package`` (every ``*.py`` below it, docstrings and comments
+    left out) and of the versions of :data:`FINGERPRINT_LIBRARIES`: the notebooks' outputs
+    depend on nothing else, so a cached execution with the same fingerprint and the same
+    code cells is the one a new run would give."""
+    import hashlib
+    from importlib.metadata import PackageNotFoundError, version
+
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(_code_only(path.read_text(encoding="utf-8")).encode())
+    for name in FINGERPRINT_LIBRARIES:
+        try:
+            digest.update(f"{name}=={version(name)}".encode())
+        except PackageNotFoundError:
+            digest.update(f"{name} missing".encode())
+    return digest.hexdigest()[:16]
+
+
+def notebook_json(path: Path, fingerprint: str = "") -> str:
     """The jupytext percent script ``path`` as an unexecuted ``.ipynb`` (JSON text) whose
-    kernel is this interpreter's ``python3``."""
+    kernel is this interpreter's ``python3``. ``fingerprint`` (of :func:`source_fingerprint`)
+    goes into the kernelspec, part of what the execution cache matches a notebook by. Cell
+    tags of the script (``# %% tags=["hide-input"]``) are kept."""
     import jupytext
     import nbformat
 
     nb = jupytext.reads(path.read_text(encoding="utf-8"), fmt="py:percent")
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
+    if fingerprint:
+        nb.metadata["kernelspec"]["dpsym_fingerprint"] = fingerprint
     nb.metadata.pop("jupytext", None)
     return nbformat.writes(nb) + "\n"
 
 
 def write_notebooks(out: Path, notebooks: Path) -> None:
+    fingerprint = source_fingerprint(notebooks.parent / "dpsym")
     entries, names, titles = [], [], []
     for stale in (out / "notebooks").glob("*.md"):  # pages of an earlier layout
         stale.unlink()
@@ -255,7 +302,7 @@ def write_notebooks(out: Path, notebooks: Path) -> None:
         entries += [f"## {title}", "",
                     f"`notebooks/{path.name}` — [rendered, with its outputs]"
                     f"(_generated/notebooks/{path.stem}.ipynb)", "", rest.strip(), ""]
-        _write(out / "notebooks" / f"{path.stem}.ipynb", notebook_json(path))
+        _write(out / "notebooks" / f"{path.stem}.ipynb", notebook_json(path, fingerprint))
     _write(out / "include" / "notebooks_table.md", "\n".join(
         ["| notebook | what it checks |", "| --- | --- |",
          *(f"| [`notebooks/{name}.py`](/_generated/notebooks/{name}.ipynb) | {title} |"
@@ -300,6 +347,70 @@ def write_cli(out: Path) -> None:
     _write(out / "include" / "cli_reference.md", "\n".join(lines))
 
 
+# ----------------------------------------------------------------------------- internals
+
+def _layers(pyproject: Path) -> list[list[str]]:
+    """The layers of the import contract named "dpsym layers", top first, each a list of
+    modules or packages."""
+    import tomllib
+
+    config = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"]
+                    if c["type"] == "layers")
+    return [[name.strip() for name in re.split(r"[|:]", layer)]
+            for layer in contract["layers"]]
+
+
+def _public_modules(name: str, root: Path) -> list[str]:
+    """``name`` and, for a package, each of its modules and subpackages (depth first), less
+    the private ones (``_*``) and ``__main__``."""
+    path = root.joinpath(*name.split("."))
+    if not path.is_dir():
+        return [name] if path.with_suffix(".py").is_file() else []
+    found = [name]
+    for child in sorted(path.iterdir()):
+        stem = child.stem if child.suffix == ".py" else child.name
+        if stem.startswith("_") or not (child.suffix == ".py" or (child / "__init__.py").is_file()):
+            continue
+        found += _public_modules(f"{name}.{stem}", root)
+    return found
+
+
+#: Subpackages shown in part: the modules of :mod:`dpsym.claims` other than these state the
+#: source texts' claims, listed with their statements on the claims page.
+PARTIAL = {"dpsym.claims": ("dpsym.claims", "dpsym.claims.registry")}
+
+
+def write_internals(out: Path, root: Path) -> None:
+    pages, names = [], []
+    for layer in _layers(root / "pyproject.toml"):
+        for package in layer:
+            modules = [m for m in _public_modules(package, root)
+                       if package not in PARTIAL or m in PARTIAL[package]]
+            if not modules or package.rsplit(".", 1)[-1].startswith("_"):
+                continue
+            lines = [f"# `{package}`", ""]
+            for module in modules:
+                if module != package:
+                    lines += [f"## `{module}`", ""]
+                lines += ["```{eval-rst}", f".. automodule:: {module}", "   :members:"]
+                if root.joinpath(*module.split(".")).is_dir():  # its own names, not re-exports
+                    lines.append("   :ignore-module-all:")
+                lines += ["```", ""]
+            slug = package.replace(".", "-")
+            _write(out / "api" / f"{slug}.md", "\n".join(lines))
+            pages.append(f"| [`{package}`]({slug}.md) | {len(modules)} |")
+            names.append(slug)
+    index = ["# Internals", "",
+             "The modules behind the [API reference](../../api.md), one page per subpackage, "
+             "in the order of the layers of `pyproject.toml` (`[tool.importlinter]`): a "
+             "module imports only from the layers below its own (see "
+             "[the architecture](../../architecture.md)).", "",
+             "| package | modules |", "| --- | --- |", *pages, "",
+             "```{toctree}", ":hidden:", "", *names, "```", ""]
+    _write(out / "api" / "index.md", "\n".join(index))
+
+
 # ----------------------------------------------------------------------------- hook
 
 def generate(app) -> None:
@@ -310,6 +421,7 @@ def generate(app) -> None:
     write_claims(out)
     write_notebooks(out, srcdir.parent / "notebooks")
     write_cli(out)
+    write_internals(out, srcdir.parent)
     slow = ", ".join(f"{n} {s:.1f} s" for n, s in timings if s > 2)
     from sphinx.util import logging
 

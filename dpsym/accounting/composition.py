@@ -1,9 +1,9 @@
-r"""Tight composition: the privacy profile :math:`\delta(\varepsilon')` after :math:`k`-fold
+r"""Tight composition: the privacy profile :math:`\delta(\varepsilon^{\prime})` after :math:`k`-fold
 (and heterogeneous) composition, from the exact privacy-loss laws.
 
 For a mechanism with noise :math:`f` and a shift :math:`d`, the privacy loss
 :math:`L = \log f(X)/f(X + d)`, :math:`X \sim f`, determines the hockey-stick divergence
-:math:`\delta(\varepsilon') = \mathbb{E}[(1 - e^{\varepsilon' - L})_+]` (with
+:math:`\delta(\varepsilon^{\prime}) = \mathbb{E}[(1 - e^{\varepsilon^{\prime} - L})_+]` (with
 :math:`L = +\infty` contributing 1). For independent releases the losses add, so the
 composed profile is the same expectation for the sum of independent losses; because every
 pair here is symmetric (the reflection :math:`x \mapsto -x - d` swaps the noise and its
@@ -25,7 +25,7 @@ response, a disjoint pair and an identical pair; a shift with the largest :math:
 **Exact values.** When every loss lies on one lattice :math:`g\mathbb{Z}` (the staircase,
 discrete staircase, discrete Laplace and uniform mechanisms, and any mixture of them with
 commensurable :math:`g`), the composed law is a product of Laurent polynomials computed
-exactly in Arb balls (python-flint's ``arb_poly``) and :math:`\delta(\varepsilon')` is
+exactly in Arb balls (python-flint's ``arb_poly``) and :math:`\delta(\varepsilon^{\prime})` is
 certified. The Gaussian's loss is normal, :math:`N(\mu, 2\mu)` with
 :math:`\mu = \Delta^2/(2\sigma^2)`; Gaussians compose in closed form.
 
@@ -45,9 +45,9 @@ requested interval, and coarsened as the count grows so that the composed law sp
 most :data:`GRID_POINTS` points (1000 Laplace releases compose in seconds); after each
 product, tails of negligible mass are moved the safe way (:func:`_trim`).
 
-**The inverse.** :func:`compose_epsilon` gives the smallest :math:`\varepsilon'` with
-:math:`\delta(\varepsilon') \le \delta`, always rounded in the safe direction: an exact
-value *up* to its digits (so that the printed :math:`\varepsilon'` meets the target), the
+**The inverse.** :func:`compose_epsilon` gives the smallest :math:`\varepsilon^{\prime}` with
+:math:`\delta(\varepsilon^{\prime}) \le \delta`, always rounded in the safe direction: an exact
+value *up* to its digits (so that the printed :math:`\varepsilon^{\prime}` meets the target), the
 bounds outward.
 """
 
@@ -265,7 +265,7 @@ def _infinite_total(parts: list[tuple[flint.arb, int]]) -> flint.arb:
 
 def _delta(offset: int, poly: flint.arb_poly, step: flint.arb, p_inf: flint.arb,
            eps_target: sp.Expr, step_exact: sp.Expr) -> flint.arb:
-    r""":math:`p_\infty + \sum_m c_m (1 - e^{\varepsilon' - (m + o)g})_+`."""
+    r""":math:`p_\infty + \sum_m c_m (1 - e^{\varepsilon^{\prime} - (m + o)g})_+`."""
     start = int(sp.floor(eps_target / step_exact)) + 1 - offset
     coeffs = poly.coeffs()
     start = max(start, 0)
@@ -286,8 +286,8 @@ def _delta(offset: int, poly: flint.arb_poly, step: flint.arb, p_inf: flint.arb,
 # ---------------------------------------------------------------------------- results
 @dataclass(frozen=True)
 class Composed:
-    r"""The composed privacy profile at one :math:`\varepsilon'` (or the
-    :math:`\varepsilon'` of one :math:`\delta`).
+    r"""The composed privacy profile at one :math:`\varepsilon^{\prime}` (or the
+    :math:`\varepsilon^{\prime}` of one :math:`\delta`).
 
     ``exact`` results have ``text`` (certified digits); bounds have ``lower`` and
     ``upper`` (rigorous, rounded outward) and the discretisation ``interval``.
@@ -314,7 +314,7 @@ def _components(items: list[tuple[Component, int]]) -> list[tuple[Component, int
 @exclusive
 def compose(items: list[tuple[Component, int]], eps_target: object, digits: int = 10, *,
             interval: object = DEFAULT_INTERVAL) -> Composed:
-    r"""The privacy profile :math:`\delta(\varepsilon')` of the composition of ``count``
+    r"""The privacy profile :math:`\delta(\varepsilon^{\prime})` of the composition of ``count``
     copies of each component (heterogeneous allowed).
 
     Parameters
@@ -322,7 +322,7 @@ def compose(items: list[tuple[Component, int]], eps_target: object, digits: int 
     items : list of (Component, int)
         The loss laws (:func:`component`) and how many times each is composed.
     eps_target : number
-        :math:`\varepsilon' \ge 0`.
+        :math:`\varepsilon^{\prime} \ge 0`.
     digits : int
         Significant digits (certified for exact results; bounds are rounded outward).
     interval : number
@@ -561,17 +561,17 @@ def grid_interval(items: list[tuple[Component, int]], interval: object) -> sp.Ex
 @exclusive
 def compose_epsilon(items: list[tuple[Component, int]], delta_target: object,
                     digits: int = 10, *, interval: object = DEFAULT_INTERVAL) -> Composed:
-    r"""The smallest :math:`\varepsilon' \ge 0` with composed
-    :math:`\delta(\varepsilon') \le \delta` (``"inf"`` when even
-    :math:`\varepsilon' \to \infty` leaves more than :math:`\delta`: the probability of an
+    r"""The smallest :math:`\varepsilon^{\prime} \ge 0` with composed
+    :math:`\delta(\varepsilon^{\prime}) \le \delta` (``"inf"`` when even
+    :math:`\varepsilon^{\prime} \to \infty` leaves more than :math:`\delta`: the probability of an
     infinite loss).
 
-    Every reported :math:`\varepsilon'` is rounded in the safe direction: an exact result
+    Every reported :math:`\varepsilon^{\prime}` is rounded in the safe direction: an exact result
     (lattice losses, Gaussians) is the exact solution rounded *up* to ``digits``
-    significant digits, so that :math:`\delta(\varepsilon') \le \delta` holds at the
+    significant digits, so that :math:`\delta(\varepsilon^{\prime}) \le \delta` holds at the
     printed value; bounds are the solutions for the dominated and dominating grid laws
     (:func:`compose`), the lower rounded down and the upper rounded up, and the upper one
-    is the safe :math:`\varepsilon'`.
+    is the safe :math:`\varepsilon^{\prime}`.
     """
     items = _components(items)
     target_exact = _nonneg_number(delta_target, "delta_target")
@@ -622,11 +622,12 @@ class _Infinite(Exception):
 
 def _invert(offset: int, poly: flint.arb_poly, step: flint.arb, p_inf: flint.arb,
             target: flint.arb) -> flint.arb:
-    r"""Solve :math:`\delta(\varepsilon') = \delta` on the lattice law: a ball containing
-    the smallest :math:`\varepsilon' \ge 0` with :math:`\delta(\varepsilon') \le \delta`.
+    r"""Solve :math:`\delta(\varepsilon^{\prime}) = \delta` on the lattice law: a ball containing
+    the smallest :math:`\varepsilon^{\prime} \ge 0` with
+    :math:`\delta(\varepsilon^{\prime}) \le \delta`.
 
     With the losses :math:`L_i = (i + o)g` and masses :math:`c_i`,
-    :math:`\delta(\varepsilon') = A_i - B_i e^{\varepsilon'}` on
+    :math:`\delta(\varepsilon^{\prime}) = A_i - B_i e^{\varepsilon^{\prime}}` on
     :math:`[L_{i-1}, L_i]`, :math:`A_i = p_\infty + \sum_{m \ge i} c_m`,
     :math:`B_i = \sum_{m \ge i} c_m e^{-L_m} = e^{-L_i} b_i`,
     :math:`b_i = c_i + e^{-g} b_{i+1}` (Horner, no exponential per point), and
@@ -646,7 +647,8 @@ def _invert(offset: int, poly: flint.arb_poly, step: flint.arb, p_inf: flint.arb
     first_positive = max(0, 1 - offset)  # the first index with L_i > 0
 
     def solve(a: flint.arb, bb: flint.arb, i: int) -> flint.arb:
-        r"""The root of :math:`A_i - e^{-L_i} b_i e^{\varepsilon'} = \delta` (at least 0)."""
+        r"""The root of :math:`A_i - e^{-L_i} b_i e^{\varepsilon^{\prime}} = \delta` (at least
+        0)."""
         root = (i + offset) * step + ((a - target) / bb).log()
         return root.max(flint.arb(0))
 

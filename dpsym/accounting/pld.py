@@ -8,7 +8,7 @@ r"""Any dpsym mechanism in Google's ``dp_accounting`` (the ``dpsym[accounting]``
   between them with the same :math:`P`- and :math:`Q`-masses), the mass of an infinite
   loss kept as ``infinity_mass``; composing it inside dp_accounting (with its own Laplace
   or Gaussian PLDs of the same :math:`h`) therefore over-estimates
-  :math:`\delta(\varepsilon')`, and converges to the exact value as :math:`h \to 0`.
+  :math:`\delta(\varepsilon^{\prime})`, and converges to the exact value as :math:`h \to 0`.
 * :func:`rdp_curve`: the exact Rényi curve :math:`\alpha \mapsto D_\alpha`
   (:func:`dpsym.accounting.renyi.renyi`) at dp_accounting's orders (each float order taken as the
   exact binary number it is), each certified value rounded *up* to a float: an upper

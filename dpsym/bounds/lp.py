@@ -315,7 +315,7 @@ class PiecewiseConstantNoise:
         return total
 
     def hockey_stick(self, eps_prime: object, shift: object) -> mpmath.mpf:
-        r""":math:`\sup_S P(S) - e^{\varepsilon'} P(S + \tau)` at a real shift :math:`\tau`,
+        r""":math:`\sup_S P(S) - e^{\varepsilon^{\prime}} P(S + \tau)` at a real shift :math:`\tau`,
         by the cell formula :math:`(1-\theta)H(m) + \theta H(m+1)` (working precision)."""
         tau = abs(parse_number(shift, "shift")) / self.step
         m = math.floor(tau)
@@ -335,7 +335,7 @@ class PiecewiseConstantNoise:
         return (1 - th) * H(m) + (th * H(m + 1) if theta else 0)
 
     def privacy_profile(self, eps_prime: object, N: int) -> mpmath.mpf:
-        r""":math:`\delta(\varepsilon') = \max_{1 \le m \le N} H(m)`: the supremum over real
+        r""":math:`\delta(\varepsilon^{\prime}) = \max_{1 \le m \le N} H(m)`: the supremum over real
         shifts :math:`|\tau| \le Nh` (the hockey stick interpolates linearly between grid
         shifts)."""
         return max(self.hockey_stick(eps_prime, self.step * m) for m in range(1, N + 1))

@@ -416,8 +416,8 @@ def _operations(expr: sp.Expr) -> int:
 
 @lru_cache(maxsize=256)
 def _slope_derivative(fam: type, cost: Cost) -> sp.Expr:
-    """The derivative of the family's slope in its free parameter (the interval Newton
-    step's :math:`s'`)."""
+    r"""The derivative of the family's slope in its free parameter (the interval Newton
+    step's :math:`s^{\prime}`)."""
     return sp.diff(fam.slope_function(cost), fam.free.symbol)
 
 

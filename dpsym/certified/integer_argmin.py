@@ -5,13 +5,13 @@ steps, every number an Arb ball (python-flint) at the instance's exact parameter
 
 1. **Which integers can win** (:func:`candidate_integers`). Where the cost has a closed
    form :math:`V(r)` (a rational function of :math:`r` for an integer moment), it is
-   extended to real :math:`r \in [l, h]` and the sign of its slope :math:`V'` is proven on
+   extended to real :math:`r \in [l, h]` and the sign of its slope :math:`V^{\prime}` is proven on
    a covering of the whole range (:func:`dpsym.certified.intervals.covering`: direct, mean-value and
-   Taylor forms, interval Newton isolating each root of :math:`V'`; each root box is then
-   contracted by Newton steps and what lies beside it gets the sign of :math:`V'` the
-   isolation proves). On an interval where :math:`V' < 0` the cost decreases, so an integer
+   Taylor forms, interval Newton isolating each root of :math:`V^{\prime}`; each root box is then
+   contracted by Newton steps and what lies beside it gets the sign of :math:`V^{\prime}` the
+   isolation proves). On an interval where :math:`V^{\prime} < 0` the cost decreases, so an integer
    :math:`r` with :math:`[r, r + 1]` inside such an interval is beaten by :math:`r + 1`;
-   likewise an integer with :math:`[r - 1, r]` where :math:`V' > 0` is beaten by
+   likewise an integer with :math:`[r - 1, r]` where :math:`V^{\prime} > 0` is beaten by
    :math:`r - 1`. The integers left (about two per local minimum of :math:`V`, and the ends
    of the range where the cost does not move away from them) are the only possible
    minimisers: this is the bound that excludes every other integer, proven over the whole

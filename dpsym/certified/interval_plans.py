@@ -1,7 +1,8 @@
 r"""The interval minimiser's functions of the free parameter, from a family's sympy cost.
 
 :func:`dpsym.certified.evaluation.interval_plan` compiles the cost :math:`V(\gamma)`, its slope
-:math:`s = V'` and :math:`s'` to ball functions (:mod:`dpsym.certified.intervals`). Where they are
+:math:`s = V^{\prime}` and :math:`s^{\prime}` to ball functions (:mod:`dpsym.certified.intervals`).
+Where they are
 rational in :math:`\gamma` (the staircase's integer moments), this module writes them as
 ratios of polynomials in :math:`\gamma` whose coefficients (expressions in the exact
 parameters and :math:`b = e^{-\varepsilon}`, each factored so that :math:`(1 - b)^k`
@@ -99,7 +100,8 @@ def _derivative(c: list[flint.arb]) -> list[flint.arb]:
 def rational_functions(m: Any, cost: Cost, exact: dict) -> tuple[Callable, ...] | None:
     r"""(cost, slope, slope derivative) as ball functions of the free parameter, each a
     ratio of polynomials evaluated by Horner's scheme on coefficients computed once per
-    precision (:math:`s' = (N' D - N D')/D^2` from the slope :math:`N/D`); None where the
+    precision (:math:`s^{\prime} = (N^{\prime} D - N D^{\prime})/D^2` from the slope :math:`N/D`);
+    None where the
     cost or the slope is not rational in the free parameter or a coefficient is not
     compiled."""
     parts = cost_fraction(type(m), cost)

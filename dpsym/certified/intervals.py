@@ -1,21 +1,23 @@
 r"""Rigorous minimisers without a closed form: interval Newton on the slope, a sign covering.
 
 The cost :math:`V(\gamma)` of a family with a continuous free parameter
-:math:`\gamma \in [l, h]`, its slope :math:`s = V'` and the slope's derivative :math:`s'`
+:math:`\gamma \in [l, h]`, its slope :math:`s = V^{\prime}` and the slope's derivative
+:math:`s^{\prime}`
 are compiled to Arb balls at the exact parameters (:class:`dpsym.certified.balls.BallFunction`;
 the same code also takes Arb power series, for Taylor forms). Then:
 
 1. **Every stationary point is isolated** (:func:`covering`). :math:`[l, h]` is covered
    from left to right by intervals :math:`I` on which the sign of :math:`s` is proven
-   (the ball of :math:`s(I)`, the mean-value form :math:`s(c) + s'(I)(I - c)`, or a Taylor
+   (the ball of :math:`s(I)`, the mean-value form :math:`s(c) + s^{\prime}(I)(I - c)`, or a Taylor
    form of order :data:`TAYLOR_ORDER` with a Lagrange remainder, :func:`taylor_form`, which
    stays tight where :math:`s` cancels to a tiny fraction of its terms as
    :math:`\varepsilon \to 0`), and by boxes :math:`X` in which the interval Newton
-   operator :math:`N(X) = m - s(m)/s'(X)` proves exactly one root (:math:`s'(X)` of one
+   operator :math:`N(X) = m - s(m)/s^{\prime}(X)` proves exactly one root (:math:`s^{\prime}(X)` of
+   one
    sign and :math:`N(X) \subset \operatorname{int} X`, Moore's theorem). At most
    :data:`MAX_BOXES` intervals; the width adapts geometrically, so minimisers as small as
    :math:`10^{-100}` are reached in a few hundred steps.
-2. **The candidates** (:func:`candidates`): the roots with :math:`s' > 0` (strict local
+2. **The candidates** (:func:`candidates`): the roots with :math:`s^{\prime} > 0` (strict local
    minima) and each end of the range unless the sign of :math:`s` next to it shows the
    cost decreasing away from it. The minimum over :math:`[l, h]` is at one of them.
 3. **The winner and its digits** (:func:`certify_minimum`). Each root box is contracted
@@ -139,7 +141,7 @@ def taylor_form(f: CompiledCost, box: flint.arb, order: int = TAYLOR_ORDER
     r"""Enclosures of the slope and of its derivative on ``box`` by Taylor forms at the
     midpoint :math:`m` with a Lagrange remainder:
     :math:`s(m + t) \in \sum_{k<N} c_k(m)\, t^k + C_N t^N` and
-    :math:`s'(m + t) \in \sum_{1 \le k<N} k\, c_k(m)\, t^{k-1} + N C_N t^{N-1}`,
+    :math:`s^{\prime}(m + t) \in \sum_{1 \le k<N} k\, c_k(m)\, t^{k-1} + N C_N t^{N-1}`,
     :math:`t \in X - m`, the :math:`c_k(m)` Taylor coefficients at the point (Arb's
     power series, no dependency) and :math:`C_N` the :math:`N`-th coefficient's
     enclosure on the whole box. Where the slope cancels to a tiny fraction of its terms
@@ -173,8 +175,8 @@ def _coefficients(series: object, n: int) -> list[flint.arb]:
 
 
 def newton_step(f: CompiledCost, box: flint.arb) -> tuple[flint.arb, int] | None:
-    """The interval Newton image :math:`N(X) = m - s(m)/s'(X)` and the proven sign of
-    :math:`s'` on :math:`X`, or None where that sign is not proven."""
+    r"""The interval Newton image :math:`N(X) = m - s(m)/s^{\prime}(X)` and the proven sign of
+    :math:`s^{\prime}` on :math:`X`, or None where that sign is not proven."""
     d = f.dslope(box)
     if not (d.is_finite() and (d > 0 or d < 0)):
         d = taylor_form(f, box)[1]
@@ -192,9 +194,9 @@ def newton_step(f: CompiledCost, box: flint.arb) -> tuple[flint.arb, int] | None
 
 @dataclass(frozen=True)
 class Piece:
-    """One interval of the covering of ``[lo, hi]``: the slope's proven sign on it
+    r"""One interval of the covering of ``[lo, hi]``: the slope's proven sign on it
     (``root`` False), or a box proven to hold exactly one root of the slope (``root``
-    True; ``sign`` is then the sign of :math:`s'` there: +1 a local minimum of the cost,
+    True; ``sign`` is then the sign of :math:`s^{\prime}` there: +1 a local minimum of the cost,
     -1 a local maximum)."""
 
     lo: flint.arb
@@ -205,13 +207,13 @@ class Piece:
 
 def covering(f: CompiledCost, budget: int = MAX_BOXES, start: flint.arb | None = None,
              stop: flint.arb | None = None) -> list[Piece]:
-    """Cover ``[lo, hi]`` from left to right by intervals on which the slope has a proven
+    r"""Cover ``[lo, hi]`` from left to right by intervals on which the slope has a proven
     sign, and boxes isolating its roots (interval Newton), at the current precision.
 
     A step takes an interval of the current width: a proven sign (direct, mean-value or
     Taylor form) accepts it and doubles the width, by :math:`2^{j-6}` at the :math:`j`-th
     consecutive success (at least to the distance from ``lo``: a geometric grid near
-    ``lo``); otherwise, where :math:`s'` has a proven sign
+    ``lo``); otherwise, where :math:`s^{\prime}` has a proven sign
     on it, the Newton image decides: disjoint from the interval, no root (the sign is that
     of :math:`s` at the midpoint); inside it, one root; elsewhere a box centred on the
     image is tried. Failing all, the width is halved, divided by :math:`2^{j-6}` at the
@@ -343,9 +345,10 @@ def polynomial_at(coeffs: list[flint.arb] | flint.arb_poly, x: object,
 class SignPolynomial:
     r"""The slope's sign as a polynomial :math:`N(\gamma) = \sum_j c_j \gamma^j` on a range
     in :math:`[0, \infty)`: the slope over a proven positive factor, so :math:`N` has the
-    slope's roots, and at a root the sign of :math:`N'` is that of :math:`s'`. It stands in
+    slope's roots, and at a root the sign of :math:`N^{\prime}` is that of :math:`s^{\prime}`. It
+    stands in
     for :class:`CompiledCost` in :func:`covering`, :func:`newton_step` and :func:`_refine`
-    (``slope`` is :math:`N`, ``dslope`` is :math:`N'`, Horner's scheme, also on power
+    (``slope`` is :math:`N`, ``dslope`` is :math:`N^{\prime}`, Horner's scheme, also on power
     series), and proves signs on ranges of any ratio (:meth:`dominance`).
     """
 
@@ -355,7 +358,7 @@ class SignPolynomial:
         self._cache: dict[int, tuple[list[flint.arb], list[flint.arb]]] = {}
 
     def coefficients(self) -> tuple[list[flint.arb], list[flint.arb]]:
-        """(:math:`c_j`, the coefficients of :math:`N'`) at the current precision."""
+        r"""(:math:`c_j`, the coefficients of :math:`N^{\prime}`) at the current precision."""
         prec = flint.ctx.prec
         if prec not in self._cache:
             c = list(self._numerator())
@@ -369,7 +372,7 @@ class SignPolynomial:
         return polynomial_at(self.coefficients()[0], x)
 
     def dslope(self, x: object) -> object:
-        """:math:`N'(x)`."""
+        r""":math:`N^{\prime}(x)`."""
         return polynomial_at(self.coefficients()[1], x)
 
     def dominance(self, a: flint.arb, c: flint.arb) -> int:
@@ -510,8 +513,8 @@ class Candidate:
 
 @exclusive
 def candidates(f: CompiledCost, prec: int) -> list[Candidate]:
-    """Every point where the cost's minimum over ``[lo, hi]`` can lie: the isolated roots
-    of the slope with :math:`s' > 0`, and each end not excluded by the slope's sign next
+    r"""Every point where the cost's minimum over ``[lo, hi]`` can lie: the isolated roots
+    of the slope with :math:`s^{\prime} > 0`, and each end not excluded by the slope's sign next
     to it (at ``prec`` bits, doubled while the slope's sign is unresolved at most sample
     points (:func:`_resolves`, at most :data:`PRECISION_DOUBLINGS` times) and once more
     when the covering fails). The family's own sign covering (``f.sign``), then a sign

@@ -87,7 +87,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, keeping the lines of an example (``  $ ...``) as written."""
+    """argparse's formatter, keeping the lines of an example (indented, ``$ ...``) as
+    written."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         return "\n\n".join(

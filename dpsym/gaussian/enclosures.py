@@ -17,14 +17,15 @@ confluent function), so :math:`R(t) = U(\tfrac12, \tfrac12, t^2/2)/\sqrt2`; Arb 
 so neither :math:`e^{t^2/2}` nor :math:`\operatorname{erfc}(t/\sqrt2)` appears (it is used
 for :math:`t > 1`; below, the erfc form has neither overflow nor cancellation). From
 :math:`\partial_z U(a, b, z) = -a\,U(a + 1, b + 1, z)`,
-:math:`-R'(t) = t\,U(\tfrac32, \tfrac32, t^2/2)/(2\sqrt2) > 0` (the same as
+:math:`-R^{\prime}(t) = t\,U(\tfrac32, \tfrac32, t^2/2)/(2\sqrt2) > 0` (the same as
 :math:`1 - tR(t)`, which cancels for large :math:`t`; it is used for :math:`t \le 1` only,
 where :math:`tR(t) \le R(1) < 0.66`). For :math:`t \le 1`,
 :math:`R(t) = \sqrt{\pi/2}\,\operatorname{erfc}(t/\sqrt2)\,e^{t^2/2}` (no cancellation).
 
 **The difference** :math:`R(x) - R(y)`. By the mean-value theorem it lies in
-:math:`\mu\cdot(-R')([x, y])`, one ball evaluation over the interval :math:`[x, y]` whose
-relative width is about :math:`\mu(|x| + 3)` (:math:`|R''/R'| \le |t| + 3`); when that is
+:math:`\mu\cdot(-R^{\prime})([x, y])`, one ball evaluation over the interval :math:`[x, y]` whose
+relative width is about :math:`\mu(|x| + 3)` (:math:`|R^{\prime\prime}/R^{\prime}| \le |t| + 3`);
+when that is
 below :math:`2^{-w}` at working precision :math:`w` this enclosure is used, otherwise the
 direct difference, which then loses at most :math:`w` bits to cancellation. Every
 evaluation is repeated at a higher precision until the ball has the relative accuracy asked
@@ -89,7 +90,7 @@ def mills(t: flint.arb) -> flint.arb:
 
 
 def mills_slope(t: flint.arb) -> flint.arb:
-    r""":math:`-R'(t) = 1 - tR(t) > 0` on a ball (the :math:`U(\tfrac32, \tfrac32, \cdot)`
+    r""":math:`-R^{\prime}(t) = 1 - tR(t) > 0` on a ball (the :math:`U(\tfrac32, \tfrac32, \cdot)`
     form above 1)."""
     if t > 1:
         three_halves = arb(3) / 2
@@ -243,8 +244,8 @@ class Calibration:
 
     def _step(self, x: flint.arb, bits: int) -> tuple[flint.arb, flint.arb]:
         r"""One Newton step on :math:`G(x) = \log v(x) - \log v^* = 0` with :math:`v` to
-        ``bits`` bits: (new exact point, :math:`|G/G'|`);
-        :math:`G' = \mp\varphi(x)\mu/(y\,v)` (:math:`-` for :math:`v = \delta`)."""
+        ``bits`` bits: (new exact point, :math:`|G/G^{\prime}|`);
+        :math:`G^{\prime} = \mp\varphi(x)\mu/(y\,v)` (:math:`-` for :math:`v = \delta`)."""
         v = self._value(x, bits)
         with arb_workprec(bits + 2 * ball_size(x) + GUARD_BITS):
             y, mu = self._point(x)
@@ -256,7 +257,7 @@ class Calibration:
 
     def _needed_bits(self, x: flint.arb, k: int) -> int:
         r"""Relative bits of :math:`v` that place a Newton point within :math:`2^{k-3}` of
-        the root: an error :math:`\eta` of :math:`G` moves it by :math:`\eta/|G'|`."""
+        the root: an error :math:`\eta` of :math:`G` moves it by :math:`\eta/|G^{\prime}|`."""
         v = self._value(x, 40)
         with arb_workprec(64):
             y, mu = self._point(x)

@@ -28,7 +28,8 @@ def phi(z: flint.arb) -> flint.arb:
 
 
 def gaussian_delta(mu: flint.arb, e: flint.arb) -> flint.arb:
-    r""":math:`\Phi(\mu/s - \varepsilon'/s) - e^{\varepsilon'}\Phi(-\mu/s - \varepsilon'/s)`,
+    r""":math:`\Phi(\mu/s - \varepsilon^{\prime}/s) - e^{\varepsilon^{\prime}}\Phi(-\mu/s -
+    \varepsilon^{\prime}/s)`,
     :math:`s = \sqrt{2\mu}`: the profile of the loss :math:`N(\mu, 2\mu)`."""
     s = (2 * mu).sqrt()
     return phi((mu - e) / s) - e.exp() * phi((-mu - e) / s)

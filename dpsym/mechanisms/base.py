@@ -11,9 +11,8 @@ the layers below, to which the methods here delegate:
   and cost, closed forms and series -- by :mod:`dpsym.symbolic.engine` (cached per class);
 * certified values at any number of digits by :mod:`dpsym.certified.evaluation`;
 * samples by :mod:`dpsym.sampling.samplers` and exact privacy profiles by
-:mod:`dpsym.privacy.profiles`,
-  both of which take the numeric noise description (:meth:`Mechanism.numeric_noise`) and
-  the sensitivity, not the mechanism.
+  :mod:`dpsym.privacy.profiles`, both of which take the numeric noise description
+  (:meth:`Mechanism.numeric_noise`) and the sensitivity, not the mechanism.
 """
 
 from __future__ import annotations
@@ -252,7 +251,7 @@ class Mechanism(Distribution, Parametrised):
 
     def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
                         digits: int = 30, *, free_value: object = None) -> Value:
-        r"""The certified privacy profile :math:`\delta(\varepsilon')` at this instance's
+        r"""The certified privacy profile :math:`\delta(\varepsilon^{\prime})` at this instance's
         sensitivity (:func:`dpsym.privacy.profiles.privacy_profile`); the free parameter is
         ``free_value`` or the optimum for ``cost`` certified to ``digits + 10`` digits."""
         noise = self.numeric_noise(cost, free_value, digits + 10)

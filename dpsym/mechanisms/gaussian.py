@@ -95,7 +95,7 @@ class _Gaussian(Mechanism):
 
     def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
                         digits: int = 30) -> Value:
-        r"""The exact :math:`\delta(\varepsilon')` of the noise at this instance's exact
+        r"""The exact :math:`\delta(\varepsilon^{\prime})` of the noise at this instance's exact
         :math:`\sigma`, enclosed (between the profiles at the ends of :math:`\sigma`'s
         enclosure, :func:`dpsym.gaussian.calibration.profile_on`) and rounded to ``digits``
         proven digits."""

@@ -74,12 +74,12 @@ class Staircase(Mechanism):
 
         The cost is :math:`C\, L_s / D` with :math:`C = \Delta^p (1 - b)^2 / (p + 1) > 0` and
         :math:`D = \gamma + b(1 - \gamma) > 0`, so its slope is :math:`C\, N / D^2` with
-        :math:`N = s L_{s-1} D - (1 - b) L_s` (termwise derivatives, :math:`L_s' = s
+        :math:`N = s L_{s-1} D - (1 - b) L_s` (termwise derivatives, :math:`L_s^{\prime} = s
         L_{s-1}`, the series converging uniformly for :math:`b < 1`), and
 
         .. math::
 
-           N' = s(s-1) L_{s-2} D + s (1 - b) L_{s-1} - (1 - b) s L_{s-1}
+           N^{\prime} = s(s-1) L_{s-2} D + s (1 - b) L_{s-1} - (1 - b) s L_{s-1}
               = s(s-1)\, D\, L_{s-2} > 0 \quad (0 < \gamma \le 1):
 
         the slope's sign is that of a strictly increasing function, whose root is near

@@ -227,7 +227,7 @@ class StaircaseMD(DimensionalMechanism):
     @classmethod
     @cache
     def slope_function(cls, cost: Cost | str) -> sp.Expr:
-        r"""The derivative in :math:`\gamma`, from :math:`S_m' = m S_{m-1}`:
+        r"""The derivative in :math:`\gamma`, from :math:`S_m^{\prime} = m S_{m-1}`:
         :math:`\frac{d}{d\gamma}\frac{S_{d+p}}{S_d}
         = \frac{(d+p) S_{d+p-1} S_d - d\, S_{d+p} S_{d-1}}{S_d^2}`."""
         cost = parse_cost(cost)
@@ -538,7 +538,7 @@ class _RadialPolynomials:
         return q["c"] * polynomial_at(q["n"], x) / polynomial_at(q["bottom"], x, True) ** 2
 
     def dslope(self, x: object) -> object:
-        """:math:`C (N' S_d - 2 N S_d')/S_d^3`."""
+        r""":math:`C (N^{\prime} S_d - 2 N S_d^{\prime})/S_d^3`."""
         q = self._polys()
         sd = polynomial_at(q["bottom"], x, True)
         return q["c"] * (polynomial_at(q["dn"], x) * sd - 2 * polynomial_at(q["n"], x)
@@ -582,12 +582,12 @@ def level_index(radius: np.ndarray, gamma_value: float, Delta_value: float = 1.0
 def hockey_stick_2d(eps_value: float, eps_prime: float, shift: tuple[float, float],
                     gamma_value: float, half_width: float | None = None,
                     cells: int = 1200) -> float:
-    r"""The hockey-stick divergence :math:`\delta(\varepsilon') = \int (f(x) -
-    e^{\varepsilon'} f(x - t))_+\,dx` of the 2-D staircase (:math:`\Delta = 1`), float64.
+    r"""The hockey-stick divergence :math:`\delta(\varepsilon^{\prime}) = \int (f(x) -
+    e^{\varepsilon^{\prime}} f(x - t))_+\,dx` of the 2-D staircase (:math:`\Delta = 1`), float64.
 
     Midpoint rule on a square grid of ``cells``:sup:`2` cells covering
     :math:`\|x\|_\infty \le` ``half_width``; the integrand is written with the integer
-    level difference, so at :math:`\varepsilon' = \varepsilon` every term is an exact
+    level difference, so at :math:`\varepsilon^{\prime} = \varepsilon` every term is an exact
     zero when :math:`e(\|x - t\|_1) - e(\|x\|_1) \le 1`.
     """
     bb = math.exp(-eps_value)

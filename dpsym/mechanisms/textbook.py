@@ -5,7 +5,7 @@ Small finite objects whose privacy can be computed *exactly* rather than argued:
 * :func:`exponential_mechanism` -- the law :math:`\Pr[M_\varepsilon(x) = r] \propto
   \exp(\varepsilon u(x, r)/\Delta u)` on a finite range, as exact sympy numbers, and
   :func:`exponential_privacy_loss`, the exact
-  :math:`\max_r \log \Pr[M(x) = r]/\Pr[M(x') = r]` over a neighbouring pair;
+  :math:`\max_r \log \Pr[M(x) = r]/\Pr[M(x^{\prime}) = r]` over a neighbouring pair;
 * :func:`report_noisy_max` -- the law of :math:`\arg\max_i (c_i + Y_i)`,
   :math:`Y_i \sim \mathrm{Lap}(1/\varepsilon)` i.i.d., by integrating the Laplace
   densities with mpmath, :math:`\Pr[\arg\max = i] = \int f_i(x)\prod_{j \ne i} F_j(x)\,dx`,
@@ -68,13 +68,13 @@ def exponential_mechanism(utilities: Sequence[object], eps: object,
 @exclusive
 def exponential_privacy_loss(u: Sequence[object], u_prime: Sequence[object], eps: object,
                              sensitivity: object = 1) -> sp.Expr:
-    r"""The exact privacy loss :math:`\max_r |\log \Pr[M(x) = r]/\Pr[M(x') = r]|`.
+    r"""The exact privacy loss :math:`\max_r |\log \Pr[M(x) = r]/\Pr[M(x^{\prime}) = r]|`.
 
     Parameters
     ----------
     u, u_prime : sequence
-        Utilities at the neighbouring datasets :math:`x, x'`
-        (:math:`|u(x, r) - u(x', r)| \le \Delta u` for every :math:`r`).
+        Utilities at the neighbouring datasets :math:`x, x^{\prime}`
+        (:math:`|u(x, r) - u(x^{\prime}, r)| \le \Delta u` for every :math:`r`).
     eps, sensitivity : number
         :math:`\varepsilon` and :math:`\Delta u`.
 
@@ -149,11 +149,11 @@ def report_noisy_max(counts: Sequence[object], eps: object, digits: int = 20
 @exclusive
 def noisy_max_privacy_loss(k: int, eps: object, base_counts: Sequence[Sequence[int]],
                            neighbour: str = "add/remove", digits: int = 20) -> mpmath.mpf:
-    r"""The largest :math:`|\log \Pr[M(c) = i]/\Pr[M(c') = i]|` of report noisy max.
+    r"""The largest :math:`|\log \Pr[M(c) = i]/\Pr[M(c^{\prime}) = i]|` of report noisy max.
 
-    Neighbours of a count vector :math:`c`: ``"add/remove"`` -- :math:`c' = c + s` with
+    Neighbours of a count vector :math:`c`: ``"add/remove"`` -- :math:`c^{\prime} = c + s` with
     :math:`s \in \{0, 1\}^k` (adding one person raises each count by at most one);
-    ``"replace"`` -- :math:`c' - c \in \{-1, 0, 1\}^k`.
+    ``"replace"`` -- :math:`c^{\prime} - c \in \{-1, 0, 1\}^k`.
 
     Parameters
     ----------

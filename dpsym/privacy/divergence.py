@@ -3,7 +3,7 @@ r"""Piecewise densities on the whole line and their hockey-stick integrals, in c
 The machinery behind :mod:`dpsym.privacy.profiles`: a numeric
 :class:`~dpsym.symbolic.noise.SymmetricNoise` is unrolled into segments on the real line (or on
 :math:`\mathbb{Z}`) at the current mpmath precision (:class:`Density`); for a shift
-:math:`d` and a factor :math:`c = e^{\varepsilon'}` the integral (sum)
+:math:`d` and a factor :math:`c = e^{\varepsilon^{\prime}}` the integral (sum)
 :math:`\int (f(x) - c f(x + d))_+ dx` is taken piece by piece with exact antiderivatives
 (geometric sums on a lattice), the geometric tail summed in closed form. The method and
 its proof are in the docstring of :mod:`dpsym.privacy.profiles`.

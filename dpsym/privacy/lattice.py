@@ -7,7 +7,7 @@ geometric tail of integer period :math:`T` and ratio :math:`q`) and an integer s
 :math:`d`,
 
 .. math:: H(d) = \sum_{i \in \mathbb{Z}} \bigl(p(i) - c\,p(i - d)\bigr)_+,
-          \qquad c = e^{\varepsilon'},
+          \qquad c = e^{\varepsilon^{\prime}},
 
 and the profile at sensitivity :math:`\Delta` is :math:`\max_{0 \le d \le \Delta} H(d)`
 (:math:`H(-d) = H(d)` by symmetry).
@@ -28,10 +28,10 @@ summed in closed form (geometric sums).
 e.g. the staircase's two levels are in ratio :math:`b = e^{-\varepsilon}`), and a term is
 positive iff :math:`\log R + \theta > 0` for the product. If :math:`R = 1` that is the sign
 of the rational :math:`\theta`, if :math:`\theta = 0` that of :math:`R - 1` (ties, such as
-:math:`\varepsilon' = \varepsilon` for the pure :math:`\varepsilon`-DP mechanisms, are
+:math:`\varepsilon^{\prime} = \varepsilon` for the pure :math:`\varepsilon`-DP mechanisms, are
 exact); otherwise :math:`R e^\theta \ne 1` (Lindemann–Weierstrass: :math:`e^\theta` is
 transcendental for rational :math:`\theta \ne 0`), and Arb balls at rising precision
-exclude the tie. An :math:`\varepsilon'` that is not of this form (say
+exclude the tie. An :math:`\varepsilon^{\prime}` that is not of this form (say
 :math:`\sqrt 2`) is compared by balls, a possible tie by sympy; an undecided one raises
 :class:`~dpsym.errors.CertificationError`.
 
@@ -48,16 +48,17 @@ and only those are evaluated. A pure geometric mass (the discrete Laplace) is lo
 and then :math:`H` is nondecreasing in :math:`d` (the theorem of :mod:`dpsym.privacy.profiles`,
 whose proof holds on :math:`\mathbb{Z}`): only :math:`d = \Delta`. The maximum of balls
 is a ball of the maximum. A value whose every ingredient is rational (e.g.
-:math:`\varepsilon' = 0` with rational masses) is summed in fractions: ``"exact"``.
+:math:`\varepsilon^{\prime} = 0` with rational masses) is summed in fractions: ``"exact"``.
 
 **On the line.** A density made of constant pieces with rational ends (and a geometric
 tail of rational period: the staircase) is handled by the same runs, with lengths in place
 of counts, the mirror :math:`x \mapsto -x` and the windows :math:`[-s, s + d)`; the
 supremum over :math:`d \in (0, \Delta]` is at :math:`\Delta` or a breakpoint difference
 (:mod:`dpsym.privacy.profiles`), the limit :math:`d \to 0^+` never exceeding it
-(:math:`H(d) \ge P(S) - e^{\varepsilon'}Q(S)` for :math:`S` the line without the
+(:math:`H(d) \ge P(S) - e^{\varepsilon^{\prime}}Q(S)` for :math:`S` the line without the
 translate's atom, which is that limit). A point mass :math:`\alpha` at the origin adds
-:math:`\alpha` for every :math:`d > 0`. This covers the staircase at :math:`\varepsilon' < 0`,
+:math:`\alpha` for every :math:`d > 0`. This covers the staircase at
+:math:`\varepsilon^{\prime} < 0`,
 where its closed form (:mod:`dpsym.privacy.closed_forms`) does not apply.
 """
 
@@ -167,7 +168,7 @@ Term = tuple[int, int, bool, int, int, int, bool]
 
 class LatticeProfile:
     r"""The profile of one numeric lattice (or piecewise-constant) noise at one
-    :math:`\varepsilon'`."""
+    :math:`\varepsilon^{\prime}`."""
 
     def __init__(self, noise: SymmetricNoise, eps: Fraction | sp.Expr) -> None:
         levels: list[sp.Expr] = []
@@ -550,7 +551,7 @@ def _sign_symbolic(r: Fraction, t: sp.Expr) -> int:
 def lattice_profile(noise: SymmetricNoise, eps: Fraction | sp.Expr, Delta: Fraction | sp.Expr
                     ) -> tuple | None:
     r"""The profile of a numeric lattice noise, or a piecewise-constant density, at
-    :math:`\varepsilon'` and sensitivity :math:`\Delta` (``(exact, enclose, worst shift,
+    :math:`\varepsilon^{\prime}` and sensitivity :math:`\Delta` (``(exact, enclose, worst shift,
     parts)``,
     see :meth:`LatticeProfile.value`), or None when the description is not constant pieces
     (rational ends on the line) plus a tail of ratio :math:`R e^\theta`."""

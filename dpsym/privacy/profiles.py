@@ -4,9 +4,9 @@ The privacy profile of a noise distribution :math:`P` at sensitivity :math:`\Del
 
 .. math::
 
-   \delta(\varepsilon')
-   = \sup_{|d| \le \Delta} \sup_S \bigl[P(S) - e^{\varepsilon'} P(S + d)\bigr]
-   = \sup_{|d| \le \Delta} \int \bigl(f(x) - e^{\varepsilon'} f(x + d)\bigr)_+ \,dx,
+   \delta(\varepsilon^{\prime})
+   = \sup_{|d| \le \Delta} \sup_S \bigl[P(S) - e^{\varepsilon^{\prime}} P(S + d)\bigr]
+   = \sup_{|d| \le \Delta} \int \bigl(f(x) - e^{\varepsilon^{\prime}} f(x + d)\bigr)_+ \,dx,
 
 the inner quantity being the hockey-stick divergence of :math:`P` from its translate
 (a sum over :math:`\mathbb{Z}`, and :math:`d \in \mathbb{Z}`, for lattice noise). A mechanism
@@ -45,12 +45,13 @@ sampling and without truncation:
   :math:`c > 0` the hockey-stick divergence
   :math:`H(d) = \int (f(x) - c f(x + d))_+ dx` is nondecreasing in :math:`|d|`.
   *Proof.* For :math:`d > 0` the derivative of :math:`\log f(x) - \log f(x + d)` is
-  :math:`\psi(x) - \psi(x + d) \ge 0` (:math:`\psi = (\log f)'` is nonincreasing), so the
+  :math:`\psi(x) - \psi(x + d) \ge 0` (:math:`\psi = (\log f)^{\prime}` is nonincreasing), so the
   set where :math:`f(x) > c f(x + d)` is a half-line :math:`(t, \infty)` and
   :math:`H(d) = \sup_t [\bar F(t) - c \bar F(t + d)]` with :math:`\bar F` the survival
   function. Each bracket is nondecreasing in :math:`d`, and
-  :math:`H(d') \ge \sup_t [\bar F(t) - c\bar F(t + d')]` for every :math:`d'`, hence
-  :math:`H(d') \ge H(d)` for :math:`d' \ge d`. Symmetry of :math:`f` gives
+  :math:`H(d^{\prime}) \ge \sup_t [\bar F(t) - c\bar F(t + d^{\prime})]` for every
+  :math:`d^{\prime}`, hence
+  :math:`H(d^{\prime}) \ge H(d)` for :math:`d^{\prime} \ge d`. Symmetry of :math:`f` gives
   :math:`H(-d) = H(d)`.
 
 The privacy-loss view is :func:`privacy_loss_bound`:
@@ -138,11 +139,11 @@ def _mp_of(value: Fraction | sp.Expr) -> mpmath.mpf:
 @exclusive
 def hockey_stick(noise_numeric: SymmetricNoise, shift: object,
                  eps_prime: object) -> mpmath.mpf:
-    r"""Return :math:`\int \bigl(f(x) - e^{\varepsilon'} f(x + d)\bigr)_+ dx` exactly.
+    r"""Return :math:`\int \bigl(f(x) - e^{\varepsilon^{\prime}} f(x + d)\bigr)_+ dx` exactly.
 
     On a lattice the integral is the sum over :math:`\mathbb{Z}` and the shift must be an
     integer. A point mass :math:`a` at the origin contributes :math:`a` for :math:`d \ne 0`
-    (and :math:`a(1 - e^{\varepsilon'})_+` for :math:`d = 0`).
+    (and :math:`a(1 - e^{\varepsilon^{\prime}})_+` for :math:`d = 0`).
 
     Parameters
     ----------
@@ -152,7 +153,7 @@ def hockey_stick(noise_numeric: SymmetricNoise, shift: object,
     shift : number
         :math:`d`, any real (integer on a lattice); :math:`H(-d) = H(d)` by symmetry.
     eps_prime : number
-        :math:`\varepsilon'`; strings and fractions are read exactly, mpf and sympy
+        :math:`\varepsilon^{\prime}`; strings and fractions are read exactly, mpf and sympy
         numbers are evaluated at the current precision.
 
     Returns
@@ -210,7 +211,7 @@ def max_hockey_stick(noise_numeric: SymmetricNoise, sensitivity: object,
                      eps_prime: object) -> tuple[mpmath.mpf, object]:
     r"""Return :math:`\bigl(\sup_{|d| \le \Delta} H(d), d^*\bigr)` at the working precision.
 
-    :math:`H(d) = \int (f(x) - e^{\varepsilon'} f(x + d))_+ dx` (see :func:`hockey_stick`).
+    :math:`H(d) = \int (f(x) - e^{\varepsilon^{\prime}} f(x + d))_+ dx` (see :func:`hockey_stick`).
     The supremum is exact for
 
     * lattice noise: every integer shift :math:`1, \dots, \lfloor\Delta\rfloor` is evaluated;
@@ -231,7 +232,7 @@ def max_hockey_stick(noise_numeric: SymmetricNoise, sensitivity: object,
     sensitivity : number
         :math:`\Delta > 0`.
     eps_prime : number
-        :math:`\varepsilon'`.
+        :math:`\varepsilon^{\prime}`.
 
     Returns
     -------
@@ -376,11 +377,11 @@ def _part_at_most(enclose: Callable[[int], flint.arb], symbolic: Callable[[], sp
 @exclusive
 def privacy_profile(noise: SymmetricNoise, eps_prime: object, digits: int = 30, *,
                     sensitivity: object = None) -> Value:
-    r"""The privacy profile :math:`\delta(\varepsilon')` of ``noise`` at ``sensitivity``,
+    r"""The privacy profile :math:`\delta(\varepsilon^{\prime})` of ``noise`` at ``sensitivity``,
     certified.
 
-    .. math:: \delta(\varepsilon') = \sup_{|d| \le \Delta}
-              \int \bigl(f(x) - e^{\varepsilon'} f(x + d)\bigr)_+ dx
+    .. math:: \delta(\varepsilon^{\prime}) = \sup_{|d| \le \Delta}
+              \int \bigl(f(x) - e^{\varepsilon^{\prime}} f(x + d)\bigr)_+ dx
 
     A mechanism instance answers the same through
     :meth:`~dpsym.mechanisms.base.Mechanism.privacy_profile`.
@@ -390,7 +391,7 @@ def privacy_profile(noise: SymmetricNoise, eps_prime: object, digits: int = 30, 
     noise : SymmetricNoise
         A fully numeric description (e.g. ``Staircase(eps="1").numeric_noise()``).
     eps_prime : number
-        :math:`\varepsilon'` (read exactly from strings and fractions).
+        :math:`\varepsilon^{\prime}` (read exactly from strings and fractions).
     digits : int
         Significant digits certified (:func:`dpsym.certified.agreement.agreement`).
     sensitivity : number
@@ -399,15 +400,15 @@ def privacy_profile(noise: SymmetricNoise, eps_prime: object, digits: int = 30, 
     Returns
     -------
     Value
-        :math:`\delta(\varepsilon')` (``text`` is ``"0"`` when it vanishes). Lattice
+        :math:`\delta(\varepsilon^{\prime})` (``text`` is ``"0"`` when it vanishes). Lattice
         noise of constant pieces and a geometric tail (discrete Laplace, staircase and
         uniform) is summed exactly (:func:`dpsym.privacy.lattice.lattice_profile`);
         Laplace, truncated Laplace, staircase and uniform-with-atom noise with rational
-        parameters, and normal noise at a rational :math:`\varepsilon' \ge 0`, take their
+        parameters, and normal noise at a rational :math:`\varepsilon^{\prime} \ge 0`, take their
         closed forms (:func:`dpsym.privacy.closed_forms.from_noise`), at a
-        rational or a constant irrational :math:`\varepsilon'` (``"log(3)"``):
+        rational or a constant irrational :math:`\varepsilon^{\prime}` (``"log(3)"``):
         ``"exact"`` for a rational value, else an Arb enclosure; other piecewise-constant
-        densities (the staircase at :math:`\varepsilon' < 0`) by the lattice sums on the
+        densities (the staircase at :math:`\varepsilon^{\prime} < 0`) by the lattice sums on the
         line. Other noise (e.g. a non-constant, non-exponential piece) is integrated
         piece by piece at two precisions (``"agreement"``).
     """

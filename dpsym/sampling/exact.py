@@ -233,7 +233,7 @@ class DiscreteStaircaseExact(ExactSampler):
     :math:`P(i) \propto w(|i|)` for every :math:`i \in \mathbb{Z}`, which is the
     definition; in particular :math:`P(0) = a(r) = \bigl(2\frac{r + mb}{1 - b} -
     1\bigr)^{-1}`, not twice that. The acceptance probability is
-    :math:`1 - \frac{1-b}{2(r+mb)} \ge 1/2`. :math:`\square`
+    :math:`1 - \frac{1-b}{2(r+mb)} \ge 1/2`. ∎
 
     Why step 2 is not a composition of :math:`\mathrm{Bernoulli}(b)` draws: the obvious
     one (draw :math:`J` uniform on :math:`\{0, \dots, \Delta - 1\}`, keep it if

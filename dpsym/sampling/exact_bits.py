@@ -5,8 +5,8 @@ random bits to a draw only Python integers and :class:`fractions.Fraction` are u
 ``float`` is ever created. Each primitive draws *exactly* from its law, given ideal random
 bits.
 
-The random source
------------------
+Random bits
+-----------
 :class:`RandomBits` wraps ``rng``, one of
 
 * a :class:`numpy.random.Generator` (or a :class:`numpy.random.BitGenerator`): only its raw
@@ -20,8 +20,8 @@ The bits are read in blocks (1024 words from numpy, 4096 bits from ``getrandbits
 consumed from a buffer, so a generator advances by more than the bits actually used;
 leftover bits are discarded when the :class:`RandomBits` is dropped.
 
-Primitives
-----------
+The exact primitives
+--------------------
 * :meth:`RandomBits.below`: a uniform integer in :math:`\{0, \dots, n - 1\}` by rejection
   from :math:`\lceil \log_2 n \rceil` fresh bits (acceptance probability above 1/2).
 * :func:`bernoulli_exp_neg`: :math:`\mathrm{Bernoulli}(e^{-\gamma})` for rational
@@ -222,7 +222,7 @@ def geometric_exp_neg(source: Bits, gamma: Fraction) -> int:
     :math:`P(U + tV = x) \propto e^{-U/t} e^{-V} = e^{-x/t}`: a geometric law of ratio
     :math:`e^{-1/t}`. Grouping :math:`x` into blocks :math:`\{ks, \dots, ks + s - 1\}`
     gives :math:`P(K = k) \propto e^{-ks/t} \sum_{j < s} e^{-j/t} \propto e^{-\gamma k}`.
-    :math:`\square`
+    ∎
 
     Parameters
     ----------

@@ -18,7 +18,7 @@ calls a symbolic solver:
   :math:`e^a` the ratio of consecutive masses), inverted explicitly by
   :func:`exponential_offset` in a form without cancellation (``log1p``/``expm1``) and
   evaluated in numpy. :func:`exponential_rate` recognises the form: the logarithmic
-  derivative :math:`f'/f` is a constant :math:`a \ne 0`.
+  derivative :math:`f^{\prime}/f` is a constant :math:`a \ne 0`.
 * any other density: vectorised bisection of :math:`U` (:func:`bisect_upper`).
 
 Exact constants are rounded to float64 from a ball evaluation (:func:`mp_constant`), so
@@ -205,8 +205,8 @@ def exponential_rate(expr: sp.Expr, var: sp.Symbol) -> sp.Expr | None:
     r"""The rate :math:`a` if ``expr`` is :math:`C e^{a\,\mathrm{var}}` with numeric
     :math:`C` and real :math:`a \ne 0`, else ``None``.
 
-    The test is that the logarithmic derivative :math:`f'/f` is free of ``var``; sympy
-    cancels the common factors of :math:`f'` and :math:`f` on construction, so this is a
+    The test is that the logarithmic derivative :math:`f^{\prime}/f` is free of ``var``; sympy
+    cancels the common factors of :math:`f^{\prime}` and :math:`f` on construction, so this is a
     differentiation and a division (no simplification, no solver). A form it does not
     recognise falls back to the bisection, which is correct for every density.
     """
@@ -277,8 +277,8 @@ def exponential_offset(v: np.ndarray, rate: float, width: float) -> np.ndarray:
     :math:`W = \infty`, where :math:`s = -\log(v)/A` (``v`` is exact, so its logarithm is
     accurate, :math:`v \to 1` included), and :math:`AW < 10^{-200}`, where the density is
     flat to 200 digits and :math:`s = \bar v W` (the products above would underflow).
-    For :math:`a > 0` the piece is read from its upper end: :math:`s = W - s'` with
-    :math:`s'` the offset of the reflected (decreasing) density at the upper fraction
+    For :math:`a > 0` the piece is read from its upper end: :math:`s = W - s^{\prime}` with
+    :math:`s^{\prime}` the offset of the reflected (decreasing) density at the upper fraction
     :math:`1 - v`.
 
     Parameters

@@ -30,7 +30,8 @@ working precision) use the same structure. With :math:`S(y)` the mass of
 
 .. math::
 
-   S(y) = q^k \Bigl( U_j(u) + \sum_{j' > j} M_{j'} + \frac{q\, M_{\text{period}}}{1 - q} \Bigr),
+   S(y) = q^k \Bigl( U_j(u) + \sum_{j^{\prime} > j} M_{j^{\prime}} + \frac{q\, M_{\text{period}}}{1
+   - q} \Bigr),
 
 a sum of non-negative terms, so that far tails keep their relative precision.
 

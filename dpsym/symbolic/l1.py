@@ -5,7 +5,7 @@ A density on :math:`\mathbb{R}^d` that depends on :math:`x` only through
 :math:`R = \|X\|_1` then has density :math:`g(r)\, s_d(r)`, with :math:`s_d(r)` the
 surface measure of the :math:`\ell^1` sphere of radius :math:`r`,
 
-.. math:: V_d(r) = \frac{(2r)^d}{d!}, \qquad s_d(r) = V_d'(r) = \frac{2^d r^{d-1}}{(d-1)!},
+.. math:: V_d(r) = \frac{(2r)^d}{d!}, \qquad s_d(r) = V_d^{\prime}(r) = \frac{2^d r^{d-1}}{(d-1)!},
 
 and given :math:`R` the direction :math:`X/R` is uniform on the unit :math:`\ell^1` sphere:
 :math:`X/R = (\sigma_1 D_1, \dots, \sigma_d D_d)` with independent uniform signs

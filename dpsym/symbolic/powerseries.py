@@ -574,7 +574,7 @@ class PuiseuxArithmetic:
         r""":math:`e^f`: the constant term through
         :meth:`~dpsym.symbolic.tidy.Coefficients.exp_const`
         (which may give a power of :math:`t`), the rest by the recurrence of
-        :math:`g' = f' g`.
+        :math:`g^{\prime} = f^{\prime} g`.
 
         Raises
         ------
@@ -604,7 +604,7 @@ class PuiseuxArithmetic:
     def log(self, f: Puiseux) -> Puiseux:
         r""":math:`\log f = \log(c_0 t^{v/q}) + \log h` (the first a constant of the field,
         :meth:`~dpsym.symbolic.tidy.Coefficients.log_const`; the second by the recurrence of
-        :math:`h g' = h'`)."""
+        :math:`h g^{\prime} = h^{\prime}`)."""
         lead, h = self.split(f)
         K = self.K
         const = self.const(K.log_const(lead, Fraction(f.v, f.q)))

@@ -4,7 +4,7 @@ The interval minimiser (:func:`dpsym.certified.intervals.candidates`) covers the
 range by intervals on which the slope's sign is proven. Where the family *proves* that
 the slope's sign is that of a strictly increasing function :math:`N` (for instance the
 staircase's moments written with Lerch sums, :meth:`dpsym.mechanisms.Staircase._interval_sign`:
-:math:`N = s L_{s-1} D - (1 - b) L_s` with :math:`N' = s(s-1) D L_{s-2} > 0`), the
+:math:`N = s L_{s-1} D - (1 - b) L_s` with :math:`N^{\prime} = s(s-1) D L_{s-2} > 0`), the
 covering needs the sign of the slope at a few *points* only:
 
 * if :math:`s(l) > 0` the slope is positive on :math:`(l, h]`; if :math:`s(h) < 0` it is
@@ -108,7 +108,7 @@ class IncreasingSign:
 
     def covering(self) -> list[Piece]:
         r"""The sign covering of ``[lo, hi]``: at most one interval of each sign and one
-        root box (:math:`s' > 0` there: the slope's numerator increases through its
+        root box (:math:`s^{\prime} > 0` there: the slope's numerator increases through its
         root).
 
         Raises
