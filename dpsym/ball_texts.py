@@ -164,6 +164,57 @@ def outward(ball: flint.arb, digits: int) -> tuple[str, str]:
     return lo[0], hi[1]
 
 
+def decimal_parts(text: str) -> tuple[int, int]:
+    r"""A decimal text of the package's own (``"-1.25e-400"``, any exponent and any number
+    of digits) as ``(m, e)``, its value exactly :math:`m \cdot 10^e` (neither
+    :class:`decimal.Decimal`, whose exponents are bounded, nor Python's decimal string
+    conversion, refused beyond 4300 digits).
+
+    Raises
+    ------
+    DomainError
+        If ``text`` is not a decimal number.
+    """
+    body = text.strip().lower()
+    mantissa, _, exponent = body.partition("e")
+    sign = -1 if mantissa.startswith("-") else 1
+    whole, _, frac = mantissa.lstrip("+-").partition(".")
+    digits = (whole + frac).lstrip("0") or "0"
+    exp_text = exponent.lstrip("+-")
+    if not (digits.isascii() and digits.isdigit() and (not exponent or (
+            exp_text.isascii() and exp_text.isdigit()))):
+        raise DomainError("value", f"not a decimal number: {text[:40]!r}")
+    power = (-1 if exponent.startswith("-") else 1) * int(flint.fmpz(exp_text)) \
+        if exponent else 0
+    return sign * int(flint.fmpz(digits)), power - len(frac)
+
+
+def decimal_ball(text: str) -> flint.arb:
+    """A ball of the exact decimal ``text`` at the current Arb precision, with its power of
+    ten computed at the extra precision a huge exponent needs."""
+    man, power = decimal_parts(text)
+    prec = flint.ctx.prec
+    with arb_workprec(prec + abs(power).bit_length() + 16):
+        value = flint.arb(flint.fmpz(man)) * flint.arb(10) ** power
+    return +value
+
+
+def decimal_fraction(text: str, limit: int = 100_000) -> Fraction:
+    """The exact decimal ``text`` as a fraction, for an exponent of at most ``limit``
+    (a larger power of ten is not a fraction one can hold).
+
+    Raises
+    ------
+    UnsupportedError
+        Beyond the limit.
+    """
+    man, power = decimal_parts(text)
+    if abs(power) > limit:
+        raise UnsupportedError(f"the decimal {text[:24]}... has an exponent beyond "
+                               f"{limit}: it is not held as an exact fraction")
+    return Fraction(man) * Fraction(10) ** power
+
+
 def nonneg(ball: flint.arb) -> flint.arb:
     r"""The ball intersected with :math:`[0, \infty)` (a probability: a ball entirely
     below 0 can only enclose 0)."""
@@ -174,5 +225,5 @@ def nonneg(ball: flint.arb) -> flint.arb:
     return flint.arb(0).union(flint.arb(ball.upper()))
 
 
-__all__ = ["arb_of", "certify", "certify_directed", "directed_texts", "exact_sym", "nonneg",
-           "outward", "sort_key"]
+__all__ = ["arb_of", "certify", "certify_directed", "decimal_ball", "decimal_fraction",
+           "decimal_parts", "directed_texts", "exact_sym", "nonneg", "outward", "sort_key"]

@@ -581,10 +581,15 @@ def _terminating_digits(value: Fraction, limit: int) -> int | None:
         fives += 1
     if den != 1:
         return None
-    scaled = abs(value) * Fraction(10) ** max(twos, fives)
-    n = len(str(scaled.numerator)) if scaled.numerator.bit_length() < 60_000 else limit + 1
-    while n > 1 and scaled.numerator % 10 == 0:
-        scaled /= 10
+    whole = (abs(value) * Fraction(10) ** max(twos, fives)).numerator
+    twos_left = (whole & -whole).bit_length() - 1
+    zeros, rest = 0, whole
+    while zeros < twos_left and rest % 5 == 0:  # the trailing zeros: min(v2, v5)
+        rest //= 5
+        zeros += 1
+    whole //= 10**zeros
+    n = decimal_digits(whole)  # exact, or one more just below a power of ten
+    if n > 1 and 10 ** (n - 1) > whole:
         n -= 1
     return n if n <= limit else None
 

@@ -18,7 +18,6 @@ the layers below, to which the methods here delegate:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from typing import ClassVar
@@ -28,6 +27,7 @@ import numpy as np
 import sympy as sp
 
 from .. import engine, evaluation
+from ..ball_texts import decimal_fraction
 from ..costs import Cost, parse_cost
 from ..distributions import Distribution, Moment, fixed_free_value
 from ..errors import DomainError
@@ -247,8 +247,10 @@ _lock(Mechanism)
 
 def _exact_decimal(text: str) -> Fraction:
     """A certified decimal string of the engine's own (any exponent) as an exact rational;
-    user input goes through :func:`dpsym.params.parse_number` and its limits instead."""
-    return Fraction(Decimal(text))
+    user input goes through :func:`dpsym.params.parse_number` and its limits instead
+    (an exponent beyond :func:`dpsym.ball_texts.decimal_fraction`'s limit is refused with
+    an :class:`~dpsym.errors.UnsupportedError`)."""
+    return decimal_fraction(text)
 
 
 @lru_cache(maxsize=128)
