@@ -76,9 +76,9 @@ from .privacy_loss import (
     largest_loss,
     nonneg,
     one_minus_exp,
-    order,
     renyi_integral,
 )
+from .privacy_loss import order as exact_order
 from .regimes import expand_series
 from .symbols import Delta, b, delta, eps, gamma
 from .tidy import tidy
@@ -353,7 +353,7 @@ def staircase_gamma(mechanism: Mechanism, cost: Cost | str, digits: int,
     given = free_value if free_value is not None else getattr(mechanism, "free_given", None)
     if given is not None:
         exact = to_sympy(mechanism.check_free(given))
-        return (lambda: ball(exact)), order(exact, sp.Rational(1, 2)) <= 0
+        return (lambda: ball(exact)), exact_order(exact, sp.Rational(1, 2)) <= 0
     text = mechanism.value("gamma", cost, noise_digits(digits)).text
     man, power = decimal_parts(text)
     return (lambda: decimal_ball(text)), _at_most_half(man, power)
@@ -522,7 +522,7 @@ def noise_renyi(noise, sensitivity: object, order: Fraction | float,
         best = candidates[0]
         for dv in candidates[1:]:  # exactly: the largest loss, then the largest shift
             step = _order_or_mid(dv[1], best[1])
-            if step > 0 or (step == 0 and order(dv[0], best[0]) > 0):
+            if step > 0 or (step == 0 and exact_order(dv[0], best[0]) > 0):
                 best = dv
         return RenyiValue(order, number, text, None, str(best[0]), True, digits)
     kl = order == 1
@@ -564,7 +564,7 @@ def _argmax(balls: list[flint.arb]) -> int:
 def _order_or_mid(a: sp.Expr, b: sp.Expr) -> int:
     """The sign of ``a - b`` exactly, or of their 30-digit values when undecided."""
     try:
-        return order(a, b)
+        return exact_order(a, b)
     except CertificationError:
         return (sp.N(a, 30) > sp.N(b, 30)) - (sp.N(a, 30) < sp.N(b, 30))
 
