@@ -306,9 +306,10 @@ def test_coarsened_grid_keeps_the_atoms_on_it():
     assert grid_interval([(comp, 1)], "1/100") == sp.Rational(1, 3 * 34)
     coarse = grid_interval([(comp, 5000)], "1/1000")
     assert sp.Rational(1, 3) / coarse == int(sp.Rational(1, 3) / coarse)
-    # the bulk that trimming at 2^-(130 + 16) leaves (Hoeffding) fits GRID_POINTS points
+    # the bulk that trimming at 2^-(130 + 16) leaves (Hoeffding) fits GRID_POINTS points,
+    # up to the step's rounding to a divisor of the atoms' step (here g/33 for g/32.5)
     bulk = 2 * math.sqrt(math.log(2) * (130 + 17) * 5000 * (2 / 3) ** 2 / 2)
-    assert bulk / float(coarse) <= GRID_POINTS < 2 * bulk / float(coarse)
+    assert bulk / float(coarse) <= 1.05 * GRID_POINTS < 2 * bulk / float(coarse)
 
 
 def test_a_zero_target_gives_the_largest_loss_exactly():
