@@ -220,6 +220,8 @@ def nonneg(ball: flint.arb) -> flint.arb:
     below 0 can only enclose 0)."""
     if ball >= 0:
         return ball
+    if ball.is_nan():  # nothing is known: never an exact zero
+        return ball
     if not ball.upper() > 0:
         return flint.arb(0)
     return flint.arb(0).union(flint.arb(ball.upper()))

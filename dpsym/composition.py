@@ -62,7 +62,7 @@ import sympy as sp
 
 from .ball_texts import decimal_parts
 from .costs import Cost
-from .errors import DomainError, UnsupportedError
+from .errors import CertificationError, DomainError, UnsupportedError
 from .gaussian_loss import MAX_DEGREE, gaussian_bins, gaussian_delta, gaussian_inverse
 from .mechanisms import Mechanism, Staircase
 from .numerics import check_digits
@@ -111,8 +111,8 @@ RANGE_POINTS = 16
 #: Fewest grid points across the widest loss range of one release; a composition that
 #: would need a coarser grid is refused (its bounds would say little).
 MIN_RANGE_POINTS = 4
-#: Largest number of lattice points of one release's exact loss law.
-EXACT_POINTS = 2**17
+#: Largest number of lattice points of one release's exact loss law (beyond, bounds).
+EXACT_POINTS = 2**15
 _BITS = 3.3219280948873626
 
 
@@ -311,24 +311,27 @@ def _index(value: sp.Expr, g: sp.Expr) -> int:
     return int(m)
 
 
-def lattice_masses(law: LossLaw, g: sp.Expr, limit: int = EXACT_POINTS
-                   ) -> dict[int, flint.arb] | None:
-    r"""The finite losses of ``law`` on :math:`g\mathbb{Z}` (index :math:`\to` mass), runs
-    expanded point by point; None when they span more than ``limit`` lattice points."""
-    masses: dict[int, flint.arb] = {}
-    plan = []
-    indices = [_index(loss, g) for loss in law.atoms if loss != 0]
+def lattice_span(law: LossLaw, g: sp.Expr) -> int:
+    r"""The number of lattice points :math:`g\mathbb{Z}` between the smallest and the
+    largest finite loss of ``law``."""
+    indices = [_index(loss, g) for loss in law.atoms if loss != 0] or [0]
     for iv in law.runs:
-        loss0, step, n, fn = run_points(iv)
+        loss0, step, n, _ = run_points(iv)
         i0, di = _index(loss0, g), _index(step, g)
-        plan.append((i0, di, fn))
         indices += [i0, i0 + di * (n - 1)]
-    if indices and max(indices) - min(indices) > limit:
-        return None
+    return max(indices) - min(indices) + 1
+
+
+def lattice_masses(law: LossLaw, g: sp.Expr) -> dict[int, flint.arb]:
+    r"""The finite losses of ``law`` on :math:`g\mathbb{Z}` (index :math:`\to` mass), runs
+    expanded point by point."""
+    masses: dict[int, flint.arb] = {}
     for loss, mass in law.atom_masses():
         j = 0 if loss == 0 else _index(loss, g)
         masses[j] = masses.get(j, flint.arb(0)) + mass
-    for i0, di, fn in plan:
+    for iv in law.runs:
+        loss0, step, _, fn = run_points(iv)
+        i0, di = _index(loss0, g), _index(step, g)
         for j, mass in enumerate(fn()):
             k = i0 + j * di
             masses[k] = masses.get(k, flint.arb(0)) + mass
@@ -388,7 +391,7 @@ def _delta(offset: int, poly: flint.arb_poly, step: flint.arb, p_inf: flint.arb,
 def _clip01(value: flint.arb) -> flint.arb:
     r"""A probability's ball intersected with :math:`[0, 1]`."""
     value = nonneg(value)
-    if value <= 1:
+    if value.is_nan() or value <= 1:
         return value
     if not value.lower() < 1:
         return flint.arb(1)
@@ -396,7 +399,16 @@ def _clip01(value: flint.arb) -> flint.arb:
 
 
 def _texts(lower: flint.arb, upper: flint.arb, digits: int) -> tuple[str, str]:
-    r"""The lower bound rounded down and the upper one up, clipped to :math:`[0, 1]`."""
+    r"""The lower bound rounded down and the upper one up, clipped to :math:`[0, 1]`.
+
+    Raises
+    ------
+    CertificationError
+        If a bound's ball is not finite (nothing is printed rather than a vacuous end).
+    """
+    if not (lower.is_finite() and upper.is_finite()):
+        raise CertificationError("the bounds of delta could not be enclosed at this "
+                                 "precision")
     lo = outward(_clip01(lower), digits)[0] if not lower.upper() <= 0 else "0"
     hi = outward(_clip01(upper), digits)[1] if not upper.lower() >= 1 else "1"
     if lo.startswith("-"):
@@ -444,12 +456,8 @@ def _exact_lattice(items: list[tuple[Component, int]]) -> sp.Expr | None:
     """The lattice step of an exact composition, or None (bounds instead): every loss on
     one lattice, each release's law spanning at most :data:`EXACT_POINTS` points."""
     g = _generator([c for c, _ in items])
-    if g is None:
+    if g is None or any(lattice_span(c.law, g) > EXACT_POINTS for c, _ in items):
         return None
-    with arb_workprec(64):
-        for comp, _ in items:
-            if lattice_masses(comp.law, g) is None:
-                return None
     return g
 
 
@@ -537,7 +545,6 @@ def _lattice(items, g) -> tuple[int, flint.arb_poly, flint.arb, flint.arb]:
     infs = []
     for comp, count in items:
         masses = lattice_masses(comp.law, g)
-        assert masses is not None
         if not masses:
             masses[0] = flint.arb(0)
         lo, poly = _poly(masses)
@@ -921,7 +928,6 @@ def _largest_loss_text(items: list[tuple[Component, int]], g: sp.Expr, digits: i
             if not comp.law.infinite_mass().is_zero():
                 return "inf"
             masses = lattice_masses(comp.law, g)
-        assert masses is not None
         top += count * max(j for j, m in masses.items() if not m.is_zero())
     if top <= 0:
         return "0"

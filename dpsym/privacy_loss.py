@@ -210,11 +210,24 @@ def magnitude_bits(expr: sp.Expr) -> int:
 
 @lru_cache(maxsize=65536)
 def _ball_at(expr: sp.Expr, prec: int) -> flint.arb:
-    return arb_of(expr)
+    found = arb_of(expr)
+    if expr.is_Rational or found.is_zero() or found.rel_accuracy_bits() >= prec - 16:
+        return found
+    # cancellation inside the expression (1 - e^{-t} for a tiny t): evaluate it again at
+    # more bits until the ball has the working precision's relative accuracy
+    bits = prec
+    for _ in range(8):
+        bits *= 2
+        with arb_workprec(bits):
+            found = arb_of(expr)
+        if found.rel_accuracy_bits() >= prec - 16:
+            break
+    return +found
 
 
 def ball(expr: sp.Expr) -> flint.arb:
-    """A ball of the constant ``expr`` at the current Arb precision (cached)."""
+    """A ball of the constant ``expr`` at the current Arb precision, with about that
+    relative accuracy (re-evaluated at more bits where the expression cancels; cached)."""
     return _ball_at(sp.sympify(expr), flint.ctx.prec)
 
 
@@ -244,10 +257,38 @@ def _exp_form(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
 def _exp_form_cached(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
     if var not in expr.free_symbols:
         return expr, sp.Integer(0)
+    found = _exp_factors(expr, var)
+    if found is not None:
+        return found
     rate = sp.simplify(sp.diff(expr, var) / expr)
     if var in rate.free_symbols:
         raise UnsupportedError("the privacy loss is derived for pieces C exp(r x) only")
     return sp.simplify(expr.subs(var, 0)), rate
+
+
+def _exp_factors(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Expr] | None:
+    r"""``(C, r)`` read off the factors of ``expr`` (constants times :math:`e^{a v + b}`
+    and :math:`c^{a v + b}`), without :func:`sympy.simplify` (whose numeric guesses
+    overflow on :math:`e^{10^{100}}`); None if a factor has another form."""
+    coef, rate = sp.Integer(1), sp.Integer(0)
+    for factor in sp.Mul.make_args(expr):
+        if var not in factor.free_symbols:
+            coef *= factor
+            continue
+        if isinstance(factor, sp.exp):
+            base, power = sp.E, factor.args[0]
+        elif isinstance(factor, sp.Pow) and var not in factor.base.free_symbols:
+            base, power = factor.base, factor.exp
+        else:
+            return None
+        const, linear = sp.expand(power).as_independent(var, as_Add=True)
+        slope = sp.expand(linear / var)
+        if var in slope.free_symbols:
+            return None
+        log_base = sp.Integer(1) if base is sp.E else sp.log(base)
+        coef *= base**const
+        rate += slope * log_base
+    return coef, rate
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,7 @@ from .mechanisms import (
 from .noise import SymmetricNoise
 from .numerics import MAX_DIGITS, check_digits
 from .params import parse_number
-from .precision import exclusive
+from .precision import arb_workprec, exclusive
 from .privacy_loss import (
     Unrolled,
     arb_of,
@@ -74,6 +74,7 @@ from .privacy_loss import (
     exact_sym,
     kl_integral,
     largest_loss,
+    magnitude_bits,
     nonneg,
     one_minus_exp,
     renyi_integral,
@@ -388,15 +389,20 @@ def _staircase_form(eps_exact: sp.Expr, gamma: Callable[[], flint.arb],
     :math:`\varepsilon + \log(p + e^{-x}(p_0 + bpe^{-x}))/(\alpha - 1)`;
     :math:`D_1 = \varepsilon p (1 - b)`."""
 
+    extra = magnitude_bits(eps_exact)
+
     def parts() -> tuple[flint.arb, flint.arb, flint.arb, flint.arb, flint.arb]:
-        e = ball(eps_exact)
-        b, one_b, g = (-e).exp(), one_minus_exp(-e), gamma()
-        twice_d = 2 * (g + b * (1 - g))
-        if small:
-            p, p0 = (2 * g * one_b + b) / twice_d, b * one_b * (1 - 2 * g) / twice_d
-        else:
-            p, p0 = 1 / twice_d, one_b * (2 * g - 1) / twice_d
-        return e, b, one_b, nonneg(p), nonneg(p0)
+        # b = e^{-eps} is resolved against gamma ~ e^{-eps/2}: eps itself to the working
+        # precision needs the bits of its magnitude on top
+        with arb_workprec(flint.ctx.prec + extra):
+            e = ball(eps_exact)
+            b, one_b, g = (-e).exp(), one_minus_exp(-e), gamma()
+            twice_d = 2 * (g + b * (1 - g))
+            if small:
+                p, p0 = (2 * g * one_b + b) / twice_d, b * one_b * (1 - 2 * g) / twice_d
+            else:
+                p, p0 = 1 / twice_d, one_b * (2 * g - 1) / twice_d
+        return +e, +b, +one_b, +nonneg(p), +nonneg(p0)
 
     def divergence(order_: Fraction) -> flint.arb:
         e, b, one_b, p, p0 = parts()
