@@ -16,6 +16,7 @@ import sympy as sp
 
 from .ball_texts import arb_of, certify_directed, nonneg
 from .errors import UnsupportedError
+from .gaussian_balls import delta_ball
 
 #: Largest number of grid points of a composed loss law.
 MAX_DEGREE = 2_000_000
@@ -28,9 +29,14 @@ def phi(z: flint.arb) -> flint.arb:
 
 def gaussian_delta(mu: flint.arb, e: flint.arb) -> flint.arb:
     r""":math:`\Phi(\mu/s - \varepsilon'/s) - e^{\varepsilon'}\Phi(-\mu/s - \varepsilon'/s)`,
-    :math:`s = \sqrt{2\mu}`: the profile of the loss :math:`N(\mu, 2\mu)`."""
-    s = (2 * mu).sqrt()
-    return phi((mu - e) / s) - e.exp() * phi((-mu - e) / s)
+    :math:`s = \sqrt{2\mu}`: the profile of the loss :math:`N(\mu, 2\mu)`, the Gaussian
+    profile with :math:`m = s` and :math:`x = \varepsilon'/m - m/2`:
+    :math:`\Phi(-x) - \varphi(x) R(x + m)` (:func:`dpsym.gaussian_balls.delta_ball`, the
+    Mills ratio :math:`R`: no :math:`e^{\varepsilon'}` that overflows against a
+    :math:`\Phi` that underflows, at :math:`\varepsilon' = 10^{100}`)."""
+    m = (2 * mu).sqrt()
+    x = e / m - m / 2
+    return delta_ball(x, x + m, m)
 
 
 def gaussian_bins(mu_exact: sp.Expr, h: sp.Expr, up: bool

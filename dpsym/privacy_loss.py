@@ -592,8 +592,13 @@ def _zero(expr: sp.Expr) -> bool:
 
 def _exp_of(log_value: sp.Expr) -> flint.arb:
     r""":math:`e^{v}` of an exact exponent, its rational parts combined by sympy first (so
-    that :math:`-10^{100} + 10^{100}` cancels exactly, not in balls)."""
-    return ball(canon(log_value)).exp()
+    that :math:`-10^{100} + 10^{100}` cancels exactly, not in balls), and :math:`v`
+    evaluated with the bits of its magnitude added (the relative error of :math:`e^v` is
+    the absolute error of :math:`v`)."""
+    v = canon(log_value)
+    with arb_workprec(flint.ctx.prec + magnitude_bits(v)):
+        found = ball(v).exp()
+    return +found
 
 
 def _moments(n: flint.arb, r: flint.arb, zero: bool, lattice: bool, first: bool
@@ -651,9 +656,9 @@ def exp_moments(iv: Interval, log_value: Callable[[sp.Expr], sp.Expr], rate: sp.
         if zero or not r > 0:
             raise UnsupportedError("a piece of the noise is not integrable at -infinity")
         ref = iv.c
-        if lattice:
-            m0 = 1 / r.expm1()
-            m1 = -r.exp() / r.expm1() ** 2
+        if lattice:  # 1/(e^r - 1), from e^{-r} (no overflow at a huge rate)
+            m0 = (-r).exp() / one_minus_exp(-r)
+            m1 = -(-r).exp() / one_minus_exp(-r) ** 2
         else:
             m0 = 1 / r
             m1 = -1 / (r * r)
@@ -888,17 +893,41 @@ class _Affine:
         return value if self.lattice else value / abs(ball(self.slope))
 
 
-def _expint(k: flint.arb, zero: bool, u1: flint.arb, u2: flint.arb, w: flint.arb
-            ) -> flint.arb:
-    r""":math:`\int_{u_1}^{u_2} e^{k t}\,dt` (:math:`w = u_2 - u_1`) from the end where the
-    integrand is largest: no cancellation, no overflow."""
-    if zero:
-        return w
-    if k > 0:
-        return (k * u2).exp() * one_minus_exp(-k * w) / k
-    if k < 0:
-        return (k * u1).exp() * one_minus_exp(k * w) / (-k)
-    return (k * u1).exp() * (k * w).expm1() / k
+def _exp_integral(k: sp.Expr, u1: sp.Expr, u2: sp.Expr, extra: sp.Expr) -> flint.arb:
+    r""":math:`e^{E}\int_{u_1}^{u_2} e^{k u}\,du` for exact :math:`k, u_1 \le u_2, E`, from
+    the end where the integrand is largest: the exponent there, :math:`k u_i + E`, is
+    formed exactly before it is exponentiated (no overflow, no cancellation, whatever the
+    magnitudes: a loss of :math:`10^{100}` against one of :math:`-10^{100}`)."""
+    w = ball(u2 - u1)
+    sign = _sign(k)
+    if sign == 0:
+        return _exp_of(extra) * w
+    kb = ball(k)
+    if sign == 1:
+        return _exp_of(k * u2 + extra) * one_minus_exp(-kb * w) / kb
+    return _exp_of(k * u1 + extra) * one_minus_exp(kb * w) / (-kb)
+
+
+def _exp_sum(k: sp.Expr, j1: int, width: int, extra: sp.Expr) -> flint.arb:
+    r""":math:`e^{E}\sum_{i = j_1}^{j_1 + w - 1} e^{k i}` (exact :math:`k`, :math:`E`) from
+    its largest term, its exponent formed exactly (in fractions when :math:`k` and
+    :math:`E` are rational: the lattice runs' many bins)."""
+    sign = _sign(k)
+    if sign == 0:
+        return _exp_of(extra) * width
+    kb = ball(k)
+    top = j1 + width - 1 if sign == 1 else j1
+    if k.is_Rational and extra.is_Rational:
+        v = Fraction(int(k.p), int(k.q)) * top + Fraction(int(extra.p), int(extra.q))
+        bits = max(v.numerator.bit_length() - v.denominator.bit_length(), 0)
+        with arb_workprec(flint.ctx.prec + bits + 8):
+            peak = flint.arb(flint.fmpq(v.numerator, v.denominator)).exp()
+        peak = +peak
+    else:
+        peak = _exp_of(k * top + extra)
+    if sign == 1:
+        return peak * one_minus_exp(-kb * width) / one_minus_exp(-kb)
+    return peak * one_minus_exp(kb * width) / one_minus_exp(kb)
 
 
 def piece_bins(iv: Interval, h: flint.arb, h_exact: sp.Expr, up: bool, *,
@@ -923,8 +952,9 @@ def piece_bins(iv: Interval, h: flint.arb, h_exact: sp.Expr, up: bool, *,
       exactly onto them (only the two bins cut by the piece's ends are rounded down).
       Otherwise the bins are :math:`[jh, (j+1)h)` and go to :math:`j`.
 
-    The masses are integrals in the loss (:class:`_Affine`), with every bin's ends exact.
-    On a continuous piece the full bins' masses are geometric in :math:`j`:
+    The masses are integrals (sums) in the loss from the interval's heavy end
+    (:class:`_Affine`), each exponent formed exactly (:func:`_exp_integral`). On a
+    continuous piece the full bins' masses are geometric in :math:`j`:
     :math:`p_{j+1} = e^{\kappa h} p_j` and :math:`q_{j+1} e^{(j+1)h} = e^{\kappa h} q_j
     e^{jh}`, so both atoms of "connect the dots" are too; they are formed by one
     multiplication each.
@@ -936,43 +966,58 @@ def piece_bins(iv: Interval, h: flint.arb, h_exact: sp.Expr, up: bool, *,
         outcomes whose loss lies below and above the window (the caller moves them the
         safe way: up to the window or to :math:`+\infty`, or down).
     """
+    # "connect the dots" subtracts q e^{jh} from p, equal to a fraction 1 - e^{-h} of
+    # them: the bins are formed with the bits of 1/h added, then rounded back
+    extra = magnitude_bits(1 / h_exact)
+    if not extra:
+        return _bins(iv, h, h_exact, up, lattice, window)
+    with arb_workprec(flint.ctx.prec + extra):
+        out, below, above = _bins(iv, ball(h_exact), h_exact, up, lattice, window)
+    return {j: +m for j, m in out.items()}, +below, +above
+
+
+def _bins(iv: Interval, h: flint.arb, h_exact: sp.Expr, up: bool, lattice: bool,
+          window: tuple[int, int] | None
+          ) -> tuple[dict[int, flint.arb], flint.arb, flint.arb]:
+    """:func:`piece_bins` at the current precision."""
     aff = _Affine(iv, lattice)
     assert iv.f is not None and iv.g is not None
     lo_loss, hi_loss, t_h = aff.lo_loss, aff.hi_loss, aff.t_h
     density = aff.density()
     out: dict[int, flint.arb] = {}
+    zero_e = sp.Integer(0)
 
     def add(j: int, mass: flint.arb) -> None:
         if not mass.is_zero():
             out[j] = out[j] + mass if j in out else mass
 
-    def shift_exp(j: int) -> flint.arb:
-        r""":math:`e^{jh - t_h}` (the :math:`Q`-masses are kept times :math:`e^{t_h}`)."""
-        return ball(j * h_exact - t_h).exp()
-
     if lattice:
-        masses = _run_masses(aff, h_exact, density)
+        masses, full_bins = _run_masses(aff, h_exact, density)
+        ratio = (ball(aff.kappa) * h).exp()  # of successive full bins
     else:
-        k_p = ball(aff.kappa)
-        k_q = k_p - 1
-        zero_p, zero_q = _zero(aff.kappa), _zero(canon(aff.kappa - 1))
+        kappa = aff.kappa
 
-        def masses_at(t1: sp.Expr, t2: sp.Expr) -> tuple[flint.arb, flint.arb]:
-            """The masses of the outcomes with loss in [t1, t2] (exact losses)."""
+        def masses_at(t1: sp.Expr, t2: sp.Expr, shift: int | None = None
+                      ) -> tuple[flint.arb, flint.arb]:
+            r"""The :math:`P`-mass of the outcomes with loss in :math:`[t_1, t_2]` (exact
+            losses), and their :math:`Q`-mass times :math:`e^{jh}` (``shift`` :math:`= j`;
+            None: times :math:`e^{t_h}`)."""
             if order(t1, lo_loss) < 0:
                 t1 = lo_loss
             if order(t2, hi_loss) > 0:
                 t2 = hi_loss
             if order(t2, t1) <= 0:
                 return flint.arb(0), flint.arb(0)
-            u1, u2, w = ball(t1 - t_h), ball(t2 - t_h), ball(t2 - t1)
-            return (density * nonneg(_expint(k_p, zero_p, u1, u2, w)),
-                    density * nonneg(_expint(k_q, zero_q, u1, u2, w)))
+            u1, u2 = t1 - t_h, t2 - t_h
+            extra = zero_e if shift is None else shift * h_exact - t_h
+            return (density * nonneg(_exp_integral(kappa, u1, u2, zero_e)),
+                    density * nonneg(_exp_integral(kappa - 1, u1, u2, extra)))
 
-        def masses(t1: int, t2: int) -> tuple[flint.arb, flint.arb]:
-            return masses_at(t1 * h_exact, t2 * h_exact)
+        def masses(t1: int, t2: int, shift: int | None = None
+                   ) -> tuple[flint.arb, flint.arb]:
+            return masses_at(t1 * h_exact, t2 * h_exact, shift)
 
-        ratio = (k_p * h).exp()  # of successive full bins
+        ratio = (ball(kappa) * h).exp()  # of successive full bins
 
     first = exact_floor(lo_loss / h_exact)
     # the bins [j h, (j + 1) h), first <= j < last, hold every loss (a lattice point's
@@ -987,24 +1032,26 @@ def piece_bins(iv: Interval, h: flint.arb, h_exact: sp.Expr, up: bool, *,
     below = masses(first, j_lo)[0] if j_lo > first else flint.arb(0)
     above = masses(j_hi, last)[0] if j_hi < last else flint.arb(0)
     # the full bins (continuous): geometric masses
-    full_lo = full_hi = j_lo
-    if not lattice:
+    if lattice:  # bins of equally many points (h a multiple of the points' step)
+        k1, k2 = full_bins()
+        full_lo = max(j_lo, k1)
+        full_hi = max(full_lo, min(j_hi, k2))
+    else:
         full_lo = max(j_lo, exact_ceil(lo_loss / h_exact))
         full_hi = max(full_lo, min(j_hi, exact_floor(hi_loss / h_exact)))
     singles = [j for j in range(j_lo, j_hi) if not full_lo <= j < full_hi]
     if up:
         z, gap = (-h).exp(), one_minus_exp(-h)
         for j in singles:
-            p, q = masses(j, j + 1)
+            p, scaled = masses(j, j + 1, j)  # scaled = q e^{jh}
             p = nonneg(p)
             if p.is_zero():
                 continue
-            scaled = nonneg(q) * shift_exp(j)
+            scaled = nonneg(scaled)
             add(j + 1, nonneg((p - scaled) / gap))
             add(j, nonneg((scaled - p * z) / gap))
         if full_hi > full_lo:
-            p0, q0 = masses(full_lo, full_lo + 1)
-            scaled = q0 * shift_exp(full_lo)
+            p0, scaled = masses(full_lo, full_lo + 1, full_lo)
             to_next, to_here = nonneg((p0 - scaled) / gap), nonneg((scaled - p0 * z) / gap)
             for j in range(full_lo, full_hi):
                 add(j, to_here)
@@ -1047,21 +1094,24 @@ def piece_bins(iv: Interval, h: flint.arb, h_exact: sp.Expr, up: bool, *,
 
 
 def _run_masses(aff: _Affine, h_exact: sp.Expr, density: flint.arb
-                ) -> Callable[[int, int], tuple[flint.arb, flint.arb]]:
-    r"""``(t1, t2) ->`` the :math:`P`-masses and :math:`e^{t_h}` times the
-    :math:`Q`-masses of a lattice run's points whose loss lies in :math:`[t_1 h, t_2 h)`:
-    point :math:`j` (:math:`0 \le j < n`) has the loss :math:`\ell_a + js`, so these are
-    the points below :math:`\lceil (th - \ell_a)/s \rceil` (:math:`s > 0`), counted
-    exactly (integer arithmetic when :math:`h/s` and :math:`\ell_a/s` are rational); their
-    masses are geometric sums from the heavy point."""
+                ) -> tuple[Callable[..., tuple[flint.arb, flint.arb]],
+                           Callable[[], tuple[int, int]]]:
+    r"""``masses(t1, t2, shift=None)``: the :math:`P`-mass of a lattice run's points whose loss
+    lies in :math:`[t_1 h, t_2 h)`, and their :math:`Q`-mass times :math:`e^{jh}`
+    (``shift`` :math:`= j`; None: times :math:`e^{t_h}`): point :math:`j` (:math:`0 \le j
+    < n`) has the loss :math:`\ell_a + js`, so these are the points below
+    :math:`\lceil (th - \ell_a)/s \rceil` (:math:`s > 0`), counted exactly (integer
+    arithmetic when :math:`h/s` and :math:`\ell_a/s` are rational); their masses are
+    geometric sums from their largest term (:func:`_exp_sum`). ``full_bins()``: the
+    range ``[k1, k2)`` of the bins holding :math:`|h/s|` points each, all in the run,
+    when :math:`h/s` is an integer (their masses are then geometric in the bin, as on a
+    continuous piece), else an empty range."""
     iv = aff.iv
     assert iv.f is not None
     n = int(iv.c - iv.a)
     la, s, increasing = aff.la, aff.slope, aff.increasing
     j_h = int(aff.x_h - iv.a)
-    r_p = ball(iv.f.rate)
-    r_q = r_p - ball(s)
-    zero_p, zero_q = _zero(iv.f.rate), _zero(canon(iv.f.rate - s))
+    r_p, r_q = iv.f.rate, canon(iv.f.rate - s)
     alpha_e, beta_e = sp.sympify(-la / s), sp.sympify(h_exact / s)
     rational = alpha_e.is_Rational and beta_e.is_Rational
     if rational:
@@ -1080,24 +1130,29 @@ def _run_masses(aff: _Affine, h_exact: sp.Expr, density: flint.arb
             k = exact_ceil(v) if increasing else exact_floor(v) + 1
         return min(max(k, 0), n)
 
-    def geometric(rate: flint.arb, zero: bool, j1: int, width: int) -> flint.arb:
-        r""":math:`\sum_{j = j_1}^{j_1 + w - 1} e^{r (j - j_h)}`, from the end nearest the
-        heavy point (no exponential above one)."""
-        if zero:
-            return flint.arb(width)
-        if j_h <= j1:  # the sum runs away from the heavy point upwards
-            return (rate * (j1 - j_h)).exp() * (rate * width).expm1() / rate.expm1()
-        end = j1 + width - 1  # below it: sum downwards from the top point
-        return (rate * (end - j_h)).exp() * (-rate * width).expm1() / (-rate).expm1()
-
-    def masses(t1: int, t2: int) -> tuple[flint.arb, flint.arb]:
+    def masses(t1: int, t2: int, shift: int | None = None) -> tuple[flint.arb, flint.arb]:
         j1, j2 = (cut(t1), cut(t2)) if increasing else (cut(t2), cut(t1))
         if j2 <= j1:
             return flint.arb(0), flint.arb(0)
-        return (density * geometric(r_p, zero_p, j1, j2 - j1),
-                density * geometric(r_q, zero_q, j1, j2 - j1))
+        extra = 0 if shift is None else shift * h_exact - aff.t_h
+        return (density * _exp_sum(r_p, j1 - j_h, j2 - j1, sp.Integer(0)),
+                density * _exp_sum(r_q, j1 - j_h, j2 - j1, sp.sympify(extra)))
 
-    return masses
+    def full_bins() -> tuple[int, int]:
+        if not (rational and beta_f.denominator == 1):
+            return 0, 0
+        # unclipped: bin k holds the points [c(k), c(k) + |beta|) (increasing, from
+        # c(k) = ceil(alpha + k beta)) or (c(k + 1), c(k + 1) + |beta|] (decreasing, from
+        # floor(alpha + (k + 1) beta)); full when they lie in [0, n)
+        m = abs(beta_f.numerator)
+        if increasing:
+            c0 = -((-alpha_f.numerator) // alpha_f.denominator)  # ceil(alpha)
+            return -(c0 // m), (n - c0) // m
+        f0 = alpha_f.numerator // alpha_f.denominator  # floor(alpha)
+        # bin k holds the points f0 - (k + 1) m + 1, ..., f0 - k m
+        return -((n - f0 - 1) // m), (f0 + 1) // m
+
+    return masses, full_bins
 
 
 def _clip(t: flint.arb, a: flint.arb, c: flint.arb) -> flint.arb:
