@@ -160,3 +160,21 @@ def test_thousand_laplace_releases_between_dp_accountings_two_estimates():
         theirs[pessimistic] = pld.self_compose(1000).get_epsilon_for_delta(1e-6)
     assert float(got.lower) <= theirs[True] <= float(got.upper)
     assert theirs[False] <= float(got.upper)
+
+
+def test_the_exported_pld_is_scale_free_and_right_at_large_eps():
+    """Laplace at Delta = 1e-45 exports the PLD of Delta = 1 (dp_accounting's delta(3)
+    after 10 releases 0.4737, not 71.3), and the staircase at eps = 190 the law of its
+    losses (-eps, 0, eps): delta(100) = 1, eps for delta 1/2 about 190 - log 2."""
+    deltas = []
+    for sens in ("1e-45", "1"):
+        acc = PLDAccountant(value_discretization_interval=1e-3)
+        acc.compose(MechanismEvent(Laplace(eps=1, Delta=sens)), 10)
+        deltas.append(acc.get_delta(3.0))
+    assert deltas[0] == deltas[1]
+    exact = compose([(component(Laplace(eps=1)), 10)], 3, 10)
+    assert float(exact.lower) <= deltas[0] < float(exact.upper) + 1e-3
+    pld = to_pld(Staircase(eps=190), "1e-3")
+    assert pld.get_delta_for_epsilon(100.0) == pytest.approx(1.0, abs=1e-12)
+    assert pld.get_epsilon_for_delta(0.5) == pytest.approx(190 - math.log(2), abs=2e-3)
+    assert rdp_curve(Staircase(eps=200), [2.0])[0] == pytest.approx(200.0, rel=1e-12)

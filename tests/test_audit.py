@@ -10,6 +10,7 @@ import pytest
 
 from dpsym.errors import DomainError
 from dpsym.gaussian.calibration import calibrate_sigma_mp
+from dpsym.precision import workdps
 from dpsym.reports.audit import AUDITED, audit
 
 
@@ -151,3 +152,45 @@ def test_cli_audit_exit_status_gates_on_the_target(capsys):
     assert Fraction(data["needed"]) <= Fraction(1, 2)
     code, out, _ = run(capsys, "audit", "laplace", "--eps", "1", "--scale", "0.5")
     assert code == 0 and "met" not in out
+
+
+# ------------------------------------------------------------ the truncated Laplacian's scales
+def test_truncated_laplace_scales_form_an_interval_found_whole():
+    """eps = 1, bound 2, target 0.2: delta tends to 1 as the scale tends to 0 and to
+    Delta/(2A) = 1/4 as it grows, through a minimum, so the meeting scales form
+    [0.810823, 1/log(1.5)] (above lambda_0 = 1, delta = 1/(2(e^{1/lambda} + 1))): each end
+    rounded inwards meets the target, one unit of the 6th digit outside does not. The old
+    search said "no scale up to 1e+300" from scale 5 and "scale >= 0.810823" (false at 3)."""
+    for scale, value in (("5", "2.4663"), ("3", "2.4663"), ("1", "0.810823"),
+                         ("1e200", "2.4663"), ("0.01", "0.810823")):
+        result = audit("truncated-laplace", eps="1", delta="0.2", scale=scale, bound="2")
+        (lo, hi), = result.needed.intervals
+        assert (lo, hi) == (Fraction("0.810823"), Fraction("2.4663"))
+        assert result.needed.value == Fraction(value)
+    with workdps(30):
+        right = 1 / mpmath.log(mpmath.mpf(3) / 2)
+    assert Fraction("2.46630") <= Fraction(mpmath.nstr(right, 20)) < Fraction("2.46631")
+
+    def met(scale):
+        return audit("truncated-laplace", eps="1", delta="0.2", scale=scale, bound="2").met
+
+    assert met("0.810823") and met("2.4663") and not met("0.810822") and not met("2.4664")
+    assert not met("3")
+
+
+def test_truncated_laplace_scales_report(capsys):
+    from cli_helpers import run
+
+    code, out, _ = run(capsys, "audit", "truncated-laplace", "--eps", "1", "--delta", "0.2",
+                       "--scale", "5", "--bound", "2")
+    assert code == 1 and "scale in [0.810823, 2.4663] meets the target" in out
+    code, out, _ = run(capsys, "audit", "truncated-laplace", "--eps", "1", "--delta", "0.2",
+                       "--scale", "5", "--bound", "2", "--json")
+    data = json.loads(out)
+    assert data["needed"] == "2.4663" and data["needed_set"] == [["0.810823", "2.4663"]]
+    # a target above Delta/(2A): every large scale meets it, one half-line as before
+    result = audit("truncated-laplace", eps="1", delta="0.01", scale="1", bound="100")
+    assert result.needed.intervals == ((result.needed.value, None),)
+    code, out, _ = run(capsys, "audit", "truncated-laplace", "--eps", "1", "--delta", "0.01",
+                       "--scale", "1", "--bound", "100")
+    assert f"scale >= {result.as_dict()['needed']} meets the target" in out

@@ -160,3 +160,34 @@ def test_json_output_is_valid(capsys):
 
 def test_battery_size():
     assert len(CLI_BAD) + len(API_BAD) + 2 * len(EXTREMES) >= 200
+
+
+EXTREME_CLI = [
+    (["value", "laplace", "--eps", "1e-300", "--cost", "moment:15", "--json"],
+     "1.30767436800000000000000000000e+4512"),
+    (["compare", "--eps", "1e-300", "--cost", "moment:20", "--digits", "6"], "e+6018"),
+    (["sweep", "laplace", "--param", "eps=1e-300", "--cost", "moment:15"], "e+4512"),
+    (["renyi", "staircase", "--eps", "1e5", "--order", "2"], "100000.0000000"),
+    (["renyi", "staircase", "--eps", "1e20", "--order", "2"], "100000000000000000000.0000"),
+    (["renyi", "staircase", "--eps", "1e100", "--order", "2"], "1.0000000000000"),
+    (["renyi", "staircase", "--eps", "1e-45", "--order", "2"], "1.00000000000000"),
+    (["compose", "staircase", "--eps", "1e20", "--count", "2", "--eps-target", "1"],
+     "1.000000000"),
+    (["compose", "laplace", "--eps", "1e100", "--count", "2", "--eps-target", "1"],
+     "0.9999999999 <= delta <= 1 "),
+    (["compose", "discrete-laplace", "--eps", "log(2)/3", "--sensitivity", "3", "--count",
+      "4", "--eps-target", "1"], "0\n"),
+    (["compose", "discrete-laplace", "--eps", "log(3)", "--sensitivity", "2", "--count",
+      "4", "--eps-target", "1"], "0.5042302050"),
+]
+
+
+@pytest.mark.parametrize(("argv", "needle"), EXTREME_CLI,
+                         ids=[" ".join(a)[:60] for a, _ in EXTREME_CLI])
+def test_extreme_cli_answers(argv, needle, capsys):
+    """Values beyond Python's 4300-digit string limit, exponents beyond decimal's range,
+    geometric ratios that round to 1 at 40 digits: answered, exit 0."""
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert code == 0 and captured.err == "", captured.err
+    assert needle in captured.out, captured.out[:300]

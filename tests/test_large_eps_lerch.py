@@ -10,6 +10,7 @@ twice the digits plus the digits of eps.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from functools import partial
 
@@ -50,8 +51,8 @@ def _reference(e: str, p: str, digits: int) -> tuple[mpmath.mpf, mpmath.mpf]:
     r"""(gamma*, optimal cost) of the moment p (Delta = 1). With :math:`D = g + b(1 - g)`
     the density's constant is :math:`a = (1 - b)/(2D)`, so the cost is
     :math:`V = (1 - b) S / D`, :math:`S(g) = \sum_k b^k [((k+g)^s - k^s) + b((k+1)^s -
-    (k+g)^s)]/s`, :math:`s = p + 1`, :math:`S' = (1 - b) \sum_k b^k (k+g)^{s-1}`; the
-    minimiser solves :math:`S' D - (1 - b) S = 0`, in :math:`u = \log g = u_0 + w/s`,
+    (k+g)^s)]/s`, :math:`s = p + 1`, :math:`S^{\prime} = (1 - b) \sum_k b^k (k+g)^{s-1}`; the
+    minimiser solves :math:`S^{\prime} D - (1 - b) S = 0`, in :math:`u = \log g = u_0 + w/s`,
     :math:`u_0 = -(\varepsilon + \log(s - 1))/s`."""
     q, pp = Fraction(e), Fraction(p)
     with mpmath.workdps(_dps(q, digits)):
@@ -147,14 +148,28 @@ def test_property_large_eps_enclosures_contain_the_density_reference(log_eps, p)
     _contains(m.value("cost", f"moment:{p}", digits), v, digits)
 
 
-def test_the_family_covering_serves_lerch_moments_at_large_eps_only():
-    """Integer moments (a polynomial slope) and eps below LARGE_EPS keep their paths."""
+def test_the_family_covering_serves_lerch_moments_at_large_and_tiny_eps_only():
+    """Integer moments (a polynomial slope) and eps between SMALL_EPS and LARGE_EPS keep
+    their paths; below SMALL_EPS the family covering (its proof holds for every b)
+    replaces the generic one, whose slope enclosures cost the bits of 1/eps each."""
     def sign(e, p):
         return interval_plan(Staircase(eps=e), parse_cost(f"moment:{p}")).sign
 
     assert sign("1e4", "1/2") is not None and sign("1e100", "20") is not None
     assert sign("1e4", "3") is None and sign("1e4", "12") is None
     assert sign("99", "1/2") is None and sign("1", "5/2") is None
+    assert sign("1e-300", "1/1000") is not None and sign("1e-7", "5/2") is not None
+    assert sign("1e-300", "3") is None and sign("1e-5", "1/2") is None
+
+
+def test_tiny_eps_lerch_moments_agree_with_the_generic_covering():
+    """Below SMALL_EPS the family covering proves the minimiser the generic covering
+    proves (both certified, at the same parameters)."""
+    plan = interval_plan(Staircase(eps="1e-7"), parse_cost("moment:1/2"))
+    assert plan.sign is not None
+    generic = replace(plan, sign=None, memo={})
+    assert certify_minimum(plan, 15, quantity="parameter").text() == \
+        certify_minimum(generic, 15, quantity="parameter").text()
 
 
 def _compiled(cost: sp.Expr, estimate: int) -> CompiledCost:

@@ -313,3 +313,83 @@ def test_series_matches_sympy_and_prints_ascending(capsys):
     expression = data["expression"]
     assert expression.index("(alpha - 1)*") < expression.index("(alpha - 1)**2*") \
         < expression.index("O((alpha - 1)**3")
+
+
+# ---------------------------------------------------------------------------- the edges
+def _staircase_d(e: str, g_text: str, a: str) -> mpmath.mpf:
+    """D_alpha of the staircase at the shift Delta, from the three-point loss law in
+    mpmath at 200 digits: P(eps) = p, P(0) = p0, P(-eps) = b p (gamma <= 1/2)."""
+    with workdps(200):
+        ee, g = mpmath.mpf(sp.Rational(e)), mpmath.mpf(g_text)
+        aa = mpmath.mpf(sp.Rational(a))
+        bb = mpmath.exp(-ee)
+        d = g + bb * (1 - g)
+        p = ((1 - bb) * 2 * g + bb) / (2 * d)
+        p0 = bb * (1 - bb) * (1 - 2 * g) / (2 * d)
+        if aa == 1:
+            return ee * p * (1 - bb)
+        total = p0 + p * mpmath.exp((aa - 1) * ee) + bb * p * mpmath.exp(-(aa - 1) * ee)
+        return mpmath.log(total) / (aa - 1)
+
+
+@pytest.mark.parametrize(("e", "order", "cost", "sens"), [
+    ("200", "2", "amplitude", "1"), ("200", "1", "amplitude", "1"),
+    ("300", "2", "power", "1"), ("175", "2", "amplitude", "1e-3"),
+    ("100", "2", "moment:0.001", "1"), ("160", "7/2", "amplitude", "1e-7"),
+    ("186", "3/2", "amplitude", "1")])
+def test_staircase_at_large_eps_against_its_three_point_law(e, order, cost, sens):
+    """Steps of width gamma* Delta far below 1e-40 (eps > 185): D_alpha by the loss law in
+    mpmath (D_2 = 200, not 99.3; KL = 200, not 3.7e-42), at the shift Delta."""
+    m = Staircase(eps=e, Delta=sens)
+    got = renyi(m, order, cost, 25)
+    g = m.value("gamma", cost, 35).text
+    with workdps(60):
+        assert got.text == mpmath.nstr(_staircase_d(e, g, order), 25, strip_zeros=False)
+    assert got.shift == str(sp.Rational(sens))
+    if (e, cost) == ("100", "moment:0.001"):
+        assert got.text.startswith("99.99499263027")
+
+
+def test_json_shift_is_the_worst_shift(capsys):
+    data = run_json(capsys, "renyi", "staircase", "--eps", "160", "--order", "2")
+    assert data["shift"] == "1" and data["value"].startswith("160.0000000")
+
+
+@pytest.mark.parametrize(("sens", "order", "want"), [
+    ("1e-40", "2", "0.619123629998592883399788536544"),
+    ("1e-45", "1", "0.367879441171442321595523770161"),
+    ("1e60", "7/3", None)])
+def test_laplace_is_scale_free(sens, order, want):
+    got = renyi(Laplace(eps=1, Delta=sens), order, digits=30)
+    assert got.text == renyi(Laplace(eps=1), order, digits=30).text
+    if want is not None:
+        assert got.text == want
+    assert got.shift == str(sp.Rational(sens))
+
+
+@pytest.mark.parametrize("sens", [200, 1000, 10**9])
+def test_discrete_laplace_at_large_sensitivity_by_its_closed_form(sens):
+    """renyi_formula's sum in mpmath (the geometric sums over i >= 0, i <= -Delta and the
+    Delta - 1 points between), at any Delta in the same time."""
+    got = renyi(MECHANISMS["discrete-laplace"](eps=1, Delta=sens), 2, digits=25)
+    expr = renyi_formula("discrete-laplace").subs({alpha: 2, eps: 1, Delta: sens})
+    with workdps(80):
+        assert got.text == mpmath.nstr(mpmath.mpf(sp.N(expr, 80)), 25, strip_zeros=False)
+
+
+@pytest.mark.parametrize(("e", "want"), [
+    ("1e5", "100000.000000000000000000000"), ("1e20", "100000000000000000000.000000"),
+    ("1e100", "1.00000000000000000000000000e+100"),
+    ("1e-45", "1.00000000000000000000000000e-90")])
+def test_staircase_at_extreme_eps(e, want):
+    """Huge eps: D_2 = eps - O(e^{-eps/2}) (gamma* ~ e^{-eps/2} is held as the decimal it
+    prints, not as a fraction of 1e20 digits); tiny eps: D_2 = eps^2 + O(eps^4)."""
+    assert renyi(Staircase(eps=e), 2, digits=27).text == want
+
+
+def test_ten_thousand_digits_take_the_noise_at_the_limit(capsys):
+    code, out, err = run(capsys, "renyi", "staircase", "--eps", "1", "--order", "3",
+                         "--digits", "10000")
+    assert code == 0 and err == ""
+    digits = out.strip().replace("0.", "", 1)
+    assert len(digits) == 10000 and out.startswith("0.82719138541053016506")

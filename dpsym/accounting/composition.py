@@ -54,39 +54,46 @@ bounds outward.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import flint
-import mpmath
 import sympy as sp
 
 from dpsym.accounting.renyi import (
     MAX_SHIFTS,
+    closed_form,
     gaussian_sigma2,
     is_gaussian,
-    is_log_concave,
+    noise_digits,
     one_dimensional,
 )
-from dpsym.certified.rounding import check_digits
+from dpsym.certified.rounding import check_digits, decimal_parts
 from dpsym.core.costs import Cost
 from dpsym.core.params import parse_exact, parse_number
-from dpsym.errors import DomainError, UnsupportedError
+from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.gaussian.loss import MAX_DEGREE, gaussian_bins, gaussian_delta, gaussian_inverse
-from dpsym.mechanisms import Mechanism
+from dpsym.mechanisms import Mechanism, Staircase
 from dpsym.precision import arb_workprec, exclusive
 from dpsym.privacy.loss import (
     LossLaw,
     Unrolled,
     arb_of,
+    ball,
     certify,
     certify_directed,
+    exact_ceil,
+    exact_floor,
     exact_sym,
     loss_law,
     nonneg,
+    one_minus_exp,
+    order,
     outward,
     piece_bins,
-    sort_key,
+    run_points,
+    significant_losses,
+    to_float,
 )
 
 __all__ = ["GRID_POINTS", "MAX_COUNT", "MAX_DEGREE", "Component", "Composed", "component",
@@ -95,9 +102,16 @@ __all__ = ["GRID_POINTS", "MAX_COUNT", "MAX_DEGREE", "Component", "Composed", "c
 
 #: Largest number of compositions.
 MAX_COUNT = 100_000
-#: Largest degree of the composed (grid) loss polynomial.
 #: The default discretisation interval of a continuous loss.
 DEFAULT_INTERVAL = Fraction(1, 1000)
+#: Grid points at least across the widest loss range of one release: a finer grid is used
+#: when the interval asked for is coarser than the losses it should resolve.
+RANGE_POINTS = 16
+#: Fewest grid points across the widest loss range of one release; a composition that
+#: would need a coarser grid is refused (its bounds would say little).
+MIN_RANGE_POINTS = 4
+#: Largest number of lattice points of one release's exact loss law (beyond, bounds).
+EXACT_POINTS = 2**15
 _BITS = 3.3219280948873626
 
 
@@ -116,7 +130,7 @@ def parse_count(value: object) -> int:
 def _nonneg_number(value: object, name: str) -> sp.Expr:
     """An exact number >= 0 (rational, or an exact expression such as ``log(3)``)."""
     number = exact_sym(parse_exact(value, name))
-    if sort_key(number) < 0:
+    if order(number, sp.Integer(0)) < 0:
         raise DomainError(name, f"must be >= 0, got {str(number)[:40]}")
     return number
 
@@ -127,6 +141,18 @@ def parse_interval(value: object) -> sp.Expr:
     if not 0 < number <= 1 or number < Fraction(1, 10**9):
         raise DomainError("interval", f"must be in [1e-9, 1], got {number}")
     return sp.Rational(number.numerator, number.denominator)
+
+
+def interval_text(h: sp.Expr) -> str:
+    """The grid step as text: exact (``1/100``), or a power of ten (``1e-300``), or six
+    significant digits after ``~`` when the exact text is long."""
+    text = str(h)
+    if len(text) <= 40:
+        return text
+    if h.is_Rational and h.p == 1 and str(h.q).strip("0") == "1":
+        return f"1e-{len(str(h.q)) - 1}"
+    with arb_workprec(64):
+        return "~" + ball(h).str(6, radius=False)
 
 
 # ---------------------------------------------------------------------------- components
@@ -151,9 +177,10 @@ class Component:
 @exclusive
 def component(mechanism: Mechanism, cost: Cost | str = "amplitude", digits: int = 30, *,
               free_value: object = None) -> Component:
-    """The privacy-loss law of ``mechanism`` at its worst shift under composition
+    r"""The privacy-loss law of ``mechanism`` at its worst shift under composition
     (module docstring); the free parameter is the optimum for ``cost`` (certified to
-    ``digits + 10`` digits and read back exactly) or ``free_value``."""
+    ``digits + 10`` digits and read back exactly) or ``free_value``. The staircase's law
+    is its closed form (:func:`dpsym.accounting.renyi.closed_form`), at any :math:`\varepsilon`."""
     if "dim" in mechanism.values and int(mechanism.values["dim"]) > 1:
         raise UnsupportedError(f"{mechanism.name}: composition is derived for "
                                "one-dimensional noise; the worst shift of a product under "
@@ -167,9 +194,14 @@ def component(mechanism: Mechanism, cost: Cost | str = "amplitude", digits: int 
     if is_gaussian(mechanism):
         return Component(mechanism.name, sens, mu=sens**2 / (2 * gaussian_sigma2(mechanism,
                                                                                   digits)))
-    noise = mechanism.numeric_noise(cost, free_value, digits + 10)
+    if type(mechanism) is Staircase:
+        closed = closed_form(mechanism, cost, digits, free_value)
+        assert closed is not None and closed.masses is not None
+        return Component(mechanism.name, sens, law=_three_point(closed.largest,
+                                                                 closed.masses))
+    noise = mechanism.numeric_noise(cost, free_value, noise_digits(digits))
     unrolled = Unrolled(noise, sens)
-    if noise.atom == 0 and is_log_concave(noise):
+    if noise.atom == 0 and unrolled.log_concave():
         return Component(mechanism.name, sens, law=loss_law(unrolled, sens))
     shifts = unrolled.candidate_shifts(sens)
     if len(shifts) > MAX_SHIFTS:
@@ -178,57 +210,131 @@ def component(mechanism: Mechanism, cost: Cost | str = "amplitude", digits: int 
     return Component(mechanism.name, *_dominant(mechanism.name, laws))
 
 
+def _three_point(eps_exact: sp.Expr, masses) -> LossLaw:
+    r"""The law with losses :math:`-\varepsilon, 0, \varepsilon` of probabilities
+    ``masses()`` (balls at the current precision)."""
+    return LossLaw({-eps_exact: [lambda: masses()[0]], sp.Integer(0): [lambda: masses()[1]],
+                    eps_exact: [lambda: masses()[2]]}, [], [], True)
+
+
 def _dominant(name: str, laws: list[tuple[sp.Expr, LossLaw]]) -> tuple[sp.Expr, LossLaw]:
-    """The shift whose three-point law dominates the others (module docstring)."""
+    r"""The shift whose three-point law dominates the others (module docstring): the
+    largest :math:`p = P(\ell = g)` and :math:`p_\infty`, compared by balls (rising
+    precision; balls that never separate are equal to 2000 bits, and either law is
+    taken)."""
     g = None
-    scores = []
-    with arb_workprec(128):
-        for d, law in laws:
-            if law.pieces:
-                raise UnsupportedError(f"{name}: no dominating worst shift is derived")
-            top = flint.arb(0)
-            for loss, mass in law.atom_masses():
-                if loss == 0:
-                    continue
-                if g is None:
-                    g = abs(loss)
-                if abs(loss) != g:
-                    raise UnsupportedError(f"{name}: no dominating worst shift is derived "
-                                           "(losses beyond three values)")
-                if loss > 0:
-                    top = mass
-            scores.append((float(top.mid()), float(law.infinite_mass().mid()), d, law))
-    best = max(scores, key=lambda s: (s[0] + s[1], sort_key(s[2])))
-    tol = 1e-12
-    for s in scores:
-        if s[0] > best[0] + tol or s[1] > best[1] + tol:
+    for _, law in laws:
+        if law.affine:
+            raise UnsupportedError(f"{name}: no dominating worst shift is derived")
+        for loss in law.atoms:
+            if loss == 0:
+                continue
+            if g is None:
+                g = abs(loss)
+            if order(abs(loss), g) != 0:
+                raise UnsupportedError(f"{name}: no dominating worst shift is derived "
+                                       "(losses beyond three values)")
+    for bits in (128, 512, 2048):
+        with arb_workprec(bits):
+            scores = []
+            for d, law in laws:
+                top = flint.arb(0)
+                for loss, mass in law.atom_masses():
+                    if loss != 0 and order(loss, sp.Integer(0)) > 0:
+                        top += mass
+                scores.append((top, law.infinite_mass(), d, law))
+            best = max(scores, key=lambda s: (float((s[0] + s[1]).mid()), order_key(s[2])))
+            if all(not s[0] > best[0] and not s[1] > best[1] for s in scores):
+                undecided = any(not (s[0] <= best[0] and s[1] <= best[1]) for s in scores)
+                if not undecided or bits == 2048:
+                    return best[2], best[3]
+                continue
             raise UnsupportedError(f"{name}: the laws at the candidate shifts are not "
                                    "ordered; no dominating worst shift")
-    return best[2], best[3]
+    raise AssertionError("not reached")  # pragma: no cover
+
+
+def order_key(value: sp.Expr) -> float:
+    """A float of an exact shift, for breaking ties towards the larger shift."""
+    with arb_workprec(64):
+        return float(ball(value).mid())
 
 
 # ---------------------------------------------------------------------------- lattices
+def _losses(law: LossLaw) -> list[sp.Expr]:
+    """The exact losses that a lattice step must divide: the atoms', and each run's first
+    loss and step."""
+    out = [loss for loss in law.atoms if loss != 0]
+    for iv in law.runs:
+        loss0, step, _, _ = run_points(iv)
+        out += [loss0, step] if loss0 != 0 else [step]
+    return out
+
+
 def _generator(components: list[Component]) -> sp.Expr | None:
     """A common lattice step :math:`g` of every finite loss, or None."""
-    losses = []
+    losses: list[sp.Expr] = []
     for comp in components:
         if comp.gaussian or comp.law is None or comp.law.pieces:
             return None
-        losses += [loss for loss in comp.law.atoms if loss != 0]
+        losses += _losses(comp.law)
     return _common_step(losses) if losses else sp.Integer(1)
 
 
 def _common_step(losses: list[sp.Expr]) -> sp.Expr | None:
     r"""The largest :math:`g` with every (nonzero) loss in :math:`g\mathbb{Z}`, or None."""
-    g0 = min((abs(v) for v in losses), key=sort_key)
+    losses = [v for v in losses if v != 0]
+    if not losses:
+        return None
+    g0 = abs(losses[0])
+    for v in losses[1:]:
+        if order(abs(v), g0) < 0:
+            g0 = abs(v)
     num, den = 0, 1
     for v in losses:
-        ratio = sp.nsimplify(v / g0) if not (v / g0).is_Rational else v / g0
-        if not ratio.is_Rational or sp.simplify(v / g0 - ratio) != 0:
-            return None
+        ratio = sp.simplify(v / g0)
+        if not ratio.is_Rational:
+            ratio = sp.nsimplify(ratio)
+            if not ratio.is_Rational or sp.simplify(v / g0 - ratio) != 0:
+                return None
         num = math.gcd(num, abs(int(ratio.p)))
         den = den * int(ratio.q) // math.gcd(den, int(ratio.q))
     return g0 * sp.Rational(num, den)
+
+
+def _index(value: sp.Expr, g: sp.Expr) -> int:
+    """``value / g`` as an integer (the caller knows it is one)."""
+    m = sp.simplify(value / g)
+    if not m.is_Integer:
+        raise UnsupportedError("a loss off the lattice")  # not reached
+    return int(m)
+
+
+def lattice_span(law: LossLaw, g: sp.Expr) -> int:
+    r"""The number of lattice points :math:`g\mathbb{Z}` between the smallest and the
+    largest finite loss of ``law``."""
+    indices = [_index(loss, g) for loss in law.atoms if loss != 0] or [0]
+    for iv in law.runs:
+        loss0, step, n, _ = run_points(iv)
+        i0, di = _index(loss0, g), _index(step, g)
+        indices += [i0, i0 + di * (n - 1)]
+    return max(indices) - min(indices) + 1
+
+
+def lattice_masses(law: LossLaw, g: sp.Expr) -> dict[int, flint.arb]:
+    r"""The finite losses of ``law`` on :math:`g\mathbb{Z}` (index :math:`\to` mass), runs
+    expanded point by point."""
+    masses: dict[int, flint.arb] = {}
+    for loss, mass in law.atom_masses():
+        j = 0 if loss == 0 else _index(loss, g)
+        masses[j] = masses.get(j, flint.arb(0)) + mass
+    for iv in law.runs:
+        loss0, step, _, fn = run_points(iv)
+        i0, di = _index(loss0, g), _index(step, g)
+        for j, mass in enumerate(fn()):
+            k = i0 + j * di
+            masses[k] = masses.get(k, flint.arb(0)) + mass
+    return masses
 
 
 def _poly(masses: dict[int, flint.arb]) -> tuple[int, flint.arb_poly]:
@@ -238,19 +344,6 @@ def _poly(masses: dict[int, flint.arb]) -> tuple[int, flint.arb_poly]:
     for j, m in masses.items():
         coeffs[j - lo] = coeffs[j - lo] + m
     return lo, flint.arb_poly(coeffs)
-
-
-def _power(parts: list[tuple[int, flint.arb_poly, int]]) -> tuple[int, flint.arb_poly]:
-    offset, poly = 0, flint.arb_poly([1])
-    degree = 0
-    for lo, p, count in parts:
-        degree += p.degree() * count
-        if degree > MAX_DEGREE:
-            raise UnsupportedError(f"the composed loss has more than {MAX_DEGREE} grid "
-                                   "points; use a larger --interval or fewer compositions")
-        offset += lo * count
-        poly = poly * (p**count)
-    return offset, poly
 
 
 def _infinite_total(parts: list[tuple[flint.arb, int]]) -> flint.arb:
@@ -265,22 +358,69 @@ def _infinite_total(parts: list[tuple[flint.arb, int]]) -> flint.arb:
 
 def _delta(offset: int, poly: flint.arb_poly, step: flint.arb, p_inf: flint.arb,
            eps_target: sp.Expr, step_exact: sp.Expr) -> flint.arb:
-    r""":math:`p_\infty + \sum_m c_m (1 - e^{\varepsilon^{\prime} - (m + o)g})_+`."""
-    start = int(sp.floor(eps_target / step_exact)) + 1 - offset
+    r""":math:`p_\infty + \sum_m c_m (1 - e^{\varepsilon^{\prime} - (m + o)g})_+`, every term
+    positive: from the first loss :math:`L_s > \varepsilon^{\prime}`, with :math:`w =
+    e^{\varepsilon^{\prime} - L_s} \le 1` and :math:`z = e^{-g}`, the term of :math:`c_{s+j}` is
+    :math:`c_{s+j}((1 - w) + w(1 - z^j))`; :math:`\sum_j c_{s+j}(1 - z^j)` is
+    :math:`\sum c - \sum c z^j` (Horner) for :math:`g > 2^{-20}`, where it loses at most
+    20 bits, else summed with :math:`1 - z^{j+1} = (1 - z^j) + z^j(1 - z)`."""
+    start = max(exact_floor(eps_target / step_exact) + 1 - offset, 0)
     coeffs = poly.coeffs()
-    start = max(start, 0)
     if start >= len(coeffs):
         return p_inf
-    tail = flint.arb_poly(coeffs[start:])
-    e = arb_of(eps_target)
-    z = (-step).exp()
-    base = (start + offset) * step
-    # sum c_m - e^{eps'} sum c_m e^{-m g}, m >= start
-    value = tail(flint.arb(1)) - (e - base).exp() * tail(z)
-    if not value >= 0:
-        value = flint.arb(0).union(flint.arb(value.upper())) if value.upper() >= 0 \
-            else flint.arb(0)
-    return p_inf + value
+    tail = coeffs[start:]
+    gap_l = one_minus_exp(ball(eps_target - (start + offset) * step_exact))  # 1 - w
+    w = 1 - gap_l
+    total = flint.arb(0)
+    for c in tail:
+        total += c
+    if step > flint.arb(2) ** -20:
+        rest = flint.arb_poly(tail)
+        spread = total - rest((-step).exp())  # sum_j c_{s+j} (1 - z^j)
+    else:
+        z, gap_z = (-step).exp(), one_minus_exp(-step)
+        spread, one_minus_zj, zj = flint.arb(0), flint.arb(0), flint.arb(1)
+        for c in tail[1:]:
+            one_minus_zj += zj * gap_z
+            zj *= z
+            spread += c * one_minus_zj
+    return p_inf + nonneg(total * gap_l + w * nonneg(spread))
+
+
+def _clip01(value: flint.arb) -> flint.arb:
+    r"""A probability's ball intersected with :math:`[0, 1]`."""
+    value = nonneg(value)
+    if value.is_nan() or value <= 1:
+        return value
+    if not value.lower() < 1:
+        return flint.arb(1)
+    return flint.arb(value.lower()).union(flint.arb(1))
+
+
+def _texts(lower: flint.arb, upper: flint.arb, digits: int) -> tuple[str, str]:
+    r"""The lower bound rounded down and the upper one up, clipped to :math:`[0, 1]`.
+
+    Raises
+    ------
+    CertificationError
+        If a bound's ball is not finite (nothing is printed rather than a vacuous end).
+    """
+    if not (lower.is_finite() and upper.is_finite()):
+        raise CertificationError("the bounds of delta could not be enclosed at this "
+                                 "precision")
+    lo = outward(_clip01(lower), digits)[0] if not lower.upper() <= 0 else "0"
+    hi = outward(_clip01(upper), digits)[1] if not upper.lower() >= 1 else "1"
+    if lo.startswith("-"):
+        lo = "0"
+    if _greater_than_one(hi):
+        hi = "1"
+    return lo, hi
+
+
+def _greater_than_one(text: str) -> bool:
+    man, power = decimal_parts(text)
+    return man > 0 and ((power >= 0 and man * 10**power > 1) or
+                        (power < 0 and man > 10**-power) if -power < 12000 else False)
 
 
 # ---------------------------------------------------------------------------- results
@@ -311,6 +451,15 @@ def _components(items: list[tuple[Component, int]]) -> list[tuple[Component, int
     return out
 
 
+def _exact_lattice(items: list[tuple[Component, int]]) -> sp.Expr | None:
+    """The lattice step of an exact composition, or None (bounds instead): every loss on
+    one lattice, each release's law spanning at most :data:`EXACT_POINTS` points."""
+    g = _generator([c for c, _ in items])
+    if g is None or any(lattice_span(c.law, g) > EXACT_POINTS for c, _ in items):
+        return None
+    return g
+
+
 @exclusive
 def compose(items: list[tuple[Component, int]], eps_target: object, digits: int = 10, *,
             interval: object = DEFAULT_INTERVAL) -> Composed:
@@ -333,7 +482,7 @@ def compose(items: list[tuple[Component, int]], eps_target: object, digits: int 
     -------
     Composed
         Exact (lattice losses, Gaussians; certified digits, rounded to nearest) or lower
-        and upper bounds (rounded outward).
+        and upper bounds (rounded outward), always within :math:`[0, 1]`.
     """
     items = _components(items)
     target = _nonneg_number(eps_target, "eps_target")
@@ -343,50 +492,70 @@ def compose(items: list[tuple[Component, int]], eps_target: object, digits: int 
     shifts = tuple(str(c.shift) for c in comps)
     if all(c.gaussian for c in comps):
         mu = sum((c.mu * k for c, k in items), sp.Integer(0))
-        _, text = certify(lambda prec: gaussian_delta(arb_of(mu), arb_of(target)),
+        _, text = certify(lambda prec: _clip01(gaussian_delta(arb_of(mu), arb_of(target))),
                           digits, allow_zero=True)
         return Composed(True, text=text, method="gaussian closed form", shifts=shifts)
-    g = _generator(comps)
+    g = _exact_lattice(items)
     if g is not None:
         def enclose(prec: int) -> flint.arb:
-            offset, poly, p_inf = _lattice(items, g)
-            return _delta(offset, poly, arb_of(g), p_inf, target, g)
+            offset, poly, p_inf, lost = _lattice(items, g)
+            found = _delta(offset, poly, ball(g), p_inf, target, g)
+            return _clip01(found.union(found + lost) if not lost.is_zero() else found)
 
         _number, text = certify(enclose, digits, allow_zero=True)
         return Composed(True, text=text, method="exact lattice convolution", shifts=shifts)
     items = merge_gaussians(items)
-    h = grid_interval(items, h)
     prec = int(digits * _BITS) + 96
+    h = grid_interval(items, h, prec=_coarse_bits(digits))
     with arb_workprec(prec):
-        bounds = []
-        for up in (False, True):
-            offset, poly, p_inf = _grid(items, h, up)
-            bounds.append(nonneg(_delta(offset, poly, arb_of(h), p_inf, target, h)))
-        lo, _ = outward(bounds[0], digits)
-        _, hi = outward(bounds[1], digits)
-    return Composed(False, lower=lo, upper=hi, interval=str(h), method="discretised loss",
-                    shifts=shifts)
+        for tol_bits in (_coarse_bits(digits), prec + 16):
+            bounds = []
+            for up in (False, True):
+                offset, poly, p_inf = _grid(items, h, up, tol_bits)
+                bounds.append(_delta(offset, poly, ball(h), p_inf, target, h))
+            if _trims_negligible(bounds[0], tol_bits):
+                break
+        lo, hi = _texts(bounds[0], bounds[1], digits)
+    return Composed(False, lower=lo, upper=hi, interval=interval_text(h),
+                    method="discretised loss", shifts=shifts)
 
 
-def _lattice(items, g) -> tuple[int, flint.arb_poly, flint.arb]:
-    parts, infs = [], []
+def _coarse_bits(digits: int) -> int:
+    r"""The first trimming tolerance of the bounds, :math:`2^{-b}`: 50 bits below the
+    digits asked for (:func:`_trims_negligible` decides whether it suffices)."""
+    return int(digits * _BITS) + 50
+
+
+def _trims_negligible(value: flint.arb, tol_bits: int) -> bool:
+    r"""Whether the tails trimmed at :math:`2^{-b}` (at most 64 trims of the composed law,
+    each moving less than that mass) change a :math:`\delta` of this size by less than
+    :math:`2^{-30}` of it."""
+    return bool(value.lower() > flint.arb(2) ** (36 - tol_bits))
+
+
+def _lattice(items, g) -> tuple[int, flint.arb_poly, flint.arb, flint.arb]:
+    r"""The composed finite loss law on :math:`g\mathbb{Z}`, by binary powering with the
+    tails below :math:`2^{-\mathrm{prec}-16}` dropped after each product, the probability
+    of an infinite loss, and an upper bound of the mass dropped (the exact
+    :math:`\delta` lies between the value of the law kept and that plus the mass
+    dropped: each outcome contributes between 0 and its probability)."""
+    tol = flint.arb(2) ** -(flint.ctx.prec + 16)
+    result: _GridLaw | None = None
+    infs = []
     for comp, count in items:
-        masses: dict[int, flint.arb] = {}
-        for loss, mass in comp.law.atom_masses():
-            m = sp.simplify(loss / g)
-            if not m.is_Integer:
-                raise UnsupportedError("a loss off the lattice")  # not reached
-            masses[int(m)] = masses.get(int(m), flint.arb(0)) + mass
+        masses = lattice_masses(comp.law, g)
         if not masses:
             masses[0] = flint.arb(0)
         lo, poly = _poly(masses)
-        parts.append((lo, poly, count))
         infs.append((comp.law.infinite_mass(), count))
-    offset, poly = _power(parts)
-    return offset, poly, _infinite_total(infs)
+        power = _power(_GridLaw(lo, poly, flint.arb(0)), count, None, tol)
+        result = power if result is None else _times(result, power, None, tol)
+    assert result is not None
+    return result.offset, result.poly, _infinite_total(infs), result.lost
 
 
-def component_bins(comp: Component, h: sp.Expr, up: bool
+def component_bins(comp: Component, h: sp.Expr, up: bool, *,
+                   window: tuple[int, int] | None = None
                    ) -> tuple[dict[int, flint.arb], flint.arb]:
     r"""The loss law of ``comp`` on the grid :math:`h\mathbb{Z}`, as the law of a pair
     that dominates the component's (``up``) or is dominated by it: the mass of each
@@ -394,65 +563,145 @@ def component_bins(comp: Component, h: sp.Expr, up: bool
 
     An atom off the grid is split between its two neighbours with the same :math:`P`- and
     :math:`Q`-masses (``up``: "connect the dots", a dominating pair) or moved down to the
-    grid; the continuous pieces as :func:`dpsym.privacy.loss.piece_bins`; the Gaussian's
-    loss as :func:`dpsym.gaussian.loss.gaussian_bins`."""
-    hb = arb_of(h)
+    grid; the continuous pieces and lattice runs as :func:`dpsym.privacy.loss.piece_bins`;
+    the Gaussian's loss as :func:`dpsym.gaussian.loss.gaussian_bins`. Only the grid points
+    of ``window`` (default: :func:`law_window`) are used: a loss below it moves up to its
+    first point (``up``) or is dropped, a loss above it to :math:`+\infty` (``up``) or
+    down to its last point; each move is monotone in the loss, so the law stays on its
+    side (only negligible masses are moved)."""
+    hb = ball(h)
     masses: dict[int, flint.arb] = {}
     if comp.gaussian:
         return gaussian_bins(comp.mu, h, up)
+    law = comp.law
+    assert law is not None
+    if window is None:
+        window = law_window(law, h, flint.ctx.prec)
+    k_lo, k_hi = window
+    infinite = law.infinite_mass()
+    low = high = flint.arb(0)
 
     def add(j: int, mass: flint.arb) -> None:
-        masses[j] = masses.get(j, flint.arb(0)) + mass
+        nonlocal low, high
+        if j < k_lo:
+            low += mass
+        elif j > k_hi:
+            high += mass
+        else:
+            masses[j] = masses.get(j, flint.arb(0)) + mass
 
-    z = (-hb).exp()
-    for loss, mass in comp.law.atom_masses():
+    gap = one_minus_exp(-hb)
+    for loss, mass in law.atom_masses():
         ratio = sp.sympify(loss / h)
-        j = int(sp.floor(ratio))
-        if ratio.is_Integer or not up or sp.simplify(ratio - j) == 0:
+        j = exact_floor(ratio)
+        if not up or ratio.is_Integer or order(ratio, sp.Integer(j)) == 0:
             add(j, mass)
             continue
+        if j < k_lo or j >= k_hi:  # outside the window: up, to the grid point above
+            add(j + 1, mass)
+            continue
         # P-masses m_j + m_{j+1} = m, Q-masses m_j e^{-jh} + m_{j+1} e^{-(j+1)h} = m e^{-loss}
-        upper = mass * nonneg((j * hb - arb_of(loss)).expm1() / (z - 1))
+        upper = mass * nonneg(-ball(j * h - loss).expm1() / gap)
         add(j + 1, upper)
         add(j, nonneg(mass - upper))
-    for iv in comp.law.pieces:
-        for j, mass in piece_bins(iv, hb, h, up).items():
+    for iv in law.affine:
+        found, below, above = piece_bins(iv, hb, h, up, lattice=law.lattice,
+                                         window=window)
+        for j, mass in found.items():
             add(j, mass)
-    return masses, comp.law.infinite_mass()
+        low += below
+        high += above
+    if up:
+        if not low.is_zero():
+            masses[k_lo] = masses.get(k_lo, flint.arb(0)) + low
+        infinite += high
+    elif not high.is_zero():
+        masses[k_hi] = masses.get(k_hi, flint.arb(0)) + high
+    return masses, infinite
+
+
+def law_range(law: LossLaw, prec: int) -> tuple[sp.Expr, float, float] | None:
+    r"""The range of the losses whose probability is not negligible (below
+    :math:`2^{-\mathrm{prec}-16}`), as an exact reference loss and two float offsets from
+    it (a loss of :math:`10^{100}` keeps its digits): for choosing grids and windows."""
+    tol = 2.0 ** -(prec + 16)
+    lo, hi, ref = math.inf, -math.inf, None
+    with arb_workprec(64):
+        for loss, mass in law.atom_masses():
+            if not mass.upper() < tol:
+                ref = loss if ref is None else ref
+                v = to_float(loss - ref)
+                lo, hi = min(lo, v), max(hi, v)
+        for iv in law.affine:
+            if ref is None:
+                ref = iv.loss_exact(iv.a)
+            a, c = significant_losses(iv, law.lattice, tol, ref)
+            lo, hi = min(lo, a), max(hi, c)
+    return (ref, lo, hi) if ref is not None and lo <= hi else None
+
+
+def law_window(law: LossLaw, h: sp.Expr, prec: int) -> tuple[int, int]:
+    """The grid indices holding the losses that are not negligible (:func:`law_range`),
+    with a margin of two points."""
+    found = law_range(law, prec)
+    if found is None:
+        return (0, 0)
+    ref, lo, hi = found
+    base, hf = exact_floor(ref / h), to_float(h)
+    return base + math.floor(lo / hf) - 2, base + math.ceil(hi / hf) + 2
 
 
 @dataclass
 class _GridLaw:
     r"""A loss law on a grid: the masses of :math:`(\mathrm{offset} + i)h` (the
-    coefficients of ``poly``) and of :math:`+\infty`."""
+    coefficients of ``poly``), of :math:`+\infty`, and an upper bound of the mass dropped
+    (:func:`_trim` with ``up=None``)."""
 
     offset: int
     poly: flint.arb_poly
     infinite: flint.arb
+    lost: flint.arb = field(default_factory=lambda: flint.arb(0))
 
     def total(self) -> flint.arb:
         return self.poly(flint.arb(1))
 
 
-def _times(x: _GridLaw, y: _GridLaw, up: bool, tol: flint.arb) -> _GridLaw:
+def _times(x: _GridLaw, y: _GridLaw, up: bool | None, tol: flint.arb) -> _GridLaw:
     r"""The law of the sum of independent losses, its negligible tails trimmed
     (:func:`_trim`). An infinite loss plus a finite one is infinite: the infinite mass is
     :math:`i_x (m_y + i_y) + m_x i_y` (finite masses :math:`m`; a mass trimmed to
-    :math:`-\infty` by the lower bound stays there, the lower side)."""
+    :math:`-\infty` by the lower bound stays there, the lower side). The masses dropped
+    add up (both laws have total mass at most one)."""
     if x.poly.degree() + y.poly.degree() > MAX_DEGREE:
         raise UnsupportedError(f"the composed loss has more than {MAX_DEGREE} grid "
                                "points; use a larger --interval or fewer compositions")
     mx, my = x.total(), y.total()
     infinite = x.infinite * (my + y.infinite) + mx * y.infinite
-    return _trim(_GridLaw(x.offset + y.offset, x.poly * y.poly, infinite), up, tol)
+    law = _GridLaw(x.offset + y.offset, x.poly * y.poly, infinite, x.lost + y.lost)
+    return _trim(law, up, tol)
 
 
-def _trim(law: _GridLaw, up: bool, tol: flint.arb) -> _GridLaw:
+def _power(base: _GridLaw, count: int, up: bool | None, tol: flint.arb) -> _GridLaw:
+    """``base`` composed ``count`` times, by binary powering."""
+    base = _trim(base, up, tol)
+    power: _GridLaw | None = None
+    while count:
+        if count & 1:
+            power = base if power is None else _times(power, base, up, tol)
+        count >>= 1
+        if count:
+            base = _times(base, base, up, tol)
+    assert power is not None
+    return power
+
+
+def _trim(law: _GridLaw, up: bool | None, tol: flint.arb) -> _GridLaw:
     r"""The law with its tails of mass below ``tol`` moved, so that the composed degree
     stays near the width of the law's bulk: for an upper bound the low tail moves up to
     the first kept point and the high tail to :math:`+\infty`; for a lower bound the low
     tail to :math:`-\infty` (dropped) and the high tail down to the last kept point.
-    Either move is monotone in every loss, so the bound stays a bound."""
+    Either move is monotone in every loss, so the bound stays a bound. ``up=None`` (an
+    exact law) drops both tails and counts their mass in ``lost``."""
     coeffs = law.poly.coeffs()
     n = len(coeffs)
     if n < 64:
@@ -472,41 +721,39 @@ def _trim(law: _GridLaw, up: bool, tol: flint.arb) -> _GridLaw:
     if lo == 0 and hi == n - 1:
         return law
     kept = coeffs[lo:hi + 1]
-    infinite = law.infinite
-    if up:
+    infinite, lost = law.infinite, law.lost
+    if up is None:
+        lost = lost + flint.arb(low.upper()) + flint.arb(high.upper())
+    elif up:
         kept[0] = kept[0] + low
         infinite = infinite + high
     else:
         kept[-1] = kept[-1] + high
-    return _GridLaw(law.offset + lo, flint.arb_poly(kept), infinite)
+    return _GridLaw(law.offset + lo, flint.arb_poly(kept), infinite, lost)
 
 
-def _grid(items, h: sp.Expr, up: bool) -> tuple[int, flint.arb_poly, flint.arb]:
+def _grid(items, h: sp.Expr, up: bool, tol_bits: int | None = None
+          ) -> tuple[int, flint.arb_poly, flint.arb]:
     r"""The composed law on the grid :math:`h\mathbb{Z}` (``up``: of a dominating pair,
     else of a dominated one), by binary powering with tails below
-    :math:`2^{-\mathrm{prec} - 16}` trimmed after each product."""
-    tol = flint.arb(2) ** -(flint.ctx.prec + 16)
+    :math:`2^{-\mathrm{tol\_bits}}` (default: the precision plus 16 bits) trimmed after
+    each product; each trim moves less than that mass, the safe way."""
+    tol = flint.arb(2) ** -(flint.ctx.prec + 16 if tol_bits is None else tol_bits)
     result: _GridLaw | None = None
     for comp, count in items:
         masses, p_inf = component_bins(comp, h, up)
         if not masses:
             masses[0] = flint.arb(0)
         lo, poly = _poly(masses)
-        base = _trim(_GridLaw(lo, poly, p_inf), up, tol)
-        power: _GridLaw | None = None
-        while count:
-            if count & 1:
-                power = base if power is None else _times(power, base, up, tol)
-            count >>= 1
-            if count:
-                base = _times(base, base, up, tol)
+        power = _power(_GridLaw(lo, poly, p_inf), count, up, tol)
         result = power if result is None else _times(result, power, up, tol)
+    assert result is not None
     return result.offset, result.poly, result.infinite
 
 
-#: Largest number of points of the composed grid law (before its tails are trimmed) for
-#: which the requested interval is kept; beyond, the interval is coarsened.
-GRID_POINTS = 2**17
+#: Largest number of points of the composed grid law's bulk for which the requested
+#: interval is kept; beyond, the interval is coarsened.
+GRID_POINTS = 2**16
 
 
 def merge_gaussians(items: list[tuple[Component, int]]) -> list[tuple[Component, int]]:
@@ -522,39 +769,78 @@ def merge_gaussians(items: list[tuple[Component, int]]) -> list[tuple[Component,
     return [(c, k) for c, k in items if not c.gaussian] + [(merged, 1)]
 
 
-def grid_interval(items: list[tuple[Component, int]], interval: object) -> sp.Expr:
-    r"""The grid :math:`h` of the bounds: at most ``interval``, a divisor :math:`g/N` of
-    the atoms' common step :math:`g` when there is one (then the atoms lie on the grid and
-    the lower bound does not move them), and coarsened when the composed law would span
-    more than :data:`GRID_POINTS` points: :math:`\sum_i k_i\,\mathrm{span}_i / h \le`
-    :data:`GRID_POINTS` (so that :math:`k = 1000` Laplace releases compose in seconds;
-    the bounds' gap grows with :math:`h` only to second order for Laplace noise,
-    :func:`dpsym.privacy.loss.piece_bins`)."""
+def grid_interval(items: list[tuple[Component, int]], interval: object, *,
+                  prec: int = 130) -> sp.Expr:
+    r"""The grid :math:`h` of the bounds.
+
+    * At most ``interval``, and at most :math:`w/`:data:`RANGE_POINTS`, :math:`w` the
+      widest range of one release's non-negligible losses (:func:`law_range`): a grid
+      coarser than the losses says little.
+    * Coarsened when the composed law's bulk would span more than :data:`GRID_POINTS`
+      points. The bulk is what the tails trimmed after each product leave: by Hoeffding's
+      inequality the sum of independent losses of ranges :math:`w_i` leaves its mean by
+      more than :math:`t` with probability at most :math:`2e^{-2t^2/\sum k_i w_i^2}`, so
+      it spans at most :math:`\min(\sum k_i w_i, 2\sqrt{\ln(2/\tau)\sum k_i w_i^2/2})`,
+      :math:`\tau = 2^{-\mathrm{prec}-16}` (so :math:`k = 1000` Laplace releases compose
+      in seconds; the bounds' gap grows with :math:`h` only to second order for Laplace
+      noise, :func:`dpsym.privacy.loss.piece_bins`).
+    * A divisor :math:`g/N` (or a multiple :math:`Ng`) of the losses' common step
+      :math:`g` when there is one: the atoms stay on the grid, and a lattice run's points
+      fall into the bins by exact integer arithmetic.
+
+    Raises
+    ------
+    DomainError
+        Naming ``count`` when the grid would have fewer than :data:`MIN_RANGE_POINTS`
+        points across the widest loss range.
+    """
     h = parse_interval(interval)
-    atoms: list[sp.Expr] = []
-    span = sp.Integer(0)
+    losses: list[sp.Expr] = []
+    widest, total, squares = 0.0, 0.0, 0.0
     for comp, count in items:
         if comp.gaussian:
-            span += count * 28 * sp.sqrt(2 * comp.mu)
-            continue
-        ends = [loss for loss in comp.law.atoms]
-        atoms += [loss for loss in comp.law.atoms if loss != 0]
-        for iv in comp.law.pieces:
-            ends += [iv.loss_exact(iv.a), iv.loss_exact(iv.c)]
-        if ends:
-            span += count * (max(ends, key=sort_key) - min(ends, key=sort_key))
-    g = _common_step(atoms) if atoms else None
-    if g is not None:
-        h = g / math.ceil(sort_key(g / h))
-    width = sort_key(span)
-    if width > GRID_POINTS * sort_key(h):
-        coarse = width / GRID_POINTS
-        if g is not None and sort_key(g) >= coarse:
-            h = g / int(mpmath.floor(sort_key(g) / coarse))
+            w = 28 * math.sqrt(2 * to_float(comp.mu))
         else:
-            h = sp.Rational(1, int(mpmath.floor(1 / coarse))) if coarse < 1 \
-                else sp.Integer(int(mpmath.ceil(coarse)))
-    return h
+            found = law_range(comp.law, prec)
+            w = 0.0 if found is None else found[2] - found[1]
+            losses += [loss for loss in comp.law.atoms if loss != 0]
+            for iv in comp.law.runs:
+                losses += [run_points(iv)[1]]
+        widest = max(widest, w)
+        total += count * w
+        squares += count * w * w
+    g = _common_step(losses) if losses else None
+    hf = to_float(h)
+    coarsened = False
+    if 0 < widest < RANGE_POINTS * hf:
+        hf = widest / RANGE_POINTS
+    bulk = min(total, 2 * math.sqrt(math.log(2) * (prec + 17) * squares / 2))
+    if bulk > GRID_POINTS * hf:
+        hf, coarsened = bulk / GRID_POINTS, True
+        if widest > 0 and hf > widest / MIN_RANGE_POINTS:
+            raise DomainError("count", "the composed losses span too many grid points for "
+                              "bounds that say something; compose fewer releases")
+    step = h if hf == to_float(h) else _rational_near(hf, up=coarsened)
+    if g is not None:
+        if order(g, step) >= 0:
+            step = g / exact_ceil(g / step)
+        else:
+            n = exact_ceil(step / g) if coarsened else exact_floor(step / g)
+            step = g * max(n, 1)
+    return step
+
+
+def _rational_near(value: float, *, up: bool) -> sp.Expr:
+    """A short rational near ``value``, at least it (``up``) or at most it: an integer,
+    1/N, or m 2^-e below 1e-9."""
+    if value >= 1:
+        return sp.Integer(math.ceil(value) if up else max(1, math.floor(value)))
+    if value > 1e-9:
+        n = 1 / value
+        return sp.Rational(1, max(1, math.floor(n) if up else math.ceil(n)))
+    man, exp = math.frexp(value)
+    top = math.ceil(man * 2**20) if up else math.floor(man * 2**20)
+    return sp.Rational(top, 2 ** (20 - exp))
 
 
 # ---------------------------------------------------------------------------- inverse
@@ -585,11 +871,22 @@ def compose_epsilon(items: list[tuple[Component, int]], delta_target: object,
         mu = sum((c.mu * k for c, k in items), sp.Integer(0))
         text = gaussian_inverse(mu, target_exact, digits)
         return Composed(True, text=text, method="gaussian closed form", shifts=shifts)
-    g = _generator(comps)
+    g = _exact_lattice(items)
     if g is not None:
+        if target_exact == 0:  # the largest finite loss, exactly (no tail is trimmed)
+            return Composed(True, text=_largest_loss_text(items, g, digits),
+                            method="exact lattice convolution", shifts=shifts)
+
         def enclose(prec: int) -> flint.arb:
-            offset, poly, p_inf = _lattice(items, g)
-            return _invert(offset, poly, arb_of(g), p_inf, arb_of(target_exact))
+            offset, poly, p_inf, lost = _lattice(items, g)
+            t = arb_of(target_exact)
+            found = _invert(offset, poly, ball(g), p_inf, t)
+            if lost.is_zero():
+                return found
+            try:  # the exact delta is at most the kept law's plus the mass dropped
+                return found.union(_invert(offset, poly, ball(g), p_inf, t - lost))
+            except _Infinite:
+                return found.union(flint.arb.pos_inf())
 
         try:
             _, text = certify_directed(enclose, digits, up=True)
@@ -597,23 +894,43 @@ def compose_epsilon(items: list[tuple[Component, int]], delta_target: object,
             text = "inf"
         return Composed(True, text=text, method="exact lattice convolution", shifts=shifts)
     items = merge_gaussians(items)
-    h = grid_interval(items, h)
     prec = int(digits * _BITS) + 96
+    h = grid_interval(items, h, prec=_coarse_bits(digits))
+    tol_bits = _coarse_bits(digits)
+    if not _trims_negligible(arb_of(target_exact), tol_bits):
+        tol_bits = prec + 16
     out = []
     with arb_workprec(prec):
         for up in (False, True):
-            offset, poly, p_inf = _grid(items, h, up)
+            offset, poly, p_inf = _grid(items, h, up, tol_bits)
             try:
-                ball = _invert(offset, poly, arb_of(h), p_inf, arb_of(target_exact))
+                found = _invert(offset, poly, ball(h), p_inf, arb_of(target_exact))
             except _Infinite:
                 out.append("inf")
                 continue
-            if ball.is_finite():
-                out.append(outward(ball, digits)[1 if up else 0])
+            if found.is_finite():
+                text = outward(found, digits)[1 if up else 0]
+                out.append("0" if text.startswith("-") else text)
             else:  # undecided against the infinite mass: the safe ends
                 out.append("inf" if up else "0")
-    return Composed(False, lower=out[0], upper=out[1], interval=str(h),
+    return Composed(False, lower=out[0], upper=out[1], interval=interval_text(h),
                     method="discretised loss", shifts=shifts)
+
+
+def _largest_loss_text(items: list[tuple[Component, int]], g: sp.Expr, digits: int) -> str:
+    r"""The smallest :math:`\varepsilon^{\prime}` with :math:`\delta(\varepsilon^{\prime}) = 0`:
+    the sum of each release's largest finite loss of positive probability (``inf`` with an infinite
+    loss), rounded up."""
+    top = 0
+    for comp, count in items:
+        with arb_workprec(64):
+            if not comp.law.infinite_mass().is_zero():
+                return "inf"
+            masses = lattice_masses(comp.law, g)
+        top += count * max(j for j, m in masses.items() if not m.is_zero())
+    if top <= 0:
+        return "0"
+    return certify_directed(lambda prec: top * ball(g), digits, up=True)[1]
 
 
 class _Infinite(Exception):

@@ -13,8 +13,7 @@ and the largest privacy loss :math:`\sup_x \log f(x)/f(x + d)` (:math:`\alpha \t
 the pure :math:`\varepsilon`).
 
 **The worst shift.** For every convex :math:`\varphi`, the :math:`\varphi`-divergence is an
-integral of hockey-stick divergences :math:`H_c` against :math:`\varphi^{\prime\prime}(c)\,dc` (plus
-a
+integral of hockey-stick divergences :math:`H_c` against :math:`\varphi''(c)\,dc` (plus a
 constant), and :math:`\int f^\alpha g^{1-\alpha}` and :math:`\int f \log(f/g)` are such
 divergences. For a log-concave noise each :math:`H_c` is nondecreasing in :math:`|d|`
 (:mod:`dpsym.privacy.profiles`), so the supremum is at :math:`d = \Delta`. For a piecewise-constant
@@ -41,6 +40,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -48,10 +48,11 @@ import flint
 import mpmath
 import sympy as sp
 
-from dpsym.certified.rounding import check_digits
+from dpsym.certified.rounding import MAX_DIGITS, check_digits, decimal_ball, decimal_parts
 from dpsym.core.costs import Cost
+from dpsym.core.expressions import to_sympy
 from dpsym.core.params import parse_number
-from dpsym.errors import DomainError, UnsupportedError
+from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.mechanisms import (
     AnalyticGaussian,
     ClassicGaussian,
@@ -61,17 +62,22 @@ from dpsym.mechanisms import (
     Mechanism,
     Staircase,
 )
-from dpsym.precision import arb_workprec, exclusive, workdps
-from dpsym.privacy.divergence import Density, check_numeric
+from dpsym.precision import arb_workprec, exclusive
+from dpsym.privacy.divergence import check_numeric
 from dpsym.privacy.loss import (
     Unrolled,
     arb_of,
+    ball,
     certify,
     exact_sym,
     kl_integral,
     largest_loss,
+    magnitude_bits,
+    nonneg,
+    one_minus_exp,
     renyi_integral,
 )
+from dpsym.privacy.loss import order as exact_order
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbolic.regimes import expand_series
 from dpsym.symbolic.tidy import tidy
@@ -163,58 +169,22 @@ def _sym_value(mechanism: Mechanism, name: str) -> sp.Expr:
 
 # ---------------------------------------------------------------------------- log-concavity
 @exclusive
-def is_log_concave(noise: SymmetricNoise) -> bool:
+def is_log_concave(noise: SymmetricNoise, reach: object = None) -> bool:
     """Whether the density (continuous) or mass function (lattice) is log-concave on the
-    line; then every hockey-stick divergence, hence every Rényi and KL divergence, is
-    nondecreasing in the shift (:mod:`dpsym.privacy.profiles`, :mod:`dpsym.accounting.renyi`)."""
+    line, decided exactly (:meth:`dpsym.privacy.loss.Unrolled.log_concave`); then every
+    hockey-stick divergence, hence every Rényi and KL divergence, is nondecreasing in the
+    shift (:mod:`dpsym.privacy.profiles`, :mod:`dpsym.accounting.renyi`). ``reach`` is the
+    scale the noise is described in (default: its tail's period, else 1)."""
     check_numeric(noise)
-    if not noise.lattice:
-        with workdps(40):
-            return Density(noise, 1).is_log_concave()
-    unrolled = Unrolled(noise, Fraction(1))
-    # log-linear on each piece: the condition p(j)^2 >= p(j-1) p(j+1) only needs checking
-    # where j - 1, j, j + 1 are not in one piece (and the support must be an interval);
-    # each is decided rigorously (a ball, then exact equality), and an undecided one
-    # counts as a violation (the caller then evaluates every candidate shift: safe)
-
-    def log_p(i: int) -> sp.Expr | None:
-        sg = Unrolled._at(unrolled.segs, mpmath.mpf(abs(i)))
-        if sg is None or sg.zero:
-            return None
-        return sg.log_exact(sp.Integer(abs(i)))
-
-    points = {0}
-    for sg in unrolled.segs:
-        for edge in (sg.lo, sg.hi):
-            if edge.is_finite and edge >= 0:
-                points |= {int(edge) - 1, int(edge)}
-    for j in sorted(points):
-        if j < 0:
-            continue
-        here, after = log_p(j), log_p(j + 1)
-        if here is None:
-            if after is not None:
-                return False  # a gap in the support
-            continue
-        before = log_p(j - 1)
-        if before is None or after is None:
-            continue  # p(j - 1) p(j + 1) = 0 <= p(j)^2
-        if not _nonnegative(2 * here - before - after):
-            return False
-    return True
+    if reach is None:
+        reach = noise.tail.period if noise.tail is not None else 1
+    return Unrolled(noise, exact_sym(reach)).log_concave()
 
 
-def _nonnegative(expr: sp.Expr) -> bool:
-    """Whether the constant ``expr`` is certainly >= 0 (a ball at growing precision, then
-    exact equality to zero); False when undecided."""
-    for prec in (128, 512):
-        with arb_workprec(prec):
-            ball = arb_of(expr)
-        if ball > 0:
-            return True
-        if ball < 0:
-            return False
-    return sp.simplify(expr) == 0
+def noise_digits(digits: int) -> int:
+    """The digits to which a noise's optimal free parameter (and a Gaussian's sigma) is
+    certified for a result of ``digits`` digits: ten more, within the package's limit."""
+    return min(digits + 10, MAX_DIGITS)
 
 
 # ---------------------------------------------------------------------------- reductions
@@ -259,6 +229,199 @@ def gaussian_sigma2(mechanism: Mechanism, digits: int) -> sp.Expr:
 
 def is_gaussian(mechanism: Mechanism) -> bool:
     return isinstance(mechanism, (ClassicGaussian, AnalyticGaussian))
+
+
+# ---------------------------------------------------------------------------- closed forms
+@dataclass(frozen=True)
+class ClosedForm:
+    r"""A mechanism's privacy loss at its worst shift :math:`\Delta` in closed form.
+
+    ``largest`` is the exact largest loss; ``divergence(alpha)`` the Rényi divergence of
+    order :math:`\alpha > 1` and ``kl()`` the KL divergence (None: the generic sums of
+    :mod:`dpsym.privacy.loss`) as balls at the current Arb precision; ``masses()`` the
+    law on the lattice :math:`\varepsilon\mathbb{Z}` (staircase: the masses of the losses
+    :math:`-\varepsilon, 0, \varepsilon`; None for the others)."""
+
+    name: str
+    largest: sp.Expr
+    divergence: Callable[[Fraction], flint.arb]
+    kl: Callable[[], flint.arb] | None = None
+    masses: Callable[[], tuple[flint.arb, flint.arb, flint.arb]] | None = None
+
+    def renyi(self, order_: Fraction | float, digits: int, shift: sp.Expr) -> RenyiValue:
+        """The certified value at ``order_`` (1: KL, inf: the largest loss)."""
+        if order_ == math.inf:
+            enclose = lambda prec: ball(self.largest)  # noqa: E731
+        elif order_ == 1:
+            assert self.kl is not None
+            enclose = lambda prec: self.kl()  # noqa: E731
+        else:
+            enclose = lambda prec: self.divergence(Fraction(order_))  # noqa: E731
+        number, text = certify(enclose, digits, allow_zero=True)
+        return RenyiValue(order_, number, text, None, str(shift), True, digits)
+
+
+def closed_form(mechanism: Mechanism, cost: Cost | str = "amplitude", digits: int = 30,
+                free_value: object = None) -> ClosedForm | None:
+    r"""The closed form of the Laplace, discrete Laplace and staircase mechanisms' privacy
+    loss at the shift :math:`\Delta` (their worst shift: the first two are log-concave;
+    for the staircase, :math:`P(\ell = \varepsilon)` is nondecreasing in the shift,
+    :mod:`dpsym.privacy.closed_forms`), or None for another mechanism.
+
+    Every form depends on :math:`\varepsilon` alone (Laplace, staircase: they are
+    scale-free) or on :math:`\varepsilon` and the integer :math:`\Delta` through
+    geometric sums in closed form (discrete Laplace): the time depends on neither
+    magnitude."""
+    kind = type(mechanism)
+    if kind is Laplace:
+        return _laplace_form(_sym_value(mechanism, "eps"))
+    if kind is DiscreteLaplace:
+        return _discrete_laplace_form(_sym_value(mechanism, "eps"),
+                                      int(mechanism.values["Delta"]))
+    if kind is Staircase:
+        gamma_ball, small = staircase_gamma(mechanism, cost, digits, free_value)
+        return _staircase_form(_sym_value(mechanism, "eps"), gamma_ball, small)
+    return None
+
+
+def _alpha(order_: Fraction) -> tuple[flint.arb, flint.arb]:
+    r""":math:`\alpha` and :math:`\alpha - 1` as exact balls (an order such as 11/10 is not
+    a float)."""
+    return (ball(sp.Rational(order_.numerator, order_.denominator)),
+            ball(sp.Rational((order_ - 1).numerator, (order_ - 1).denominator)))
+
+
+def _laplace_form(eps_exact: sp.Expr) -> ClosedForm:
+    r"""Laplace noise, :math:`\lambda = \Delta/\varepsilon` (Mironov):
+    :math:`D_\alpha = \frac{1}{\alpha-1}\log\bigl(\frac{\alpha}{2\alpha-1}
+    e^{(\alpha-1)\varepsilon} + \frac{\alpha-1}{2\alpha-1}e^{-\alpha\varepsilon}\bigr)`,
+    :math:`D_1 = \varepsilon + e^{-\varepsilon} - 1`; written as :math:`\log(1 + s)`
+    with :math:`s` of expm1 terms when :math:`(\alpha - 1)\varepsilon < 1`, else with
+    :math:`\varepsilon` taken out of the logarithm (no overflow at any
+    :math:`\varepsilon`)."""
+
+    def divergence(order_: Fraction) -> flint.arb:
+        e = ball(eps_exact)
+        a, am1 = _alpha(order_)
+        x, two = am1 * e, 2 * a - 1
+        if x < 1:
+            s = (a * x.expm1() + am1 * (-(a * e)).expm1()) / two
+            return s.log1p() / am1
+        return e + ((a + am1 * (-(two * e)).exp()) / two).log() / am1
+
+    def kl() -> flint.arb:
+        e = ball(eps_exact)
+        return e + (-e).expm1()
+
+    return ClosedForm("laplace", eps_exact, divergence, kl)
+
+
+def _discrete_laplace_form(eps_exact: sp.Expr, big: int) -> ClosedForm:
+    r"""Discrete Laplace noise, :math:`P(i) \propto \lambda^{|i|}`,
+    :math:`\lambda = e^{-t}`, :math:`t = \varepsilon/\Delta`: at the shift :math:`\Delta`
+    the loss is :math:`\varepsilon` on :math:`i \ge 0` (mass :math:`1/(1+\lambda)`),
+    :math:`-\varepsilon` on :math:`i \le -\Delta` (mass :math:`e^{-\varepsilon}/(1+\lambda)`)
+    and :math:`\varepsilon - 2jt` at :math:`i = -j`, :math:`0 < j < \Delta` (mass
+    :math:`c\lambda^j`, :math:`c = \tanh(t/2)`), so with :math:`x = (\alpha-1)\varepsilon`
+    and :math:`\rho = e^{-(2\alpha-1)t}`
+
+    .. math:: \int f^\alpha f(\cdot+\Delta)^{1-\alpha} = e^{x}\Bigl(
+              \frac{1 + e^{-\varepsilon - 2x}}{1 + \lambda}
+              + c\,\frac{\rho(1 - \rho^{\Delta-1})}{1 - \rho}\Bigr)
+
+    (every term positive; :func:`renyi_formula` is the same sum)."""
+    t_exact = eps_exact / big
+
+    def divergence(order_: Fraction) -> flint.arb:
+        e, t = ball(eps_exact), ball(t_exact)
+        a, am1 = _alpha(order_)
+        x, k = am1 * e, (2 * a - 1) * t
+        inner = flint.arb(0) if big == 1 else \
+            (-k).exp() * one_minus_exp(-k * (big - 1)) / one_minus_exp(-k)
+        bracket = (1 + (-(e + 2 * x)).exp()) / (1 + (-t).exp()) + (t / 2).tanh() * inner
+        return (x + bracket.log()) / am1
+
+    return ClosedForm("discrete-laplace", eps_exact, divergence)
+
+
+def staircase_gamma(mechanism: Mechanism, cost: Cost | str, digits: int,
+                    free_value: object = None) -> tuple[Callable[[], flint.arb], bool]:
+    r"""The staircase's :math:`\gamma` as a ball function, and whether
+    :math:`\gamma \le 1/2`: the given free value, or the optimum for ``cost`` certified to
+    :func:`noise_digits` digits and read as the exact decimal it prints (at any
+    exponent: :math:`\gamma^* \approx e^{-\varepsilon/2}`)."""
+    given = free_value if free_value is not None else getattr(mechanism, "free_given", None)
+    if given is not None:
+        exact = to_sympy(mechanism.check_free(given))
+        return (lambda: ball(exact)), exact_order(exact, sp.Rational(1, 2)) <= 0
+    text = mechanism.value("gamma", cost, noise_digits(digits)).text
+    man, power = decimal_parts(text)
+    return (lambda: decimal_ball(text)), _at_most_half(man, power)
+
+
+def _at_most_half(man: int, power: int) -> bool:
+    r"""Whether :math:`m \cdot 10^p \le 1/2`, exactly."""
+    if man <= 0:
+        return True
+    if power >= 0:
+        return False
+    if -power > man.bit_length():  # m < 2^bits <= 10^{-p}/2
+        return True
+    return 2 * man <= 10**-power
+
+
+def _staircase_form(eps_exact: sp.Expr, gamma: Callable[[], flint.arb],
+                    small: bool) -> ClosedForm:
+    r"""The staircase noise :math:`(\varepsilon, \gamma)` at the shift :math:`\Delta`: the
+    loss is :math:`\varepsilon`, 0 or :math:`-\varepsilon` with probabilities :math:`p`,
+    :math:`p_0`, :math:`bp` (:math:`b = e^{-\varepsilon}`, :math:`D = \gamma +
+    b(1 - \gamma)`; the profile of :mod:`dpsym.privacy.closed_forms` is
+    :math:`(1 - e^{\varepsilon^{\prime} - \varepsilon})p`):
+
+    .. math:: p = \frac{(1 - b)(\gamma + m) + b}{2D}, \qquad
+              p_0 = \frac{(1 - b)\,|1 - 2\gamma|\,b^{[\gamma \le 1/2]}}{2D},
+              \qquad m = \min(\gamma, 1 - \gamma),
+
+    every term positive. :math:`D_\alpha = \frac{1}{\alpha-1}\log(p_0 + p e^{x} +
+    bp e^{-x})`, :math:`x = (\alpha - 1)\varepsilon`, as :math:`\log(1 + s)`,
+    :math:`s = p(1 - b)(e^x - 1) + 4pb\sinh^2(x/2)`, for :math:`x < 1`, else
+    :math:`\varepsilon + \log(p + e^{-x}(p_0 + bpe^{-x}))/(\alpha - 1)`;
+    :math:`D_1 = \varepsilon p (1 - b)`."""
+
+    extra = magnitude_bits(eps_exact)
+
+    def parts() -> tuple[flint.arb, flint.arb, flint.arb, flint.arb, flint.arb]:
+        # b = e^{-eps} is resolved against gamma ~ e^{-eps/2}: eps itself to the working
+        # precision needs the bits of its magnitude on top
+        with arb_workprec(flint.ctx.prec + extra):
+            e = ball(eps_exact)
+            b, one_b, g = (-e).exp(), one_minus_exp(-e), gamma()
+            twice_d = 2 * (g + b * (1 - g))
+            if small:
+                p, p0 = (2 * g * one_b + b) / twice_d, b * one_b * (1 - 2 * g) / twice_d
+            else:
+                p, p0 = 1 / twice_d, one_b * (2 * g - 1) / twice_d
+        return +e, +b, +one_b, +nonneg(p), +nonneg(p0)
+
+    def divergence(order_: Fraction) -> flint.arb:
+        e, b, one_b, p, p0 = parts()
+        _, am1 = _alpha(order_)
+        x = am1 * e
+        if x < 1:
+            s = p * one_b * x.expm1() + 4 * p * b * (x / 2).sinh() ** 2
+            return s.log1p() / am1
+        w = (-x).exp()
+        return e + (p + w * (p0 + p * b * w)).log() / am1
+
+    def kl() -> flint.arb:
+        e, _, one_b, p, _ = parts()
+        return e * p * one_b
+
+    def masses() -> tuple[flint.arb, flint.arb, flint.arb]:
+        _, b, _, p, p0 = parts()
+        return b * p, p0, p
+
+    return ClosedForm("staircase", eps_exact, divergence, kl, masses)
 
 
 # ---------------------------------------------------------------------------- the curve
@@ -315,12 +478,15 @@ def renyi(mechanism: Mechanism, order: object, cost: Cost | str = "amplitude",
         expr = factor * sensitivity**2 / (2 * s2)
         number, text = certify(lambda prec: arb_of(expr), digits)
         return RenyiValue(a, number, text, None, str(sensitivity), True, digits)
-    noise = mechanism.numeric_noise(cost, free_value, digits + 10)
+    closed = closed_form(mechanism, cost, digits, free_value)
+    if closed is not None and not (a == 1 and closed.kl is None):
+        return closed.renyi(a, digits, sensitivity)
+    noise = mechanism.numeric_noise(cost, free_value, noise_digits(digits))
     return noise_renyi(noise, sensitivity, a, digits)
 
 
-def _shifts(unrolled: Unrolled, noise, sensitivity: sp.Expr) -> list[sp.Expr]:
-    if is_log_concave(noise):
+def _shifts(unrolled: Unrolled, sensitivity: sp.Expr) -> list[sp.Expr]:
+    if unrolled.log_concave():
         return [sensitivity]
     shifts = unrolled.candidate_shifts(sensitivity)
     if len(shifts) > MAX_SHIFTS:
@@ -341,7 +507,7 @@ def noise_renyi(noise, sensitivity: object, order: Fraction | float,
     if unrolled.bounded:
         return _infinite(order, "the noise has bounded support: a shift moves mass where "
                          "the shifted noise has none", digits)
-    shifts = _shifts(unrolled, noise, sens)
+    shifts = _shifts(unrolled, sens)
     if order == math.inf:
         candidates: list[tuple[sp.Expr, sp.Expr]] = []
         probe = list(shifts)
@@ -358,9 +524,11 @@ def noise_renyi(noise, sensitivity: object, order: Fraction | float,
             return _ball_max([arb_of(v) for _, v in candidates])
 
         number, text = certify(enclose_max, digits, allow_zero=True)
-        top = max(float(sp.N(v, 20)) for _, v in candidates)
-        best = max((dv for dv in candidates if float(sp.N(dv[1], 20)) >= top - 1e-12),
-                   key=lambda dv: float(sp.N(dv[0], 20)))
+        best = candidates[0]
+        for dv in candidates[1:]:  # exactly: the largest loss, then the largest shift
+            step = _order_or_mid(dv[1], best[1])
+            if step > 0 or (step == 0 and exact_order(dv[0], best[0]) > 0):
+                best = dv
         return RenyiValue(order, number, text, None, str(best[0]), True, digits)
     kl = order == 1
     a = None if kl else Fraction(order)
@@ -380,12 +548,30 @@ def noise_renyi(noise, sensitivity: object, order: Fraction | float,
 
     def enclose(prec: int) -> flint.arb:
         balls = [value_at(d) for d in shifts]
-        mids = [float(bl.mid()) for bl in balls]
-        chosen[0] = shifts[max(range(len(shifts)), key=mids.__getitem__)]
+        chosen[0] = shifts[_argmax(balls)]
         return _ball_max(balls)
 
     number, text = certify(enclose, digits, allow_zero=True)
     return RenyiValue(order, number, text, None, str(chosen[0]), True, digits)
+
+
+def _argmax(balls: list[flint.arb]) -> int:
+    """The index of a largest ball: one whose lower end is the largest (so no other ball
+    is certainly above it); among equal ones, the last (the largest shift)."""
+    best = 0
+    for i in range(1, len(balls)):
+        if balls[i] > balls[best] or (not balls[i] < balls[best]
+                                      and balls[i].mid() >= balls[best].mid()):
+            best = i
+    return best
+
+
+def _order_or_mid(a: sp.Expr, b: sp.Expr) -> int:
+    """The sign of ``a - b`` exactly, or of their 30-digit values when undecided."""
+    try:
+        return exact_order(a, b)
+    except CertificationError:
+        return (sp.N(a, 30) > sp.N(b, 30)) - (sp.N(a, 30) < sp.N(b, 30))
 
 
 def _ball_max(balls: list[flint.arb]) -> flint.arb:

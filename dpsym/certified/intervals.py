@@ -582,6 +582,8 @@ def _distinct_roots(f: CompiledCost | SignPolynomial, boxes: list[flint.arb]) ->
     """The root boxes without repetition: each box holds exactly one root, so a root
     whose refined enclosure lies inside another box *is* that box's root (dropped), and
     one whose enclosure misses the other box is another root."""
+    if len(boxes) <= 1:  # nothing to tell apart (the refinement is not kept)
+        return boxes
     kept: list[tuple[flint.arb, flint.arb]] = []
     for box in boxes:
         refined = _refine(f, box, flint.ctx.prec - 16)

@@ -121,6 +121,8 @@ def nonneg(x: flint.arb) -> flint.arb:
     below 0 can only enclose 0)."""
     if x >= 0:
         return x
+    if x.is_nan():  # nothing is known: never an exact zero
+        return x
     if not x.upper() > 0:
         return arb(0)
     return arb(0).union(arb(x.upper()))

@@ -24,7 +24,7 @@ import mpmath
 from gmpy2 import mpz
 from mpmath.libmp import from_man_exp
 
-from dpsym.errors import CertificationError, DomainError
+from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.precision import arb_workprec, workdps
 
 #: Largest number of significant digits a value may be asked for.
@@ -455,12 +455,68 @@ def _terminating_digits(value: Fraction, limit: int) -> int | None:
         fives += 1
     if den != 1:
         return None
-    scaled = abs(value) * Fraction(10) ** max(twos, fives)
-    n = len(str(scaled.numerator)) if scaled.numerator.bit_length() < 60_000 else limit + 1
-    while n > 1 and scaled.numerator % 10 == 0:
-        scaled /= 10
+    whole = (abs(value) * Fraction(10) ** max(twos, fives)).numerator
+    twos_left = (whole & -whole).bit_length() - 1
+    zeros, rest = 0, whole
+    while zeros < twos_left and rest % 5 == 0:  # the trailing zeros: min(v2, v5)
+        rest //= 5
+        zeros += 1
+    whole //= 10**zeros
+    n = decimal_digits(whole)  # exact, or one more just below a power of ten
+    if n > 1 and 10 ** (n - 1) > whole:
         n -= 1
     return n if n <= limit else None
+
+
+def decimal_parts(text: str) -> tuple[int, int]:
+    r"""A decimal text of the package's own (``"-1.25e-400"``, any exponent and any number
+    of digits) as ``(m, e)``, its value exactly :math:`m \cdot 10^e` (neither
+    :class:`decimal.Decimal`, whose exponents are bounded, nor Python's decimal string
+    conversion, refused beyond 4300 digits).
+
+    Raises
+    ------
+    DomainError
+        If ``text`` is not a decimal number.
+    """
+    body = text.strip().lower()
+    mantissa, _, exponent = body.partition("e")
+    sign = -1 if mantissa.startswith("-") else 1
+    whole, _, frac = mantissa.lstrip("+-").partition(".")
+    digits = (whole + frac).lstrip("0") or "0"
+    exp_text = exponent.lstrip("+-")
+    if not (digits.isascii() and digits.isdigit() and (not exponent or (
+            exp_text.isascii() and exp_text.isdigit()))):
+        raise DomainError("value", f"not a decimal number: {text[:40]!r}")
+    power = (-1 if exponent.startswith("-") else 1) * int(flint.fmpz(exp_text)) \
+        if exponent else 0
+    return sign * int(flint.fmpz(digits)), power - len(frac)
+
+
+def decimal_ball(text: str) -> flint.arb:
+    """A ball of the exact decimal ``text`` at the current Arb precision, with its power of
+    ten computed at the extra precision a huge exponent needs."""
+    man, power = decimal_parts(text)
+    prec = flint.ctx.prec
+    with arb_workprec(prec + abs(power).bit_length() + 16):
+        value = flint.arb(flint.fmpz(man)) * flint.arb(10) ** power
+    return +value
+
+
+def decimal_fraction(text: str, limit: int = 100_000) -> Fraction:
+    """The exact decimal ``text`` as a fraction, for an exponent of at most ``limit``
+    (a larger power of ten is not a fraction one can hold).
+
+    Raises
+    ------
+    UnsupportedError
+        Beyond the limit.
+    """
+    man, power = decimal_parts(text)
+    if abs(power) > limit:
+        raise UnsupportedError(f"the decimal {text[:24]}... has an exponent beyond "
+                               f"{limit}: it is not held as an exact fraction")
+    return Fraction(man) * Fraction(10) ** power
 
 
 def mpf_fraction(value: mpmath.mpf) -> Fraction:

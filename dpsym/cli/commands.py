@@ -241,6 +241,13 @@ def cmd_audit(args: argparse.Namespace, out: TextIO) -> int:
     if needed is not None:
         if needed.value is None:
             out.write(f"no {needed.parameter} meets the target: {needed.reason}\n")
+        elif len(needed.intervals) > 1 or (needed.intervals
+                                            and needed.intervals[0][1] is not None):
+            record = result.as_dict()["needed_set"]
+            parts = [f"[{lo}, {hi}]" if hi is not None else f">= {lo}" for lo, hi in record]
+            out.write(f"{needed.parameter} in {' or '.join(parts)} meets the target (the "
+                      "other parameters unchanged; with the bound fixed, delta is not "
+                      "monotone in the scale)\n")
         else:
             relation = "<=" if needed.parameter == "eps0" else ">="
             out.write(f"{needed.parameter} {relation} {result.as_dict()['needed']} meets the "

@@ -17,6 +17,7 @@ import sympy as sp
 from dpsym.certified.constants import arb_of
 from dpsym.certified.kernel import certify_directed, nonneg
 from dpsym.errors import UnsupportedError
+from dpsym.gaussian.enclosures import delta_ball
 
 #: Largest number of grid points of a composed loss law.
 MAX_DEGREE = 2_000_000
@@ -30,9 +31,14 @@ def phi(z: flint.arb) -> flint.arb:
 def gaussian_delta(mu: flint.arb, e: flint.arb) -> flint.arb:
     r""":math:`\Phi(\mu/s - \varepsilon^{\prime}/s) - e^{\varepsilon^{\prime}}\Phi(-\mu/s -
     \varepsilon^{\prime}/s)`,
-    :math:`s = \sqrt{2\mu}`: the profile of the loss :math:`N(\mu, 2\mu)`."""
-    s = (2 * mu).sqrt()
-    return phi((mu - e) / s) - e.exp() * phi((-mu - e) / s)
+    :math:`s = \sqrt{2\mu}`: the profile of the loss :math:`N(\mu, 2\mu)`, the Gaussian
+    profile with :math:`m = s` and :math:`x = \varepsilon^{\prime}/m - m/2`:
+    :math:`\Phi(-x) - \varphi(x) R(x + m)` (:func:`dpsym.gaussian.enclosures.delta_ball`, the
+    Mills ratio :math:`R`: no :math:`e^{\varepsilon^{\prime}}` that overflows against a
+    :math:`\Phi` that underflows, at :math:`\varepsilon^{\prime} = 10^{100}`)."""
+    m = (2 * mu).sqrt()
+    x = e / m - m / 2
+    return delta_ball(x, x + m, m)
 
 
 def gaussian_bins(mu_exact: sp.Expr, h: sp.Expr, up: bool

@@ -18,7 +18,6 @@ the layers below, to which the methods here delegate:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -30,6 +29,7 @@ import sympy as sp
 
 from dpsym.certified import evaluation
 from dpsym.certified.evaluation import Value
+from dpsym.certified.rounding import decimal_fraction
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.expressions import to_sympy
 from dpsym.core.params import Guarantee, Parametrised
@@ -274,8 +274,10 @@ _lock(Mechanism)
 
 def _exact_decimal(text: str) -> Fraction:
     """A certified decimal string of the engine's own (any exponent) as an exact rational;
-    user input goes through :func:`dpsym.core.params.parse_number` and its limits instead."""
-    return Fraction(Decimal(text))
+    user input goes through :func:`dpsym.core.params.parse_number` and its limits instead
+    (an exponent beyond :func:`dpsym.certified.rounding.decimal_fraction`'s limit is refused
+    with an :class:`~dpsym.errors.UnsupportedError`)."""
+    return decimal_fraction(text)
 
 
 @lru_cache(maxsize=128)

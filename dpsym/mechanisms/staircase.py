@@ -19,6 +19,7 @@ the engine from this definition.
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from functools import partial
 
 import flint
@@ -32,6 +33,11 @@ from dpsym.mechanisms.base import Mechanism
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.noise import MAX_POLYNOMIAL_DEGREE, GeometricTail, Piece, SymmetricNoise
 from dpsym.symbols import NORM, Delta, b, gamma
+
+#: Below this :math:`\varepsilon` a moment written with Lerch sums is minimised by the
+#: family's sign covering too (:meth:`Staircase._interval_sign`): the generic covering's
+#: slope enclosures need the bits of :math:`1/\varepsilon` at every step there.
+SMALL_EPS = Fraction(1, 10**6)
 
 
 class Staircase(Mechanism):
@@ -70,7 +76,11 @@ class Staircase(Mechanism):
         :data:`~dpsym.symbolic.noise.MAX_POLYNOMIAL_DEGREE`) at :math:`\varepsilon \ge`
         :attr:`LARGE_EPS`: the sign covering of
         :class:`~dpsym.certified.lerch.intervals.IncreasingSign` (a factory of it), started at
-        :math:`\lfloor \log_2 \gamma_0 \rfloor`.
+        :math:`\lfloor \log_2 \gamma_0 \rfloor`; below :data:`SMALL_EPS` the same,
+        started at :math:`\gamma = 1/2` (the limit of :math:`\gamma^*` as
+        :math:`\varepsilon \to 0`), where the generic covering would enclose the slope
+        hundreds of times with the bits of :math:`1/\varepsilon` (the proof below holds
+        for every :math:`b \in (0, 1)`).
 
         The cost is :math:`C\, L_s / D` with :math:`C = \Delta^p (1 - b)^2 / (p + 1) > 0` and
         :math:`D = \gamma + b(1 - \gamma) > 0`, so its slope is :math:`C\, N / D^2` with
@@ -93,7 +103,9 @@ class Staircase(Mechanism):
             return None
         e = enclosure(eps, 64)
         if not e >= self.LARGE_EPS:
-            return None
+            if not e < enclosure(SMALL_EPS, 64):
+                return None
+            return partial(IncreasingSign, estimate=-1)  # gamma* near 1/2 as eps -> 0
         bits = int(e.upper().floor().unique_fmpz()).bit_length() + 64
         with arb_workprec(bits):  # log2 gamma_0, to a few bits
             s = flint.arb(cost.exponent.p) / cost.exponent.q + 1

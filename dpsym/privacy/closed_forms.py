@@ -159,22 +159,29 @@ def truncated_laplace(eps: Exact, scale: Fraction, bound: Fraction | sp.Expr,
     if signs[0] <= 0:  # Delta >= 2A: disjoint supports
         return Profile(exact=Fraction(1))
     if compare(eps, Delta / lam) < 0 and signs[1] > 0:  # eps lam < min(Delta, 2A - Delta)
-        def compute() -> flint.arb:
-            r_ratio = -a_ball() / ball(lam)
-            w_gap = _one_minus_exp((ball_of(eps) - ball(Delta / lam)) / 2)  # 1 - w
-            return (2 * w_gap + ball_of(eps).expm1() * r_ratio.exp()) / (
-                2 * _one_minus_exp(r_ratio))
+        case = 1
     elif signs[2] >= 0:  # Delta <= A
-        def compute() -> flint.arb:
-            r_ratio = -a_ball() / ball(lam)
-            return (r_ratio.exp() * ball(Delta / lam).expm1()
-                    / (2 * _one_minus_exp(r_ratio)))
+        case = 2
     else:
-        def compute() -> flint.arb:
-            r_ratio = -a_ball() / ball(lam)
-            return (arb(1) / 2 + _one_minus_exp((a_ball() - ball(Delta)) / ball(lam))
-                    / (2 * _one_minus_exp(r_ratio)))
-    return _enclosed(compute)
+        case = 3
+    return _enclosed(lambda: truncated_laplace_case(case, ball_of(eps), ball(lam), a_ball(),
+                                                    ball(Delta)))
+
+
+def truncated_laplace_case(case: int, eps: flint.arb, lam: flint.arb, A: flint.arb,
+                           Delta: flint.arb) -> flint.arb:
+    r"""The truncated Laplace profile's closed form (module docstring) on balls, in its
+    ``case``: 1 for :math:`\varepsilon\lambda < \min(\Delta, 2A - \Delta)`, else 2 for
+    :math:`\Delta \le A` and 3 for :math:`A < \Delta < 2A`. A ball ``lam`` of scales in
+    one case gives a ball of every profile value over it (an interval extension: the
+    audit's search for the scales that meet a target, :mod:`dpsym.reports.audit`)."""
+    r_ratio = -A / lam
+    if case == 1:
+        w_gap = _one_minus_exp((eps - Delta / lam) / 2)  # 1 - w
+        return (2 * w_gap + eps.expm1() * r_ratio.exp()) / (2 * _one_minus_exp(r_ratio))
+    if case == 2:
+        return r_ratio.exp() * (Delta / lam).expm1() / (2 * _one_minus_exp(r_ratio))
+    return arb(1) / 2 + _one_minus_exp((A - Delta) / lam) / (2 * _one_minus_exp(r_ratio))
 
 
 def truncated_laplace_general(eps: Exact, scale: Exact, bound: Exact, Delta: Fraction

@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from itertools import pairwise
 
 import flint
 import mpmath
@@ -140,7 +141,11 @@ class Audit:
                 "needed": None if needed is None or needed.value is None
                 else _decimal(needed.value),
                 "needed_parameter": None if needed is None else needed.parameter,
-                "needed_reason": None if needed is None else needed.reason}
+                "needed_reason": None if needed is None else needed.reason,
+                **({"needed_set": [[_decimal(lo), None if hi is None else _decimal(hi)]
+                                   for lo, hi in needed.intervals]}
+                   if needed is not None and self.mechanism == "truncated-laplace"
+                   else {})}
 
 
 @dataclass(frozen=True)
@@ -158,11 +163,20 @@ class Needed:
         it.
     reason : str or None
         Why there is no value.
+    intervals : tuple of (Fraction, Fraction or None)
+        For the truncated Laplacian (its bound fixed, :math:`\delta` is not monotone in
+        the scale): the set of scales meeting the target, as intervals rounded inwards
+        (:func:`needed_scales`); ``value`` is then the meeting scale nearest to the one
+        audited, or, when that one meets, the low end of its interval.
     """
 
     parameter: str
     value: Fraction | None
     reason: str | None = None
+    #: The scales that meet the target when they are not one half-line (the truncated
+    #: Laplacian with its bound fixed): intervals ``(lo, hi)``, ``hi`` None for the end of
+    #: the domain, each end rounded inwards to :data:`NEEDED_DIGITS` digits.
+    intervals: tuple[tuple[Fraction, Fraction | None], ...] = ()
 
 
 @exclusive
@@ -225,7 +239,7 @@ def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
 #: :math:`\delta` (+1) or more (-1).
 SCALE_PARAMETER: dict[str, tuple[str, int]] = {
     "analytic-gaussian": ("sigma", 1), "gaussian": ("sigma", 1), "laplace": ("scale", 1),
-    "truncated-laplace": ("scale", 1), "staircase": ("eps0", -1)}
+    "truncated-laplace": ("scale", 0), "staircase": ("eps0", -1)}
 #: Significant digits of a needed value.
 NEEDED_DIGITS = 6
 #: Steps allowed to bracket the needed value, their largest factor, bisection steps.
@@ -255,6 +269,8 @@ def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, 
     ``target``, the other noise parameters unchanged, with :data:`NEEDED_DIGITS`
     significant digits rounded in the safe direction.
 
+    The truncated Laplacian: :func:`needed_scales` (not monotone).
+
     Gaussians: :math:`\delta` is strictly decreasing in :math:`\sigma`, and the least
     :math:`\sigma` is the analytic calibration's root, isolated rigorously
     (:class:`dpsym.gaussian.enclosures.Calibration`; at :math:`\varepsilon = 0`,
@@ -270,6 +286,8 @@ def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, 
     top = _PARAMS[name].domain.upper
     if name == "sigma":
         return _needed_sigma(e, sens, target, top)
+    if mechanism == "truncated-laplace":
+        return needed_scales(e, sens, values, target)
 
     def meets(v: Fraction) -> bool:
         return _meets(_profile(mechanism, e, sens, {**values, name: v}), target)
@@ -323,6 +341,124 @@ def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, 
         if meets(rounded):
             return Needed(name, rounded, None)
     return Needed(name, None, "the search did not converge")
+
+
+#: Relative width below which a box of scales straddling the target is not split.
+_RESOLUTION = Fraction(1, 10**9)
+#: Most boxes of scales examined by :func:`needed_scales`.
+_MAX_BOXES = 20_000
+
+
+def needed_scales(e: Fraction, sens: Fraction, values: dict[str, Fraction],
+                  target: Fraction) -> Needed:
+    r"""The scales :math:`\lambda` of a truncated Laplacian with its bound :math:`A` fixed
+    whose :math:`\delta(\varepsilon)` meets ``target``: with :math:`A` fixed,
+    :math:`\delta` is not monotone in :math:`\lambda` (it tends to 1 as
+    :math:`\lambda \to 0` and to :math:`\Delta/(2A)` as :math:`\lambda \to \infty`,
+    through a minimum), so the set is found whole.
+
+    The profile's closed form (:func:`dpsym.privacy.closed_forms.truncated_laplace_case`) is
+    evaluated on boxes of scales in ball arithmetic (an interval extension, one case per
+    box: the boxes are split at :math:`\lambda_0 = \min(\Delta, 2A - \Delta)/\varepsilon`);
+    a box whose values are all above the target is discarded, one whose values are all at
+    most the target is kept, any other is halved (geometrically) down to a relative width
+    of :data:`_RESOLUTION`. Below :math:`\lambda_*` no scale meets: there
+    :math:`\delta \ge 1 - w`, :math:`w = e^{(\varepsilon - \Delta/\lambda)/2}`
+    increasing in :math:`\lambda`, and :math:`1 - w(\lambda_*) > \delta` is proven. The
+    runs of kept boxes are the meeting set up to the resolution; each is reported with its
+    ends rounded inwards to :data:`NEEDED_DIGITS` digits and confirmed by the profile at
+    those ends.
+    """
+    A, top = values["bound"], _PARAMS["scale"].domain.upper
+    none = Needed("scale", None, f"no scale up to {float(top):.0e} meets the target (the "
+                                 "other parameters unchanged)")
+    if 2 * A <= sens or target == 0:  # delta = 1, or delta > 0 at every scale
+        return none
+    lam0 = min(sens, 2 * A - sens) / e if e > 0 else None
+    start = _lowest_scale(e, sens, target, lam0)
+    cuts = [start] + ([lam0] if lam0 is not None and start < lam0 < top else []) + [top]
+    kept: list[tuple[Fraction, Fraction]] = []
+    stack = list(pairwise(cuts))
+    boxes = 0
+    while stack:
+        lo, hi = stack.pop()
+        boxes += 1
+        if boxes > _MAX_BOXES:
+            raise CertificationError("the scales meeting the target could not be isolated")
+        case = 1 if lam0 is not None and hi <= lam0 else (2 if sens <= A else 3)
+        if lam0 is None:
+            case = 1
+        with arb_workprec(128):
+            found = profile_balls.truncated_laplace_case(
+                case, ball(e), ball(lo).union(ball(hi)), ball(A), ball(sens))
+            if found > ball(target):
+                continue
+            if found <= ball(target):
+                kept.append((lo, hi))
+                continue
+        if hi - lo <= lo * _RESOLUTION:
+            continue  # straddles the target: left out (inward)
+        mid = _geometric_mid(lo, hi)
+        if not lo < mid < hi:
+            continue
+        stack += [(mid, hi), (lo, mid)]
+    runs: list[list[Fraction]] = []
+    for lo, hi in sorted(kept):
+        if runs and runs[-1][1] == lo:
+            runs[-1][1] = hi
+        else:
+            runs.append([lo, hi])
+    intervals: list[tuple[Fraction, Fraction | None]] = []
+    for lo, hi in runs:
+        low = _round_significant(lo, NEEDED_DIGITS, up=True)
+        high = None if hi == top else _round_significant(hi, NEEDED_DIGITS, up=False)
+        if high is not None and high < low:
+            continue  # a sliver narrower than the digits reported
+        ends = [low] if high is None else [low, high]
+        if all(_meets(_profile("truncated-laplace", e, sens, {**values, "scale": v}),
+                      target) for v in ends):
+            intervals.append((low, high))
+    if not intervals:
+        return none
+    given = values["scale"]
+    value = None
+    for low, high in intervals:  # the run holding the audited scale: its low end
+        if low <= given and (high is None or given <= high):
+            value = low
+    if value is None:  # else the meeting scale nearest to it
+        ends = [v for low, high in intervals for v in (low, high) if v is not None]
+        value = min(ends, key=lambda v: abs(v - given))
+    return Needed("scale", value, None, tuple(intervals))
+
+
+def _lowest_scale(e: Fraction, sens: Fraction, target: Fraction,
+                  lam0: Fraction | None) -> Fraction:
+    r"""A scale :math:`\lambda_* \le \lambda_0` below which :math:`\delta` exceeds the
+    target (:func:`needed_scales`): :math:`w(\lambda_*) < 1 - \delta`, proven in balls."""
+    with workdps(30):
+        guess = mpmath.mpf(sens.numerator) / sens.denominator / (
+            mpmath.mpf(e.numerator) / e.denominator
+            - 2 * mpmath.log1p(-mpmath.mpf(target.numerator) / target.denominator)) / 2
+        man, exp = guess.man_exp
+    lam = Fraction(int(man)) * Fraction(2) ** int(exp)
+    if lam0 is not None:
+        lam = min(lam, lam0 / 2)
+    for _ in range(64):
+        with arb_workprec(128):
+            w = ((ball(e) - ball(sens) / ball(lam)) / 2).exp()
+            if w < 1 - ball(target):
+                return lam
+        lam /= 2
+    raise CertificationError("no scale below which delta exceeds the target was found")
+
+
+def _geometric_mid(lo: Fraction, hi: Fraction) -> Fraction:
+    """A short dyadic number near the geometric mean of ``lo`` and ``hi``."""
+    with workdps(20):
+        mid = mpmath.sqrt(mpmath.mpf(lo.numerator) / lo.denominator
+                          * mpmath.mpf(hi.numerator) / hi.denominator)
+        man, exp = mid.man_exp
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
 def _needed_sigma(e: Fraction, sens: Fraction, target: Fraction, top: Fraction) -> Needed:

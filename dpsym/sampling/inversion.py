@@ -130,6 +130,11 @@ class CompiledPiece:
         if rate is None:
             self._upper_np = numpy_function(self.upper, _t)
             self._upper_mp = mpmath_function(_t, self.upper)
+        if self.constant and self.hi != sp.oo:
+            # h (hi - t), not h hi - h t (sympy distributes the product): hi - t is exact
+            # in float64 near hi (Sterbenz), so the tail keeps its relative precision
+            height, hi_f = float_constant(self.expr), self.hi_f
+            self._upper_np = lambda t: height * (hi_f - np.asarray(t, dtype=float))
 
     @property
     def reach(self) -> float:

@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'fcbdf99100bf26c9a5acaab094a0d0d130eceef8f8ceba3ca553c14575b636e3'
+FINGERPRINT = '18d76929d740aba0c771e73b21de869e15eb91cdeaa07c4ba7c87b17f1d64add'
 
 def _e0():
     with evaluate(False):
