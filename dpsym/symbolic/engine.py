@@ -47,6 +47,9 @@ from dpsym.symbols import NORM, Delta, b, eps, p
 #: ``derived`` and ``lattice`` (the mechanism classes of :mod:`dpsym.mechanisms`).
 Family = type
 
+#: Largest exponent of a term of a sum of powers given a closed form (``moment:P``'s bound).
+MAX_TERM_POWER = 20
+
 #: Rational test points (b = e^{-eps}) at which a closed-form minimiser is checked.
 TEST_B = (sp.Rational(1, 10), sp.Rational(1, 2), sp.Rational(9, 10), sp.Rational(1, 1000))
 
@@ -135,8 +138,25 @@ def _entire_incomplete_gamma(expr: sp.Expr) -> sp.Expr:
 
 
 def cost_function(fam: Family, cost: Cost | str) -> sp.Expr:
-    """The expected ``cost`` as a function of the free parameter (if any)."""
-    return fam.moment(parse_cost(cost).exponent)
+    r"""The expected ``cost`` as a function of the free parameter (if any): a moment
+    :math:`\mathbb{E}|X|^p`, or for a sum of powers :math:`L = \sum_i c_i |x|^{p_i}` the
+    sum :math:`\sum_i c_i \mathbb{E}|X|^{p_i}` (:math:`p_i = 0`: :math:`c_i`).
+
+    Raises
+    ------
+    NoClosedFormError
+        For any other cost (a cost with a cut, ``min(abs(x), 3)``, or one that is not a
+        sum of powers of :math:`|x|`, ``log(1 + abs(x))``: no closed form).
+    """
+    cost = parse_cost(cost)
+    if cost.is_power:
+        return fam.moment(cost.exponent)
+    terms = cost.terms
+    if terms is None or any(p > MAX_TERM_POWER for _, p in terms):
+        raise NoClosedFormError(
+            f"{fam.name}: the cost {cost.name} is not a sum of powers of |x| (of exponents "
+            f"at most {MAX_TERM_POWER}): no closed form; its values are certified numerically")
+    return sp.Add(*[c * (fam.moment(p) if p > 0 else sp.Integer(1)) for c, p in terms])
 
 
 @derivation
