@@ -55,6 +55,8 @@ class SlopeProblem(Protocol):
 
     lo: Fraction
     hi: Fraction | None
+    #: The open upper end when ``hi`` is None.
+    open_limit: Fraction | None
 
     def slope(self, t: Fraction, side: int) -> flint.arb:
         """A ball of :math:`N(t^{side})` (side -1 or 1) at the working precision."""
@@ -73,7 +75,8 @@ class SlopeProblem(Protocol):
 
     def zero_set(self, t: Fraction) -> tuple[Fraction, Fraction] | None:
         """Where :math:`N(t) = 0` is proven exactly: the interval of zeros of :math:`N`
-        containing ``t`` (``(t, t)`` for an isolated zero); None where it is not proven."""
+        containing ``t`` (``(t, t)`` for an isolated zero; its upper end ``hi`` when it
+        reaches the open end); None where it is not proven."""
 
     def open_end(self) -> tuple[Fraction | None, flint.arb | Fraction | None]:
         """For an open ``hi`` (None): a point where :math:`N > 0` (and None), or (None,
@@ -83,14 +86,16 @@ class SlopeProblem(Protocol):
 @dataclass(frozen=True)
 class Minimum:
     r"""Where the minimum is: ``lo``, ``hi`` exact (equal for a proven exact minimiser;
-    a bracket of the unique minimiser; or the interval of minimisers when ``flat``);
-    ``attained`` False when the infimum is approached at an open end."""
+    a bracket of the unique minimiser; or the interval of minimisers when ``flat``, open
+    at ``hi`` when ``open_hi``); ``attained`` False when the infimum is approached at an
+    open end."""
 
     lo: Fraction
     hi: Fraction
     flat: bool = False
     attained: bool = True
     infimum: flint.arb | Fraction | None = None
+    open_hi: bool = False
 
 
 def _sign(x: flint.arb) -> int | None:
@@ -140,7 +145,8 @@ class _Search:
         if hi is None:
             point, infimum = p.open_end()
             if point is None:
-                return Minimum(lo, lo, attained=False, infimum=infimum)
+                limit = p.open_limit
+                return Minimum(limit, limit, attained=False, infimum=infimum)
             hi = point
         else:
             end = self.sign(hi, -1)
@@ -155,7 +161,8 @@ class _Search:
         if found is None:
             raise CertificationError(f"the slope's sign at {float(t):.6g} is not decided "
                                      "(a tie the balls do not separate)")
-        return Minimum(found[0], found[1], flat=found[0] != found[1])
+        open_hi = self.p.hi is None and found[1] == self.p.open_limit
+        return Minimum(found[0], found[1], flat=found[0] != found[1], open_hi=open_hi)
 
     def bracket(self, a: Fraction, c: Fraction) -> Minimum:
         """Shrink :math:`(a, c)` (with :math:`N(a^+) < 0 < N(c^-)`) below the width."""

@@ -140,10 +140,10 @@ def not_unique(name: str, parameter: str, cost: Cost, where: Minimum) -> None:
             f"decreases to its infimum as {parameter} -> {float(where.lo):.6g} from inside "
             "(value 'cost' gives the infimum)")
     if where.flat:
+        end = f"{_shown(where.hi)})" if where.open_hi else f"{_shown(where.hi)}]"
         raise UnsupportedError(
             f"{name}: for the cost {cost.name} every {parameter} in [{_shown(where.lo)}, "
-            f"{_shown(where.hi)}] is optimal (the cost is flat there; value 'cost' gives "
-            "the minimum)")
+            f"{end} is optimal (the cost is flat there; value 'cost' gives the minimum)")
 
 
 def _shown(v: Fraction) -> str:
@@ -187,7 +187,7 @@ class StaircaseSlope:
             raise DomainError("Delta", "a cost other than a power takes a rational "
                               "sensitivity")
         self.eps, self.Delta, self.balls = to_sympy(eps), Delta, cost
-        self.lo, self.hi = Fraction(0), Fraction(1)
+        self.lo, self.hi, self.open_limit = Fraction(0), Fraction(1), None
         self._memo: dict[int, tuple[flint.arb, flint.arb, flint.arb]] = {}
 
     def _constants(self) -> tuple[flint.arb, flint.arb, flint.arb]:

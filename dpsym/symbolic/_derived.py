@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'c47c9a98c35d10be02309226231f865742960cae034177157d9d9887c386748e'
+FINGERPRINT = 'e1e52365fc8f30c89cedd49c1786800a3f0fc66e10883e329d3bb405ac87316f'
 
 def _e0():
     with evaluate(False):
