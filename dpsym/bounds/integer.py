@@ -33,7 +33,13 @@ from fractions import Fraction
 import sympy as sp
 
 from dpsym.bounds.common import BoundObject, round_exact
-from dpsym.bounds.lp import LP_EPS_MAX, MAX_SUPPORT, auto_support, certified_lp_lower_bound
+from dpsym.bounds.lp import (
+    LP_EPS_MAX,
+    MAX_SUPPORT,
+    auto_support,
+    certified_lp_lower_bound,
+    general_lower,
+)
 from dpsym.certified.evaluation import Value
 from dpsym.core.params import Guarantee, delta_param, eps_param, sensitivity_param
 from dpsym.errors import DomainError, UnsupportedError
@@ -116,19 +122,37 @@ class DiscreteLowerBound(BoundObject):
         cls.check_quantity(quantity)
         raise UnsupportedError(f"{cls.name}: an LP optimum has no series")
 
-    def certificate(self, cost="amplitude"):
-        """The exact dual certificate behind :meth:`value`."""
-        c = self.parse_bound_cost(cost)
+    general_costs = True
+
+    def _args(self) -> tuple[Fraction, Fraction, int]:
         self.require("eps", "delta", "Delta")
         e, d, D = self.values["eps"], self.values["delta"], int(self.values["Delta"])
         if auto_support(e, d, D) > MAX_SUPPORT:
             raise DomainError("delta", f"the LP support would exceed {MAX_SUPPORT} points "
                               f"({self.limits[0]}); take a larger delta, eps or a smaller "
                               "Delta")
+        return e, d, D
+
+    def certificate(self, cost="amplitude"):
+        """The exact dual certificate behind :meth:`value` (a power :math:`|x|^m`)."""
+        c = self.parse_bound_cost(cost)
+        if not c.is_power:
+            raise UnsupportedError(f"{self.name}: the certificate of a cost other than a "
+                                   "power is built by value()")
+        e, d, D = self._args()
         return certified_lp_lower_bound(e, d, D, D, int(c.exponent), lattice=True)
 
     def value(self, quantity: str = "cost", cost="amplitude", digits: int = 30) -> Value:
+        r"""The certified LP optimum rounded down; for a cost other than a power (any
+        symmetric cost non-decreasing in :math:`|i|`, the hypothesis of the LP's
+        objective :math:`\sum_i L(i)P(i) = L(0) + 2\sum_{j \ge 0}(L(j + 1) - L(j))
+        P(X > j)`), its steps as exact rationals or certified lower bounds
+        (:func:`dpsym.bounds.lp.general_lower`)."""
         self.check_quantity(quantity)
+        c = self.parse_bound_cost(cost)
+        if not c.is_power:
+            e, d, D = self._args()
+            return general_lower(e, d, Fraction(D), D, c, digits, lattice=True)
         exact = self.certificate(cost).bound
         number, text = round_exact(exact, digits, down=True)
         return Value.from_exact(exact, number, text, digits)

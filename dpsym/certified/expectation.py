@@ -392,14 +392,15 @@ class CostBalls:
         return out
 
     def geometric_sum(self, kind: str, q: arb, one_minus_q: arb, a: Fraction,
-                      period: Fraction, side: int = 0, rate: arb | None = None) -> arb:
+                      period: Fraction, side: int = 0, rate: arb | None = None,
+                      stop: int | None = None) -> arb:
         r""":math:`\sum_{k \ge 0} q^k G(a + kT)` for :math:`G = L` (``kind`` ``"L"``, at a
         cut the value, or a one-sided limit with ``side``), :math:`G = L^{\prime}`
         (``"dL"``, one-sided at a cut) or :math:`G = F` (``"F"``),
         exact :math:`a \ge 0`, :math:`T > 0`; ``q`` a ball in :math:`(0, 1)` and
         ``one_minus_q`` a ball of :math:`1 - q` (computed without cancellation);
         ``rate`` a ball of :math:`-\log q / T` (the noise's decay per unit of
-        :math:`|x|`).
+        :math:`|x|`); ``stop``: only the terms :math:`k <` ``stop`` (a finite sum).
 
         Raises
         ------
@@ -410,6 +411,10 @@ class CostBalls:
         """
         total = arb(0)
         for j, (first, last, hit) in enumerate(self._ranges(a, period)):
+            if stop is not None:
+                if hit is not None and hit >= stop:
+                    hit = None
+                last = stop - 1 if last is None else min(last, stop - 1)
             if hit is not None:
                 point = a + hit * period
                 if kind == "L":
