@@ -142,12 +142,33 @@ class LowerBound(BoundObject):
     def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
         cls.check_quantity(quantity)
         c = cls.parse_bound_cost(cost)
-        expr = tail_bound(int(c.exponent)).subs(b, sp.exp(-eps))
+        expr = cls.bound_in_n(c).subs(b, sp.exp(-eps))
         return expr.subs(n, sp.ceiling(nu_expr()))
 
     @classmethod
+    def bound_in_n(cls, cost: Cost) -> sp.Expr:
+        r""":math:`V^{\mathrm{low}}` in :math:`b, \delta, \Delta, n`: :func:`tail_bound`
+        for :math:`|x|^p`; for a sum of integer powers :math:`L = c_0 + \sum_p c_p |x|^p`
+        (the bound is linear in :math:`L`) :math:`c_0 + \sum_p c_p V_p^{\mathrm{low}}`.
+
+        Raises
+        ------
+        UnsupportedError
+            For any other cost (its bound is computed numerically by :meth:`value`).
+        """
+        if cost.is_power:
+            return tail_bound(int(cost.exponent))
+        terms = cost.terms
+        if terms is None or not all(p.is_Integer and p <= cls.max_moment for _, p in terms):
+            raise UnsupportedError(
+                f"{cls.name}: no closed form for the cost {cost.name} (a sum of integer "
+                f"powers of |x| up to {cls.max_moment} has one); its value is certified "
+                "numerically")
+        return sp.Add(*[c * (tail_bound(int(p)) if p > 0 else 1) for c, p in terms])
+
+    @classmethod
     def regime_formula(cls, cost: Cost, regime: str) -> sp.Expr:
-        expr = tail_bound(int(cost.exponent))
+        expr = cls.bound_in_n(cost)
         if regime == "eps->0":
             return expr.subs(n, sp.ceiling(1 / (2 * delta)))
         if regime == "eps->oo":

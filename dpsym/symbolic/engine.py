@@ -152,11 +152,36 @@ def cost_function(fam: Family, cost: Cost | str) -> sp.Expr:
     if cost.is_power:
         return fam.moment(cost.exponent)
     terms = cost.terms
-    if terms is None or any(p > MAX_TERM_POWER for _, p in terms):
+    if terms is not None and all(p <= MAX_TERM_POWER for _, p in terms):
+        return sp.Add(*[c * (fam.moment(p) if p > 0 else sp.Integer(1)) for c, p in terms])
+    return piecewise_cost(fam, cost)
+
+
+@derivation
+def piecewise_cost(fam: Family, cost: Cost) -> sp.Expr:
+    r"""The expected cost of a cost cut into generalised polynomials (``min(abs(x), 3)``,
+    ``abs(x) > 2``) over the family's explicit pieces
+    (:meth:`dpsym.symbolic.noise.SymmetricNoise.expected_cost`).
+
+    Raises
+    ------
+    NoClosedFormError
+        For a piece that is not a sum of powers of :math:`|x|` (``log(1 + abs(x))``), or
+        a noise with a geometric tail.
+    """
+    shape = cost.shape
+    if not shape.piecewise_polynomial or any(p > MAX_TERM_POWER for pc in shape.pieces
+                                             for _, p in pc.terms):
         raise NoClosedFormError(
-            f"{fam.name}: the cost {cost.name} is not a sum of powers of |x| (of exponents "
-            f"at most {MAX_TERM_POWER}): no closed form; its values are certified numerically")
-    return sp.Add(*[c * (fam.moment(p) if p > 0 else sp.Integer(1)) for c, p in terms])
+            f"{fam.name}: the cost {cost.name} is not a sum of powers of |x| on each piece "
+            f"(of exponents at most {MAX_TERM_POWER}): no closed form; its values are "
+            "certified numerically")
+    pieces = tuple((pc.lo, pc.hi, pc.terms) for pc in shape.pieces)
+    try:
+        expr = fam.noise_shape().expected_cost(shape.cuts, shape.values, pieces)
+    except NoClosedFormError as err:
+        raise NoClosedFormError(f"{fam.name}, cost {cost.name}: {err}") from None
+    return expr.subs(fam.calibration())
 
 
 @derivation
@@ -195,8 +220,9 @@ def test_points(fam: Family) -> list[dict[sp.Symbol, sp.Expr]]:
 @cache
 def optimal_root(fam: Family, cost: Cost | str) -> AlgebraicRoot | None:
     """The minimiser of the cost over a continuous free parameter as a verified algebraic
-    root (:func:`dpsym.symbolic.optimize.closed_form_minimiser`), or None."""
-    if fam.free is None or fam.free.integer:
+    root (:func:`dpsym.symbolic.optimize.closed_form_minimiser`), or None (always for a
+    cost other than a power: its minimiser is certified numerically)."""
+    if fam.free is None or fam.free.integer or not parse_cost(cost).is_power:
         return None
     fp = fam.free
     return closed_form_minimiser(fam.cost_function(cost), fp.symbol, fp.lower, fp.upper,
@@ -300,6 +326,7 @@ def series(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude",
     return reg.expand(expr, order)
 
 
-__all__ = ["TEST_B", "calibration", "closed_form", "cost_function", "derived_formula", "derived_parameter",
+__all__ = ["MAX_TERM_POWER", "TEST_B", "calibration", "closed_form", "cost_function", "derived_formula", "derived_parameter",
            "formula", "moment", "noise", "normalisation", "optimal_cost", "optimal_parameter",
-           "optimal_root", "series", "slope_function", "solve_for", "test_points"]
+           "optimal_root", "piecewise_cost", "series", "slope_function", "solve_for",
+           "test_points"]
