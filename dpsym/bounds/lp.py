@@ -635,8 +635,8 @@ __all__ = [
     "cell_cost",
     "cell_costs",
     "cell_means",
-    "general_lower",
     "certified_lp_lower_bound",
     "exp_bracket",
+    "general_lower",
     "lp_optimal_mechanism",
 ]

@@ -47,10 +47,10 @@ import sympy as sp
 
 from dpsym.certified.agreement import agreement
 from dpsym.certified.balls import BallFunction, BallPlan, ExactPlan
+from dpsym.certified.expectation import CostBalls, expectation
 from dpsym.certified.integer_argmin import integer_optimum
 from dpsym.certified.interval_plans import eps_bits, rational_functions, sign_numerator
 from dpsym.certified.intervals import CompiledCost, certify_minimum
-from dpsym.certified.expectation import CostBalls, expectation
 from dpsym.certified.kernel import Certified, certify_ball
 from dpsym.certified.rounding import check_digits, decimal_digits, enclosure_texts, mpf_man_exp
 from dpsym.core.costs import AMPLITUDE, Cost, parse_cost

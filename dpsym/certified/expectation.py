@@ -104,7 +104,7 @@ def compile_function(expr: sp.Expr, var: sp.Symbol) -> Callable[..., object]:
             return total
         return mul
     if isinstance(expr, sp.Pow):
-        base, power = expr.args
+        power = expr.args[1]
         f = args[0]
         if var in power.free_symbols:  # c^g = exp(g log c)
             g = args[1]

@@ -62,7 +62,7 @@ class SlopeProblem(Protocol):
         """A ball of :math:`N(t^{side})` (side -1 or 1) at the working precision."""
 
     def slope_derivative(self, t: Fraction) -> flint.arb | None:
-        """A ball of :math:`N^{\\prime}(t)` where :math:`N` is smooth at ``t``, else None."""
+        r"""A ball of :math:`N^{\\prime}(t)` where :math:`N` is smooth at ``t``, else None."""
 
     def jumps_at(self, t: Fraction) -> bool:
         """Whether :math:`N` may jump at ``t`` (its one-sided values then differ)."""
@@ -229,7 +229,7 @@ def _dyadic_between(a: Fraction, c: Fraction) -> Fraction:
 
 def _round_dyadic(t: Fraction, a: Fraction, c: Fraction) -> Fraction:
     span = c - a
-    bits = max(1, -((span.numerator.bit_length() - span.denominator.bit_length())) + 4)
+    bits = max(1, -(span.numerator.bit_length() - span.denominator.bit_length()) + 4)
     scaled = Fraction(round(t * 2**bits), 2**bits)
     return scaled if a < scaled < c else t
 

@@ -286,7 +286,7 @@ def _is_identifier(text: str) -> bool:
 
 
 def parse_cost(text: str | Cost | int | sp.Basic) -> Cost:
-    """Read a cost: a name (``amplitude`` or ``l1``, ``power`` or ``l2``, ``moment:P`` with
+    r"""Read a cost: a name (``amplitude`` or ``l1``, ``power`` or ``l2``, ``moment:P`` with
     ``P`` a decimal or ``a/b``, in any case), an expression in ``x`` (``"min(abs(x), 3)"``)
     or a sympy expression in one symbol; its hypotheses are decided (see the module).
 

@@ -693,5 +693,5 @@ def is_rational(value: object) -> bool:
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS_READ", "MAX_EXPONENT", "MAX_LENGTH", "MAX_MAGNITUDE",
            "Exact", "approximation", "compare", "decimal", "enclosure", "exact_ball",
-           "from_expression",
-           "from_sympy", "function_from_expression", "is_rational", "parse", "parse_function", "sign", "to_sympy"]
+           "from_expression", "from_sympy", "function_from_expression", "is_rational",
+           "parse", "parse_function", "sign", "to_sympy"]

@@ -479,7 +479,7 @@ def _frac_up(v: sp.Expr) -> Fraction | None:
 
 
 class _Growth:
-    """The rules of :func:`majorant` for :math:`y \\ge Y \\ge 1`."""
+    r"""The rules of :func:`majorant` for :math:`y \\ge Y \\ge 1`."""
 
     def __init__(self, var: sp.Symbol, start: Fraction, slack: Fraction) -> None:
         self.var, self.start, self.slack = var, start, slack

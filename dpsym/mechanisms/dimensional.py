@@ -22,8 +22,8 @@ from dpsym.certified.kernel import Certified, ball, ball_rounding, bits_for
 from dpsym.core.costs import Cost
 from dpsym.core.params import dim_param
 from dpsym.errors import CertificationError, UnsupportedError
-from dpsym.precision import arb_workprec
 from dpsym.mechanisms.base import Mechanism
+from dpsym.precision import arb_workprec
 from dpsym.privacy.profiles import PrivacyCheck
 
 

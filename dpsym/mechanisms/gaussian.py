@@ -227,7 +227,7 @@ class AnalyticGaussian(_Gaussian):
         return self._root().sigma(bits)
 
     def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value | None:
-        """The expected cost on the enclosure of the calibrated :math:`\sigma^*`
+        r"""The expected cost on the enclosure of the calibrated :math:`\sigma^*`
         (:func:`_monotone_in_sigma`); the other quantities do not depend on the cost."""
         if quantity != "cost":
             return self.value(quantity, "amplitude", digits)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
+from itertools import pairwise
 
 import flint
 import sympy as sp
@@ -35,10 +36,10 @@ from dpsym.core.costs import Cost
 from dpsym.core.expressions import enclosure, from_sympy, to_sympy
 from dpsym.core.expressions import sign as exact_sign
 from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
+from dpsym.errors import DomainError, UnsupportedError
 from dpsym.mechanisms.base import Mechanism
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.noise import MAX_POLYNOMIAL_DEGREE, GeometricTail, Piece, SymmetricNoise
-from dpsym.errors import DomainError, UnsupportedError
 from dpsym.symbols import NORM, Delta, b, gamma
 
 
@@ -191,7 +192,7 @@ class StaircaseSlope:
         self._memo: dict[int, tuple[flint.arb, flint.arb, flint.arb]] = {}
 
     def _constants(self) -> tuple[flint.arb, flint.arb, flint.arb]:
-        """:math:`b`, :math:`1 - b` (without cancellation) and :math:`\varepsilon/\Delta`
+        r""":math:`b`, :math:`1 - b` (without cancellation) and :math:`\varepsilon/\Delta`
         at the working precision."""
         prec = flint.ctx.prec
         if prec not in self._memo:
@@ -270,7 +271,7 @@ class StaircaseSlope:
         points = sorted(thetas)
         bb = sp.exp(-self.eps)
         values = []
-        for left, right in zip(points, points[1:], strict=False):
+        for left, right in pairwise(points):
             mid = sp.Rational((left + right).numerator, (left + right).denominator * 2)
             total = sp.Integer(0)
             for cut, h in jumps:

@@ -135,11 +135,11 @@ class UniformMassSlope:
 
     # --------------------------------------------------------------- the change of variable
     def width(self, alpha: Fraction) -> Fraction:
-        """:math:`W(\alpha)`."""
+        r""":math:`W(\alpha)`."""
         return (1 - alpha) * self.Delta / (2 * (self.delta - alpha))
 
     def alpha(self, w: Fraction) -> Fraction:
-        """:math:`\alpha(W) = (2\delta W - \Delta)/(2W - \Delta)`."""
+        r""":math:`\alpha(W) = (2\delta W - \Delta)/(2W - \Delta)`."""
         return (2 * self.delta * w - self.Delta) / (2 * w - self.Delta)
 
     # --------------------------------------------------------------- exact or ball values

@@ -326,7 +326,8 @@ def series(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude",
     return reg.expand(expr, order)
 
 
-__all__ = ["MAX_TERM_POWER", "TEST_B", "calibration", "closed_form", "cost_function", "derived_formula", "derived_parameter",
+__all__ = ["MAX_TERM_POWER", "TEST_B", "calibration", "closed_form", "cost_function",
+           "derived_formula", "derived_parameter",
            "formula", "moment", "noise", "normalisation", "optimal_cost", "optimal_parameter",
            "optimal_root", "piecewise_cost", "series", "slope_function", "solve_for",
            "test_points"]
