@@ -19,9 +19,9 @@ import mpmath
 import numpy as np
 import pytest
 from cli_helpers import run, run_json
-from dpsym.certified.kernel import certify_ball
 from mpmath.libmp import from_man_exp
 
+from dpsym.certified.kernel import certify_ball
 from dpsym.errors import CertificationError
 from dpsym.gaussian.calibration import calibrate_sigma_mp
 from dpsym.gaussian.enclosures import Calibration, profile_enclosure

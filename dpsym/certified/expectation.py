@@ -492,6 +492,14 @@ class CostBalls:
         if not ratio0 < 1:
             self._diverges(rate, bound)
         prec = flint.ctx.prec
+        # the terms needed before the remainder falls below 2^-prec, estimated from the
+        # ratio: refused at once rather than after MAX_DIRECT terms
+        decay = -float(ratio0.upper().log().mid()) if ratio0.upper() > 0 else math.inf
+        if decay > 0 and (prec + 64) * math.log(2) / decay > MAX_DIRECT:
+            raise UnsupportedError(
+                f"the cost {self.cost.name} would be summed over about "
+                f"{int((prec + 64) * math.log(2) / decay)} periods (at most {MAX_DIRECT}); "
+                "take a larger eps or a cost whose last piece is a polynomial in |x|")
         total, k = arb(0), first
         while True:
             y_k = a + k * period

@@ -9,7 +9,8 @@ with :math:`c(t) > 0` and :math:`N` **non-decreasing** (for the staircase
 while :math:`N < 0` and increases while :math:`N > 0`, so
 
 * two exact points :math:`a < c` with :math:`N(a^+) < 0 < N(c^-)` prove that every
-  minimiser lies in :math:`(a, c)`;
+  minimiser lies in :math:`(a, c)`; the points where :math:`N` may jump are tried
+  first (:meth:`SlopeProblem.kinks`);
 * :math:`N(lo^+) > 0` proves :math:`lo` the unique minimiser (:math:`N(hi^-) < 0`:
   :math:`hi`); an exact point with :math:`N(t^-) < 0 < N(t^+)` (a kink of :math:`C`,
   e.g. where the indicator cost jumps) is the unique minimiser;
@@ -66,6 +67,10 @@ class SlopeProblem(Protocol):
 
     def jumps_at(self, t: Fraction) -> bool:
         """Whether :math:`N` may jump at ``t`` (its one-sided values then differ)."""
+
+    def kinks(self) -> list[Fraction]:
+        """The exact points where :math:`N` may jump, inside the range (each is tried as
+        an exact minimiser first)."""
 
     def cost(self, t: Fraction) -> flint.arb | Fraction:
         """The cost at the exact ``t`` (a Fraction when it is an exact rational)."""
@@ -154,6 +159,19 @@ class _Search:
                 return self.undecided(hi)
             if end < 0:
                 return Minimum(hi, hi)
+        # the jumps of N first: a kink of the cost is an exact minimiser, and the jumps
+        # narrow the bracket
+        for t in sorted(k for k in p.kinks() if lo < k < hi):
+            found = self.classify(t)
+            if found == 0:
+                return Minimum(t, t)
+            if found is None:
+                return self.undecided(t)
+            if found < 0:
+                lo = t
+            else:
+                hi = t
+                break
         return self.bracket(lo, hi)
 
     def undecided(self, t: Fraction) -> Minimum:

@@ -340,7 +340,7 @@ def _from_function(expr: sp.Expr) -> Cost:
         if len(terms) == 1 and terms[0][0] == 1 and terms[0][1].is_Rational:
             p = terms[0][1]
             if Fraction(int(p.p), int(p.q)) in EXPONENT_DOMAIN:
-                return Cost(p)
+                return {1: AMPLITUDE, 2: POWER}.get(p, Cost(p))
     return Cost(None, expr.subs(x, y))
 
 

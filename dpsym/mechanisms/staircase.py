@@ -230,6 +230,17 @@ class StaircaseSlope:
         return any(hit is not None for _, _, hit in
                    self.balls._ranges(t * self.Delta, self.Delta)[1:])
 
+    def kinks(self) -> list[Fraction]:
+        r"""The :math:`\gamma` at which a point :math:`(k + \gamma)\Delta` meets a rational
+        cut of the cost (:math:`\gamma = t_j/\Delta - \lfloor t_j/\Delta \rfloor`)."""
+        out = []
+        for c in self.balls.cut_fractions[1:]:
+            if c is not None:
+                theta = c / self.Delta - (c / self.Delta).numerator // (c / self.Delta
+                                                                          ).denominator
+                out.append(theta)
+        return out
+
     def cost(self, t: Fraction) -> flint.arb:
         _, omb, _ = self._constants()
         return omb ** 2 * self.phi(t) / (ball(self.Delta) * self._d(t))

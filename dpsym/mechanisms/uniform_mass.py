@@ -167,6 +167,11 @@ class UniformMassSlope:
         w = self.width(t)
         return any(self.balls.compare_cut(w, j) == 0 for j in range(len(self.balls.cuts)))
 
+    def kinks(self) -> list[Fraction]:
+        r"""The :math:`\alpha` at which the half-width :math:`W` meets a rational cut."""
+        return [self.alpha(c) for c in self.balls.cut_fractions[1:]
+                if c is not None and c > self.Delta / (2 * self.delta)]
+
     def _num(self, w: Fraction) -> flint.arb | Fraction:
         if self.exact:
             return (2 * self.delta * w - self.Delta) * self.balls.exact_value(Fraction(0)) \
