@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'e1e52365fc8f30c89cedd49c1786800a3f0fc66e10883e329d3bb405ac87316f'
+FINGERPRINT = '5cec6954a75f6ecc2fe0366c189df66d8893e181ebbce17dbd8ed65872bee1df'
 
 def _e0():
     with evaluate(False):
