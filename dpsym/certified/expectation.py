@@ -51,6 +51,7 @@ from functools import lru_cache
 import flint
 import sympy as sp
 
+from dpsym.certified.balls import BallFunction
 from dpsym.certified.constants import arb_of
 from dpsym.certified.kernel import ball
 from dpsym.certified.lerch.balls import lerch_family
@@ -68,6 +69,8 @@ MAX_DIRECT = 200_000
 #: Ranges at most this long are summed directly even on a polynomial piece (two Lerch
 #: sums would cancel).
 SHORT_RANGE = 24
+#: Terms summed between two checks of the remainder of a tail summed term by term.
+CHECK_EVERY = 16
 
 
 # ------------------------------------------------------------------------ compiling
@@ -135,6 +138,13 @@ def compile_function(expr: sp.Expr, var: sp.Symbol) -> Callable[..., object]:
     raise UnsupportedError(f"cannot evaluate {shown(expr)} in ball arithmetic")
 
 
+def _real(expr: sp.Expr, fallback: Callable[..., object]) -> Callable[[arb], arb]:
+    """``expr`` in :math:`y` compiled to one function of a real ball
+    (:class:`dpsym.certified.balls.BallFunction`), or the interpreter ``fallback``."""
+    found = BallFunction.prepare(expr, {}, y)
+    return found if found is not None else (lambda t: fallback(t))
+
+
 def _fraction(v: sp.Expr) -> Fraction | None:
     return Fraction(int(v.p), int(v.q)) if isinstance(v, sp.Rational) else None
 
@@ -157,6 +167,10 @@ class _Piece:
     value: Callable[..., object]
     slope: Callable[..., object]
     primitive: Callable[..., object] | None  # an antiderivative (exact), or None
+    # the same on real balls, compiled to one Python function each (faster in long sums)
+    real_value: Callable[[arb], arb]
+    real_slope: Callable[[arb], arb]
+    real_primitive: Callable[[arb], arb] | None
 
 
 def _terms(piece_terms: tuple | None) -> tuple[tuple[sp.Expr, Fraction], ...] | None:
@@ -203,17 +217,21 @@ class CostBalls:
         self.pieces: list[_Piece] = []
         for pc in shape.pieces:
             terms = _terms(pc.terms)
-            primitive = None
+            primitive = anti = None
             if terms is None:
                 anti = _antiderivative(pc.expr)
                 if anti is not None:
                     try:
                         primitive = compile_function(anti, y)
                     except UnsupportedError:
-                        primitive = None
-            self.pieces.append(_Piece(pc.lo, pc.hi, pc.expr, terms,
-                                      compile_function(pc.expr, y),
-                                      compile_function(sp.diff(pc.expr, y), y), primitive))
+                        primitive = anti = None
+            value = compile_function(pc.expr, y)
+            slope_expr = sp.diff(pc.expr, y)
+            slope = compile_function(slope_expr, y)
+            self.pieces.append(_Piece(
+                pc.lo, pc.hi, pc.expr, terms, value, slope, primitive,
+                _real(pc.expr, value), _real(slope_expr, slope),
+                None if anti is None else _real(anti, primitive)))
         self._memo: dict[tuple, object] = {}
 
     # -------------------------------------------------------------- locating points
@@ -258,7 +276,7 @@ class CostBalls:
             for c, p in pc.terms:
                 total += _constant(c, flint.ctx.prec) * _power(t, p)
             return total
-        return pc.value(t)
+        return pc.real_value(t)
 
     def value(self, t: Fraction, side: int = 0) -> arb:
         r""":math:`L(t)` at an exact :math:`t \ge 0`; ``side`` -1 or 1 the left or right
@@ -305,7 +323,7 @@ class CostBalls:
         j, at_cut = self.locate(t)
         if at_cut and side < 0 and j > 0:
             j -= 1
-        return self.pieces[j].slope(ball(t))
+        return self.pieces[j].real_slope(ball(t))
 
     def _primitive(self, j: int, t: arb) -> arb | None:
         """An antiderivative of piece ``j`` at ``t`` (None if it has none in closed form)."""
@@ -315,8 +333,8 @@ class CostBalls:
             for c, p in pc.terms:
                 total += _constant(c, flint.ctx.prec) * _power(t, p + 1) / ball(p + 1)
             return total
-        if pc.primitive is not None:
-            return pc.primitive(t)
+        if pc.real_primitive is not None:
+            return pc.real_primitive(t)
         return None
 
     def _piece_integral(self, j: int, a: arb, c: arb) -> arb:
@@ -444,13 +462,7 @@ class CostBalls:
                     tail -= _power_sum(q, one_minus_q, p, last + 1, alpha)
                 total += scale * tail
             return total
-        def term(k: int) -> arb:
-            t = ball(a + k * period)
-            if kind == "L":
-                return self._piece_value(j, t)
-            if kind == "dL":
-                return pc.slope(t)
-            return self._cut_primitive(j) + self._piece_integral(j, self._cut_ball(j), t)
+        term = self._term_function(kind, j)
         if last is not None:
             if last - first > MAX_DIRECT:
                 raise UnsupportedError(
@@ -458,10 +470,26 @@ class CostBalls:
                     f"on |x| in ({shown(pc.lo)}, {shown(pc.hi)}) (at most {MAX_DIRECT}); "
                     "take a larger eps or a cost whose pieces are polynomials in |x|")
             total = arb(0)
-            for k in range(first, last + 1):
-                total += q ** k * term(k)
+            step, y, qk = ball(period), ball(a + first * period), q ** first
+            for _ in range(first, last + 1):
+                total += qk * term(y)
+                y, qk = y + step, qk * q
             return total
         return self._tail_sum(kind, term, q, a, period, first, rate)
+
+    def _term_function(self, kind: str, j: int) -> Callable[[arb], arb]:
+        """``L``, ``L'`` or ``F`` on piece ``j`` as a function of a ball inside it."""
+        pc = self.pieces[j]
+        if kind == "L":
+            return lambda t: self._piece_value(j, t)
+        if kind == "dL":
+            return pc.real_slope
+        base = self._cut_primitive(j)
+        low = self._primitive(j, self._cut_ball(j))
+        if low is not None and low.is_finite() and pc.real_primitive is not None:
+            shift = base - low
+            return lambda t: shift + pc.real_primitive(t)
+        return lambda t: base + self._piece_integral(j, self._cut_ball(j), t)
 
     def _sum_terms(self, kind: str, j: int) -> list[tuple[arb, Fraction]] | None:
         """Piece ``j`` of ``L`` or ``F`` as a generalised polynomial (ball coefficients)."""
@@ -480,14 +508,16 @@ class CostBalls:
         out += [(_constant(c, prec) / ball(p + 1), p + 1) for c, p in pc.terms]
         return out
 
-    def _tail_sum(self, kind: str, term: Callable[[int], arb], q: arb, a: Fraction,
+    def _tail_sum(self, kind: str, term: Callable[[arb], arb], q: arb, a: Fraction,
                   period: Fraction, first: int, rate: arb | None) -> arb:
         r"""The sum over the last (unbounded, non-polynomial) piece, term by term until the
-        majorant's remainder is negligible."""
+        majorant's remainder is negligible (checked every :data:`CHECK_EVERY` terms: the
+        points :math:`a + kT` and the powers :math:`q^k` are carried as balls)."""
         bound = self.growth(kind)
-        start = max(Fraction(1), Fraction(math.ceil(_upper_float(self._cut_ball(-1)))))
+        start = ball(max(Fraction(1), Fraction(math.ceil(_upper_float(self._cut_ball(-1))))))
         # the ratio of consecutive majorant terms, rho = q e^{cT} (1 + T/y)^m
-        growth = (ball(bound.rate) * ball(period)).exp()
+        step = ball(period)
+        growth = (ball(bound.rate) * step).exp()
         ratio0 = q * growth
         if not ratio0 < 1:
             self._diverges(rate, bound)
@@ -500,27 +530,23 @@ class CostBalls:
                 f"the cost {self.cost.name} would be summed over about "
                 f"{int((prec + 64) * math.log(2) / decay)} periods (at most {MAX_DIRECT}); "
                 "take a larger eps or a cost whose last piece is a polynomial in |x|")
-        total, k = arb(0), first
-        while True:
-            y_k = a + k * period
-            if y_k >= start and k > first:
-                factor = arb(1) if bound.power <= 0 else (
-                    1 + ball(period) / ball(y_k)) ** ball(bound.power)
+        rate_ball, power_ball = ball(bound.rate), ball(bound.power)
+        tiny = arb(2) ** (-4 * prec)
+        total, y, qk = arb(0), ball(a + first * period), q ** first
+        for count in range(MAX_DIRECT + 1):
+            if count and count % CHECK_EVERY == 0 and y > start:
+                factor = arb(1) if bound.power <= 0 else (1 + step / y) ** power_ball
                 rho = ratio0 * factor
                 if rho < 1:
-                    head = q ** k * bound.scale * (ball(bound.rate) * ball(y_k)).exp() \
-                        * _power(ball(y_k), bound.power)
+                    head = qk * bound.scale * (rate_ball * y).exp() * y ** power_ball
                     rest = head / (1 - rho)
-                    if rest < total.abs_lower() * arb(2) ** (-prec - 8) or \
-                            rest < arb(2) ** (-4 * prec):
+                    if rest < total.abs_lower() * arb(2) ** (-prec - 8) or rest < tiny:
                         return total + arb(0).union(rest)
-            if k - first > MAX_DIRECT:
-                raise UnsupportedError(
-                    f"the cost {self.cost.name} would be summed over more than {MAX_DIRECT} "
-                    "periods; take a larger eps or a cost whose last piece is a polynomial "
-                    "in |x|")
-            total += q ** k * term(k)
-            k += 1
+            total += qk * term(y)
+            y, qk = y + step, qk * q
+        raise UnsupportedError(
+            f"the cost {self.cost.name} would be summed over more than {MAX_DIRECT} "
+            "periods; take a larger eps or a cost whose last piece is a polynomial in |x|")
 
     def growth(self, kind: str) -> Majorant:
         """The majorant of the last piece of ``L`` (or of ``F``) beyond the last cut."""

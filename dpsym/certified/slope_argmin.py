@@ -193,7 +193,8 @@ class _Search:
             t = self.next_point(a, c, None if slow else guess, moved)
             found = self.classify(t)
             if found is None:
-                return self.undecided(t)
+                near = self.near(t)
+                return near if near is not None else self.undecided(t)
             if found == 0:
                 return Minimum(t, t)
             if found < 0:
@@ -209,6 +210,19 @@ class _Search:
                 if slow:
                     steps.clear()
         return Minimum(a, c)
+
+    def near(self, t: Fraction) -> Minimum | None:
+        """Where the slope at ``t`` is too close to zero for the balls: the bracket
+        :math:`(t - w, t + w)` if the signs there are decided and opposite (``w`` the
+        width), unless :math:`N(t) = 0` is proven exactly (:meth:`SlopeProblem.zero_set`)."""
+        if self.p.zero_set(t) is not None:
+            return None
+        below, above = t - self.width, t + self.width
+        if below <= self.p.lo or (self.p.hi is not None and above >= self.p.hi):
+            return None
+        if self.classify(below) == -1 and self.classify(above) == 1:
+            return Minimum(below, above)
+        return None
 
     def newton(self, t: Fraction) -> Fraction | None:
         derivative = self.p.slope_derivative(t)
@@ -275,9 +289,15 @@ def certify_minimum(problem: SlopeProblem, digits: int, quantity: str, *,
     """
     found: Minimum | None = None
     bits = 0
+    undecided: CertificationError | None = None
     for bits in precisions(bits_for(digits, guard_bits)):
-        width = Fraction(1, 2 ** (bits - 16))
-        found = locate(problem, width * _scale(problem), bits)
+        # the bracket's width: the bits left after the guard (the slope's cancellation)
+        width = Fraction(1, 2 ** max(bits - guard_bits + 8, 16))
+        try:
+            found = locate(problem, width * _scale(problem), bits)
+        except CertificationError as err:  # a sign not decided: more bits
+            undecided = err
+            continue
         with arb_workprec(bits):
             if quantity != "cost":
                 if found.lo == found.hi:
@@ -302,6 +322,8 @@ def certify_minimum(problem: SlopeProblem, digits: int, quantity: str, *,
                 rounded = ball_rounding(box, digits)
                 if rounded is not None:
                     return Certified(box, rounded, digits), found
+    if undecided is not None and found is None:
+        raise CertificationError(f"the {what}: {undecided} (last precision {bits} bits)")
     raise CertificationError(f"the {what} did not round to {digits} digits (last "
                              f"precision {bits} bits)")
 

@@ -32,7 +32,7 @@ from dpsym.certified.expectation import CostBalls
 from dpsym.certified.kernel import ball
 from dpsym.certified.lerch.intervals import IncreasingSign
 from dpsym.certified.slope_argmin import Minimum, certify_minimum
-from dpsym.core.costs import Cost
+from dpsym.core.costs import AMPLITUDE, Cost
 from dpsym.core.expressions import enclosure, from_sympy, to_sympy
 from dpsym.core.expressions import sign as exact_sign
 from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
@@ -68,8 +68,11 @@ class Staircase(Mechanism):
         if self.free_given is not None:
             return None
         problem = StaircaseSlope(self.values["eps"], self.values["Delta"], cost_balls(cost))
+        # N is a difference of sums of size (1 - b)^-2: about 3 log2(1/eps) bits cancel
+        guard = 64 + int(3.4 * guard_digits(self, AMPLITUDE))
         found, where = certify_minimum(problem, digits,
                                        "cost" if quantity == "cost" else "parameter",
+                                       guard_bits=guard,
                                        what=f"{self.name} {quantity} for {cost.name}")
         if quantity != "cost":
             not_unique(self.name, "gamma", cost, where)
