@@ -81,7 +81,7 @@ def test_shape_of_the_clipped_and_indicator_costs():
     ("x^x", "both depend"), ("abs(y)", "unknown name"), ("abs(x) > 1 > 0", "comparison"),
 ])
 def test_refusals_name_the_hypothesis(text, needle):
-    with pytest.raises(DomainError, match="^cost: ") as info:
+    with pytest.raises(DomainError, match=r"^cost: ") as info:
         parse_cost(text)
     assert needle in str(info.value)
     assert "\n" not in str(info.value)

@@ -132,7 +132,7 @@ def test_uniform_mass_optimum_by_the_chain_rule():
         with workdps(60):
             delta = mpmath.mpf(9) / 10
 
-            def slope(a):
+            def slope(a, f=f, delta=delta):
                 w = (1 - a) / (2 * (delta - a))
                 dw = (1 - delta) / (2 * (delta - a) ** 2)
                 return f(0) - 2 * mpmath.quad(f, [0, w]) + 2 * (delta - a) * f(w) * dw
