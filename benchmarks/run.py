@@ -1088,11 +1088,79 @@ def lerch_cases(quick: bool) -> list[Result]:
 
 
 # ---------------------------------------------------------------------- report
+# ---------------------------------------------------------------------- 3d. costs in x
+#: Costs written as expressions (``docs/costs.md``): (mechanism, params, quantity, cost).
+GENERAL_COST_CASES = (
+    ("staircase", {"eps": "1"}, "cost", "min(abs(x), 3)"),
+    ("staircase", {"eps": "1"}, "gamma", "log(1 + abs(x))"),
+    ("staircase", {"eps": "1", "Delta": "3"}, "gamma", "abs(x) > 2"),
+    ("staircase", {"eps": "1/100"}, "cost", "abs(x) + x^2"),
+    ("uniform-mass", {"delta": "0.9"}, "alpha", "log(1 + abs(x))"),
+    ("laplace", {"eps": "1"}, "cost", "log(1 + abs(x))"),
+    ("truncated-laplace", {"eps": "1", "delta": "0.05"}, "cost", "min(abs(x), 3)"),
+    ("analytic-gaussian", {"eps": "1", "delta": "1e-5"}, "cost", "min(abs(x), 3)"),
+    ("discrete-staircase", {"eps": "1", "Delta": "5"}, "cost", "log(1 + abs(x))"),
+    ("lower-bound", {"eps": "1", "delta": "0.05"}, "cost", "log(1 + abs(x))"),
+)
+
+
+def _forget_costs() -> None:
+    """Forget every cost analysed and every ball evaluator built: each call starts cold
+    (as a ``dpsym value`` process does)."""
+    from dpsym.certified import evaluation
+    from dpsym.core import costs
+
+    evaluation.cost_balls.cache_clear()
+    costs._from_function.cache_clear()
+    costs.shape.cache_clear()
+
+
+def general_cost_cases(quick: bool, digits: int = 40) -> list[Result]:
+    """A cost written in ``x`` at ``digits`` digits, from its text (the hypotheses decided,
+    the pieces compiled) to the certified value on a fresh instance: seconds per call
+    over the closed-form path of the power cost at the same parameters (one Arb ball
+    evaluation, warm), target <= 2 s per value (the ratio is reported, not a target)."""
+    from dpsym.bounds import get_entry
+
+    repeats = 3 if quick else 7
+    out = []
+    for name, params, quantity, cost in GENERAL_COST_CASES:
+        case = f"{name} {quantity} for {cost} {params} at {digits} digits"
+        try:
+            cls = get_entry(name)
+            base_quantity = "cost" if quantity == "cost" else quantity
+            closed = cls(**params)
+            closed.value(base_quantity if name != "uniform-mass" else "cost", "power", digits)
+
+            def fresh(cls=cls, params=params, quantity=quantity, cost=cost) -> object:
+                _forget_costs()
+                return cls(**params).value(quantity, cost, digits)
+
+            v = fresh()
+            med = interleaved({"general": fresh,
+                               "power": lambda closed=closed: closed.value("cost", "power",
+                                                                           digits)},
+                              repeats)
+            out.append(Result(
+                case=case, group="costs", metric="seconds (slowdown)",
+                dpsym=med["general"], baseline=med["power"],
+                baseline_name="the power cost's closed form, same parameters (warm)",
+                ratio=med["general"] / med["power"], target="<= 2 s per value",
+                met=(med["general"] <= 2.0) if v.certificate in ("exact", "enclosure")
+                else False,
+                note=f"certificate {v.certificate}; cost analysed afresh on every call",
+                extra={"certificate": v.certificate, "value": v.text[:40]}))
+        except Exception as exc:
+            out.append(_failed(case, "costs", exc))
+    return out
+
+
 GROUPS: dict[str, Callable[[bool], list[Result]]] = {
     "sampling": sampling_cases,
     "gaussian": gaussian_cases,
     "digits": digits_cases,
     "minimisers": minimiser_cases,
+    "costs": general_cost_cases,
     "lerch": lerch_cases,
     "catalogue": catalogue_cases,
     "series": series_cases,

@@ -18,6 +18,7 @@ symbol      meaning
 ``p``       the exponent of the cost :math:`|x|^p`, :math:`p > 0`
 ``c``       the ratio :math:`c = \delta / \varepsilon` in the joint regime
 ``x``       the noise value (real)
+``y``       its magnitude :math:`|x| \ge 0` (a cost on :math:`[0, \infty)`)
 ``u``       a local coordinate inside one period of a periodic density
 ``i``       an integer noise value
 ``k``       a period index, an integer :math:`\ge 0`
@@ -39,6 +40,7 @@ r = sp.Symbol("r", positive=True, integer=True)
 p = sp.Symbol("p", positive=True)
 c = sp.Symbol("c", positive=True)
 x = sp.Symbol("x", real=True)
+y = sp.Symbol("y", nonnegative=True)
 u = sp.Symbol("u", nonnegative=True)
 i = sp.Symbol("i", integer=True, nonnegative=True)
 k = sp.Symbol("k", integer=True, nonnegative=True)

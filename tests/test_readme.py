@@ -1,8 +1,9 @@
 """The README's examples (and those of the documentation's pages) are tests.
 
-Every fenced ``console`` block of ``README.md``, ``docs/index.md`` and
-``docs/mechanisms.md`` is a terminal session: a line starting with ``$ `` is a command
-(continued on the next lines while a line ends with a backslash), and the lines after it
+Every fenced ``console`` block of ``README.md``, ``docs/index.md``,
+``docs/mechanisms.md`` and ``docs/costs.md`` is a terminal session: a line starting with
+``$ `` is a command (continued on the next lines while a line ends with a backslash), and
+the lines after it
 (up to the next command or the end of the block) are what the terminal shows. Each
 command runs through a real shell (``bash -c``, standard error merged into standard
 output as on a terminal) in an empty temporary directory, with ``dpsym`` on ``PATH``
@@ -30,7 +31,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 #: The pages whose console blocks are tested.
-PAGES = (README, ROOT / "docs" / "index.md", ROOT / "docs" / "mechanisms.md")
+PAGES = (README, ROOT / "docs" / "index.md", ROOT / "docs" / "mechanisms.md",
+         ROOT / "docs" / "costs.md")
 #: An expected last line standing for the rest of the output.
 ELLIPSIS = "..."
 

@@ -198,11 +198,20 @@ class BoundObject(Parametrised):
             elif callable(attr):
                 setattr(cls, name, exclusive(attr))
 
+    #: Whether the bound is stated for any symmetric cost non-decreasing in :math:`|x|`
+    #: (then computed for a cost given as an expression in ``x``).
+    general_costs: ClassVar[bool] = False
+
     @classmethod
     def parse_bound_cost(cls, cost: Cost | str) -> Cost:
         """Accept ``amplitude``, ``power`` and ``moment:P`` with integer ``P`` up to
-        :attr:`max_moment`."""
+        :attr:`max_moment`, and (:attr:`general_costs`) any other cost."""
         c = parse_cost(cost)
+        if not c.is_power:
+            if not cls.general_costs:
+                raise DomainError("cost", f"{cls.name} takes amplitude, power or moment:P "
+                                  f"with P an integer in [1, {cls.max_moment}]")
+            return c
         p = c.exponent
         if not (p.is_integer and 1 <= p <= cls.max_moment):
             raise DomainError("cost", f"{cls.name} takes amplitude, power or moment:P with "

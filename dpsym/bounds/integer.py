@@ -28,14 +28,32 @@ with :math:`P(S) \le e^\varepsilon P(S + d) + \delta` for :math:`|d| \le \Delta`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
+import flint
 import sympy as sp
 
-from dpsym.bounds.common import BoundObject, round_exact
-from dpsym.bounds.lp import LP_EPS_MAX, MAX_SUPPORT, auto_support, certified_lp_lower_bound
+from dpsym.bounds.common import BoundObject, enclosed_lower, round_exact
+from dpsym.bounds.lp import (
+    LP_EPS_MAX,
+    MAX_SUPPORT,
+    auto_support,
+    certified_lp_lower_bound,
+    general_lower,
+)
+from dpsym.certified.constants import arb_of
 from dpsym.certified.evaluation import Value
-from dpsym.core.params import Guarantee, delta_param, eps_param, sensitivity_param
+from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.expressions import from_sympy
+from dpsym.core.expressions import sign as exact_sign
+from dpsym.core.params import (
+    Guarantee,
+    delta_param,
+    eps_param,
+    parse_number,
+    sensitivity_param,
+)
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.symbols import Delta, delta
 
@@ -116,23 +134,127 @@ class DiscreteLowerBound(BoundObject):
         cls.check_quantity(quantity)
         raise UnsupportedError(f"{cls.name}: an LP optimum has no series")
 
-    def certificate(self, cost="amplitude"):
-        """The exact dual certificate behind :meth:`value`."""
-        c = self.parse_bound_cost(cost)
+    general_costs = True
+
+    def _args(self) -> tuple[Fraction, Fraction, int]:
         self.require("eps", "delta", "Delta")
         e, d, D = self.values["eps"], self.values["delta"], int(self.values["Delta"])
         if auto_support(e, d, D) > MAX_SUPPORT:
             raise DomainError("delta", f"the LP support would exceed {MAX_SUPPORT} points "
                               f"({self.limits[0]}); take a larger delta, eps or a smaller "
                               "Delta")
+        return e, d, D
+
+    def certificate(self, cost="amplitude"):
+        """The exact dual certificate behind :meth:`value` (a power :math:`|x|^m`)."""
+        c = self.parse_bound_cost(cost)
+        if not c.is_power:
+            raise UnsupportedError(f"{self.name}: the certificate of a cost other than a "
+                                   "power is built by value()")
+        e, d, D = self._args()
         return certified_lp_lower_bound(e, d, D, D, int(c.exponent), lattice=True)
 
     def value(self, quantity: str = "cost", cost="amplitude", digits: int = 30) -> Value:
+        r"""The certified LP optimum rounded down; for a cost other than a power (any
+        symmetric cost non-decreasing in :math:`|i|`, the hypothesis of the LP's
+        objective :math:`\sum_i L(i)P(i) = L(0) + 2\sum_{j \ge 0}(L(j + 1) - L(j))
+        P(X > j)`), its steps as exact rationals or certified lower bounds
+        (:func:`dpsym.bounds.lp.general_lower`)."""
         self.check_quantity(quantity)
+        c = self.parse_bound_cost(cost)
+        if not c.is_power:
+            e, d, D = self._args()
+            return general_lower(e, d, Fraction(D), D, c, digits, lattice=True)
         exact = self.certificate(cost).bound
         number, text = round_exact(exact, digits, down=True)
         return Value.from_exact(exact, number, text, digits)
 
 
-__all__ = ["DiscreteLowerBound", "chain_bound", "pair_bound_amplitude", "slides_formula",
-           "u", "uniform_cost"]
+@dataclass(frozen=True)
+class Lemma2:
+    r"""Lemma 2 of paper 003 for one cost: the point of its hypothesis, condition (9) and
+    the bound (10).
+
+    Attributes
+    ----------
+    delta : sympy.Expr
+        :math:`\delta_n = (e^\varepsilon - 1)/(2(e^{n\varepsilon} - 1))`, the
+        :math:`\delta` at which :math:`\sum_{k<n} a b^k = 1/2` (exact).
+    condition : sympy.Expr
+        The left side of (9) minus its right side,
+        :math:`\sum_{i=1}^{n-1} b^i(2L(i\tilde\Delta) - L(1 + (i-1)\tilde\Delta)
+        - L(1 + i\tilde\Delta)) - L(1)` (exact; proven :math:`\ge 0`).
+    bound : sympy.Expr
+        :math:`2\sum_{k=0}^{n-1} a b^k L(1 + k\tilde\Delta)` (exact).
+    """
+
+    delta: sp.Expr
+    condition: sp.Expr
+    bound: sp.Expr
+
+    def value(self, digits: int = 30) -> Value:
+        """The bound (10) enclosed and rounded down (certificate ``"enclosure"``)."""
+        expr = self.bound
+
+        def enclose(prec: int) -> flint.arb:
+            return arb_of(expr)
+
+        return enclosed_lower(enclose, digits)
+
+
+def lemma2(eps: object, n: int, Delta: int, cost: Cost | str) -> Lemma2:
+    r"""Lemma 2 of paper 003 as stated, for a cost :math:`L` (symmetric, non-decreasing in
+    :math:`|i|`): every mass function :math:`P` on :math:`\mathbb{Z}` that is
+    :math:`(\varepsilon, \delta)`-DP for the shifts :math:`|d| \le \tilde\Delta`
+    (sensitivity ``Delta``) has :math:`\sum_i L(i)P(i) \ge 2\sum_{k=0}^{n-1} a b^k
+    L(1 + k\tilde\Delta)`, where :math:`b = e^{-\varepsilon}`,
+    :math:`a = (\delta + (e^\varepsilon - 1)/2)/e^\varepsilon`, under the paper's
+    hypothesis :math:`\sum_{k<n} a b^k = 1/2` (which fixes :math:`\delta = \delta_n` and
+    :math:`a = (1 - b)/(2(1 - b^n))`) and its condition (9) on :math:`L`, decided here
+    exactly (:func:`dpsym.core.expressions.sign`: Arb balls, then exact simplification).
+
+    Raises
+    ------
+    DomainError
+        For :math:`n < 2`, a non-integer sensitivity, or a cost for which condition (9)
+        fails (the message gives its value).
+    """
+    c = parse_cost(cost)
+    e = parse_number(eps, "eps")
+    if e <= 0:
+        raise DomainError("eps", "must be positive")
+    if isinstance(n, bool) or int(n) != n or n < 2:
+        raise DomainError("n", f"must be an integer >= 2, got {n!r}")
+    if isinstance(Delta, bool) or int(Delta) != Delta or Delta < 1:
+        raise DomainError("Delta", f"must be a positive integer, got {Delta!r}")
+    n, big = int(n), int(Delta)
+    shape = c.shape
+    eps_s = sp.Rational(e.numerator, e.denominator)
+    bb = sp.exp(-eps_s)
+    a = (1 - bb) / (2 * (1 - bb**n))
+
+    def L(i: int) -> sp.Expr:
+        return shape.value(sp.Integer(abs(i)))
+
+    condition = sp.Add(*[bb**i * (2 * L(i * big) - L(1 + (i - 1) * big) - L(1 + i * big))
+                         for i in range(1, n)]) - L(1)
+    if exact_sign(from_sympy(condition), "cost") < 0:
+        raise DomainError("cost", f"Lemma 2 needs condition (9), sum_(i=1)^(n-1) b^i "
+                          f"(2L(i D) - L(1 + (i-1) D) - L(1 + i D)) >= L(1); for "
+                          f"{c.name} at eps = {e}, n = {n}, Delta = {big} it fails (left "
+                          f"minus right = {float(condition.evalf(20)):.6g})")
+    bound = 2 * sp.Add(*[a * bb**k * L(1 + k * big) for k in range(n)])
+    delta_n = (sp.exp(eps_s) - 1) / (2 * (sp.exp(n * eps_s) - 1))
+    return Lemma2(delta_n, condition, bound)
+
+
+__all__ = [
+    "DiscreteLowerBound",
+    "Lemma2",
+    "chain_bound",
+    "lemma2",
+    "pair_bound_amplitude",
+    "slides_formula",
+    "u",
+    "uniform_cost",
+]

@@ -49,6 +49,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import flint
 import mpmath
 import numpy as np
 import sympy as sp
@@ -56,6 +57,9 @@ import sympy as sp
 from dpsym.bounds.common import BoundObject, round_exact
 from dpsym.bounds.real import nu_of
 from dpsym.certified.evaluation import Value
+from dpsym.certified.expectation import CostBalls
+from dpsym.certified.kernel import bits_for, certify_directed, exact, outward
+from dpsym.core.costs import Cost
 from dpsym.core.params import (
     Domain,
     Guarantee,
@@ -66,7 +70,7 @@ from dpsym.core.params import (
     sensitivity_param,
 )
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
-from dpsym.precision import workdps, workprec
+from dpsym.precision import arb_workprec, workdps, workprec
 
 #: The grid refinement :math:`N` as a symbol (for the parameter declaration).
 GRID = sp.Symbol("N", integer=True, positive=True)
@@ -162,8 +166,10 @@ class Certificate:
 
 
 def _lower_lp(eps: Fraction, delta: Fraction, Delta: Fraction, N: int, p: int, M: int,
-              lattice: bool = False):
-    """Rows of the lower-bound relaxation: (c, rows, h, box rows)."""
+              lattice: bool = False, increments: list[Fraction] | None = None):
+    r"""Rows of the lower-bound relaxation: (c, rows, h, box rows); ``increments`` the
+    costs' steps :math:`\tilde L(j + 1) - \tilde L(j)` (lower bounds) of a general cost,
+    else those of :math:`|x|^p`."""
     step = Delta / N
     E_hi = exp_bracket(eps)[1] if eps else Fraction(1)
 
@@ -172,7 +178,10 @@ def _lower_lp(eps: Fraction, delta: Fraction, Delta: Fraction, N: int, p: int, M
             return Fraction(j) ** p
         return Fraction(0) if j == 0 else (step * (2 * j - 1) / 2) ** p
 
-    c = [2 * (Lt(j + 1) - Lt(j)) for j in range(M + 1)]
+    if increments is not None:
+        c = [2 * increments[j] for j in range(M + 1)]
+    else:
+        c = [2 * (Lt(j + 1) - Lt(j)) for j in range(M + 1)]
     rows: list[dict[int, Fraction]] = []
     h: list[Fraction] = []
     box_row: dict[int, int] = {}
@@ -198,8 +207,39 @@ def _lower_lp(eps: Fraction, delta: Fraction, Delta: Fraction, N: int, p: int, M
     return c, rows, h, box_row
 
 
+def cell_costs(cost: Cost, step: Fraction, count: int, lattice: bool, bits: int
+               ) -> tuple[Fraction, list[Fraction]]:
+    r"""For a cost :math:`L` (symmetric, non-decreasing in :math:`|x|`): rational lower
+    bounds of :math:`\tilde L(0)` and of the steps :math:`\tilde L(j + 1) - \tilde L(j)`,
+    :math:`j < ` ``count``, where :math:`\tilde L(j) = L(j)` on the integers
+    (``lattice``) and :math:`\tilde L(j) = L(h(j - \tfrac12))`, :math:`\tilde L(0) =
+    L(0)` on the cells of width :math:`h` (the least cost on cell :math:`j`: :math:`L` is
+    non-decreasing). Exact for a cost with a rational shape; otherwise each is the lower
+    end of an Arb ball at ``bits`` bits, so the LP with these costs is a relaxation and
+    its certified optimum still a lower bound."""
+    balls = CostBalls(cost)
+
+    def point(j: int) -> Fraction:
+        return Fraction(j) if lattice else (Fraction(0) if j == 0 else step * (2 * j - 1) / 2)
+
+    if cost.shape.rational:
+        values = [balls.exact_value(point(j)) for j in range(count + 1)]
+        return values[0], [values[j + 1] - values[j] for j in range(count)]
+    with arb_workprec(bits):
+        values = [balls.value(point(j)) for j in range(count + 1)]
+        first = _lower_fraction(values[0])
+        steps = [_lower_fraction(values[j + 1] - values[j]) for j in range(count)]
+    return first, steps
+
+
+def _lower_fraction(x: flint.arb) -> Fraction:
+    """The lower end of a ball as a fraction (exact)."""
+    return exact(flint.arb(x.lower()))
+
+
 def certified_lp_lower_bound(eps: object, delta: object, Delta: object, N: int, p: int = 1,
-                             M: int | None = None, lattice: bool = False) -> Certificate:
+                             M: int | None = None, lattice: bool = False,
+                             increments: list[Fraction] | None = None) -> Certificate:
     r"""Solve the lower-bound relaxation with HiGHS and certify it exactly.
 
     Parameters
@@ -215,6 +255,10 @@ def certified_lp_lower_bound(eps: object, delta: object, Delta: object, N: int, 
     lattice : bool
         ``True`` for an integer-valued query: ``Delta`` must equal ``N`` (step 1) and the
         cost of the integer :math:`j` is :math:`|j|^p` itself (slides 000, Part Three).
+    increments : list of Fraction, optional
+        For a cost other than :math:`|x|^p`: lower bounds of its steps
+        :math:`\tilde L(j + 1) - \tilde L(j)`, :math:`j \le M` (:func:`cell_costs`); the
+        bound then omits :math:`\tilde L(0)`, which the caller adds.
 
     Returns
     -------
@@ -230,7 +274,9 @@ def certified_lp_lower_bound(eps: object, delta: object, Delta: object, N: int, 
     if lattice and D != N:
         raise DomainError("Delta", "an integer query needs the grid step 1 (N = Delta)")
     M = auto_support(e, d, N) if M is None else int(M)
-    c, rows, h, box_row = _lower_lp(e, d, D, N, p, M, lattice)
+    if increments is not None and len(increments) < M + 1:
+        raise ValueError("increments: one step per cell up to the support")
+    c, rows, h, box_row = _lower_lp(e, d, D, N, p, M, lattice, increments)
     r_idx, c_idx, vals = [], [], []
     for ri, row in enumerate(rows):
         for j, a in row.items():
@@ -355,8 +401,32 @@ class UpperSolution:
     float_optimum: float
 
 
+def cell_means(cost: Cost, step: Fraction, count: int, bits: int
+               ) -> list[Fraction | flint.arb]:
+    r"""The mean of a cost :math:`L` over the cells :math:`i = 0, \dots,` ``count`` - 1 of
+    width :math:`h` (cell :math:`i` is :math:`|x| \in [h(i - \tfrac12), h(i + \tfrac12))`,
+    cell 0 :math:`|x| < h/2`): :math:`(F(h(i + \tfrac12)) - F(h(i - \tfrac12)))/h` with
+    :math:`F = \int_0 L`; exact rationals for a cost with a rational shape, else Arb balls
+    at ``bits`` bits (:class:`dpsym.certified.expectation.CostBalls`)."""
+    balls = CostBalls(cost)
+    ends = [Fraction(0)] + [step * (2 * i + 1) / 2 for i in range(count)]
+    if cost.shape.rational:
+        prims = [balls.exact_antiderivative(t) for t in ends]
+        return [2 * prims[1] / step] + [(prims[i + 1] - prims[i]) / step
+                                         for i in range(1, count)]
+    with arb_workprec(bits):
+        prims = [balls.antiderivative(t) for t in ends]
+        return [2 * prims[1] / _ball(step)] + [(prims[i + 1] - prims[i]) / _ball(step)
+                                                for i in range(1, count)]
+
+
+def _ball(v: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(v.numerator, v.denominator))
+
+
 def lp_optimal_mechanism(eps: object, delta: object, Delta: object, N: int, p: int = 1,
-                         K: int | None = None, margin: float = 1e-7) -> UpperSolution:
+                         K: int | None = None, margin: float = 1e-7,
+                         means: list[float] | None = None) -> UpperSolution:
     r"""The optimal symmetric mass function on :math:`\{-K..K\}` under the exact
     :math:`(\varepsilon, \delta)` constraint at all integer shifts :math:`1..N`, spread
     over its cells: an :math:`(\varepsilon, \delta)`-DP density whose cost is an achievable
@@ -364,7 +434,10 @@ def lp_optimal_mechanism(eps: object, delta: object, Delta: object, N: int, p: i
 
     The LP is solved with :math:`\delta (1 - \mathrm{margin})`; the float solution is read
     as exact rationals, normalised exactly, and its privacy is verified exactly with a
-    rational :math:`E \le e^\varepsilon` (:math:`H_E(m) \ge H(m)`).
+    rational :math:`E \le e^\varepsilon` (:math:`H_E(m) \ge H(m)`). ``means``: the cell
+    means of a cost other than :math:`|x|^p` as floats (:func:`cell_means`; the returned
+    ``cost`` is then that of :math:`|x|^p`: the caller computes the true one from the
+    masses).
 
     Raises
     ------
@@ -384,7 +457,8 @@ def lp_optimal_mechanism(eps: object, delta: object, Delta: object, N: int, p: i
     nP = K + 1
     width = 2 * K + 1
     n_aux = N * width
-    cost = np.array([float(cell_cost(i, step, p) * (1 if i == 0 else 2)) for i in range(nP)])
+    cost = np.array([(float(cell_cost(i, step, p)) if means is None else means[i])
+                     * (1 if i == 0 else 2) for i in range(nP)])
     # the objective scaled to [0, 1]: the argmin is the same, and HiGHS fails on a power
     # cost of 10^6 and more (only the masses are used: the cost is recomputed exactly)
     cvec = np.concatenate([cost / cost.max(), np.zeros(n_aux)])
@@ -465,9 +539,40 @@ class LPBound(BoundObject):
     limits = (f"support ceil(1.3 nu grid) + grid <= {MAX_SUPPORT} cells, "
               "nu = log(1 + (e^eps - 1)/(2 delta))/eps",)
 
+    general_costs = True
+
     @classmethod
     def quantities(cls) -> tuple[str, ...]:
         return ("cost", "upper")
+
+    def general_value(self, quantity: str, cost: Cost, digits: int) -> Value:
+        r"""For a cost other than a power: the certified LP lower bound
+        (:func:`general_lower`), or (``"upper"``) the exact cost of the LP-optimal
+        piecewise-constant mechanism for that cost (:func:`cell_means`), rounded up."""
+        e, d, D, N = self._args()
+        if quantity == "cost":
+            return general_lower(e, d, D, N, cost, digits, lattice=False)
+        step = D / N
+        K = auto_support(e, d, N)
+        bits = bits_for(digits + 12, 64)
+        means = cell_means(cost, step, K + 1, bits)
+        floats = [float(m) if isinstance(m, Fraction) else float(m.mid()) for m in means]
+        found = lp_optimal_mechanism(e, d, D, N, K=K, means=floats)
+        weights = [mass * (1 if i == 0 else 2) for i, mass in enumerate(found.noise.masses)]
+        if all(isinstance(m, Fraction) for m in means):
+            exact_cost = sum((w * m for w, m in zip(weights, means, strict=True)),
+                             Fraction(0))
+            number, text = round_exact(exact_cost, digits, down=False)
+            return Value.from_exact(exact_cost, number, text, digits)
+
+        def enclose(prec: int) -> flint.arb:
+            balls = cell_means(cost, step, K + 1, prec)
+            return sum((_ball(w) * m for w, m in zip(weights, balls, strict=True)),
+                       flint.arb(0))
+
+        number, text = certify_directed(enclose, digits, up=True)
+        return Value(number, text, digits, certificate="enclosure",
+                     enclosure=lambda: outward(enclose(bits), digits))
 
     @classmethod
     def formula(cls, quantity="cost", cost="amplitude"):
@@ -492,6 +597,8 @@ class LPBound(BoundObject):
     def value(self, quantity: str = "cost", cost="amplitude", digits: int = 30) -> Value:
         self.check_quantity(quantity)
         c = self.parse_bound_cost(cost)
+        if not c.is_power:
+            return self.general_value(quantity, c, digits)
         p = int(c.exponent)
         e, d, D, N = self._args()
         if quantity == "cost":
@@ -503,6 +610,22 @@ class LPBound(BoundObject):
         return Value.from_exact(exact, number, text, digits)
 
 
+def general_lower(eps: Fraction, delta: Fraction, Delta: Fraction, N: int, cost: Cost,
+                  digits: int, lattice: bool) -> Value:
+    r"""The certified LP lower bound for a cost :math:`L` other than a power, rounded down:
+    :math:`\tilde L(0)` plus the optimum of the relaxation with the steps of
+    :func:`cell_costs` (exact rationals, or their certified lower bounds), whose exact
+    dual certificate proves it."""
+    bits = bits_for(digits + 12, 64)
+    M = auto_support(eps, delta, N)
+    first, steps = cell_costs(cost, Delta / N, M + 1, lattice, bits)
+    certificate = certified_lp_lower_bound(eps, delta, Delta, N, M=M, lattice=lattice,
+                                           increments=steps)
+    exact_bound = certificate.bound + first
+    number, text = round_exact(exact_bound, digits, down=True)
+    return Value.from_exact(exact_bound, number, text, digits)
+
+
 __all__ = [
     "Certificate",
     "LPBound",
@@ -510,7 +633,10 @@ __all__ = [
     "UpperSolution",
     "auto_support",
     "cell_cost",
+    "cell_costs",
+    "cell_means",
     "certified_lp_lower_bound",
     "exp_bracket",
+    "general_lower",
     "lp_optimal_mechanism",
 ]

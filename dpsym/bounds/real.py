@@ -51,9 +51,10 @@ import sympy as sp
 
 from dpsym.bounds.common import BoundObject, enclosed_lower, round_exact
 from dpsym.certified.balls import BallPlan, ExactPlan, enclosure
-from dpsym.certified.evaluation import Value
+from dpsym.certified.evaluation import Value, cost_balls
+from dpsym.certified.kernel import ball
 from dpsym.certified.rounding import decimal_digits
-from dpsym.core.costs import Cost
+from dpsym.core.costs import AMPLITUDE, Cost
 from dpsym.core.params import Guarantee, delta_param, eps_param, sensitivity_param
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.precision import arb_workprec
@@ -134,18 +135,40 @@ class LowerBound(BoundObject):
     source = "003 Lemma 2, Theorems 4-5 (general (eps, delta): fractional last mass)"
     guarantee = Guarantee.APPROXIMATE
     max_moment = 4
+    general_costs = True
     params = (eps_param(), delta_param(Fraction(1, 2)), sensitivity_param())
 
     @classmethod
     def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
         cls.check_quantity(quantity)
         c = cls.parse_bound_cost(cost)
-        expr = tail_bound(int(c.exponent)).subs(b, sp.exp(-eps))
+        expr = cls.bound_in_n(c).subs(b, sp.exp(-eps))
         return expr.subs(n, sp.ceiling(nu_expr()))
 
     @classmethod
+    def bound_in_n(cls, cost: Cost) -> sp.Expr:
+        r""":math:`V^{\mathrm{low}}` in :math:`b, \delta, \Delta, n`: :func:`tail_bound`
+        for :math:`|x|^p`; for a sum of integer powers :math:`L = c_0 + \sum_p c_p |x|^p`
+        (the bound is linear in :math:`L`) :math:`c_0 + \sum_p c_p V_p^{\mathrm{low}}`.
+
+        Raises
+        ------
+        UnsupportedError
+            For any other cost (its bound is computed numerically by :meth:`value`).
+        """
+        if cost.is_power:
+            return tail_bound(int(cost.exponent))
+        terms = cost.terms
+        if terms is None or not all(p.is_Integer and p <= cls.max_moment for _, p in terms):
+            raise UnsupportedError(
+                f"{cls.name}: no closed form for the cost {cost.name} (a sum of integer "
+                f"powers of |x| up to {cls.max_moment} has one); its value is certified "
+                "numerically")
+        return sp.Add(*[c * (tail_bound(int(p)) if p > 0 else 1) for c, p in terms])
+
+    @classmethod
     def regime_formula(cls, cost: Cost, regime: str) -> sp.Expr:
-        expr = tail_bound(int(cost.exponent))
+        expr = cls.bound_in_n(cost)
         if regime == "eps->0":
             return expr.subs(n, sp.ceiling(1 / (2 * delta)))
         if regime == "eps->oo":
@@ -190,6 +213,8 @@ class LowerBound(BoundObject):
         self.check_quantity(quantity)
         c = self.parse_bound_cost(cost)
         self.require("eps", "delta", "Delta")
+        if not c.is_power:
+            return self.general_value(c, digits)
         exact = {sym: self.values[name] for sym, name in
                  ((eps, "eps"), (delta, "delta"), (Delta, "Delta"))}
         p = int(c.exponent)
@@ -219,6 +244,54 @@ class LowerBound(BoundObject):
             return flint.arb(lo).union(flint.arb(hi))
 
         return enclosed_lower(enclose, digits, guard=self._guard_digits(c))
+
+    def general_value(self, cost: Cost, digits: int = 30) -> Value:
+        r"""The bound for any cost :math:`L` symmetric and non-decreasing in :math:`|x|`,
+        enclosed and rounded down (certificate ``"enclosure"``).
+
+        For :math:`y \in [j\Delta, (j + 1)\Delta)`, :math:`L(y) \ge L(j\Delta)`, so
+        :math:`L(|X|) \ge L(0) + \sum_{k \ge 1}(L(k\Delta) - L((k - 1)\Delta))
+        \mathbf{1}\{|X| \ge k\Delta\}` with non-negative coefficients, and
+        :math:`P(|X| \ge k\Delta) \ge 2U(t)` for every :math:`t < k\Delta`, so
+        :math:`\ge 2x_k` (module docstring):
+
+        .. math:: V_L^* \ge L(0) + 2\sum_{k=1}^{n-1} x_k\,(L(k\Delta) - L((k - 1)\Delta)),
+
+        the module's :math:`V_p^{\mathrm{low}}` for :math:`L = |x|^p`. With
+        :math:`x_k = \delta (W b^k - 1)/(e^\varepsilon - 1)`, :math:`W = e^{\varepsilon\nu}`,
+        the sum is :math:`\frac{\delta}{e^\varepsilon - 1}(W S - L((n-1)\Delta) + L(0))`,
+        :math:`S = (1 - b)\sum_{k=0}^{n-2} b^k L(k\Delta) + b^{n-1} L((n-1)\Delta) - L(0)`,
+        the geometric sums of :meth:`dpsym.certified.expectation.CostBalls.geometric_sum`.
+        The integer :math:`n = \lceil\nu\rceil` is decided as in :meth:`value` (the largest
+        bound over the integers a ball of :math:`\nu` leaves is the bound at
+        :math:`\lceil\nu\rceil`: each added term has the sign of :math:`x_{n-1}`)."""
+        e, d, big = (self.values[n] for n in ("eps", "delta", "Delta"))
+        if not all(isinstance(v, Fraction) for v in (e, d, big)):
+            raise DomainError("eps", "the bound for a cost other than a power takes rational "
+                              "eps, delta and Delta")
+        balls = cost_balls(cost)
+
+        def enclose(prec: int) -> flint.arb | None:
+            counts = self.term_counts(prec)
+            if not counts or len(counts) > MAX_COUNTS:
+                return None
+            eb = ball(e)
+            bb, omb, em1 = (-eb).exp(), -((-eb).expm1()), eb.expm1()
+            w = 1 + em1 / (2 * ball(d))
+            at_zero = balls.value(Fraction(0))
+            found = []
+            for count in counts:
+                head = balls.geometric_sum("L", bb, omb, Fraction(0), big, stop=count - 1)
+                last = balls.value((count - 1) * big)
+                s = omb * head + bb ** (count - 1) * last - at_zero
+                found.append(at_zero + 2 * ball(d) / em1 * (w * s - last + at_zero))
+            if not all(v.is_finite() for v in found):
+                return None
+            lo = _largest([v.lower() for v in found])
+            hi = _largest([v.upper() for v in found])
+            return flint.arb(lo).union(flint.arb(hi))
+
+        return enclosed_lower(enclose, digits, guard=self._guard_digits(AMPLITUDE))
 
     def term_counts(self, prec: int) -> list[int]:
         r"""The integers that :math:`n = \max(2, \lceil\nu\rceil)` can be, from a ball of

@@ -47,12 +47,13 @@ import sympy as sp
 
 from dpsym.certified.agreement import agreement
 from dpsym.certified.balls import BallFunction, BallPlan, ExactPlan
+from dpsym.certified.expectation import CostBalls, expectation
 from dpsym.certified.integer_argmin import integer_optimum
 from dpsym.certified.interval_plans import eps_bits, rational_functions, sign_numerator
 from dpsym.certified.intervals import CompiledCost, certify_minimum
-from dpsym.certified.kernel import Certified
+from dpsym.certified.kernel import Certified, certify_ball
 from dpsym.certified.rounding import check_digits, decimal_digits, enclosure_texts, mpf_man_exp
-from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.costs import AMPLITUDE, Cost, parse_cost
 from dpsym.core.expressions import approximation, to_sympy
 from dpsym.core.params import FreeParameter
 from dpsym.errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
@@ -91,7 +92,9 @@ class Instance(Protocol):
       :class:`~dpsym.certified.lerch.intervals.IncreasingSign`);
     * :meth:`_integer_cost_balls`: the cost at integer values of an integer free parameter
       as balls, where it has no closed form (the discrete staircase's non-integer
-      moments), for :func:`~dpsym.certified.integer_argmin.integer_value`.
+      moments and other costs), for :func:`~dpsym.certified.integer_argmin.integer_value`;
+    * :meth:`_general_value`: a quantity for a cost that is not a power, where the family
+      computes it itself (:func:`general_value`), or None.
     """
 
     name: str
@@ -109,6 +112,7 @@ class Instance(Protocol):
     def _interval_functions(self, cost: Cost) -> tuple | None: ...
     def _interval_sign(self, cost: Cost) -> Callable[..., Any] | None: ...
     def _integer_cost_balls(self, cost: Cost) -> Callable[..., list[flint.arb]] | None: ...
+    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Any: ...
 
 
 #: What proves a value's digits (:attr:`Value.certificate`): an exact rational rounded
@@ -363,7 +367,9 @@ def guard_digits(m: Instance, cost: Cost) -> int:
     lost = small_eps_digits(m)
     if not lost and (e if isinstance(e, Fraction) else approximation(e)) >= 1:
         return 0
-    return 15 + lost * (int(mpmath.ceil(cost.exponent)) + 2)
+    terms = cost.terms or ((1, sp.Integer(2)),)
+    power = max(p for _, p in terms) if terms else sp.Integer(1)
+    return 15 + lost * (int(mpmath.ceil(power)) + 2)
 
 
 @exclusive
@@ -572,6 +578,8 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
         raise DomainError("method", f"must be one of {', '.join(METHODS)}, "
                           f"got {str(method)[:40]!r}")
     digits = check_digits(digits)
+    if not cost.is_power and (method != "mpmath" or cost.terms is None):
+        return general_value(m, quantity, cost, digits)
     plan = ball_plan(m, quantity, cost)
     # an exact rational value is rounded exactly whatever the method
     if plan is not None and (method != "mpmath" or isinstance(plan, ExactPlan)):
@@ -610,6 +618,57 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
     if m.free is not None and quantity == m.free.name and m.free.integer:
         text = str(int(number))
     return Value.from_agreement(number, text, digits, coarser)
+
+
+@lru_cache(maxsize=64)
+def cost_balls(cost: Cost) -> CostBalls:
+    """The ball evaluator of a cost (:class:`dpsym.certified.expectation.CostBalls`), built
+    once per cost."""
+    return CostBalls(cost)
+
+
+@exclusive
+def general_value(m: Instance, quantity: str, cost: Cost, digits: int) -> Value:
+    r"""``quantity`` for a cost that is not a power :math:`|x|^p`, certified: the
+    family's own path (``_general_value``: the minimisers of the staircase and of
+    :math:`\mathcal{P}_\alpha`, the Gaussian on its :math:`\sigma` enclosure...), the
+    integer argmin of an integer free parameter, or, without a free parameter, the
+    closed form of a polynomial cost in ball arithmetic and else the expectation of the
+    cost over the noise (:func:`dpsym.certified.expectation.expectation`); the derived
+    parameters of a family without free parameter do not depend on the cost.
+
+    Raises
+    ------
+    DomainError
+        If the expectation is infinite (the hypothesis :math:`\mathbb{E}\,L(X) <
+        \infty`).
+    UnsupportedError
+        Where the family gives no optimum for such a cost.
+    """
+    found = m._general_value(quantity, cost, digits)
+    if found is not None:
+        return found
+    if m.free is not None and m.free.integer:
+        proven = integer_value(m, quantity, cost, digits)
+        if proven is not None:
+            return proven
+        raise UnsupportedError(f"{m.name}: the {cost.name} cost is not enclosed at the "
+                               f"integer values of {m.free.name}")
+    if m.free is not None:
+        raise UnsupportedError(f"{m.name}: the optimum of {m.free.name} for the cost "
+                               f"{cost.name} is not computed (a cost other than a power)")
+    if quantity != "cost":
+        return value(m, quantity, AMPLITUDE, digits)
+    plan = ball_plan(m, quantity, cost) if cost.terms is not None else None
+    if plan is not None:
+        found_ball = plan(digits)
+        if found_ball is not None:
+            return Value(None, None, digits, source=found_ball)
+    noise = m.numeric_noise(AMPLITUDE)
+    balls = cost_balls(cost)
+    certified = certify_ball(lambda bits: expectation(noise, balls), digits,
+                             what=f"{m.name} expected {cost.name}")
+    return Value(None, None, digits, source=certified)
 
 
 @exclusive
@@ -668,8 +727,10 @@ __all__ = [
     "ball_plan",
     "certify_expression",
     "cost_at",
+    "cost_balls",
     "derived_value",
     "enclosed_optimum",
+    "general_value",
     "guard_digits",
     "integer_value",
     "interval_plan",

@@ -70,7 +70,7 @@ _TOKEN = re.compile(r"""
     (?P<space>\s+)
   | (?P<number>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)
   | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
-  | (?P<op>\*\*|[-+*/^()])
+  | (?P<op>\*\*|>=|<=|[-+*/^()<>,])
 """, re.VERBOSE)
 _FUNCTIONS = {"log": sp.log, "ln": sp.log, "exp": sp.exp, "sqrt": sp.sqrt}
 _CONSTANTS = {"pi": sp.pi, "e": sp.E, "E": sp.E}
@@ -232,7 +232,12 @@ class _Builder:
         return DomainError(self.name, message)
 
     def checked(self, expr: sp.Expr) -> sp.Expr:
-        """``expr`` if its magnitude is within the limits."""
+        """``expr`` if its magnitude is within the limits (a function of the variable: if
+        it is a finite real expression)."""
+        if expr.free_symbols:
+            if expr.has(sp.zoo, sp.oo, -sp.oo, sp.nan, sp.I):
+                raise self.fail("expected a finite real function")
+            return expr
         if expr.is_Rational:
             if max(abs(int(expr.p)), int(expr.q)).bit_length() > MAX_RATIONAL_BITS:
                 raise self.fail(f"an exact number with more than {MAX_RATIONAL_BITS} bits "
@@ -262,16 +267,25 @@ class _Builder:
         return self.checked(a * c)
 
     def div(self, a: sp.Expr, c: sp.Expr) -> sp.Expr:
-        if self.sign(c) == 0:
+        if not c.free_symbols and self.sign(c) == 0:
             raise self.fail("division by zero")
         return self.checked(a / c)
 
     def power(self, base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
+        if exponent.free_symbols:  # c^f(x): a positive constant base only
+            if base.free_symbols:
+                raise self.fail("a power whose base and exponent both depend on the "
+                                "variable is not read")
+            if self.sign(base) <= 0:
+                raise self.fail("a power with a variable exponent needs a positive base")
+            return self.checked(sp.Pow(base, exponent))
         if not exponent.is_Rational:
             raise self.fail(f"exponents must be rational numbers, got {str(exponent)[:40]}")
         if max(abs(int(exponent.p)), int(exponent.q)) >= 10 ** MAX_EXPONENT_DIGITS:
             raise self.fail(f"an exponent takes at most {MAX_EXPONENT_DIGITS} digits in its "
                             "numerator and denominator")
+        if base.free_symbols:  # f(x)^q: its domain is the function's, decided by its user
+            return self.checked(sp.Pow(base, exponent))
         s = self.sign(base)
         if s == 0 and exponent <= 0:
             raise self.fail("zero to a non-positive power is undefined")
@@ -289,6 +303,8 @@ class _Builder:
         return self.checked(sp.Pow(base, exponent))
 
     def call(self, function: str, argument: sp.Expr) -> sp.Expr:
+        if argument.free_symbols:  # a function of the variable: its domain is its user's
+            return self.checked(_FUNCTIONS[function](argument))
         if function in ("log", "ln"):
             if self.sign(argument) <= 0:
                 raise self.fail(f"{function}(x) needs x > 0, got {str(argument)[:40]}")
@@ -303,11 +319,47 @@ class _Builder:
         return self.checked(sp.exp(argument))
 
 
-class _Parser:
-    """Recursive descent over the tokens of one text."""
+    def select(self, function: str, arguments: list[sp.Expr]) -> sp.Expr:
+        """``abs``, ``min`` or ``max`` of the arguments."""
+        if function == "abs":
+            if len(arguments) != 1:
+                raise self.fail("abs takes one argument")
+            return self.checked(sp.Abs(arguments[0]))
+        if len(arguments) < 2:
+            raise self.fail(f"{function} takes at least two arguments")
+        if not any(a.free_symbols for a in arguments):  # exact constants, compared exactly
+            best = arguments[0]
+            for a in arguments[1:]:
+                order = compare(from_sympy(a), from_sympy(best), self.name)
+                if (order < 0) == (function == "min") and order != 0:
+                    best = a
+            return best
+        return self.checked((sp.Min if function == "min" else sp.Max)(*arguments))
 
-    def __init__(self, text: str, name: str) -> None:
+    def indicator(self, left: sp.Expr, relation: str, right: sp.Expr) -> sp.Expr:
+        """The 0/1 function of ``left relation right`` (``>``, ``>=``, ``<``, ``<=``)."""
+        if not (left.free_symbols or right.free_symbols):
+            order = compare(from_sympy(left), from_sympy(right), self.name)
+            holds = {">": order > 0, ">=": order >= 0, "<": order < 0, "<=": order <= 0}
+            return sp.Integer(int(holds[relation]))
+        condition = _RELATIONS[relation](left, right)
+        return self.checked(sp.Piecewise((sp.Integer(1), condition), (sp.Integer(0), True)))
+
+
+_RELATION_TOKENS = (("op", ">"), ("op", ">="), ("op", "<"), ("op", "<="))
+_RELATIONS = {">": sp.StrictGreaterThan, ">=": sp.GreaterThan, "<": sp.StrictLessThan,
+              "<=": sp.LessThan}
+#: The functions of a variable's expression only (:func:`parse_function`).
+_SELECTIONS = ("abs", "min", "max")
+
+
+class _Parser:
+    """Recursive descent over the tokens of one text; ``variable`` is the symbol the
+    name ``x`` stands for in a function's text (None for a number)."""
+
+    def __init__(self, text: str, name: str, variable: sp.Symbol | None = None) -> None:
         self.text, self.builder = text, _Builder(name)
+        self.variable = variable
         self.tokens = self._tokenise(text)
         self.position, self.depth = 0, 0
 
@@ -350,11 +402,24 @@ class _Parser:
 
     def parse(self) -> sp.Expr:
         if not self.tokens:
-            raise self.fail("expected a number")
-        value = self.expression()
+            raise self.fail("expected a number" if self.variable is None
+                            else "expected an expression")
+        value = self.relation()
         token = self.peek()
         if token is not None:
             raise self.fail(f"unexpected {token[1]!r}")
+        return value
+
+    def relation(self) -> sp.Expr:
+        """An expression, or (a function's text only) an indicator ``f > g``."""
+        value = self.expression()
+        token = self.peek()
+        if self.variable is not None and token in _RELATION_TOKENS:
+            self.take()
+            right = self.expression()
+            if self.peek() in _RELATION_TOKENS:
+                raise self.fail("a comparison of a comparison (use parentheses)")
+            return self.builder.indicator(value, token[1], right)
         return value
 
     def expression(self) -> sp.Expr:
@@ -403,19 +468,31 @@ class _Parser:
         if kind == "name":
             if text in _CONSTANTS:
                 return _CONSTANTS[text]
-            if text not in _FUNCTIONS:
-                valid = ", ".join([*_FUNCTIONS, *_CONSTANTS])
-                raise self.fail(f"expected a finite number (a decimal, p/q or an exact "
-                                f"expression); unknown name {text[:20]!r} (valid: {valid})")
+            if self.variable is not None and text == "x":
+                return self.variable
+            selection = self.variable is not None and text in _SELECTIONS
+            if text not in _FUNCTIONS and not selection:
+                if self.variable is None:
+                    valid = ", ".join([*_FUNCTIONS, *_CONSTANTS])
+                    raise self.fail(f"expected a finite number (a decimal, p/q or an exact "
+                                    f"expression); unknown name {text[:20]!r} (valid: "
+                                    f"{valid})")
+                valid = ", ".join(["x", *_FUNCTIONS, *_SELECTIONS, *_CONSTANTS])
+                raise self.fail(f"unknown name {text[:20]!r} (valid: {valid})")
             self.expect("(")
             self.nested()
-            argument = self.expression()
+            arguments = [self.relation()]
+            while selection and self.peek() == ("op", ","):
+                self.take()
+                arguments.append(self.relation())
             self.depth -= 1
             self.expect(")")
-            return self.builder.call(text, argument)
+            if selection:
+                return self.builder.select(text, arguments)
+            return self.builder.call(text, arguments[0])
         if text == "(":
             self.nested()
-            value = self.expression()
+            value = self.relation()
             self.depth -= 1
             self.expect(")")
             return value
@@ -448,6 +525,48 @@ def parse(text: str, name: str) -> Exact:
     if len(text) > MAX_LENGTH:
         raise DomainError(name, f"at most {MAX_LENGTH} characters are read in a number")
     return from_sympy(_Parser(text.strip(), name).parse())
+
+
+@exclusive
+def parse_function(text: str, name: str, variable: sp.Symbol) -> sp.Expr:
+    r"""Read ``text`` as a real function of one variable, written ``x``: the grammar of
+    :func:`parse` plus the name ``x``, ``abs(f)``, ``min(f, g, ...)``, ``max(f, g, ...)``
+    and the indicators ``f > g``, ``f >= g``, ``f < g``, ``f <= g`` (1 where the relation
+    holds, 0 elsewhere; lowest precedence, e.g. ``abs(x) > 2`` or
+    ``abs(x) + 3*(abs(x) >= 1)``)::
+
+        relation := expression ((">" | ">=" | "<" | "<=") expression)?
+        atom     := ... | "x" | SELECTION "(" relation ("," relation)* ")"
+                    | FUNCTION "(" relation ")" | "(" relation ")"
+        SELECTION := abs | min | max
+
+    Constant parts obey the limits of numbers; where the function is defined (a
+    logarithm's argument positive...) is left to its user.
+
+    Parameters
+    ----------
+    text : str
+        The text, e.g. ``"min(abs(x), 3)"``, ``"log(1 + abs(x))"``, ``"abs(x) > 2"``.
+    name : str
+        The parameter's name, used in error messages.
+    variable : sympy.Symbol
+        The symbol that ``x`` stands for.
+
+    Returns
+    -------
+    sympy.Expr
+        The function, with ``Abs``, ``Min``, ``Max`` and an indicator as
+        ``Piecewise((1, relation), (0, True))``.
+
+    Raises
+    ------
+    DomainError
+        Naming ``name``, for text outside the grammar or the limits.
+    """
+    if len(text) > MAX_LENGTH:
+        raise DomainError(name, f"at most {MAX_LENGTH} characters are read in an "
+                          "expression")
+    return _Parser(text.strip(), name, variable).parse()
 
 
 def _rebuild(expr: sp.Basic, builder: _Builder, depth: int) -> sp.Expr:
@@ -493,6 +612,80 @@ def from_expression(expr: sp.Basic, name: str) -> Exact:
     return from_sympy(_rebuild(expr, _Builder(name), 0))
 
 
+_FUNCTION_NODES = (sp.Abs, sp.Min, sp.Max, sp.Piecewise)
+
+
+def _rebuild_function(expr: sp.Basic, builder: _Builder, variable: sp.Symbol,
+                      depth: int) -> sp.Expr:
+    if depth > MAX_DEPTH:
+        raise builder.fail(f"nesting deeper than {MAX_DEPTH}")
+    if not expr.free_symbols:
+        return _rebuild(expr, builder, depth) if not isinstance(expr, sp.Piecewise) \
+            else _rebuild_function(expr.args[0].expr if expr.args[0].cond is sp.true
+                                   else expr.args[-1].expr, builder, variable, depth + 1)
+    if isinstance(expr, sp.Symbol):
+        return variable
+    if isinstance(expr, sp.Piecewise):
+        shape = len(expr.args) == 2 and expr.args[1].cond is sp.true \
+            and {expr.args[0].expr, expr.args[1].expr} == {sp.Integer(0), sp.Integer(1)}
+        relation = expr.args[0].cond
+        if not shape or type(relation) not in _RELATIONS.values():
+            raise builder.fail("a Piecewise is read only as an indicator "
+                               "Piecewise((1, f > g), (0, True))")
+        op = next(k for k, v in _RELATIONS.items() if type(relation) is v)
+        left, right = (_rebuild_function(a, builder, variable, depth + 1)
+                       for a in relation.args)
+        value = builder.indicator(left, op, right)
+        return value if expr.args[0].expr == 1 else 1 - value
+    if not isinstance(expr, (*_NODES, *_FUNCTION_NODES)):
+        raise builder.fail(f"not a function dpsym reads: {str(expr)[:40]} (functions are "
+                           "built from x, rationals, log, exp, sqrt, rational powers, abs, "
+                           "min, max, indicators, pi, e)")
+    args = [_rebuild_function(arg, builder, variable, depth + 1) for arg in expr.args]
+    if isinstance(expr, sp.Abs):
+        return builder.select("abs", args)
+    if isinstance(expr, (sp.Min, sp.Max)):
+        return builder.select("min" if isinstance(expr, sp.Min) else "max", args)
+    if isinstance(expr, sp.Add):
+        value = args[0]
+        for arg in args[1:]:
+            value = builder.add(value, arg)
+        return value
+    if isinstance(expr, sp.Mul):
+        value = args[0]
+        for arg in args[1:]:
+            value = builder.mul(value, arg)
+        return value
+    if isinstance(expr, sp.Pow):
+        return builder.power(*args)
+    return builder.call("log" if isinstance(expr, sp.log) else "exp", args[0])
+
+
+@exclusive
+def function_from_expression(expr: sp.Basic, name: str, variable: sp.Symbol) -> sp.Expr:
+    """A sympy function of one symbol given by the caller (``sympy.Abs(t) + t**2``,
+    ``sympy.Min(sympy.Abs(t), 3)``), rebuilt node by node in ``variable`` with the
+    grammar's functions and limits (:func:`parse_function`).
+
+    Raises
+    ------
+    DomainError
+        For two symbols or more, a float, a node outside the grammar, or a constant out of
+        range.
+    """
+    if not isinstance(expr, sp.Basic):
+        raise DomainError(name, f"expected a text or a sympy expression, got "
+                          f"{type(expr).__name__}")
+    if expr.has(sp.Float):
+        raise DomainError(name, "a sympy Float is not exact; give a decimal string")
+    if len(expr.free_symbols) > 1:
+        raise DomainError(name, f"expected a function of one variable, got "
+                          f"{sorted(map(str, expr.free_symbols))}")
+    if sp.count_ops(expr) > MAX_LENGTH:
+        raise DomainError(name, f"an expression larger than {MAX_LENGTH} operations")
+    return _rebuild_function(expr, _Builder(name), variable, 0)
+
+
 def is_rational(value: object) -> bool:
     """Whether an exact value is a :class:`~fractions.Fraction`."""
     return isinstance(value, Fraction)
@@ -500,5 +693,5 @@ def is_rational(value: object) -> bool:
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS_READ", "MAX_EXPONENT", "MAX_LENGTH", "MAX_MAGNITUDE",
            "Exact", "approximation", "compare", "decimal", "enclosure", "exact_ball",
-           "from_expression",
-           "from_sympy", "is_rational", "parse", "sign", "to_sympy"]
+           "from_expression", "from_sympy", "function_from_expression", "is_rational",
+           "parse", "parse_function", "sign", "to_sympy"]

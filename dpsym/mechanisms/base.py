@@ -164,6 +164,11 @@ class Mechanism(Distribution, Parametrised):
         has no closed form, or None."""
         return None
 
+    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value | None:
+        """A quantity for a cost that is not a power, where the family computes it itself
+        (:func:`dpsym.certified.evaluation.general_value`), or None."""
+        return None
+
     def free_value(self, cost: Cost | str = "amplitude", digits: int = 30) -> sp.Rational:
         """The optimal free parameter for ``cost`` as an exact rational.
 

@@ -18,10 +18,12 @@ from typing import ClassVar
 import numpy as np
 
 from dpsym.certified.evaluation import Value
+from dpsym.certified.kernel import Certified, ball, ball_rounding, bits_for
 from dpsym.core.costs import Cost
 from dpsym.core.params import dim_param
-from dpsym.errors import UnsupportedError
+from dpsym.errors import CertificationError, UnsupportedError
 from dpsym.mechanisms.base import Mechanism
+from dpsym.precision import arb_workprec
 from dpsym.privacy.profiles import PrivacyCheck
 
 
@@ -74,12 +76,50 @@ class DimensionalMechanism(Mechanism):
         made at run time)."""
         return _rebuild, (self._variant_of or type(self), dict(self.values))
 
+    #: Whether the noise is a product of one-dimensional laws, so that a cost
+    #: :math:`L` of one coordinate defines the separable cost :math:`\sum_i L(X_i)` (of
+    #: which :math:`\|x\|_1` and :math:`\|x\|_2^2` are the cases :math:`|x|`, :math:`x^2`).
+    separable: ClassVar[bool] = False
+
     @classmethod
     def _specific(cls, cost: Cost) -> None:
-        if cost.exponent not in (1, 2):
-            raise UnsupportedError(
-                f"{cls.name}: costs are amplitude (E||X||_1) and power (E||X||_2^2); "
-                f"{cost.name} is not defined in {cls.DIM} dimensions")
+        if cost.is_power and cost.exponent in (1, 2):
+            return
+        if not cost.is_power and cls.separable:
+            return
+        extra = ("; a cost L given as an expression in x is the separable cost "
+                 "sum_i L(X_i) of the product mechanisms") if not cost.is_power else ""
+        raise UnsupportedError(
+            f"{cls.name}: costs are amplitude (E||X||_1) and power (E||X||_2^2); "
+            f"{cost.name} is not defined in {cls.DIM} dimensions{extra}")
+
+    def one_dimensional_instance(self) -> Mechanism:
+        """The law of one coordinate as a one-dimensional mechanism instance (separable
+        families)."""
+        raise NotImplementedError
+
+    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value | None:
+        r"""The separable cost :math:`\mathbb{E}\sum_i L(X_i) = d\,\mathbb{E}\,L(X_1)`:
+        :math:`d` times the one-dimensional enclosure, re-rounded (the one-dimensional
+        value is certified with more digits until :math:`d` times its proven range
+        rounds); the free and derived parameters are the one-dimensional ones."""
+        one = self.one_dimensional_instance()
+        if quantity != "cost":
+            return one.value(quantity, cost, digits)
+        d = Fraction(self.DIM)
+        for extra in (4, 12, 40):
+            found = one.value("cost", cost, digits + extra)
+            lo, hi = (Fraction(t) * d for t in found.enclosure)
+            if found.certificate == "exact" and lo == hi:
+                return Value(None, None, digits, source=Certified.exact(lo, digits))
+            bits = bits_for(digits + extra, 64)
+            with arb_workprec(bits):
+                box = ball(lo).union(ball(hi))
+                rounded = ball_rounding(box, digits)
+            if rounded is not None:
+                return Value(None, None, digits, source=Certified(box, rounded, digits))
+        raise CertificationError(f"{self.name}: the cost {cost.name} did not round to "
+                                 f"{digits} digits")
 
     def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
         """Noise vectors, an array of shape ``(size, d)``."""

@@ -28,9 +28,11 @@ import sympy as sp
 
 from dpsym.certified import evaluation
 from dpsym.certified.balls import BallFunction
-from dpsym.certified.evaluation import MAX_INTEGER_SCAN
+from dpsym.certified.constants import arb_of
+from dpsym.certified.evaluation import MAX_INTEGER_SCAN, cost_balls
 from dpsym.certified.lerch.balls import lerch_family
 from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.expressions import to_sympy
 from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
 from dpsym.errors import DomainError, NoClosedFormError, UnsupportedError
 from dpsym.mechanisms.base import Mechanism
@@ -95,12 +97,13 @@ class DiscreteStaircase(Mechanism):
         UnsupportedError
             If the normalisation has no ball form.
         """
-        self.step_cost_balls(cost, 64)  # the errors now, not inside the argmin's search
+        compute = self.step_cost_balls if cost.is_power else self.general_step_cost_balls
+        compute(cost, 64)  # the errors now, not inside the argmin's search
         balls: dict[int, list[flint.arb]] = {}
 
         def costs(steps: Sequence[int], prec: int) -> list[flint.arb]:
             if prec not in balls:
-                balls[prec] = self.step_cost_balls(cost, prec)
+                balls[prec] = compute(cost, prec)
             return [balls[prec][s - 1] for s in steps]
         return costs
 
@@ -171,6 +174,47 @@ class DiscreteStaircase(Mechanism):
             scale = 2 * (flint.arb(big).log() * flint.arb(flint.fmpq(power.numerator,
                                                                      power.denominator))).exp()
             return step_costs(sums, bb, scale, lambda step: norm(flint.arb(step)))
+
+    @exclusive
+    def general_step_cost_balls(self, cost: Cost | str, prec: int) -> list[flint.arb]:
+        r"""Balls of the expected cost of any cost :math:`L` (symmetric, non-decreasing in
+        :math:`|x|`) at every step :math:`r = 1, \dots, \Delta`: with the :math:`\Delta`
+        sums :math:`\Lambda_j = \sum_{k \ge 0} b^k L(k\Delta + j)`
+        (:meth:`dpsym.certified.expectation.CostBalls.geometric_sum`),
+
+        .. math:: \mathbb{E}\,L(X) = 2a(r)\Bigl(\sum_{j < r}\Lambda_j
+                  + b\sum_{r \le j < \Delta}\Lambda_j\Bigr) - L(0)\,a(r)
+
+        (the lattice's :math:`2\sum_{i \ge 0} L(i)P(i) - L(0)P(0)`, :math:`P(0) = a(r)`), by
+        :func:`step_costs`.
+
+        Raises
+        ------
+        DomainError
+            For a missing parameter, or :math:`\Delta` above :data:`DELTA_MAX_LERCH`.
+        """
+        cost = parse_cost(cost)
+        big = self._step(1)
+        if big > DELTA_MAX_LERCH:
+            raise DomainError("Delta", f"the cost {cost.name} at every step takes a "
+                              f"sensitivity in [1, {DELTA_MAX_LERCH}] (one sum per lattice "
+                              f"point of a period), got {big}")
+        symbol = self.symbols()
+        exact = {symbol[n]: v for n, v in self.values.items()}
+        norm = BallFunction.prepare(self.calibration()[NORM], exact, r)
+        if norm is None:
+            raise UnsupportedError(f"{self.name}: the normalisation has no ball form")
+        balls = cost_balls(cost)
+        with arb_workprec(prec):
+            e = arb_of(to_sympy(self.values["eps"]))
+            bb, omb = (-e).exp(), -((-e).expm1())
+            rate = e / big
+            sums = [balls.geometric_sum("L", bb, omb, Fraction(j), Fraction(big), rate=rate)
+                    for j in range(big)]
+            at_zero = balls.value(Fraction(0))
+            costs = step_costs(sums, bb, flint.arb(2), lambda step: norm(flint.arb(step)))
+            return [c - at_zero * norm(flint.arb(step))
+                    for step, c in enumerate(costs, start=1)]
 
     def _numeric_optimum(self, cost: Cost, hint: mpmath.mpf | None = None
                          ) -> tuple[mpmath.mpf | None, mpmath.mpf]:

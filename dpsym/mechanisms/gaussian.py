@@ -38,8 +38,9 @@ import numpy as np
 import sympy as sp
 
 from dpsym.certified.balls import BallFunction, enclosure
-from dpsym.certified.evaluation import Value
-from dpsym.certified.kernel import certify_ball
+from dpsym.certified.evaluation import Value, cost_balls
+from dpsym.certified.expectation import expectation
+from dpsym.certified.kernel import certify_ball, exact
 from dpsym.certified.rounding import check_digits
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import (
@@ -169,6 +170,29 @@ class ClassicGaussian(_Gaussian):
         return found
 
 
+def _monotone_in_sigma(m: _Gaussian, cost: Cost, digits: int) -> Value:
+    r""":math:`\mathbb{E}\,L(X)` for a cost :math:`L` that is not a power, on the enclosure
+    :math:`[\sigma_1, \sigma_2]` of :math:`\sigma`: :math:`|X| = \sigma|Z|` grows with
+    :math:`\sigma` and :math:`L` is non-decreasing in :math:`|x|`, so the expectation lies
+    between its values at the two exact ends, each enclosed over the noise description
+    (:func:`dpsym.certified.expectation.expectation`)."""
+    balls = cost_balls(cost)
+    shape = m.noise_shape().subs(m.calibration())
+
+    def enclose(bits: int) -> flint.arb:
+        s = m._sigma_ball(bits + 16)
+        ends = []
+        for end in (s.lower(), s.upper()):
+            exact_end = exact(end)
+            noise = shape.subs({sigma: sp.Rational(exact_end.numerator,
+                                                   exact_end.denominator)})
+            ends.append(expectation(noise, balls))
+        return ends[0].union(ends[1])
+
+    found = certify_ball(enclose, digits, what=f"{m.name} expected {cost.name}")
+    return Value(None, None, digits, source=found)
+
+
 class AnalyticGaussian(_Gaussian):
     r"""Gaussian noise with the smallest :math:`\sigma` that is :math:`(\varepsilon, \delta)`-DP."""
 
@@ -202,6 +226,14 @@ class AnalyticGaussian(_Gaussian):
     def _sigma_ball(self, bits: int) -> flint.arb:
         return self._root().sigma(bits)
 
+    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value | None:
+        r"""The expected cost on the enclosure of the calibrated :math:`\sigma^*`
+        (:func:`_monotone_in_sigma`); the other quantities do not depend on the cost."""
+        if quantity != "cost":
+            return self.value(quantity, "amplitude", digits)
+        self.require(*(prm.name for prm in self.params))
+        return _monotone_in_sigma(self, cost, digits)
+
     def _calibrated_at(self, eps_exact: Fraction, target: Fraction) -> bool:
         self.require("eps", "delta")
         return (eps_exact, target) == (self.values["eps"], self.values["delta"])
@@ -225,10 +257,10 @@ class AnalyticGaussian(_Gaussian):
         CertificationError
             If the root cannot be isolated or the rounding decided.
         """
-        if method != "auto":
+        cost = parse_cost(cost)
+        if method != "auto" or not cost.is_power:
             return super().value(quantity, cost, digits, method=method)
         self.check_quantity(quantity)
-        cost = parse_cost(cost)
         self._specific(cost)
         digits = check_digits(digits)
         self.require(*(prm.name for prm in self.params))

@@ -34,6 +34,12 @@ class IndependentStaircase(DimensionalMechanism):
     source = "000 Part Two (baseline: independent staircase mechanism, Theta(2 Delta e^{-eps/4}))"
     params = (eps_param(), sensitivity_param(), dim_param())
     free = FreeParameter("gamma", gamma, 0, 1)
+    separable = True
+
+    def one_dimensional_instance(self) -> Staircase:
+        r"""The staircase of one coordinate, at :math:`\varepsilon/d`."""
+        self.require("eps", "Delta")
+        return Staircase(eps=self.values["eps"] / self.DIM, Delta=self.values["Delta"])
 
     @classmethod
     def _per_coordinate(cls, expr: sp.Expr) -> sp.Expr:

@@ -32,6 +32,12 @@ class LaplaceMD(DimensionalMechanism):
     title = "Laplace noise on each coordinate (l1 sensitivity)"
     source = "000 Part Two (baseline: Laplacian mechanism, V = 2 Delta / eps for d = 2)"
     params = (eps_param(), sensitivity_param(), dim_param())
+    separable = True
+
+    def one_dimensional_instance(self) -> Laplace:
+        """The Laplace noise of one coordinate."""
+        self.require("eps", "Delta")
+        return Laplace(eps=self.values["eps"], Delta=self.values["Delta"])
 
     @classmethod
     def noise_shape(cls) -> SymmetricNoise:
@@ -45,10 +51,11 @@ class LaplaceMD(DimensionalMechanism):
 
     @classmethod
     def cost_function(cls, cost: Cost | str) -> sp.Expr:
-        r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`."""
+        r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`;
+        a separable cost :math:`d\,\mathbb{E}\,L(X_1)`."""
         cost = parse_cost(cost)
         cls._specific(cost)
-        return cls.DIM * Laplace.moment(cost.exponent)
+        return cls.DIM * Laplace.cost_function(cost)
 
     def sample(self, rng: object, size: int | tuple[int, ...],
                cost: Cost | str = "amplitude") -> np.ndarray:

@@ -41,6 +41,11 @@ class _Product(DimensionalMechanism):
 
     lattice = True
     one_dimensional: type[Mechanism]
+    separable = True
+
+    def one_dimensional_instance(self) -> Mechanism:
+        """The law of one coordinate."""
+        return self.one_dimensional(**{k: v for k, v in self.values.items() if k != "dim"})
 
     @classmethod
     def noise_shape(cls) -> SymmetricNoise:
@@ -61,7 +66,7 @@ class _Product(DimensionalMechanism):
         r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`."""
         cost = parse_cost(cost)
         cls._specific(cost)
-        return cls.DIM * cls.one_dimensional.moment(cost.exponent)
+        return cls.DIM * cls.one_dimensional.cost_function(cost)
 
     def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
         """Noise vectors, an int64 array of shape ``(size, d)``."""

@@ -21,14 +21,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
+from itertools import pairwise
 
 import flint
+import sympy as sp
 
-from dpsym.certified.evaluation import guard_digits, small_eps_digits
+from dpsym.certified.constants import arb_of
+from dpsym.certified.evaluation import Value, cost_balls, guard_digits, small_eps_digits
+from dpsym.certified.expectation import CostBalls
+from dpsym.certified.kernel import ball
 from dpsym.certified.lerch.intervals import IncreasingSign
-from dpsym.core.costs import Cost
-from dpsym.core.expressions import enclosure
+from dpsym.certified.slope_argmin import Minimum, certify_minimum
+from dpsym.core.costs import AMPLITUDE, Cost
+from dpsym.core.expressions import enclosure, from_sympy, to_sympy
+from dpsym.core.expressions import sign as exact_sign
 from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
+from dpsym.errors import DomainError, UnsupportedError
 from dpsym.mechanisms.base import Mechanism
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.noise import MAX_POLYNOMIAL_DEGREE, GeometricTail, Piece, SymmetricNoise
@@ -57,6 +65,23 @@ class Staircase(Mechanism):
         period = (Piece(0, gamma * Delta, NORM), Piece(gamma * Delta, Delta, NORM * b))
         return SymmetricNoise(lattice=False,
                               tail=GeometricTail(start=0, period=Delta, ratio=b, pieces=period))
+
+    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value:
+        r"""The optimal :math:`\gamma^*` and cost for a cost :math:`L` that is not a power:
+        the minimum of :class:`StaircaseSlope` (:mod:`dpsym.certified.slope_argmin`)."""
+        self.require("eps", "Delta")
+        if self.free_given is not None:
+            return None
+        problem = StaircaseSlope(self.values["eps"], self.values["Delta"], cost_balls(cost))
+        # N is a difference of sums of size (1 - b)^-2: about 3 log2(1/eps) bits cancel
+        guard = 64 + int(3.4 * guard_digits(self, AMPLITUDE))
+        found, where = certify_minimum(problem, digits,
+                                       "cost" if quantity == "cost" else "parameter",
+                                       guard_bits=guard,
+                                       what=f"{self.name} {quantity} for {cost.name}")
+        if quantity != "cost":
+            not_unique(self.name, "gamma", cost, where)
+        return Value(None, None, digits, source=found)
 
     def _guard_digits(self, cost: Cost) -> int:
         r"""Guard digits: a moment written with Lerch sums (:math:`p` not an integer, or
@@ -113,3 +138,182 @@ class Staircase(Mechanism):
             log2 = (-e - (s - 1).log()) / (s * flint.arb(2).log())
             estimate = int(log2.mid().floor().unique_fmpz())
         return partial(IncreasingSign, estimate=estimate)
+
+
+def not_unique(name: str, parameter: str, cost: Cost, where: Minimum) -> None:
+    """Refuse to print one minimiser where the minimum is flat or not attained (the set of
+    minimisers is named instead).
+
+    Raises
+    ------
+    UnsupportedError
+        Naming the set of minimisers.
+    """
+    if not where.attained:
+        raise UnsupportedError(
+            f"{name}: for the cost {cost.name} the minimum is not attained: the cost "
+            f"decreases to its infimum as {parameter} -> {float(where.lo):.6g} from inside "
+            "(value 'cost' gives the infimum)")
+    if where.flat:
+        end = f"{_shown(where.hi)})" if where.open_hi else f"{_shown(where.hi)}]"
+        raise UnsupportedError(
+            f"{name}: for the cost {cost.name} every {parameter} in [{_shown(where.lo)}, "
+            f"{end} is optimal (the cost is flat there; value 'cost' gives the minimum)")
+
+
+def _shown(v: Fraction) -> str:
+    return str(v) if v.denominator < 10**6 else f"{float(v):.15g}"
+
+
+class StaircaseSlope:
+    r"""The staircase's expected cost for any cost :math:`L` (symmetric, non-decreasing in
+    :math:`|x|`) as a function of :math:`\gamma`, and the sign of its slope.
+
+    From the density, with :math:`F(y) = \int_0^y L` and the normalisation
+    :math:`a(\gamma) = (1 - b)/(2\Delta D(\gamma))`, :math:`D(\gamma) = b + (1 - b)\gamma`,
+
+    .. math::
+
+       \mathbb{E}\,L(X) = 2a(\gamma)\sum_{k \ge 0} b^k\bigl[F((k + \gamma)\Delta) - F(k\Delta)
+           + b\,(F((k + 1)\Delta) - F((k + \gamma)\Delta))\bigr]
+         = \frac{(1 - b)^2\,\Phi(\gamma)}{\Delta\,D(\gamma)},
+       \qquad \Phi(\gamma) = \sum_{k \ge 0} b^k F((k + \gamma)\Delta)
+
+    (the sums of :math:`F(k\Delta)` and :math:`F((k + 1)\Delta)` telescope:
+    :math:`\sum_k b^k F((k + 1)\Delta) = \Phi(0)/b`). With
+    :math:`\Lambda(\gamma^\pm) = \sum_k b^k L(((k + \gamma)\Delta)^\pm)`,
+    :math:`\Phi^{\prime}(\gamma^\pm) = \Delta\Lambda(\gamma^\pm)`, the one-sided slopes are
+    :math:`(1 - b)^2 N(\gamma^\pm)/(\Delta D^2)` with
+
+    .. math:: N(\gamma) = \Delta D(\gamma)\Lambda(\gamma) - (1 - b)\Phi(\gamma),
+              \qquad N^{\prime}(\gamma) = \Delta^2 D(\gamma)
+              \sum_{k \ge 0} b^k L^{\prime}((k + \gamma)\Delta) \ge 0,
+
+    and :math:`N` jumps up where :math:`L` does: :math:`N` is non-decreasing, the
+    hypothesis of :mod:`dpsym.certified.slope_argmin`. The cost on a bracket
+    :math:`[\gamma_1, \gamma_2]` lies between :math:`(1 - b)^2\Phi(\gamma_1)/(\Delta
+    D(\gamma_2))` and :math:`(1 - b)^2\Phi(\gamma_2)/(\Delta D(\gamma_1))` (:math:`\Phi`
+    and :math:`D` non-decreasing, :math:`\Phi \ge 0`). A test holds the cost equal to
+    the expectation over the noise description (:func:`dpsym.certified.expectation.expectation`).
+    """
+
+    def __init__(self, eps: object, Delta: Fraction, cost: CostBalls) -> None:
+        if not isinstance(Delta, Fraction):
+            raise DomainError("Delta", "a cost other than a power takes a rational "
+                              "sensitivity")
+        self.eps, self.Delta, self.balls = to_sympy(eps), Delta, cost
+        self.lo, self.hi, self.open_limit = Fraction(0), Fraction(1), None
+        self._memo: dict[int, tuple[flint.arb, flint.arb, flint.arb]] = {}
+
+    def _constants(self) -> tuple[flint.arb, flint.arb, flint.arb]:
+        r""":math:`b`, :math:`1 - b` (without cancellation) and :math:`\varepsilon/\Delta`
+        at the working precision."""
+        prec = flint.ctx.prec
+        if prec not in self._memo:
+            e = arb_of(self.eps)
+            self._memo[prec] = ((-e).exp(), -((-e).expm1()), e / ball(self.Delta))
+        return self._memo[prec]
+
+    def _sum(self, kind: str, t: Fraction, side: int = 0) -> flint.arb:
+        bb, omb, rate = self._constants()
+        return self.balls.geometric_sum(kind, bb, omb, t * self.Delta, self.Delta, side,
+                                       rate=rate)
+
+    def _d(self, t: Fraction) -> flint.arb:
+        bb, omb, _ = self._constants()
+        return bb + omb * ball(t)
+
+    def phi(self, t: Fraction) -> flint.arb:
+        r""":math:`\Phi(\gamma)`."""
+        return self._sum("F", t)
+
+    def slope(self, t: Fraction, side: int) -> flint.arb:
+        _, omb, _ = self._constants()
+        return ball(self.Delta) * self._d(t) * self._sum("L", t, side) - omb * self.phi(t)
+
+    def slope_derivative(self, t: Fraction) -> flint.arb | None:
+        if self.jumps_at(t):
+            return None
+        try:
+            total = self._sum("dL", t, 1)
+        except (UnsupportedError, DomainError):
+            return None
+        return ball(self.Delta) ** 2 * self._d(t) * total if total.is_finite() else None
+
+    def jumps_at(self, t: Fraction) -> bool:
+        return any(hit is not None for _, _, hit in
+                   self.balls._ranges(t * self.Delta, self.Delta)[1:])
+
+    def kinks(self) -> list[Fraction]:
+        r"""The :math:`\gamma` at which a point :math:`(k + \gamma)\Delta` meets a rational
+        cut of the cost (:math:`\gamma = t_j/\Delta - \lfloor t_j/\Delta \rfloor`)."""
+        out = []
+        for c in self.balls.cut_fractions[1:]:
+            if c is not None:
+                theta = c / self.Delta - (c / self.Delta).numerator // (c / self.Delta
+                                                                          ).denominator
+                out.append(theta)
+        return out
+
+    def cost(self, t: Fraction) -> flint.arb:
+        _, omb, _ = self._constants()
+        return omb ** 2 * self.phi(t) / (ball(self.Delta) * self._d(t))
+
+    def cost_box(self, a: Fraction, c: Fraction) -> flint.arb:
+        _, omb, _ = self._constants()
+        scale = omb ** 2 / ball(self.Delta)
+        low = scale * self.phi(a) / self._d(c)
+        high = scale * self.phi(c) / self._d(a)
+        return low.union(high)
+
+    def zero_set(self, t: Fraction) -> tuple[Fraction, Fraction] | None:
+        r"""For a step cost (every piece constant, :math:`L = L(0^+) + \sum_j h_j
+        \mathbf{1}\{|x| > t_j\}`), where :math:`N = 0` exactly. Between the points
+        :math:`\theta_j = t_j/\Delta - \lfloor t_j/\Delta \rfloor` the sums are geometric
+        and
+
+        .. math:: N(\gamma) = \sum_j h_j\, b^{\kappa_j} (t_j - \kappa_j \Delta), \qquad
+                  \kappa_j = \lfloor t_j/\Delta - \gamma \rfloor + 1,
+
+        (the :math:`L(0^+)` part cancels), a polynomial in :math:`b = e^{-\varepsilon}`
+        with exact coefficients whose sign is decided exactly
+        (:func:`dpsym.core.expressions.sign`); the zero set containing ``t`` is the
+        closure of a run of such intervals where it vanishes. None for any other cost."""
+        shape = self.balls.shape
+        if not all(pc.behaviour.direction == 0 for pc in shape.pieces):
+            return None
+        ratios = [to_sympy(sp.Rational(self.Delta.numerator, self.Delta.denominator))]
+        delta = ratios[0]
+        jumps = [(cut, pc.expr - prev.expr) for cut, pc, prev in
+                 zip(shape.cuts[1:], shape.pieces[1:], shape.pieces[:-1], strict=True)]
+        thetas = {Fraction(0), Fraction(1)}
+        for cut, _ in jumps:
+            theta = cut / delta - sp.floor(cut / delta)
+            if theta.is_Rational:
+                thetas.add(Fraction(int(theta.p), int(theta.q)))
+            else:
+                return None  # an irrational cut: N is never zero on an interval by chance
+        points = sorted(thetas)
+        bb = sp.exp(-self.eps)
+        values = []
+        for left, right in pairwise(points):
+            mid = sp.Rational((left + right).numerator, (left + right).denominator * 2)
+            total = sp.Integer(0)
+            for cut, h in jumps:
+                kappa = sp.floor(cut / delta - mid) + 1
+                total += h * bb ** kappa * (cut - kappa * delta)
+            values.append(exact_sign(from_sympy(total), "cost"))
+        runs: list[tuple[Fraction, Fraction]] = []
+        for index, v in enumerate(values):
+            if v == 0:
+                if runs and runs[-1][1] == points[index]:
+                    runs[-1] = (runs[-1][0], points[index + 1])
+                else:
+                    runs.append((points[index], points[index + 1]))
+        for lo, hi in runs:
+            if lo <= t <= hi:
+                return lo, hi
+        return None
+
+    def open_end(self) -> tuple[None, None]:
+        return None, None

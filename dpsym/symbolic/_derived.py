@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '18d76929d740aba0c771e73b21de869e15eb91cdeaa07c4ba7c87b17f1d64add'
+FINGERPRINT = '13c8be5d0efa5e536a58ea0e57794499a615c53d42ad7f063dfa1e379d16af7b'
 
 def _e0():
     with evaluate(False):

@@ -47,6 +47,9 @@ from dpsym.symbols import NORM, Delta, b, eps, p
 #: ``derived`` and ``lattice`` (the mechanism classes of :mod:`dpsym.mechanisms`).
 Family = type
 
+#: Largest exponent of a term of a sum of powers given a closed form (``moment:P``'s bound).
+MAX_TERM_POWER = 20
+
 #: Rational test points (b = e^{-eps}) at which a closed-form minimiser is checked.
 TEST_B = (sp.Rational(1, 10), sp.Rational(1, 2), sp.Rational(9, 10), sp.Rational(1, 1000))
 
@@ -135,8 +138,50 @@ def _entire_incomplete_gamma(expr: sp.Expr) -> sp.Expr:
 
 
 def cost_function(fam: Family, cost: Cost | str) -> sp.Expr:
-    """The expected ``cost`` as a function of the free parameter (if any)."""
-    return fam.moment(parse_cost(cost).exponent)
+    r"""The expected ``cost`` as a function of the free parameter (if any): a moment
+    :math:`\mathbb{E}|X|^p`, or for a sum of powers :math:`L = \sum_i c_i |x|^{p_i}` the
+    sum :math:`\sum_i c_i \mathbb{E}|X|^{p_i}` (:math:`p_i = 0`: :math:`c_i`).
+
+    Raises
+    ------
+    NoClosedFormError
+        For any other cost (a cost with a cut, ``min(abs(x), 3)``, or one that is not a
+        sum of powers of :math:`|x|`, ``log(1 + abs(x))``: no closed form).
+    """
+    cost = parse_cost(cost)
+    if cost.is_power:
+        return fam.moment(cost.exponent)
+    terms = cost.terms
+    if terms is not None and all(p <= MAX_TERM_POWER for _, p in terms):
+        return sp.Add(*[c * (fam.moment(p) if p > 0 else sp.Integer(1)) for c, p in terms])
+    return piecewise_cost(fam, cost)
+
+
+@derivation
+def piecewise_cost(fam: Family, cost: Cost) -> sp.Expr:
+    r"""The expected cost of a cost cut into generalised polynomials (``min(abs(x), 3)``,
+    ``abs(x) > 2``) over the family's explicit pieces
+    (:meth:`dpsym.symbolic.noise.SymmetricNoise.expected_cost`).
+
+    Raises
+    ------
+    NoClosedFormError
+        For a piece that is not a sum of powers of :math:`|x|` (``log(1 + abs(x))``), or
+        a noise with a geometric tail.
+    """
+    shape = cost.shape
+    if not shape.piecewise_polynomial or any(p > MAX_TERM_POWER for pc in shape.pieces
+                                             for _, p in pc.terms):
+        raise NoClosedFormError(
+            f"{fam.name}: the cost {cost.name} is not a sum of powers of |x| on each piece "
+            f"(of exponents at most {MAX_TERM_POWER}): no closed form; its values are "
+            "certified numerically")
+    pieces = tuple((pc.lo, pc.hi, pc.terms) for pc in shape.pieces)
+    try:
+        expr = fam.noise_shape().expected_cost(shape.cuts, shape.values, pieces)
+    except NoClosedFormError as err:
+        raise NoClosedFormError(f"{fam.name}, cost {cost.name}: {err}") from None
+    return expr.subs(fam.calibration())
 
 
 @derivation
@@ -175,8 +220,9 @@ def test_points(fam: Family) -> list[dict[sp.Symbol, sp.Expr]]:
 @cache
 def optimal_root(fam: Family, cost: Cost | str) -> AlgebraicRoot | None:
     """The minimiser of the cost over a continuous free parameter as a verified algebraic
-    root (:func:`dpsym.symbolic.optimize.closed_form_minimiser`), or None."""
-    if fam.free is None or fam.free.integer:
+    root (:func:`dpsym.symbolic.optimize.closed_form_minimiser`), or None (always for a
+    cost other than a power: its minimiser is certified numerically)."""
+    if fam.free is None or fam.free.integer or not parse_cost(cost).is_power:
         return None
     fp = fam.free
     return closed_form_minimiser(fam.cost_function(cost), fp.symbol, fp.lower, fp.upper,
@@ -280,7 +326,8 @@ def series(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude",
     return reg.expand(expr, order)
 
 
-__all__ = ["TEST_B", "calibration", "closed_form", "cost_function", "derived_formula",
-           "derived_parameter", "formula", "moment", "noise", "normalisation", "optimal_cost",
-           "optimal_parameter", "optimal_root", "series", "slope_function", "solve_for",
+__all__ = ["MAX_TERM_POWER", "TEST_B", "calibration", "closed_form", "cost_function",
+           "derived_formula", "derived_parameter",
+           "formula", "moment", "noise", "normalisation", "optimal_cost", "optimal_parameter",
+           "optimal_root", "piecewise_cost", "series", "slope_function", "solve_for",
            "test_points"]

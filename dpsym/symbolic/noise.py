@@ -179,6 +179,58 @@ class SymmetricNoise:
         r"""Return :math:`\mathbb{E}|X|^p` for :math:`p > 0`."""
         return 2 * self.half_moment(power)
 
+    def expected_cost(self, cuts: tuple[sp.Expr, ...], values: tuple[sp.Expr, ...],
+                      pieces: tuple[tuple[sp.Expr, sp.Expr, tuple], ...]) -> sp.Expr:
+        r"""Return :math:`\mathbb{E}\,L(X)` for a cost cut at :math:`0 = t_0 < \dots < t_m`
+        into generalised polynomials: ``values`` are :math:`L(t_j)` and ``pieces``
+        ``(t_j, t_{j+1}, ((c_i, p_i), ...))``, :math:`L = \sum_i c_i y^{p_i}` on
+        :math:`(t_j, t_{j+1})` (:class:`dpsym.core.costs.Shape`). Each term is a moment of a
+        piece of the noise over the intersection of the two intervals, written with
+        ``Min``/``Max`` of the ends and a ``Piecewise`` where the intersection may be empty
+        (a finite sum of elementary terms for the explicit pieces).
+
+        Raises
+        ------
+        NoClosedFormError
+            For a noise with a geometric tail (its periods meet the cuts at
+            :math:`\lfloor t_j/T \rfloor`, not a closed form in the parameters).
+        """
+        if self.tail is not None:
+            raise NoClosedFormError(
+                "a cost with cuts meets the periods of a geometric tail at floor(t/period): "
+                "no closed form in the parameters; its values are certified numerically")
+        total = sp.Integer(0)
+        for pc in self.head:
+            for a, c, terms in pieces:
+                lo = sp.Max(a, pc.lo)
+                hi = sp.Min(c, pc.hi)
+                for coef, power in terms:
+                    total += coef * self._between(pc, power, lo, hi)
+            if self.lattice:
+                for cut, value in zip(cuts[1:], values[1:], strict=True):
+                    if cut.is_Integer:
+                        inside = sp.And(cut >= pc.lo, cut < pc.hi)
+                        total += sp.Piecewise((value * pc.expr.subs(x, cut), inside),
+                                              (0, True))
+        at_zero = values[0]
+        if self.lattice:
+            return 2 * (total + at_zero * self.mass_at_zero()) - at_zero * self.mass_at_zero()
+        return sp.sympify(self.atom) * at_zero + 2 * total
+
+    def _between(self, pc: Piece, power: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+        r""":math:`\int_{lo}^{hi} y^p f` (lattice: the sum over the integers strictly
+        between the cuts ``lo``, ``hi`` that the piece holds), zero where the interval is
+        empty."""
+        weight = x**power if power != 0 else sp.Integer(1)
+        if self.lattice:
+            first = sp.Max(pc.lo, sp.floor(lo) + 1) if lo != pc.lo else pc.lo
+            first = sp.Max(first, 1) if power.is_positive else first
+            last = sp.Min(pc.hi - 1, sp.ceiling(hi) - 1)
+            found = sp.summation(weight * pc.expr, (x, first, last))
+            return sp.Piecewise((found, first <= last), (0, True))
+        found = sp.integrate(weight * pc.expr, (x, lo, hi), conds="none")
+        return sp.Piecewise((found, lo < hi), (0, True))
+
     def _piece_moment(self, pc: Piece, var: sp.Symbol, power: sp.Expr) -> sp.Expr:
         weight = var**power if power != 0 else sp.Integer(1)
         if self.lattice:
