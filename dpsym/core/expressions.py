@@ -493,6 +493,103 @@ def from_expression(expr: sp.Basic, name: str) -> Exact:
     return from_sympy(_rebuild(expr, _Builder(name), 0))
 
 
+# ---------------------------------------------------------------------- functions
+#: The functions of :func:`parse_function` besides those of :func:`parse`.
+_FUNCTION_EXTRAS = {"abs": sp.Abs}
+
+
+class _FunctionBuilder(_Builder):
+    """Builds expressions in named variables: a constant part is checked as in
+    :func:`parse`, a part with a variable is built as it is (its domain is the caller's to
+    decide)."""
+
+    def checked(self, expr: sp.Expr) -> sp.Expr:
+        if expr.free_symbols:
+            if expr.has(sp.zoo, sp.oo, sp.nan, sp.I, sp.Float):
+                raise self.fail("expected a finite real expression")
+            return expr
+        return super().checked(expr)
+
+    def div(self, a: sp.Expr, c: sp.Expr) -> sp.Expr:
+        return self.checked(a / c) if c.free_symbols else super().div(a, c)
+
+    def power(self, base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
+        if base.free_symbols or exponent.free_symbols:
+            return self.checked(sp.Pow(base, exponent))
+        return super().power(base, exponent)
+
+    def call(self, function: str, argument: sp.Expr) -> sp.Expr:
+        if function in _FUNCTION_EXTRAS:
+            return self.checked(_FUNCTION_EXTRAS[function](argument))
+        if argument.free_symbols:
+            return self.checked(_FUNCTIONS[function](argument))
+        return super().call(function, argument)
+
+
+class _FunctionParser(_Parser):
+    """The grammar of :func:`parse` with named variables and ``abs``."""
+
+    def __init__(self, text: str, name: str, variables: dict[str, sp.Symbol]) -> None:
+        super().__init__(text, name)
+        self.builder = _FunctionBuilder(name)
+        self.variables = variables
+
+    def atom(self) -> sp.Expr:
+        token = self.peek()
+        if token is not None and token[0] == "name" and token[1] not in _CONSTANTS:
+            if token[1] in self.variables:
+                self.take()
+                return self.variables[token[1]]
+            if token[1] in _FUNCTION_EXTRAS:
+                self.take()
+                self.expect("(")
+                self.nested()
+                argument = self.expression()
+                self.depth -= 1
+                self.expect(")")
+                return self.builder.call(token[1], argument)
+            if token[1] not in _FUNCTIONS:
+                valid = ", ".join([*self.variables, *_FUNCTIONS, *_FUNCTION_EXTRAS,
+                                   *_CONSTANTS])
+                raise self.fail(f"unknown name {token[1][:20]!r} (valid: {valid})")
+        return super().atom()
+
+
+@exclusive
+def parse_function(text: str, name: str, variables: dict[str, sp.Symbol]) -> sp.Expr:
+    r"""Read ``text`` as an exact expression in the named ``variables``.
+
+    The grammar of :func:`parse` (never ``eval`` or ``sympify``), where a name may also be
+    one of ``variables`` (read as its symbol) and ``abs(.)`` is a function; constant
+    parts keep every limit of :func:`parse`. A density ``"exp(-eps*abs(x)/Delta)"`` or a
+    bound ``"gamma*Delta"`` is read this way.
+
+    Parameters
+    ----------
+    text : str
+        The expression.
+    name : str
+        What it is (a key of a declaration), used in error messages.
+    variables : dict of str to sympy.Symbol
+        The names that may appear, and their symbols.
+
+    Returns
+    -------
+    sympy.Expr
+        The expression (a constant one as :func:`parse` builds it).
+
+    Raises
+    ------
+    DomainError
+        Naming ``name``, for text outside the grammar or the limits, or an unknown name.
+    """
+    if not isinstance(text, str):
+        raise DomainError(name, f"expected an expression as text, got {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise DomainError(name, f"at most {MAX_LENGTH} characters are read in an expression")
+    return _FunctionParser(text.strip(), name, dict(variables)).parse()
+
+
 def is_rational(value: object) -> bool:
     """Whether an exact value is a :class:`~fractions.Fraction`."""
     return isinstance(value, Fraction)
@@ -501,4 +598,4 @@ def is_rational(value: object) -> bool:
 __all__ = ["MAX_DEPTH", "MAX_DIGITS_READ", "MAX_EXPONENT", "MAX_LENGTH", "MAX_MAGNITUDE",
            "Exact", "approximation", "compare", "decimal", "enclosure", "exact_ball",
            "from_expression",
-           "from_sympy", "is_rational", "parse", "sign", "to_sympy"]
+           "from_sympy", "is_rational", "parse", "parse_function", "sign", "to_sympy"]

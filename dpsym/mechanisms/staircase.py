@@ -28,13 +28,13 @@ from dpsym.certified.lerch.intervals import IncreasingSign
 from dpsym.core.costs import Cost
 from dpsym.core.expressions import enclosure
 from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
-from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.noise import MAX_POLYNOMIAL_DEGREE, GeometricTail, Piece, SymmetricNoise
 from dpsym.symbols import NORM, Delta, b, gamma
 
 
-class Staircase(Mechanism):
+class Staircase(DeclaredNoise):
     r"""The 1-D staircase mechanism with step fraction :math:`\gamma` optimised per cost."""
 
     name = "staircase"
@@ -42,15 +42,15 @@ class Staircase(Mechanism):
     source = "000 Part One (staircase mechanism, optimal gamma*)"
     params = (eps_param(), sensitivity_param())
     free = FreeParameter("gamma", gamma, 0, 1)
+    private_by_theorem = True
+    #: Level :math:`a` on :math:`[0, \gamma\Delta)`, :math:`ab` on :math:`[\gamma\Delta,
+    #: \Delta)`, repeated on every period :math:`\Delta` with ratio :math:`b`.
+    density = SymmetricNoise(lattice=False, tail=GeometricTail(
+        start=0, period=Delta, ratio=b,
+        pieces=(Piece(0, gamma * Delta, NORM), Piece(gamma * Delta, Delta, NORM * b))))
     #: The smallest :math:`\varepsilon` at which a moment written with Lerch sums is
     #: minimised by :meth:`_interval_sign` (below, the sign covering of the slope).
     LARGE_EPS = 100
-
-    @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
-        period = (Piece(0, gamma * Delta, NORM), Piece(gamma * Delta, Delta, NORM * b))
-        return SymmetricNoise(lattice=False,
-                              tail=GeometricTail(start=0, period=Delta, ratio=b, pieces=period))
 
     def _guard_digits(self, cost: Cost) -> int:
         r"""Guard digits: a moment written with Lerch sums (:math:`p` not an integer, or

@@ -1,0 +1,1248 @@
+r"""Declared noises: a density or mass function stated by its user, through the whole
+pipeline.
+
+A noise-adding mechanism of dpsym is the declaration of a symmetric noise: its
+parameters with their domains, optionally a free parameter it is optimised over, and its
+density on :math:`[0, \infty)` (or its mass function on :math:`\{0, 1, \dots\}`) as a
+:class:`~dpsym.symbolic.noise.SymmetricNoise`: an optional point mass at the origin,
+pieces on intervals, an optional geometric tail. :class:`DeclaredNoise` is that
+declaration as a class; the engine derives everything else from it, whoever wrote it. The
+catalogue's one-dimensional entries (:class:`~dpsym.mechanisms.laplace.Laplace`, the
+staircases, the truncated Laplacian, ...) are declared this way, and so is a noise that a
+user states with :func:`declare_noise` (in Python) or in a TOML or JSON file
+(:func:`load_noise`, the command line's ``--noise FILE``): the same class, the same path.
+
+What a declaration gets (a catalogue entry gets the same): the normalising constant
+solved from total mass one (``normalise=True``) and the conditions of its derived
+parameters; the expected cost :math:`\mathbb{E}|X|^p` for every cost; the optimal free
+parameter; closed forms and series where they exist; certified values; the privacy
+profile, ``is_private``, the Rényi curve and composition where the noise's shape has a
+certified path; the scipy face and the vectorised sampler; ``compare``.
+
+**What is checked, exactly, before anything is computed** (:func:`validate`). Each
+refusal is a :class:`DeclarationError` whose message starts with the key at fault
+(``pieces[2].density: ...``):
+
+* every name in an expression is a declared parameter (or :math:`x`, :math:`u`, and
+  :math:`b = e^{-\varepsilon}` when :math:`\varepsilon` is declared);
+* the pieces are contiguous from 0 (in the tail, from 0 to its period) and each has
+  :math:`lo \le hi`; the density is symmetric (the description is given on
+  :math:`[0, \infty)` and mirrored; a density given on the whole line,
+  :func:`declare_noise`'s ``density=``, is proven even, :math:`f(-x) - f(x) = 0`);
+* no piece is negative, the tail's ratio lies in :math:`(0, 1)` and its period is
+  positive, the point mass lies in :math:`[0, 1]`: proven for every parameter in its
+  domain where sympy's assumptions decide it after each variable is written over its range
+  (:math:`v = a + (c - a)\,s/(1 + s)`, :math:`s \ge 0`); what they do not decide is
+  decided at each instance's exact parameters (exact signs, or Arb balls over a
+  subdivision of the piece), and refused when undecided;
+* the total mass is 1, identically in the parameters (sympy simplifies
+  :math:`M - 1` to 0), or the unknown constant is solved (``normalise=True``); a mass
+  found different from 1 at a point is reported with its value;
+* an unbounded piece decays: exponentially (:math:`\lim \log f(x)/x < 0`: every moment is
+  finite) or as a power :math:`x^{-a}` (:math:`a > 1`; the moments of order
+  :math:`p \ge a - 1` diverge, and a cost asking for one is refused).
+
+**Certified values only.** A declared noise answers with ``"exact"`` or ``"enclosure"``
+values; where its shape has no certified path (a minimiser the interval method does not
+prove, a privacy profile of pieces that are neither constant nor exponential), the
+request is refused with the reason instead of printing an uncertified number
+(``method="mpmath"`` still gives the engine's two-precision cross-check on request).
+
+**Privacy is proven, not assumed.** A declared noise's ``guarantee`` is its author's
+claim. ``compare`` ranks it only after its privacy at the compared
+:math:`(\varepsilon, \delta)` is decided from its certified profile
+(:meth:`DeclaredNoise.check_guarantee`); the catalogue's entries are private by the
+theorems the claims check (``private_by_theorem``).
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, ClassVar
+
+import flint
+import mpmath
+import sympy as sp
+
+from dpsym.certified.balls import BallFunction
+from dpsym.certified.balls import enclosure as ball_enclosure
+from dpsym.certified.evaluation import Value
+from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.expressions import compare, parse_function
+from dpsym.core.names import suggestion
+from dpsym.core.params import (
+    Derived,
+    Domain,
+    FreeParameter,
+    Guarantee,
+    Param,
+    delta_param,
+    eps_param,
+    parse_number,
+    sensitivity_param,
+)
+from dpsym.errors import CertificationError, DomainError, UnsupportedError
+from dpsym.mechanisms.base import Mechanism
+from dpsym.precision import arb_workprec, exclusive
+from dpsym.privacy.profiles import PrivacyCheck
+from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
+from dpsym.symbols import NORM, Delta, b, delta, eps, gamma, r, u, x
+
+__all__ = ["Checks", "DeclarationError", "DeclaredNoise", "declare_noise", "load_noise",
+           "noise_from_mapping", "validate"]
+
+
+class DeclarationError(DomainError):
+    """A noise declaration refused: the message starts with the key at fault
+    (``pieces[2].density``, ``params.A.domain``, ``tail.ratio``...) and says why."""
+
+
+# ---------------------------------------------------------------------- the class
+@dataclass(frozen=True)
+class Checks:
+    r"""What :func:`validate` could not decide for every parameter value, left to each
+    instance's exact parameters (:meth:`DeclaredNoise.check_joint`).
+
+    Attributes
+    ----------
+    nonnegative : tuple of (str, sympy.Expr, sympy.Symbol or None, sympy.Expr, sympy.Expr)
+        ``(key, expression, variable, lo, hi)``: an expression to prove :math:`\ge 0` for
+        the variable in :math:`[lo, hi)` (a constant when the variable is None).
+    below_one : tuple of (str, sympy.Expr)
+        Constants to prove :math:`< 1` (a tail's ratio) or :math:`\le 1` (the atom).
+    moments_below : sympy.Expr or None
+        :math:`\mathbb{E}|X|^p` is finite exactly for :math:`p <` this bound (None: every
+        moment is finite).
+    """
+
+    nonnegative: tuple[tuple[str, sp.Expr, sp.Symbol | None, sp.Expr, sp.Expr], ...] = ()
+    below_one: tuple[tuple[str, sp.Expr, bool], ...] = ()
+    moments_below: sp.Expr | None = None
+
+
+class DeclaredNoise(Mechanism):
+    r"""A mechanism declared by its noise: parameters, free parameter, and the
+    :class:`~dpsym.symbolic.noise.SymmetricNoise` in :attr:`density`.
+
+    Subclasses set the attributes of :class:`~dpsym.core.params.Parametrised` and
+    :attr:`density` (possibly with the unknown constant :data:`~dpsym.symbols.NORM`), and,
+    for derived parameters, :attr:`defining_conditions`; :func:`declare_noise` builds such
+    a subclass from a user's text. Instances are those of every mechanism
+    (``Laplace(eps=1)``); their values are certified or refused (module docstring).
+    """
+
+    #: The noise density (or mass function) on :math:`[0, \infty)`, mirrored.
+    density: ClassVar[SymmetricNoise]
+    #: ``(symbol, lhs, rhs)``: the conditions fixing the derived parameters, in order
+    #: (:meth:`~dpsym.mechanisms.base.Mechanism.conditions`).
+    defining_conditions: ClassVar[tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]] = ()
+    #: What :func:`validate` left to each instance.
+    checks: ClassVar[Checks] = Checks()
+    #: Whether a theorem (checked by the claims) makes every instance meet
+    #: :attr:`guarantee` at its own parameters; otherwise ``compare`` decides it
+    #: (:meth:`check_guarantee`).
+    private_by_theorem: ClassVar[bool] = False
+    #: Whether :func:`validate` is still to run: a declaration read by the command line
+    #: is validated at its first use, within the command's time and memory budgets.
+    pending: ClassVar[bool] = False
+
+    @classmethod
+    def validated(cls) -> None:
+        """Run :func:`validate` if it is :attr:`pending` (once).
+
+        Raises
+        ------
+        DeclarationError
+            If the declaration is refused.
+        """
+        if cls.pending:
+            cls.pending = False
+            try:
+                cls.checks = validate(cls)
+            except BaseException:
+                cls.pending = True
+                raise
+
+    @classmethod
+    def noise_shape(cls) -> SymmetricNoise:
+        """The declared :attr:`density` (validated first if :attr:`pending`)."""
+        cls.validated()
+        return cls.density
+
+    @classmethod
+    def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
+        """The declared :attr:`defining_conditions`."""
+        return cls.defining_conditions
+
+    # ------------------------------------------------------------------ instance checks
+    @classmethod
+    def check_joint(cls, values: Mapping[str, object]) -> None:
+        """Decide, at the exact parameter ``values``, what :func:`validate` left to the
+        instance (:attr:`checks`): a piece's sign over its interval, a bound's order, a
+        ratio below one. Skipped while a parameter it involves has no value.
+
+        Raises
+        ------
+        DomainError
+            Naming the key of the declaration at fault and the parameter values.
+        """
+        super().check_joint(values)
+        cls.validated()
+        if not (cls.checks.nonnegative or cls.checks.below_one):
+            return
+        subs = {prm.symbol: _sym(values[prm.name]) for prm in cls.params
+                if prm.name in values}
+        if eps in subs:
+            subs[b] = sp.exp(-subs[eps])
+        known = set(subs)
+        at = ", ".join(f"{prm.name}={values[prm.name]}" for prm in cls.params
+                       if prm.name in values)
+        for key, expr, var, lo, hi in cls.checks.nonnegative:
+            parts = (expr, lo, hi)
+            if any(not (sp.sympify(e).free_symbols - {var} <= known) for e in parts):
+                continue
+            expr, lo, hi = (sp.sympify(e).xreplace(subs) for e in parts)
+            found = _numeric_nonnegative(expr, var, lo, hi)
+            if found is not True:
+                raise DomainError(key, f"{found} at {at}")
+        for key, expr, strict in cls.checks.below_one:
+            if not sp.sympify(expr).free_symbols <= known:
+                continue
+            value = sp.sympify(expr).xreplace(subs)
+            side = _decided_sign(1 - value)
+            if side is None or side < 0 or (strict and side == 0):
+                bound = "< 1" if strict else "<= 1"
+                raise DomainError(key, f"must be {bound}, got {value} at {at}")
+
+    @classmethod
+    def _specific(cls, cost: Cost) -> None:
+        """Refuse a moment the noise does not have (:attr:`Checks.moments_below`)."""
+        cls.validated()
+        bound = cls.checks.moments_below
+        if bound is not None and bound.is_number and compare(
+                _exact(cost.exponent), _exact(bound), "cost") >= 0:
+            raise DomainError("cost", f"{cost.name}: E|X|^{cost.exponent} diverges for "
+                              f"{cls.name} (its density decays as |x|^-{bound + 1}: only "
+                              f"the moments of order below {bound} are finite)")
+
+    def value(self, quantity: str = "cost", cost: Cost | str = "amplitude", digits: int = 30,
+              *, method: str = "auto") -> Value:
+        """:meth:`~dpsym.mechanisms.base.Mechanism.value`, certified (``"exact"`` or
+        ``"enclosure"``) or refused; ``method="mpmath"`` asks for the two-precision
+        cross-check (``"agreement"``) explicitly.
+
+        Raises
+        ------
+        CertificationError
+            If no certified path proves the value.
+        """
+        bound = self.checks.moments_below
+        if bound is not None and not bound.is_number:
+            self._check_moment(parse_cost(cost), bound)
+        found = super().value(quantity, cost, digits, method=method)
+        if method != "mpmath" and found.certificate not in ("exact", "enclosure"):
+            raise CertificationError(
+                f"{self.name}: {quantity} (cost {parse_cost(cost).name}) has no certified "
+                "path for this noise (no closed form that ball arithmetic evaluates, no "
+                "proven minimiser); method 'mpmath' gives the uncertified cross-check")
+        return found
+
+    def _check_moment(self, cost: Cost, bound: sp.Expr) -> None:
+        subs = {prm.symbol: _sym(v) for prm in self.params
+                if (v := self.values.get(prm.name)) is not None}
+        value = bound.xreplace(subs)
+        if value.is_number and _decided_sign(sp.Rational(cost.exponent) - value) != -1:
+            raise DomainError("cost", f"{cost.name}: E|X|^{cost.exponent} diverges for "
+                              f"{self.name} at these parameters (only the moments of "
+                              f"order below {value} are finite)")
+
+    def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
+                        digits: int = 30, *, free_value: object = None) -> Value:
+        """:meth:`~dpsym.mechanisms.base.Mechanism.privacy_profile`, certified or refused.
+
+        Raises
+        ------
+        UnsupportedError
+            If the profile of this noise's shape has no certified path.
+        """
+        found = super().privacy_profile(eps_prime, cost, digits, free_value=free_value)
+        if found.certificate not in ("exact", "enclosure"):
+            raise _no_certified_profile(self.name)
+        return found
+
+    def is_private(self, eps: object, delta: object = 0, cost: Cost | str = "amplitude",
+                   digits: int = 30, *, free_value: object = None) -> PrivacyCheck:
+        """:meth:`~dpsym.mechanisms.base.Mechanism.is_private`, decided from the certified
+        profile or refused (never up to a tolerance).
+
+        Raises
+        ------
+        UnsupportedError
+            If the profile of this noise's shape has no certified path.
+        """
+        found = super().is_private(eps, delta, cost, digits, free_value=free_value)
+        if found.tolerance != 0:
+            raise _no_certified_profile(self.name)
+        return found
+
+    def check_guarantee(self, eps: object, delta: object, cost: Cost | str = "amplitude"
+                        ) -> None:
+        r"""Decide that this noise is :math:`(\varepsilon, \delta)`-DP at its sensitivity
+        (its free parameter at the optimum for ``cost``): nothing for the catalogue
+        (:attr:`private_by_theorem`), else :meth:`is_private` from the certified profile.
+
+        Raises
+        ------
+        DomainError
+            If the noise is not :math:`(\varepsilon, \delta)`-DP, or its privacy cannot
+            be decided (no certified profile).
+        """
+        if self.private_by_theorem:
+            return
+        try:
+            verdict = self.is_private(eps, delta, cost, 20)
+        except (UnsupportedError, CertificationError) as err:
+            raise DomainError("guarantee", f"{self.name}: its privacy at eps={eps}, "
+                              f"delta={delta} is not decided ({err})") from None
+        if not verdict.private:
+            raise DomainError("guarantee", f"{self.name} is not ({eps}, {delta})-DP: its "
+                              f"privacy profile there is {verdict.text}")
+
+
+def _no_certified_profile(name: str) -> UnsupportedError:
+    return UnsupportedError(
+        f"{name}: the privacy profile is certified for lattice noise, piecewise-constant "
+        "densities and the closed forms (Laplace, truncated Laplace, uniform with a point "
+        "mass, normal, staircase); this noise's shape has none of them")
+
+
+# ---------------------------------------------------------------------- exact decisions
+def _sym(value: object) -> sp.Expr:
+    if isinstance(value, Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    return sp.sympify(value)
+
+
+def _exact(value: object) -> Fraction | sp.Expr:
+    value = _sym(value)
+    if value.is_Rational:
+        return Fraction(int(value.p), int(value.q))
+    return value
+
+
+def _ball(expr: sp.Expr, prec: int) -> flint.arb | None:
+    """A rigorous ball of a constant expression (None where Arb does not evaluate it)."""
+    try:
+        return ball_enclosure(sp.sympify(expr), {}, prec)
+    except (ValueError, TypeError, ZeroDivisionError, NotImplementedError):
+        return None
+
+
+@exclusive
+def _decided_sign(expr: sp.Expr) -> int | None:
+    """The sign of a constant expression: exactly (rationals), by balls at growing
+    precision, or by an exact simplification to zero; None when undecided."""
+    expr = sp.sympify(expr)
+    if expr.is_Rational:
+        return int(sp.sign(expr))
+    for prec in (64, 256, 1024):
+        found = _ball(expr, prec)
+        if found is None or not found.is_finite():
+            break
+        if found > 0:
+            return 1
+        if found < 0:
+            return -1
+    if sp.simplify(expr) == 0:
+        return 0
+    return None
+
+
+#: A variable's range for the proofs of :func:`proven_nonnegative`: ``(symbol, lo, hi)``
+#: (``hi`` may be :math:`\infty`).
+Range = tuple[sp.Symbol, sp.Expr, sp.Expr]
+
+
+def proven_nonnegative(expr: sp.Expr, ranges: Sequence[Range], *, strict: bool = False
+                       ) -> bool:
+    r"""Whether sympy proves ``expr`` :math:`\ge 0` (:math:`> 0` if ``strict``) for every
+    point of ``ranges`` (and any values of the other symbols allowed by their
+    assumptions).
+
+    Each variable :math:`v \in [a, c)` is written :math:`a + (c - a)\,s/(1 + s)`
+    (:math:`s \ge 0`; :math:`a + s` for :math:`c = \infty`, or for :math:`c \ge 10^6`:
+    a wider range only makes the proof harder), in the order given (a range may involve
+    later variables), and sympy's assumptions decide the sign of the result, after
+    :func:`sympy.together` (and :func:`sympy.factor` for a rational function). An
+    exponential :math:`1 - e^{w}` is positive when :math:`-w` is. False means *not
+    proven*.
+    """
+    expr = sp.sympify(expr)
+
+    def decided(e: sp.Expr) -> bool:
+        return bool(e.is_positive if strict else e.is_nonnegative)
+
+    if decided(expr):
+        return True
+    rest = (expr - 1).as_coeff_Add()
+    if rest[0] == 0 and isinstance(-rest[1], sp.exp):  # 1 - exp(w)
+        return proven_nonnegative(-(-rest[1]).args[0], ranges, strict=True)
+    for first_end in (True, False):
+        current = expr
+        for var, lo, hi in ranges:
+            if var not in current.free_symbols:
+                continue
+            s = sp.Dummy("s", nonnegative=True)
+            lo, hi = sp.sympify(lo), sp.sympify(hi)
+            if hi == sp.oo or (hi.is_number and hi >= 10**6):
+                current = current.xreplace({var: lo + s})
+            elif first_end:
+                current = current.xreplace({var: lo + (hi - lo) * s / (1 + s)})
+            else:
+                current = current.xreplace({var: hi - (hi - lo) * s / (1 + s)})
+        if decided(current):
+            return True
+        if sp.count_ops(current) > 200:
+            continue
+        together = sp.together(current)
+        if decided(together):
+            return True
+        if together.is_rational_function() and decided(sp.factor(together)):
+            return True
+    return False
+
+
+#: Cells of the subdivision that proves a piece nonnegative at an instance.
+MAX_CELLS = 4096
+
+
+@exclusive
+def _numeric_nonnegative(expr: sp.Expr, var: sp.Symbol | None, lo: sp.Expr, hi: sp.Expr
+                         ) -> bool | str:
+    r"""Whether ``expr`` (numeric but for ``var``) is :math:`\ge 0` for ``var`` in
+    :math:`[lo, hi)`: True, or the reason it is not proven (a negative value found, or
+    undecided). Constants by :func:`_decided_sign`; functions of ``var`` by
+    :func:`proven_nonnegative`, then by Arb balls over a subdivision of a bounded
+    interval (every cell's ball :math:`\ge 0`)."""
+    if var is None or var not in expr.free_symbols:
+        side = _decided_sign(expr)
+        if side is None:
+            return f"the sign of {expr} is undecided"
+        return True if side >= 0 else f"is negative ({expr})"
+    side = _decided_sign(hi - lo)
+    if side is None:
+        return f"the order of its ends {lo} and {hi} is undecided"
+    if side <= 0:
+        return True  # an empty piece
+    if proven_nonnegative(expr, [(var, lo, hi)]):
+        return True
+    if hi == sp.oo:
+        return (f"is not proven nonnegative on [{lo}, oo) (write it so that sympy sees its "
+                "sign, e.g. as a product of positive factors)")
+    fn = BallFunction.prepare(expr, {}, var)
+    if fn is None:
+        return f"is not proven nonnegative on [{lo}, {hi}) (Arb does not evaluate it)"
+    with arb_workprec(128):
+        a, c = _ball(lo, 128), _ball(hi, 128)
+        if a is None or c is None:
+            return f"is not proven nonnegative on [{lo}, {hi})"
+        cells = [(a.lower(), c.upper())]
+        done = 0
+        while cells:
+            left, right = cells.pop()
+            value = fn(flint.arb(left).union(flint.arb(right)))
+            if value >= 0:
+                done += 1
+                continue
+            point = fn((flint.arb(left) + flint.arb(right)) / 2)
+            if point < 0:
+                where = mpmath.nstr(mpmath.mpf(float((left + right) / 2)), 6)
+                return f"is negative at x = {where} (value {point.str(5, radius=False)})"
+            if done + len(cells) > MAX_CELLS:
+                return f"is not proven nonnegative on [{lo}, {hi}) (undecided near a zero)"
+            middle = (left + right) / 2
+            cells += [(left, middle), (middle, right)]
+    return True
+
+
+# ---------------------------------------------------------------------- validation
+#: Names a parameter of a declaration may not take: the variables, the engine's symbols
+#: and the grammar's functions and constants.
+RESERVED = frozenset({"x", "u", "b", "k", "i", "p", "c", "d", "e", "E", "pi", "log", "ln",
+                      "exp", "sqrt", "abs", "a_norm", "oo", "inf", "cost", "t", "s"})
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+
+
+def _ranges(cls: type[DeclaredNoise]) -> list[Range]:
+    """The ranges of the free parameter and of the parameters (from their domains)."""
+    out: list[Range] = []
+    if cls.free is not None:
+        out.append((cls.free.symbol, cls.free.lower, cls.free.upper))
+    for prm in cls.params:
+        dom = prm.domain
+        lo = -sp.oo if dom.lower is None else _sym(dom.lower)
+        hi = sp.oo if dom.upper is None else _sym(dom.upper)
+        if lo != -sp.oo:
+            out.append((prm.symbol, lo, hi))
+    if any(prm.symbol is eps for prm in cls.params):
+        out.append((b, sp.Integer(0), sp.Integer(1)))
+    return out
+
+
+def _typical_point(cls: type[DeclaredNoise]) -> dict[sp.Symbol, sp.Expr]:
+    """Exact parameter values inside the domains (midpoints of the typical ranges, the
+    free parameter at the middle of its range), for the searches of a counterexample."""
+    point: dict[sp.Symbol, sp.Expr] = {}
+    for prm in cls.params:
+        if prm.default is not None:
+            point[prm.symbol] = _sym(prm.validate_exact(prm.default))
+            continue
+        lo, hi = (parse_number(v, prm.name) for v in prm.typical)
+        mid = (lo + hi) / 2
+        if prm.domain.integer:
+            mid = Fraction(round(mid))
+        point[prm.symbol] = _sym(mid)
+    if eps in point:
+        point[b] = sp.exp(-point[eps])
+    if cls.free is not None:
+        fp = cls.free
+        lo, hi = (sp.sympify(e).xreplace(point) for e in (fp.lower, fp.upper))
+        mid = (lo + hi) / 2
+        point[fp.symbol] = sp.floor(mid) if fp.integer else mid
+    return point
+
+
+def _witness_negative(expr: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
+                      point: Mapping[sp.Symbol, sp.Expr]) -> str | None:
+    """A point of ``[lo, hi)`` where ``expr`` is proven negative at the parameter
+    ``point``, as text, or None."""
+    lo_v, hi_v = (sp.sympify(e).xreplace(point) for e in (lo, hi))
+    if not (lo_v.is_number and hi_v.is_number):
+        return None
+    width = sp.Integer(8) if hi_v == sp.oo else hi_v - lo_v
+    for j in range(16):
+        at = lo_v + width * sp.Rational(2 * j + 1, 32)
+        value = sp.sympify(expr).xreplace(point).xreplace({var: at})
+        if value.is_number and _decided_sign(value) == -1:
+            shown = ", ".join(f"{s}={v}" for s, v in point.items() if s is not b)
+            return f"x = {at} ({shown})"
+    return None
+
+
+def _piece_key(where: str, j: int) -> str:
+    return f"{where}[{j + 1}]"
+
+
+@exclusive
+def validate(cls: type[DeclaredNoise]) -> Checks:
+    r"""Check a declaration (module docstring) and return what is left to each instance.
+
+    Parameters
+    ----------
+    cls : type of DeclaredNoise
+        The declaration, with its parameters, free parameter, derived parameters and
+        :attr:`~DeclaredNoise.density`.
+
+    Returns
+    -------
+    Checks
+        The decisions left to each instance's exact parameters.
+
+    Raises
+    ------
+    DeclarationError
+        Naming the key at fault: an unknown name, pieces that are not contiguous, a
+        negative piece, a ratio outside :math:`(0, 1)`, a mass that is not 1, a density
+        that does not decay, conditions the engine does not solve.
+    """
+    shape = cls.density
+    if shape.lattice != cls.lattice:
+        raise DeclarationError("lattice", "the class and its density disagree")
+    var_of = {"pieces": x, "tail.pieces": u}
+    known = {prm.symbol for prm in cls.params} | {d.symbol for d in cls.derived}
+    if cls.free is not None:
+        known.add(cls.free.symbol)
+    if any(prm.symbol is eps for prm in cls.params):
+        known.add(b)
+    known |= {NORM}
+    _check_names(shape, known, var_of)
+    ranges = _ranges(cls)
+    point = _typical_point(cls)
+    nonneg: list[tuple[str, sp.Expr, sp.Symbol | None, sp.Expr, sp.Expr]] = []
+    below: list[tuple[str, sp.Expr, bool]] = []
+    free_symbols = set() if cls.free is None else {cls.free.symbol}
+
+    def need_nonnegative(key: str, expr: sp.Expr, var: sp.Symbol | None, lo: sp.Expr,
+                         hi: sp.Expr, what: str) -> None:
+        expr = sp.sympify(expr)
+        here = ([(var, lo, hi)] if var is not None else []) + ranges
+        if proven_nonnegative(expr, here):
+            return
+        if var is not None:
+            witness = _witness_negative(expr, var, lo, hi, point)
+            if witness is not None:
+                raise DeclarationError(key, f"{what} is negative at {witness}")
+        elif _decided_sign(expr.xreplace(point)) == -1:
+            shown = ", ".join(f"{s}={v}" for s, v in point.items() if s is not b)
+            raise DeclarationError(key, f"{what} is negative at {shown}")
+        involved = expr.free_symbols | sp.sympify(lo).free_symbols | \
+            sp.sympify(hi).free_symbols
+        if involved & free_symbols:
+            raise DeclarationError(key, f"{what} is not proven nonnegative for every "
+                                   f"{cls.free.name} in its range; write it so that sympy "
+                                   "sees its sign")
+        nonneg.append((key, expr.xreplace({NORM: 1}), var, lo, hi))
+
+    def layout(where: str, pieces: Sequence[Piece], start: sp.Expr, end: sp.Expr | None,
+               var: sp.Symbol) -> None:
+        edge = sp.sympify(start)
+        for j, pc in enumerate(pieces):
+            key = _piece_key(where, j)
+            if sp.simplify(sp.sympify(pc.lo) - edge) != 0:
+                raise DeclarationError(f"{key}.lo", f"must be {edge} (the pieces are "
+                                       f"contiguous from {start}), got {pc.lo}")
+            if sp.sympify(pc.hi) != sp.oo:
+                need_nonnegative(f"{key}.hi", sp.sympify(pc.hi) - pc.lo, None, 0, 0,
+                                 "hi - lo")
+            need_nonnegative(f"{key}.density", pc.expr, var, pc.lo, pc.hi, "the density")
+            edge = sp.sympify(pc.hi)
+        if end is not None and sp.simplify(edge - end) != 0:
+            raise DeclarationError(f"{where}", f"must end at the period {end}, not {edge}")
+
+    if any(sp.sympify(pc.hi) == sp.oo for pc in shape.head[:-1]):
+        raise DeclarationError("pieces", "only the last piece may be unbounded")
+    layout("pieces", shape.head, sp.Integer(0), None, x)
+    if shape.tail is not None:
+        t = shape.tail
+        if shape.head and sp.sympify(shape.head[-1].hi) == sp.oo:
+            raise DeclarationError("tail", "a tail after an unbounded piece")
+        head_end = sp.sympify(shape.head[-1].hi) if shape.head else sp.Integer(0)
+        if sp.simplify(sp.sympify(t.start) - head_end) != 0:
+            raise DeclarationError("tail.start", f"must be {head_end} (where the pieces "
+                                   f"end), got {t.start}")
+        if not proven_nonnegative(sp.sympify(t.period), ranges, strict=True):
+            raise DeclarationError("tail.period", f"must be > 0, got {t.period}")
+        need_nonnegative("tail.ratio", t.ratio, None, 0, 0, "the ratio")
+        if not proven_nonnegative(1 - sp.sympify(t.ratio), ranges, strict=True):
+            below.append(("tail.ratio", t.ratio, True))
+        layout("tail.pieces", t.pieces, sp.Integer(0), t.period, u)
+    elif not shape.head:
+        raise DeclarationError("pieces", "no piece and no tail: declare the density")
+    atom = sp.sympify(shape.atom)
+    if atom != 0:
+        if shape.lattice:
+            raise DeclarationError("atom", "a mass function has no separate atom (the "
+                                   "mass at 0 is the first piece's value at 0)")
+        need_nonnegative("atom", atom, None, 0, 0, "the point mass")
+        if not proven_nonnegative(1 - atom, ranges):
+            below.append(("atom", atom, False))
+    moments_below = _decay(cls, shape)
+    _check_mass(cls, shape, point)
+    return Checks(tuple(nonneg), tuple(below), moments_below)
+
+
+def _check_names(shape: SymmetricNoise, known: set[sp.Symbol],
+                 var_of: Mapping[str, sp.Symbol]) -> None:
+    def check(key: str, expr: object, var: sp.Symbol | None) -> None:
+        extra = sp.sympify(expr).free_symbols - known - ({var} if var is not None else set())
+        if extra:
+            names = ", ".join(sorted(map(str, extra)))
+            raise DeclarationError(key, f"unknown name {names} (declare it under params)")
+        if sp.sympify(expr).has(sp.Float):
+            raise DeclarationError(key, "a float is not exact; write decimals as text")
+
+    for where, pieces in (("pieces", shape.head),
+                          ("tail.pieces", () if shape.tail is None else shape.tail.pieces)):
+        for j, pc in enumerate(pieces):
+            key = _piece_key(where, j)
+            check(f"{key}.lo", pc.lo, None)
+            check(f"{key}.hi", pc.hi, None)
+            check(f"{key}.density", pc.expr, var_of[where])
+    if shape.tail is not None:
+        for name in ("start", "period", "ratio"):
+            check(f"tail.{name}", getattr(shape.tail, name), None)
+    check("atom", shape.atom, None)
+
+
+def _decay(cls: type[DeclaredNoise], shape: SymmetricNoise) -> sp.Expr | None:
+    r"""The order below which every moment is finite (None: all), from the last piece
+    when it is unbounded: :math:`\lim \log f(x)/x < 0` (exponential decay, all moments),
+    else :math:`f(x) \sim x^{-a}`, :math:`a > 1` (moments below :math:`a - 1`)."""
+    if not shape.head or sp.sympify(shape.head[-1].hi) != sp.oo:
+        return None
+    key = f"pieces[{len(shape.head)}].density"
+    f = sp.sympify(shape.head[-1].expr)
+    if x not in f.free_symbols:
+        raise DeclarationError(key, "an unbounded piece must decay: a constant density "
+                               "has infinite mass")
+    try:
+        rate = sp.limit(sp.log(f) / x, x, sp.oo)
+        if rate.is_negative:
+            return None
+        power = -sp.limit(sp.log(f) / sp.log(x), x, sp.oo) if rate.is_zero else None
+    except (NotImplementedError, ValueError, TypeError):
+        power = None
+    if power is None or power.has(sp.Limit) or power.is_extended_real is not True:
+        raise DeclarationError(key, "cannot decide how the density decays at infinity "
+                               "(exponentially, or as a power of x)")
+    over_one = power - 1
+    if over_one.is_positive is not True:
+        if over_one.is_number or over_one.is_nonpositive:
+            raise DeclarationError(key, f"the density decays as x^-({power}): its mass is "
+                                   "infinite (a power decay needs an exponent > 1)")
+        raise DeclarationError(key, f"the density decays as x^-({power}); declare the "
+                               "parameters so that its exponent is > 1")
+    return sp.simplify(over_one)
+
+
+def _check_mass(cls: type[DeclaredNoise], shape: SymmetricNoise,
+                point: Mapping[sp.Symbol, sp.Expr]) -> None:
+    """Total mass one, identically (or the constant solved, the conditions solved)."""
+    try:
+        solved = cls.calibration()
+    except (UnsupportedError, NotImplementedError, ValueError) as err:
+        raise DeclarationError("derived" if cls.derived else "normalise",
+                               f"the engine does not solve the definition: {err}") from None
+    if NORM in shape.free_symbols():
+        norm = solved.get(NORM)
+        if norm is None or norm.has(sp.zoo, sp.nan, sp.oo):
+            raise DeclarationError("normalise", "the total mass is 0 or infinite: nothing "
+                                   "to normalise")
+        return
+    mass = shape.total_mass()
+    if mass.has(sp.Integral, sp.Sum):
+        raise DeclarationError("pieces", f"sympy does not integrate the density in closed "
+                               f"form ({mass})")
+    gap = sp.sympify(mass).subs(solved) - 1
+    for attempt in (lambda e: e, sp.simplify, lambda e: sp.simplify(e.subs(b, sp.exp(-eps)))):
+        if attempt(gap) == 0:
+            return
+    value = sp.sympify(mass).subs(solved).xreplace(point)
+    found = _ball(value, 128)
+    if found is not None and found.is_finite() and not (found - 1).contains(0):
+        shown = ", ".join(f"{s}={v}" for s, v in point.items() if s is not b)
+        raise DeclarationError("pieces", f"the total mass is {found.str(6, radius=False)}, "
+                               f"not 1 (at {shown}); correct the density or set "
+                               "normalise = true")
+    raise DeclarationError("pieces", f"the total mass is not proven to be 1 (mass - 1 "
+                           f"simplifies to {sp.simplify(gap)}); set normalise = true to "
+                           "solve the constant")
+
+
+# ---------------------------------------------------------------------- declaring
+_CATALOGUE_SYMBOLS = {"eps": eps, "delta": delta, "Delta": Delta}
+_KNOWN_KEYS = ("name", "title", "lattice", "normalise", "guarantee", "params", "free",
+               "derived", "pieces", "density", "support", "tail", "atom")
+
+
+def _text(value: object, key: str, variables: Mapping[str, sp.Symbol]) -> sp.Expr:
+    """An expression of a declaration: text in the safe grammar, or an exact number or
+    sympy expression (whose names must be declared: checked by :func:`validate`)."""
+    if isinstance(value, bool):
+        raise DeclarationError(key, f"expected an expression, got {value!r}")
+    if isinstance(value, str):
+        text = value.strip()
+        if text in ("oo", "inf", "+oo", "+inf", "infinity"):
+            return sp.oo
+        return parse_function(text, key, variables)
+    if isinstance(value, int):
+        return sp.Integer(value)
+    if isinstance(value, Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, float):
+        raise DeclarationError(key, f"a float is not exact; write {value!r} as text "
+                               f"(\"{value!r}\")")
+    if isinstance(value, sp.Basic):
+        expr = sp.sympify(value)
+        if expr.has(sp.Float):
+            raise DeclarationError(key, "a sympy Float is not exact; use Rationals")
+        return expr
+    raise DeclarationError(key, f"expected an expression, got {type(value).__name__}")
+
+
+def _domain(spec: object, key: str) -> Domain:
+    """An interval ``"(0, oo)"``, ``"[0, 1]"``, ``"(0, 1/2)"`` as a :class:`Domain`."""
+    if not isinstance(spec, str):
+        raise DeclarationError(key, f"expected an interval such as \"(0, oo)\", got {spec!r}")
+    found = re.fullmatch(r"\s*([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])\s*", spec)
+    if found is None:
+        raise DeclarationError(key, f"expected an interval such as \"(0, oo)\" or "
+                               f"\"[0, 1]\", got {spec[:40]!r}")
+    left, lo_text, hi_text, right = found.groups()
+    ends: list[Fraction | None] = []
+    for text, infinite in ((lo_text, ("-oo", "-inf")), (hi_text, ("oo", "inf", "+oo"))):
+        ends.append(None if text in infinite else parse_number(text, key))
+    lo, hi = ends
+    if lo is not None and hi is not None and lo >= hi:
+        raise DeclarationError(key, f"an empty interval {spec!r}")
+    return Domain(lower=lo, upper=hi, lower_open=left == "(" or lo is None,
+                  upper_open=right == ")" or hi is None)
+
+
+def _param(name: str, spec: Mapping[str, Any], lattice: bool) -> Param:
+    key = f"params.{name}"
+    allowed = {"domain", "typical", "description", "default", "integer", "upper"}
+    _no_unknown(spec, allowed, key)
+    integer = spec.get("integer", False)
+    if not isinstance(integer, bool):
+        raise DeclarationError(f"{key}.integer", "must be true or false")
+    default = spec.get("default")
+    if name in _CATALOGUE_SYMBOLS and "domain" not in spec:
+        upper = spec.get("upper")
+        top = None if upper is None else parse_number(str(upper), f"{key}.upper")
+        if name == "eps":
+            prm = eps_param() if top is None else eps_param(upper=top)
+        elif name == "delta":
+            prm = delta_param() if top is None else delta_param(top)
+        else:
+            prm = sensitivity_param(integer=integer or lattice,
+                                    upper=None if top is None else int(top))
+        if default is not None:
+            prm = Param(prm.name, prm.symbol, prm.domain, prm.description, prm.typical,
+                        str(default))
+    else:
+        if "upper" in spec:
+            raise DeclarationError(f"{key}.upper", "give the whole domain instead")
+        if "domain" not in spec:
+            raise DeclarationError(f"{key}.domain", "required, e.g. \"(0, oo)\"")
+        dom = _domain(spec["domain"], f"{key}.domain")
+        dom = Domain(dom.lower, dom.upper, dom.lower_open, dom.upper_open, integer)
+        typical = spec.get("typical")
+        if typical is None:
+            typical = _typical_of(dom)
+        if (not isinstance(typical, (list, tuple)) or len(typical) != 2):
+            raise DeclarationError(f"{key}.typical", "expected two numbers [lo, hi]")
+        typical = tuple(str(v) for v in typical)
+        for v in typical:
+            if parse_number(v, f"{key}.typical") not in dom:
+                raise DeclarationError(f"{key}.typical", f"{v} is not in {dom.describe()}")
+        if name in _CATALOGUE_SYMBOLS:
+            symbol = _CATALOGUE_SYMBOLS[name]
+        else:
+            symbol = _symbol(name, dom.lower, dom.lower_open, integer)
+        prm = Param(name, symbol, dom, str(spec.get("description", f"the parameter {name}")),
+                    typical, None if default is None else str(default))
+    if prm.default is not None:
+        try:
+            prm.validate_exact(prm.default)
+        except DomainError as err:
+            raise DeclarationError(f"{key}.default", str(err).partition(": ")[2]) from None
+    return prm
+
+
+def _typical_of(dom: Domain) -> tuple[str, str]:
+    lo = dom.lower if dom.lower is not None else Fraction(-1)
+    hi = dom.upper if dom.upper is not None else lo + 3
+    a, c = lo + (hi - lo) / 4, lo + 3 * (hi - lo) / 4
+    if dom.integer:
+        a, c = Fraction(int(a) + 1), Fraction(max(int(c), int(a) + 1))
+    return (str(a), str(c))
+
+
+def _symbol(name: str, lower: Fraction | None, lower_open: bool, integer: bool) -> sp.Symbol:
+    """The symbol of a declared name, with the assumptions its domain gives."""
+    assumptions: dict[str, bool] = {"real": True}
+    if lower is not None and (lower > 0 or (lower == 0 and lower_open)):
+        assumptions = {"positive": True}
+    elif lower is not None and lower >= 0:
+        assumptions = {"nonnegative": True}
+    if integer:
+        assumptions["integer"] = True
+    return sp.Symbol(name, **assumptions)
+
+
+def _no_unknown(spec: Mapping[str, Any], allowed: Iterable[str], key: str) -> None:
+    if not isinstance(spec, Mapping):
+        raise DeclarationError(key, f"expected a table, got {type(spec).__name__}")
+    allowed = list(allowed)
+    for name in spec:
+        if name not in allowed:
+            near = suggestion(str(name), allowed)
+            hint = f"did you mean {near!r}? " if near else ""
+            raise DeclarationError(f"{key}.{name}" if key else str(name),
+                                   f"unknown key; {hint}valid: {', '.join(allowed)}")
+
+
+def _params(spec: object, lattice: bool, used: set[str]) -> tuple[Param, ...]:
+    if spec is None:
+        names: dict[str, Any] = {n: {} for n in ("eps", "delta") if n in used}
+    elif isinstance(spec, (list, tuple)):
+        names = {}
+        for name in spec:
+            if not isinstance(name, str) or name not in _CATALOGUE_SYMBOLS:
+                raise DeclarationError("params", f"a list names catalogue parameters "
+                                       f"(eps, delta, Delta); declare {name!r} as a table "
+                                       "with its domain")
+            names[name] = {}
+    elif isinstance(spec, Mapping):
+        names = dict(spec)
+    else:
+        raise DeclarationError("params", "expected a table of parameters or a list of names")
+    out = []
+    for name, body in names.items():
+        if not isinstance(name, str) or not _NAME.match(name) or keyword.iskeyword(name) \
+                or name in RESERVED:
+            raise DeclarationError(f"params.{name}", "is not a valid parameter name "
+                                   f"(reserved: {', '.join(sorted(RESERVED))})")
+        out.append(_param(name, {} if body is None else body, lattice))
+    if not any(prm.name == "Delta" for prm in out):
+        out.append(sensitivity_param(integer=lattice))
+    return tuple(out)
+
+
+def _pieces(spec: object, key: str, variables: Mapping[str, sp.Symbol]) -> tuple[Piece, ...]:
+    if spec is None:
+        return ()
+    if not isinstance(spec, (list, tuple)):
+        raise DeclarationError(key, "expected a list of pieces [lo, hi, density]")
+    out = []
+    for j, item in enumerate(spec):
+        at = _piece_key(key, j)
+        if isinstance(item, Mapping):
+            _no_unknown(item, ("lo", "hi", "density"), at)
+            missing = [n for n in ("lo", "hi", "density") if n not in item]
+            if missing:
+                raise DeclarationError(f"{at}.{missing[0]}", "required")
+            lo, hi, dens = item["lo"], item["hi"], item["density"]
+        elif isinstance(item, (list, tuple)) and len(item) == 3:
+            lo, hi, dens = item
+        else:
+            raise DeclarationError(at, "expected {lo, hi, density} or [lo, hi, density]")
+        bounds = {n: s for n, s in variables.items() if n not in ("x", "u")}
+        out.append(Piece(_text(lo, f"{at}.lo", bounds), _text(hi, f"{at}.hi", bounds),
+                         _positive_side(_text(dens, f"{at}.density", variables))))
+    return tuple(out)
+
+
+def _positive_side(expr: sp.Expr) -> sp.Expr:
+    r"""A density on :math:`[0, \infty)`: ``abs`` of the variable is the variable."""
+    for var in (x, u):
+        if var in expr.free_symbols and expr.has(sp.Abs):
+            s = sp.Dummy("s", nonnegative=True)
+            expr = expr.xreplace({var: s}).xreplace({s: var})
+            expr = sp.sympify(expr).subs(sp.Abs(var), var)
+    return expr
+
+
+def declare_noise(name: str, *, pieces: Sequence[object] = (), density: object = None,
+                  support: object = None, tail: Mapping[str, Any] | None = None,
+                  atom: object = None, lattice: bool = False,
+                  params: Mapping[str, Any] | Sequence[str] | None = None,
+                  free: Mapping[str, Any] | None = None,
+                  derived: Mapping[str, Mapping[str, Any]] | None = None,
+                  normalise: bool = False, guarantee: str | None = None,
+                  title: str | None = None) -> type[DeclaredNoise]:
+    r"""Declare a symmetric noise and return its mechanism class, validated
+    (:func:`validate`).
+
+    Expressions are text in dpsym's safe grammar (:func:`dpsym.core.expressions.parse_function`:
+    rationals, ``+ - * / ^``, ``exp``, ``log``, ``sqrt``, ``abs``, ``pi``, ``e``, the
+    declared names; never ``eval``), or exact numbers and sympy expressions.
+
+    Parameters
+    ----------
+    name : str
+        Its name (the CLI name of the class; not a catalogue name).
+    pieces : sequence
+        The density on :math:`[0, \infty)` (a mass function on :math:`0, 1, \dots` when
+        ``lattice``): pieces ``{"lo", "hi", "density"}`` or ``(lo, hi, density)`` in the
+        variable ``x``, contiguous from 0, the last one possibly up to ``"oo"``; mirrored
+        on the negative side.
+    density : str or sympy.Expr, optional
+        Instead of ``pieces``: the density on the whole line (proven even), on
+        :math:`|x| <` ``support`` (default :math:`\infty`).
+    support : str, optional
+        The half-width of the support of ``density``.
+    tail : mapping, optional
+        A geometric tail ``{"start", "period", "ratio", "pieces"}`` after the pieces: copy
+        :math:`k` of the shape ``pieces`` (in the local variable ``u`` on
+        :math:`[0, \mathrm{period})`) on :math:`[s + kT, s + (k + 1)T)`, scaled by
+        ``ratio``:math:`^k`.
+    atom : str, optional
+        A point mass at 0 (continuous noise).
+    lattice : bool
+        Integer-valued noise (a mass function).
+    params : mapping or sequence of str, optional
+        The parameters: ``{name: {"domain": "(0, oo)", "typical": [lo, hi],
+        "description": ..., "default": ..., "integer": bool}}``; ``eps``, ``delta`` and
+        ``Delta`` are the catalogue's (options ``upper``, ``integer``, ``default``), and a
+        list of those names declares them as in the catalogue. The sensitivity ``Delta``
+        is always a parameter (default 1). Default: the catalogue names used.
+    free : mapping, optional
+        A free parameter ``{"name", "lower", "upper", "integer"}``; its optimal value is
+        found per cost (like the staircase's :math:`\gamma`).
+    derived : mapping, optional
+        Derived parameters, in order: ``{name: {"mass": [lo, hi], "piece": j, "equals":
+        rhs, "description": ...}}`` fixes ``name`` by the condition that piece ``j``
+        (default: the only piece) has mass ``rhs`` on :math:`[lo, hi)`;
+        ``{name: {"normaliser": true}}`` names the normalising constant.
+    normalise : bool
+        Multiply the pieces by an unknown constant solved from total mass one.
+    guarantee : str, optional
+        ``"eps"``, ``"eps,delta"`` or ``"0,delta"`` (default: ``"eps,delta"`` when
+        ``delta`` is a parameter, else ``"eps"``): a claim, decided by ``compare``.
+    title : str, optional
+        A title for listings.
+
+    Returns
+    -------
+    type of DeclaredNoise
+        The mechanism class.
+
+    Raises
+    ------
+    DeclarationError
+        Naming the key at fault and the fault (module docstring).
+    """
+    return noise_from_mapping({
+        "name": name, "pieces": pieces, "density": density, "support": support,
+        "tail": tail, "atom": atom, "lattice": lattice, "params": params, "free": free,
+        "derived": derived, "normalise": normalise, "guarantee": guarantee, "title": title})
+
+
+def _names_in(spec: Mapping[str, Any]) -> set[str]:
+    """The identifiers written in a declaration's expressions (to infer catalogue
+    parameters)."""
+    found: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            found.update(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", value))
+        elif isinstance(value, sp.Basic):
+            found.update(str(s) for s in value.free_symbols)
+        elif isinstance(value, Mapping):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                walk(item)
+
+    for key in ("pieces", "density", "support", "tail", "atom", "free", "derived"):
+        walk(spec.get(key))
+    if "b" in found:
+        found.add("eps")
+    return found
+
+
+@exclusive
+def noise_from_mapping(spec: Mapping[str, Any], *, defer: bool = False
+                       ) -> type[DeclaredNoise]:
+    """The mechanism class of a declaration given as a mapping (the content of a TOML or
+    JSON noise file; :func:`declare_noise`'s keywords). Keys left ``None`` take their
+    defaults. The text is read at once; the validation (:func:`validate`: signs, mass,
+    decay) too, or at the class's first use with ``defer`` (:attr:`DeclaredNoise.pending`).
+
+    Raises
+    ------
+    DeclarationError
+        Naming the key at fault.
+    """
+    spec = {k: v for k, v in spec.items() if v is not None}
+    _no_unknown(spec, _KNOWN_KEYS, "")
+    name = spec.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", name) or len(name) > 40:
+        raise DeclarationError("name", "required: lowercase letters, digits and '-', "
+                               f"starting with a letter, at most 40 characters, got {name!r}")
+    lattice = spec.get("lattice", False)
+    normalise = spec.get("normalise", False)
+    for key, flag in (("lattice", lattice), ("normalise", normalise)):
+        if not isinstance(flag, bool):
+            raise DeclarationError(key, f"must be true or false, got {flag!r}")
+    prms = _params(spec.get("params"), lattice, _names_in(spec))
+    variables: dict[str, sp.Symbol] = {prm.name: prm.symbol for prm in prms}
+    if "eps" in variables:
+        variables["b"] = b
+    fp = _free(spec.get("free"), variables)
+    derived_spec = spec.get("derived") or {}
+    if not isinstance(derived_spec, Mapping):
+        raise DeclarationError("derived", "expected a table of derived parameters")
+    derived_symbols = {}
+    for dname in derived_spec:
+        if not isinstance(dname, str) or not _NAME.match(dname) or dname in RESERVED \
+                or dname in variables:
+            raise DeclarationError(f"derived.{dname}", "is not a valid new name")
+        if not (derived_spec[dname] or {}).get("normaliser"):
+            derived_symbols[dname] = sp.Symbol(dname, positive=True)
+    variables.update(derived_symbols)
+    head, tail, atom = _shape(spec, variables, lattice)
+    if normalise:
+        head = tuple(Piece(pc.lo, pc.hi, NORM * pc.expr) for pc in head)
+        if tail is not None:
+            tail = GeometricTail(tail.start, tail.period, tail.ratio,
+                                 tuple(Piece(pc.lo, pc.hi, NORM * pc.expr)
+                                       for pc in tail.pieces))
+    shape = SymmetricNoise(lattice=lattice, head=head, tail=tail,
+                           atom=atom if atom is not None else sp.Integer(0))
+    derived, conditions = _derived(derived_spec, derived_symbols, variables, shape,
+                                   normalise)
+    has_delta = any(prm.name == "delta" for prm in prms)
+    guarantee = spec.get("guarantee", "eps,delta" if has_delta else "eps")
+    try:
+        guarantee = Guarantee(guarantee)
+    except ValueError:
+        raise DeclarationError("guarantee", "must be \"eps\", \"eps,delta\" or \"0,delta\", "
+                               f"got {guarantee!r}") from None
+    attrs = {
+        "name": name, "title": str(spec.get("title", f"declared noise {name}")),
+        "source": "declared", "lattice": lattice, "guarantee": guarantee, "params": prms,
+        "free": fp, "derived": derived, "density": shape, "defining_conditions": conditions,
+        "__module__": "declared", "__doc__": f"The declared noise {name}.",
+    }
+    class_name = "".join(part.capitalize() for part in name.split("-"))
+    cls = type(class_name, (DeclaredNoise,), attrs)
+    if defer:
+        cls.pending = True
+    else:
+        cls.checks = validate(cls)
+    return cls
+
+
+def _free(spec: object, variables: dict[str, sp.Symbol]) -> FreeParameter | None:
+    if spec is None:
+        return None
+    _no_unknown(spec, ("name", "lower", "upper", "integer"), "free")
+    name = spec.get("name")
+    if not isinstance(name, str) or not _NAME.match(name) or name in RESERVED \
+            or name in variables:
+        raise DeclarationError("free.name", f"required, a new name, got {name!r}")
+    integer = spec.get("integer", False)
+    if not isinstance(integer, bool):
+        raise DeclarationError("free.integer", "must be true or false")
+    bounds = dict(variables)
+    lower = _text(spec.get("lower", "0"), "free.lower", bounds)
+    upper = _text(spec.get("upper", "1"), "free.upper", bounds)
+    if lower.is_number and upper.is_number and not lower < upper:
+        raise DeclarationError("free", f"needs lower < upper, got [{lower}, {upper}]")
+    if name == "gamma" and lower == 0 and not integer:
+        symbol = gamma
+    elif name == "r" and integer and lower.is_positive:
+        symbol = r
+    else:
+        symbol = sp.Symbol(name, integer=True) if integer else \
+            sp.Symbol(name, nonnegative=True) if lower.is_nonnegative else \
+            sp.Symbol(name, real=True)
+    variables[name] = symbol
+    return FreeParameter(name, symbol, lower, upper, integer)
+
+
+def _shape(spec: Mapping[str, Any], variables: dict[str, sp.Symbol], lattice: bool
+           ) -> tuple[tuple[Piece, ...], GeometricTail | None, sp.Expr | None]:
+    head_vars = {**variables, "x": x}
+    if "density" in spec:
+        if spec.get("pieces"):
+            raise DeclarationError("density", "give pieces or a density, not both")
+        f = _text(spec["density"], "density", head_vars)
+        if sp.simplify(f.subs(x, -x) - f) != 0:
+            raise DeclarationError("density", f"is not symmetric: f(-x) - f(x) = "
+                                   f"{sp.simplify(f.subs(x, -x) - f)} is not 0")
+        bound = {k: v for k, v in variables.items()}
+        top = sp.oo if "support" not in spec else _text(spec["support"], "support", bound)
+        head: tuple[Piece, ...] = (Piece(sp.Integer(0), top, _positive_side(f)),)
+    else:
+        if "support" in spec:
+            raise DeclarationError("support", "goes with density (pieces have their ends)")
+        head = _pieces(spec.get("pieces"), "pieces", head_vars)
+    tail = None
+    if "tail" in spec:
+        t = spec["tail"]
+        _no_unknown(t, ("start", "period", "ratio", "pieces"), "tail")
+        for key in ("period", "ratio", "pieces"):
+            if key not in t:
+                raise DeclarationError(f"tail.{key}", "required")
+        start_default = head[-1].hi if head else sp.Integer(0)
+        tail = GeometricTail(
+            _text(t["start"], "tail.start", variables) if "start" in t else start_default,
+            _text(t["period"], "tail.period", variables),
+            _text(t["ratio"], "tail.ratio", variables),
+            _pieces(t["pieces"], "tail.pieces", {**variables, "u": u}))
+    atom = None
+    if "atom" in spec:
+        atom = _text(spec["atom"], "atom", variables)
+    if lattice:  # sympy integers: exact offsets in the lattice sums
+        head = tuple(Piece(sp.sympify(pc.lo), sp.sympify(pc.hi), pc.expr) for pc in head)
+    return head, tail, atom
+
+
+def _derived(spec: Mapping[str, Any], symbols: Mapping[str, sp.Symbol],
+             variables: Mapping[str, sp.Symbol], shape: SymmetricNoise, normalise: bool
+             ) -> tuple[tuple[Derived, ...], tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]]:
+    derived: list[Derived] = []
+    conditions: list[tuple[sp.Symbol, sp.Expr, sp.Expr]] = []
+    for dname, body in spec.items():
+        key = f"derived.{dname}"
+        body = body or {}
+        _no_unknown(body, ("mass", "piece", "equals", "description", "normaliser"), key)
+        text = str(body.get("description", dname))
+        if body.get("normaliser"):
+            if not normalise:
+                raise DeclarationError(f"{key}.normaliser", "needs normalise = true")
+            if set(body) - {"normaliser", "description"}:
+                raise DeclarationError(key, "a normaliser takes no condition")
+            derived.append(Derived(dname, NORM, text))
+            continue
+        for needed in ("mass", "equals"):
+            if needed not in body:
+                raise DeclarationError(f"{key}.{needed}", "required")
+        ends = body["mass"]
+        if not isinstance(ends, (list, tuple)) or len(ends) != 2:
+            raise DeclarationError(f"{key}.mass", "expected [lo, hi]")
+        lo, hi = (_text(e, f"{key}.mass", variables) for e in ends)
+        index = body.get("piece", 1 if len(shape.head) == 1 else None)
+        if not isinstance(index, int) or isinstance(index, bool) \
+                or not 1 <= index <= len(shape.head):
+            raise DeclarationError(f"{key}.piece", f"the number of a piece, 1 to "
+                                   f"{len(shape.head)}, is required")
+        expr = shape.head[index - 1].expr
+        if shape.lattice:
+            mass = sp.summation(expr, (x, lo, hi - 1))
+        else:
+            mass = sp.integrate(expr, (x, lo, hi), conds="none")
+        rhs = _text(body["equals"], f"{key}.equals", variables)
+        conditions.append((symbols[dname], mass, rhs))
+        derived.append(Derived(dname, symbols[dname], text))
+    return tuple(derived), tuple(conditions)
+
+
+# ---------------------------------------------------------------------- files
+def load_noise(path: str | Path, *, defer: bool = False) -> type[DeclaredNoise]:
+    """The mechanism class declared by a TOML (``.toml``) or JSON (``.json``) noise file
+    (keys: those of :func:`declare_noise`; see ``docs/noise.md``), validated at once or,
+    with ``defer``, at its first use (:func:`noise_from_mapping`).
+
+    Raises
+    ------
+    DeclarationError
+        For a file that cannot be read or parsed (``noise``), or a declaration refused
+        (naming the key at fault).
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise DeclarationError("noise", f"cannot read {str(path)[:80]!r}: "
+                               f"{err.strerror or type(err).__name__}") from None
+    if len(raw) > 1 << 20:
+        raise DeclarationError("noise", "a noise file is at most 1 MiB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DeclarationError("noise", f"{path.name} is not UTF-8 text") from None
+    try:
+        if path.suffix.lower() == ".json":
+            data = json.loads(text)
+        else:
+            data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as err:
+        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
+        raise DeclarationError("noise", f"{path.name} is not valid {kind}: "
+                               f"{' '.join(str(err).split())}") from None
+    if not isinstance(data, Mapping):
+        raise DeclarationError("noise", f"{path.name}: expected a table of keys")
+    return noise_from_mapping(data, defer=defer)
