@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'c47c9a98c35d10be02309226231f865742960cae034177157d9d9887c386748e'
+FINGERPRINT = '0c7e689472b027790527f76c8b38dcd7ee144c810724d64a3eb0eb183f7fff93'
 
 def _e0():
     with evaluate(False):
