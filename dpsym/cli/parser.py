@@ -37,7 +37,7 @@ from dpsym.cli.options import (
     registries,
 )
 from dpsym.core.names import suggestion
-from dpsym.mechanisms import register
+from dpsym.mechanisms import register, unregister
 from dpsym.mechanisms.declared import DeclarationError, DeclaredNoise, load_noise
 from dpsym.runtime.budget import DEFAULT_TIMEOUT, MAX_TIMEOUT, MIN_TIMEOUT
 
@@ -491,6 +491,7 @@ def _declared_noise(argv: Sequence[str]) -> tuple[list[str], type[DeclaredNoise]
         cls = load_noise(path, defer=True)
     except DeclarationError as err:
         raise CliError(f"--noise {path}: {err}") from None
+    cls.origin = f"--noise {path}"
     mechanisms, bounds = registries()
     if cls.name in mechanisms or cls.name in bounds:
         raise CliError(f"--noise {path}: name: {cls.name!r} is already an entry of "
@@ -504,10 +505,16 @@ def _declared_noise(argv: Sequence[str]) -> tuple[list[str], type[DeclaredNoise]
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     """Parse ``argv``; ``value``, ``series`` and ``formula`` get an option for every
     declared parameter (checked against the named entry by the handlers). ``--noise
-    FILE`` declares a noise (:func:`_declared_noise`), kept as ``noise`` in the result."""
+    FILE`` declares a noise (:func:`_declared_noise`), kept as ``noise`` in the result
+    (the caller unregisters it when the command is done)."""
     argv, noise = _declared_noise(argv)
     command = next((a for a in argv if not a.startswith("-")), None)
-    params = param_names() if command in REGISTRY_COMMANDS else None
-    parsed = build_parser(params, noise).parse_args(argv)
+    try:
+        params = param_names() if command in REGISTRY_COMMANDS else None
+        parsed = build_parser(params, noise).parse_args(argv)
+    except BaseException:
+        if noise is not None:
+            unregister(noise)
+        raise
     parsed.noise = noise
     return parsed

@@ -63,6 +63,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
@@ -152,6 +153,9 @@ class DeclaredNoise(Mechanism):
     #: Whether :func:`validate` is still to run: a declaration read by the command line
     #: is validated at its first use, within the command's time and memory budgets.
     pending: ClassVar[bool] = False
+    #: Where the declaration was read (``--noise FILE``), named by a refusal at its first
+    #: use; None for a declaration in Python.
+    origin: ClassVar[str | None] = None
 
     @classmethod
     def validated(cls) -> None:
@@ -166,6 +170,11 @@ class DeclaredNoise(Mechanism):
             cls.pending = False
             try:
                 cls.checks = validate(cls)
+            except DeclarationError as err:
+                cls.pending = True
+                if cls.origin is None:
+                    raise
+                raise DeclarationError(cls.origin, str(err)) from None
             except BaseException:
                 cls.pending = True
                 raise
@@ -272,7 +281,10 @@ class DeclaredNoise(Mechanism):
         UnsupportedError
             If the profile of this noise's shape has no certified path.
         """
-        found = super().privacy_profile(eps_prime, cost, digits, free_value=free_value)
+        try:
+            found = super().privacy_profile(eps_prime, cost, digits, free_value=free_value)
+        except UnsupportedError as err:
+            raise _no_certified_profile(self.name, err) from None
         if found.certificate not in ("exact", "enclosure"):
             raise _no_certified_profile(self.name)
         return found
@@ -287,7 +299,10 @@ class DeclaredNoise(Mechanism):
         UnsupportedError
             If the profile of this noise's shape has no certified path.
         """
-        found = super().is_private(eps, delta, cost, digits, free_value=free_value)
+        try:
+            found = super().is_private(eps, delta, cost, digits, free_value=free_value)
+        except UnsupportedError as err:
+            raise _no_certified_profile(self.name, err) from None
         if found.tolerance != 0:
             raise _no_certified_profile(self.name)
         return found
@@ -306,21 +321,33 @@ class DeclaredNoise(Mechanism):
         """
         if self.private_by_theorem:
             return
+        shown = f"({_shown(eps)}, {_shown(delta)})-DP"
         try:
             verdict = self.is_private(eps, delta, cost, 20)
         except (UnsupportedError, CertificationError) as err:
-            raise DomainError("guarantee", f"{self.name}: its privacy at eps={eps}, "
-                              f"delta={delta} is not decided ({err})") from None
+            raise DomainError("guarantee", f"{self.name}: whether it is {shown} is not "
+                              f"decided ({err})") from None
         if not verdict.private:
-            raise DomainError("guarantee", f"{self.name} is not ({eps}, {delta})-DP: its "
-                              f"privacy profile there is {verdict.text}")
+            raise DomainError("guarantee", f"{self.name} is not {shown}: its privacy "
+                              f"profile there is {verdict.text}")
 
 
-def _no_certified_profile(name: str) -> UnsupportedError:
+def _shown(value: object) -> str:
+    """A number as the user would write it: a terminating fraction as a decimal."""
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return str(value.numerator)
+        text = format(Decimal(value.numerator) / Decimal(value.denominator), "f")
+        return text if Fraction(text) == value else str(value)
+    return str(value)
+
+
+def _no_certified_profile(name: str, reason: object = None) -> UnsupportedError:
+    why = "" if reason is None else f" ({reason})"
     return UnsupportedError(
         f"{name}: the privacy profile is certified for lattice noise, piecewise-constant "
         "densities and the closed forms (Laplace, truncated Laplace, uniform with a point "
-        "mass, normal, staircase); this noise's shape has none of them")
+        f"mass, normal, staircase); this noise's shape is none of them{why}")
 
 
 # ---------------------------------------------------------------------- exact decisions
@@ -519,6 +546,14 @@ def _typical_point(cls: type[DeclaredNoise]) -> dict[sp.Symbol, sp.Expr]:
     return point
 
 
+def _point_text(point: Mapping[sp.Symbol, sp.Expr], expr: object) -> str:
+    """The values of ``point`` that ``expr`` depends on, as text (``eps=1, A=3``)."""
+    used = sp.sympify(expr).free_symbols
+    if b in used:
+        used |= {eps}
+    return ", ".join(f"{s}={v}" for s, v in point.items() if s in used and s is not b)
+
+
 def _witness_negative(expr: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
                       point: Mapping[sp.Symbol, sp.Expr]) -> str | None:
     """A point of ``[lo, hi)`` where ``expr`` is proven negative at the parameter
@@ -531,8 +566,8 @@ def _witness_negative(expr: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
         at = lo_v + width * sp.Rational(2 * j + 1, 32)
         value = sp.sympify(expr).xreplace(point).xreplace({var: at})
         if value.is_number and _decided_sign(value) == -1:
-            shown = ", ".join(f"{s}={v}" for s, v in point.items() if s is not b)
-            return f"x = {at} ({shown})"
+            shown = _point_text(point, expr)
+            return f"x = {at}" + (f" ({shown})" if shown else "")
     return None
 
 
@@ -581,24 +616,43 @@ def validate(cls: type[DeclaredNoise]) -> Checks:
 
     def need_nonnegative(key: str, expr: sp.Expr, var: sp.Symbol | None, lo: sp.Expr,
                          hi: sp.Expr, what: str) -> None:
-        expr = sp.sympify(expr)
+        expr = sp.sympify(expr).xreplace({NORM: 1})  # (the constant is positive)
         here = ([(var, lo, hi)] if var is not None else []) + ranges
         if proven_nonnegative(expr, here):
+            return
+        involved = expr.free_symbols | sp.sympify(lo).free_symbols | \
+            sp.sympify(hi).free_symbols
+        if not involved - {var}:  # nothing depends on a parameter: decide it now
+            found = _numeric_nonnegative(expr, var, sp.sympify(lo), sp.sympify(hi))
+            if found is not True:
+                raise DeclarationError(key, f"{what} {found}")
             return
         if var is not None:
             witness = _witness_negative(expr, var, lo, hi, point)
             if witness is not None:
                 raise DeclarationError(key, f"{what} is negative at {witness}")
         elif _decided_sign(expr.xreplace(point)) == -1:
-            shown = ", ".join(f"{s}={v}" for s, v in point.items() if s is not b)
-            raise DeclarationError(key, f"{what} is negative at {shown}")
-        involved = expr.free_symbols | sp.sympify(lo).free_symbols | \
-            sp.sympify(hi).free_symbols
+            raise DeclarationError(key, f"{what} is negative at {_point_text(point, expr)}")
         if involved & free_symbols:
             raise DeclarationError(key, f"{what} is not proven nonnegative for every "
                                    f"{cls.free.name} in its range; write it so that sympy "
                                    "sees its sign")
-        nonneg.append((key, expr.xreplace({NORM: 1}), var, lo, hi))
+        nonneg.append((key, expr, var, lo, hi))
+
+    def need_below_one(key: str, expr: sp.Expr, strict: bool) -> None:
+        expr = sp.sympify(expr)
+        if proven_nonnegative(1 - expr, ranges, strict=strict):
+            return
+        bound = "< 1" if strict else "<= 1"
+        for at in ({}, point):
+            side = _decided_sign(1 - expr.xreplace(at)) if not expr.xreplace(at).free_symbols \
+                else None
+            if side is not None and (side < 0 or (strict and side == 0)):
+                raise DeclarationError(key, f"must be {bound}, got {expr.xreplace(at)}"
+                                       + (f" at {_point_text(at, expr)}" if at else ""))
+            if side is not None and not expr.free_symbols:
+                return
+        below.append((key, expr, strict))
 
     def layout(where: str, pieces: Sequence[Piece], start: sp.Expr, end: sp.Expr | None,
                var: sp.Symbol) -> None:
@@ -630,8 +684,7 @@ def validate(cls: type[DeclaredNoise]) -> Checks:
         if not proven_nonnegative(sp.sympify(t.period), ranges, strict=True):
             raise DeclarationError("tail.period", f"must be > 0, got {t.period}")
         need_nonnegative("tail.ratio", t.ratio, None, 0, 0, "the ratio")
-        if not proven_nonnegative(1 - sp.sympify(t.ratio), ranges, strict=True):
-            below.append(("tail.ratio", t.ratio, True))
+        need_below_one("tail.ratio", t.ratio, True)
         layout("tail.pieces", t.pieces, sp.Integer(0), t.period, u)
     elif not shape.head:
         raise DeclarationError("pieces", "no piece and no tail: declare the density")
@@ -641,8 +694,7 @@ def validate(cls: type[DeclaredNoise]) -> Checks:
             raise DeclarationError("atom", "a mass function has no separate atom (the "
                                    "mass at 0 is the first piece's value at 0)")
         need_nonnegative("atom", atom, None, 0, 0, "the point mass")
-        if not proven_nonnegative(1 - atom, ranges):
-            below.append(("atom", atom, False))
+        need_below_one("atom", atom, False)
     moments_below = _decay(cls, shape)
     _check_mass(cls, shape, point)
     return Checks(tuple(nonneg), tuple(below), moments_below)
@@ -684,7 +736,7 @@ def _decay(cls: type[DeclaredNoise], shape: SymmetricNoise) -> sp.Expr | None:
                                "has infinite mass")
     try:
         rate = sp.limit(sp.log(f) / x, x, sp.oo)
-        if rate.is_negative:
+        if rate.is_extended_negative:  # (-oo: faster than any exponential)
             return None
         power = -sp.limit(sp.log(f) / sp.log(x), x, sp.oo) if rate.is_zero else None
     except (NotImplementedError, ValueError, TypeError):
@@ -712,6 +764,9 @@ def _check_mass(cls: type[DeclaredNoise], shape: SymmetricNoise,
                                f"the engine does not solve the definition: {err}") from None
     if NORM in shape.free_symbols():
         norm = solved.get(NORM)
+        if norm is not None and norm.has(sp.Integral, sp.Sum):
+            raise DeclarationError("pieces", "sympy does not integrate (or sum) the density "
+                                   "in closed form")
         if norm is None or norm.has(sp.zoo, sp.nan, sp.oo):
             raise DeclarationError("normalise", "the total mass is 0 or infinite: nothing "
                                    "to normalise")
@@ -724,13 +779,14 @@ def _check_mass(cls: type[DeclaredNoise], shape: SymmetricNoise,
     for attempt in (lambda e: e, sp.simplify, lambda e: sp.simplify(e.subs(b, sp.exp(-eps)))):
         if attempt(gap) == 0:
             return
-    value = sp.sympify(mass).subs(solved).xreplace(point)
+    total = sp.sympify(mass).subs(solved)
+    value = total.xreplace(point)
     found = _ball(value, 128)
     if found is not None and found.is_finite() and not (found - 1).contains(0):
-        shown = ", ".join(f"{s}={v}" for s, v in point.items() if s is not b)
-        raise DeclarationError("pieces", f"the total mass is {found.str(6, radius=False)}, "
-                               f"not 1 (at {shown}); correct the density or set "
-                               "normalise = true")
+        shown = str(value) if value.is_Rational else found.str(6, radius=False)
+        where = f" at {_point_text(point, total)}" if total.free_symbols else ""
+        raise DeclarationError("pieces", f"the total mass is {shown}, not 1{where}; correct "
+                               "the density or set normalise = true")
     raise DeclarationError("pieces", f"the total mass is not proven to be 1 (mass - 1 "
                            f"simplifies to {sp.simplify(gap)}); set normalise = true to "
                            "solve the constant")
@@ -751,7 +807,12 @@ def _text(value: object, key: str, variables: Mapping[str, sp.Symbol]) -> sp.Exp
         text = value.strip()
         if text in ("oo", "inf", "+oo", "+inf", "infinity"):
             return sp.oo
-        return parse_function(text, key, variables)
+        try:
+            return parse_function(text, key, variables)
+        except DomainError as err:
+            body = str(err).partition(": ")[2]
+            hint = " (declare it under params)" if "unknown name" in body else ""
+            raise DeclarationError(key, body + hint) from None
     if isinstance(value, int):
         return sp.Integer(value)
     if isinstance(value, Fraction):

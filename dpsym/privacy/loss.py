@@ -64,6 +64,8 @@ __all__ = [
     "sort_key",
 ]
 
+#: Largest number of integer shifts of a lattice noise with non-constant pieces.
+MAX_LATTICE_SHIFTS = 4096
 #: Largest number of lattice points with a non-constant loss enumerated one by one.
 MAX_POINTS = 200_000
 _BITS_PER_DIGIT = 3.3219280948873626
@@ -218,8 +220,29 @@ class Unrolled:
         r"""The shifts at which a function of :math:`d` that is piecewise linear with kinks
         at breakpoint differences (the Rényi and KL integrals, the hockey-stick divergence
         of a piecewise-constant noise) can take its largest value on :math:`(0, \Delta]`:
-        :math:`\Delta` and the breakpoint differences below it (lattice: with the shift 1)."""
+        :math:`\Delta` and the breakpoint differences below it (lattice: with the shift 1).
+
+        Those integrals are piecewise linear in :math:`d` for piecewise-constant noise only;
+        with a non-constant piece, a lattice noise's shifts are all the integers
+        :math:`1, \dots, \Delta` (each evaluated: exact), and a density on the line has
+        no such set.
+
+        Raises
+        ------
+        UnsupportedError
+            For a density on the line with a non-constant piece.
+        """
         top = exact_sym(sensitivity)
+        if any(sg.rate != 0 for sg in self.segs if not sg.zero):
+            if not self.lattice:
+                raise UnsupportedError(
+                    "the worst shift is derived for log-concave or piecewise-constant "
+                    "densities; this one has non-constant pieces and is not log-concave")
+            count = int(sp.floor(top))
+            if count > MAX_LATTICE_SHIFTS:
+                raise UnsupportedError(f"more than {MAX_LATTICE_SHIFTS} integer shifts to "
+                                       "evaluate")
+            return [sp.Integer(d) for d in range(1, count + 1)] or [top]
         pts = self.breakpoints()
         found: dict[str, sp.Expr] = {str(top): top}
         if self.lattice:
