@@ -1275,7 +1275,8 @@ def _derived(spec: Mapping[str, Any], symbols: Mapping[str, sp.Symbol],
 def load_noise(path: str | Path, *, defer: bool = False) -> type[DeclaredNoise]:
     """The mechanism class declared by a TOML (``.toml``) or JSON (``.json``) noise file
     (keys: those of :func:`declare_noise`; see ``docs/noise.md``), validated at once or,
-    with ``defer``, at its first use (:func:`noise_from_mapping`).
+    with ``defer``, at its first use (:func:`noise_from_mapping`). A file with another
+    name (a pipe, ``<(echo ...)`` in a shell) is JSON when it starts with ``{``.
 
     Raises
     ------
@@ -1295,13 +1296,12 @@ def load_noise(path: str | Path, *, defer: bool = False) -> type[DeclaredNoise]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise DeclarationError("noise", f"{path.name} is not UTF-8 text") from None
+    suffix = path.suffix.lower()
+    is_json = suffix == ".json" or (suffix != ".toml" and text.lstrip().startswith("{"))
     try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
-            data = tomllib.loads(text)
+        data = json.loads(text) if is_json else tomllib.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as err:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
+        kind = "JSON" if is_json else "TOML"
         raise DeclarationError("noise", f"{path.name} is not valid {kind}: "
                                f"{' '.join(str(err).split())}") from None
     if not isinstance(data, Mapping):
