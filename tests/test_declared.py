@@ -439,3 +439,39 @@ def test_a_certified_value_or_a_refusal() -> None:
         assert "no certified path" in str(err)
     else:
         assert found.certificate in ("exact", "enclosure")
+
+
+# ---------------------------------------------------------------------- more shapes
+def test_a_mass_function_on_the_line_and_a_power_tail() -> None:
+    """A two-sided geometric mass function given on the whole line is the geometric tail
+    it is; a density decaying as a power has the moments below its exponent only."""
+    geometric = declare_noise("geometric", lattice=True, density="(1-q)/(1+q)*q^abs(x)",
+                              params={"q": {"domain": "(0, 1)", "default": "1/2"}})
+    assert geometric.density.tail is not None and not geometric.density.head
+    for q in ("1/2", "9/10"):
+        exact = 2 * Fraction(q) / (1 - Fraction(q) ** 2)  # E|X| = 2q/(1 - q^2)
+        with mpmath.workdps(40):
+            expected = mpmath.nstr(mpmath.mpf(exact.numerator) / exact.denominator, 20,
+                                   strip_zeros=False)
+        assert geometric(q=q).value("cost", digits=20).text == expected
+    power_tail = declare_noise("power-tail", density="(a - 1)/(2*(1 + abs(x))^a)",
+                               params={"a": {"domain": "(1, oo)", "default": "4"}})
+    assert power_tail.checks.moments_below == power_tail.params[0].symbol - 1
+    assert power_tail().value("cost", "power", 20).text == "1.0000000000000000000"
+    with pytest.raises(DomainError, match="only the moments of order below 3"):
+        power_tail().value("cost", "moment:5")
+    assert power_tail(a=7).value("cost", "moment:5", 20).text  # finite below 6
+    with pytest.raises(DeclarationError, match="write the decay as exp"):
+        declare_noise("base-power", density="q^abs(x)*log(1/q)/2",
+                      params={"q": {"domain": "(0, 1)", "default": "1/2"}})
+
+
+def test_a_closed_form_that_disagrees_with_quadrature_is_refused() -> None:
+    """The cross-check of a declared noise's costs: a wrong closed form (here a moment
+    doubled on purpose) is refused, not printed."""
+    cls = noise_from_mapping(CLIPPED)
+    wrong = type("Wrong", (cls,), {"cost_function": classmethod(
+        lambda fam, cost: 2 * cls.cost_function(cost)), "__module__": "declared"})
+    assert cls().value("cost", "power", 20).certificate == "enclosure"
+    with pytest.raises(CertificationError, match="disagrees with a quadrature"):
+        wrong().value("cost", "power", 20)

@@ -91,8 +91,9 @@ from dpsym.core.params import (
 )
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.mechanisms.base import Mechanism
-from dpsym.precision import arb_workprec, exclusive
+from dpsym.precision import arb_workprec, exclusive, workdps
 from dpsym.privacy.profiles import PrivacyCheck
+from dpsym.symbolic.lambdas import mpmath_function
 from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
 from dpsym.symbols import NORM, Delta, b, delta, eps, gamma, r, u, x
 
@@ -252,16 +253,43 @@ class DeclaredNoise(Mechanism):
         CertificationError
             If no certified path proves the value.
         """
+        cost = parse_cost(cost)
         bound = self.checks.moments_below
         if bound is not None and not bound.is_number:
-            self._check_moment(parse_cost(cost), bound)
+            self._check_moment(cost, bound)
         found = super().value(quantity, cost, digits, method=method)
         if method != "mpmath" and found.certificate not in ("exact", "enclosure"):
             raise CertificationError(
-                f"{self.name}: {quantity} (cost {parse_cost(cost).name}) has no certified "
-                "path for this noise (no closed form that ball arithmetic evaluates, no "
-                "proven minimiser); method 'mpmath' gives the uncertified cross-check")
+                f"{self.name}: {quantity} (cost {cost.name}) has no certified path for this "
+                "noise (no closed form that ball arithmetic evaluates, no proven minimiser); "
+                "method 'mpmath' gives the uncertified cross-check")
+        if quantity == "cost" and not self.private_by_theorem:
+            self._cross_check(found, cost)
         return found
+
+    def _cross_check(self, found: Value, cost: Cost) -> None:
+        r"""Compare a cost with an mpmath quadrature of the density
+        (:func:`quadrature_moment`, :data:`CROSS_CHECK_DIGITS` digits): the certified
+        value evaluates sympy's closed form of the integral, and for a density of its
+        user's, that closed form (a branch taken by sympy) is checked too.
+
+        Raises
+        ------
+        CertificationError
+            If the two disagree.
+        """
+        with workdps(CROSS_CHECK_DIGITS + 5):
+            noise = self.numeric_noise(cost, digits=CROSS_CHECK_DIGITS + 10)
+            check = quadrature_moment(noise, sp.Rational(cost.exponent))
+            if check is None:
+                return
+            gap = abs(mpmath.mpf(found.number) - check)
+            if gap > mpmath.mpf(10) ** (3 - CROSS_CHECK_DIGITS) * abs(check):
+                raise CertificationError(
+                    f"{self.name}: the closed form of the {cost.name} cost "
+                    f"({found.text[:20]}) disagrees with a quadrature of the density "
+                    f"({mpmath.nstr(check, 12)}): sympy's integral of this density is not "
+                    "trusted")
 
     def _check_moment(self, cost: Cost, bound: sp.Expr) -> None:
         subs = {prm.symbol: _sym(v) for prm in self.params
@@ -342,6 +370,68 @@ def _shown(value: object) -> str:
     return str(value)
 
 
+#: Digits of the quadrature that cross-checks a declared noise's costs
+#: (:meth:`DeclaredNoise._cross_check`).
+CROSS_CHECK_DIGITS = 15
+#: Most periods of a geometric tail unrolled by the cross-check (beyond: no check).
+CROSS_CHECK_PERIODS = 400
+#: Most lattice points summed one by one by the cross-check (beyond: ``nsum``).
+CROSS_CHECK_POINTS = 2000
+
+
+@exclusive
+def quadrature_moment(noise: SymmetricNoise, power: sp.Expr) -> mpmath.mpf | None:
+    r""":math:`\mathbb{E}|X|^p` (:math:`p > 0`) of a numeric description by mpmath
+    quadrature of its pieces (a constant piece by its antiderivative; sums on a lattice),
+    at the working precision: the independent route of
+    :meth:`DeclaredNoise._cross_check`. The tail is unrolled until a period's share is
+    below the working precision; None when that takes more than
+    :data:`CROSS_CHECK_PERIODS` periods."""
+    p = mpmath.mpf(sp.Rational(power).p) / sp.Rational(power).q
+
+    def mp(e: object) -> mpmath.mpf:
+        e = sp.sympify(e)
+        return mpmath.inf if e == sp.oo else mpmath.mpf(sp.N(e, mpmath.mp.dps + 5))
+
+    def piece(lo: mpmath.mpf, hi: mpmath.mpf, expr: sp.Expr, var: sp.Symbol,
+              shift: mpmath.mpf) -> mpmath.mpf:
+        """The integral (sum) of z^p f(z - shift) over [lo, hi)."""
+        if not hi > lo:
+            return mpmath.mpf(0)
+        constant = var not in expr.free_symbols
+        level, g = (mp(expr), None) if constant else (None, mpmath_function(var, expr))
+
+        def f(z: mpmath.mpf) -> mpmath.mpf:
+            return level if g is None else g(z - shift)
+        if noise.lattice:
+            first = max(int(lo), 1)  # 0^p = 0
+            if hi == mpmath.inf or int(hi) - first > CROSS_CHECK_POINTS:
+                last = mpmath.inf if hi == mpmath.inf else int(hi) - 1
+                return mpmath.nsum(lambda i: i**p * f(i), [first, last])
+            return mpmath.fsum(mpmath.mpf(i) ** p * f(mpmath.mpf(i))
+                               for i in range(first, int(hi)))
+        if constant and hi != mpmath.inf:
+            return f(lo) * (hi ** (p + 1) - lo ** (p + 1)) / (p + 1)
+        return mpmath.quad(lambda z: z**p * f(z), [lo, hi])
+
+    total = mpmath.fsum(piece(mp(pc.lo), mp(pc.hi), sp.sympify(pc.expr), x, mpmath.mpf(0))
+                        for pc in noise.head)
+    if noise.tail is not None:
+        t = noise.tail
+        q, start, period = mp(t.ratio), mp(t.start), mp(t.period)
+        tol = mpmath.mpf(10) ** (-mpmath.mp.dps)
+        k = 0
+        while q**k * (start + (k + 1) * period) ** (p + 1) > tol * total:
+            if k >= CROSS_CHECK_PERIODS:
+                return None
+            base = start + k * period
+            total += q**k * mpmath.fsum(
+                piece(base + mp(pc.lo), base + mp(pc.hi), sp.sympify(pc.expr), u, base)
+                for pc in t.pieces)
+            k += 1
+    return 2 * total
+
+
 def _no_certified_profile(name: str, reason: object = None) -> UnsupportedError:
     why = "" if reason is None else f" ({reason})"
     return UnsupportedError(
@@ -393,8 +483,9 @@ def _decided_sign(expr: sp.Expr) -> int | None:
 
 
 #: A variable's range for the proofs of :func:`proven_nonnegative`: ``(symbol, lo, hi)``
-#: (``hi`` may be :math:`\infty`).
-Range = tuple[sp.Symbol, sp.Expr, sp.Expr]
+#: (``hi`` may be :math:`\infty`), or ``(symbol, lo, hi, True)`` for a range open at
+#: ``lo``.
+Range = tuple[sp.Symbol, sp.Expr, sp.Expr] | tuple[sp.Symbol, sp.Expr, sp.Expr, bool]
 
 
 def proven_nonnegative(expr: sp.Expr, ranges: Sequence[Range], *, strict: bool = False
@@ -421,12 +512,15 @@ def proven_nonnegative(expr: sp.Expr, ranges: Sequence[Range], *, strict: bool =
     rest = (expr - 1).as_coeff_Add()
     if rest[0] == 0 and isinstance(-rest[1], sp.exp):  # 1 - exp(w)
         return proven_nonnegative(-(-rest[1]).args[0], ranges, strict=True)
+    if isinstance(-expr, sp.log):  # -log(y), y > 0: as 1 - y
+        return proven_nonnegative(1 - (-expr).args[0], ranges, strict=strict)
     for first_end in (True, False):
         current = expr
-        for var, lo, hi in ranges:
+        for var, lo, hi, *lower_open in ranges:
             if var not in current.free_symbols:
                 continue
-            s = sp.Dummy("s", nonnegative=True)
+            s = sp.Dummy("s", positive=True) if lower_open and lower_open[0] else \
+                sp.Dummy("s", nonnegative=True)
             lo, hi = sp.sympify(lo), sp.sympify(hi)
             if hi == sp.oo or (hi.is_number and hi >= 10**6):
                 current = current.xreplace({var: lo + s})
@@ -503,7 +597,7 @@ def _numeric_nonnegative(expr: sp.Expr, var: sp.Symbol | None, lo: sp.Expr, hi: 
 #: Names a parameter of a declaration may not take: the variables, the engine's symbols
 #: and the grammar's functions and constants.
 RESERVED = frozenset({"x", "u", "b", "k", "i", "p", "c", "d", "e", "E", "pi", "log", "ln",
-                      "exp", "sqrt", "abs", "a_norm", "oo", "inf", "cost", "t", "s"})
+                      "exp", "sqrt", "abs", "a_norm", "oo", "inf", "cost", "t"})
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
 
@@ -517,9 +611,9 @@ def _ranges(cls: type[DeclaredNoise]) -> list[Range]:
         lo = -sp.oo if dom.lower is None else _sym(dom.lower)
         hi = sp.oo if dom.upper is None else _sym(dom.upper)
         if lo != -sp.oo:
-            out.append((prm.symbol, lo, hi))
+            out.append((prm.symbol, lo, hi, dom.lower_open))
     if any(prm.symbol is eps for prm in cls.params):
-        out.append((b, sp.Integer(0), sp.Integer(1)))
+        out.append((b, sp.Integer(0), sp.Integer(1), True))
     return out
 
 
@@ -695,7 +789,7 @@ def validate(cls: type[DeclaredNoise]) -> Checks:
                                    "mass at 0 is the first piece's value at 0)")
         need_nonnegative("atom", atom, None, 0, 0, "the point mass")
         need_below_one("atom", atom, False)
-    moments_below = _decay(cls, shape)
+    moments_below = _decay(cls, shape, ranges)
     _check_mass(cls, shape, point)
     return Checks(tuple(nonneg), tuple(below), moments_below)
 
@@ -723,7 +817,8 @@ def _check_names(shape: SymmetricNoise, known: set[sp.Symbol],
     check("atom", shape.atom, None)
 
 
-def _decay(cls: type[DeclaredNoise], shape: SymmetricNoise) -> sp.Expr | None:
+def _decay(cls: type[DeclaredNoise], shape: SymmetricNoise, ranges: Sequence[Range]
+           ) -> sp.Expr | None:
     r"""The order below which every moment is finite (None: all), from the last piece
     when it is unbounded: :math:`\lim \log f(x)/x < 0` (exponential decay, all moments),
     else :math:`f(x) \sim x^{-a}`, :math:`a > 1` (moments below :math:`a - 1`)."""
@@ -734,18 +829,26 @@ def _decay(cls: type[DeclaredNoise], shape: SymmetricNoise) -> sp.Expr | None:
     if x not in f.free_symbols:
         raise DeclarationError(key, "an unbounded piece must decay: a constant density "
                                "has infinite mass")
+    log_f = sp.expand_log(sp.log(f), force=True)  # C q^x: log C + x log q
+    if log_f.is_polynomial(x) and sp.degree(log_f, x) >= 1:
+        lead = sp.Poly(log_f, x).LC()
+        if (-lead).is_positive:
+            return None  # exponential decay (or faster): every moment is finite
+        if proven_nonnegative(-lead, ranges, strict=True):
+            raise DeclarationError(key, f"write the decay as exp(-r*x) with a positive "
+                                   f"parameter r: sympy's integrals need the sign of {lead}")
     try:
         rate = sp.limit(sp.log(f) / x, x, sp.oo)
-        if rate.is_extended_negative:  # (-oo: faster than any exponential)
-            return None
+        if rate.is_extended_negative or proven_nonnegative(-rate, ranges, strict=True):
+            return None  # (-oo: faster than any exponential)
         power = -sp.limit(sp.log(f) / sp.log(x), x, sp.oo) if rate.is_zero else None
     except (NotImplementedError, ValueError, TypeError):
         power = None
     if power is None or power.has(sp.Limit) or power.is_extended_real is not True:
         raise DeclarationError(key, "cannot decide how the density decays at infinity "
                                "(exponentially, or as a power of x)")
-    over_one = power - 1
-    if over_one.is_positive is not True:
+    over_one = sp.simplify(power - 1)
+    if not proven_nonnegative(over_one, ranges, strict=True):
         if over_one.is_number or over_one.is_nonpositive:
             raise DeclarationError(key, f"the density decays as x^-({power}): its mass is "
                                    "infinite (a power decay needs an exponent > 1)")
@@ -1228,7 +1331,23 @@ def _shape(spec: Mapping[str, Any], variables: dict[str, sp.Symbol], lattice: bo
         atom = _text(spec["atom"], "atom", variables)
     if lattice:  # sympy integers: exact offsets in the lattice sums
         head = tuple(Piece(sp.sympify(pc.lo), sp.sympify(pc.hi), pc.expr) for pc in head)
+        if head and head[-1].hi == sp.oo and tail is None:
+            head, tail = _geometric_end(head)
     return head, tail, atom
+
+
+def _geometric_end(head: tuple[Piece, ...]) -> tuple[tuple[Piece, ...], GeometricTail | None]:
+    r"""A mass function's unbounded last piece :math:`C q^{x}` written as the geometric
+    tail it is (period 1, ratio :math:`q`; the ratio's bound is checked by
+    :func:`validate`), the form whose sums the engine and the lattice profiles take in
+    closed form. Other pieces are left as they are."""
+    last = head[-1]
+    ratio = sp.simplify(sp.powsimp(last.expr.subs(x, x + 1) / last.expr, combine="exp"))
+    if x in ratio.free_symbols or x not in last.expr.free_symbols:
+        return head, None
+    one = sp.Integer(1)
+    return head[:-1], GeometricTail(sp.sympify(last.lo), one, ratio,
+                                    (Piece(sp.Integer(0), one, last.expr.subs(x, last.lo)),))
 
 
 def _derived(spec: Mapping[str, Any], symbols: Mapping[str, sp.Symbol],
