@@ -302,13 +302,18 @@ class DeclaredNoise(Mechanism):
 
     def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
                         digits: int = 30, *, free_value: object = None) -> Value:
-        """:meth:`~dpsym.mechanisms.base.Mechanism.privacy_profile`, certified or refused.
+        """:meth:`~dpsym.mechanisms.base.Mechanism.privacy_profile`, certified or refused
+        (a catalogue entry, :attr:`private_by_theorem`, keeps the documented two-precision
+        path of :func:`dpsym.privacy.profiles.privacy_profile` where no certified one
+        applies, e.g. at an irrational sensitivity).
 
         Raises
         ------
         UnsupportedError
             If the profile of this noise's shape has no certified path.
         """
+        if self.private_by_theorem:
+            return super().privacy_profile(eps_prime, cost, digits, free_value=free_value)
         try:
             found = super().privacy_profile(eps_prime, cost, digits, free_value=free_value)
         except UnsupportedError as err:
@@ -320,13 +325,16 @@ class DeclaredNoise(Mechanism):
     def is_private(self, eps: object, delta: object = 0, cost: Cost | str = "amplitude",
                    digits: int = 30, *, free_value: object = None) -> PrivacyCheck:
         """:meth:`~dpsym.mechanisms.base.Mechanism.is_private`, decided from the certified
-        profile or refused (never up to a tolerance).
+        profile or refused (never up to a tolerance; a catalogue entry keeps the documented
+        path, see :meth:`privacy_profile`).
 
         Raises
         ------
         UnsupportedError
             If the profile of this noise's shape has no certified path.
         """
+        if self.private_by_theorem:
+            return super().is_private(eps, delta, cost, digits, free_value=free_value)
         try:
             found = super().is_private(eps, delta, cost, digits, free_value=free_value)
         except UnsupportedError as err:
