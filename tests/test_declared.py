@@ -475,3 +475,29 @@ def test_a_closed_form_that_disagrees_with_quadrature_is_refused() -> None:
     assert cls().value("cost", "power", 20).certificate == "enclosure"
     with pytest.raises(CertificationError, match="disagrees with a quadrature"):
         wrong().value("cost", "power", 20)
+
+
+def test_every_command_takes_a_noise_file(capsys, tmp_path: Path) -> None:
+    clipped = _toml(tmp_path, "clipped.json", json.dumps(CLIPPED))
+    two = _toml(tmp_path, "two.json", json.dumps({
+        **TWO_LEVEL, "name": "half-step", "free": {"name": "gamma"},
+        "tail": {"period": "Delta", "ratio": "b",
+                 "pieces": [["0", "gamma*Delta", "1"], ["gamma*Delta", "Delta", "1/2"]]}}))
+    code, out, _ = run(capsys, "formula", "--noise", str(two), "gamma")
+    assert (code, out) == (0, "-1 + sqrt(2)\n")  # the amplitude's optimum, whatever eps
+    code, out, _ = run(capsys, "series", "--noise", str(two), "--regime", "eps0", "--order",
+                       "2")
+    assert (code, out) == (0, "Delta/eps + Delta*(-3 + 2*sqrt(2))/2 + Delta*eps/12 + "
+                              "O(eps**2)\n")
+    code, out, _ = run(capsys, "sweep", "--noise", str(clipped), "--param", "A=1,2",
+                       "--digits", "8", "--workers", "1")
+    assert (code, out) == (0, "A,value,error\n1,0.41802329,\n2,0.68696471,\n")
+    code, out, _ = run(capsys, "audit", "--noise", str(clipped), "--eps", "1", "--A", "2",
+                       "--delta", "0.1")
+    assert code == 1 and out == ("delta = 0.134470710684997560374420379089\n"
+                                 "target delta = 0.1: NOT met\n")
+    assert_one_line_error(*run(capsys, "audit", "--noise", str(clipped), "--eps", "1",
+                               "--sigma", "2"), "--sigma: not a parameter of clipped")
+    assert_one_line_error(*run(capsys, "renyi", "--noise", str(clipped), "--order", "2",
+                               "--lam", "0"), "lam: must be in (0, inf), got 0")
+    assert "clipped" not in MECHANISMS and "half-step" not in MECHANISMS
