@@ -145,6 +145,13 @@ class DeclaredNoise(Mechanism):
     #: ``(symbol, lhs, rhs)``: the conditions fixing the derived parameters, in order
     #: (:meth:`~dpsym.mechanisms.base.Mechanism.conditions`).
     defining_conditions: ClassVar[tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]] = ()
+    #: Derived parameters fixed by a mass, ``(symbol, j, lo, hi, rhs)``: the mass of
+    #: piece ``j`` of the head on :math:`[lo, hi)` is ``rhs`` (integrated into
+    #: :attr:`defining_conditions` when first needed).
+    mass_conditions: ClassVar[tuple[tuple[sp.Symbol, int, sp.Expr, sp.Expr, sp.Expr], ...]] = ()
+    #: The density as declared on the whole line, if it was (proven even by
+    #: :func:`validate`).
+    line_density: ClassVar[sp.Expr | None] = None
     #: What :func:`validate` left to each instance.
     checks: ClassVar[Checks] = Checks()
     #: Whether a theorem (checked by the claims) makes every instance meet
@@ -188,7 +195,17 @@ class DeclaredNoise(Mechanism):
 
     @classmethod
     def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
-        """The declared :attr:`defining_conditions`."""
+        """The declared :attr:`defining_conditions` (from :attr:`mass_conditions`)."""
+        if cls.mass_conditions and not cls.defining_conditions:
+            found = []
+            for symbol, j, lo, hi, rhs in cls.mass_conditions:
+                expr = cls.density.head[j].expr
+                if cls.lattice:
+                    mass = sp.summation(expr, (x, lo, hi - 1))
+                else:
+                    mass = sp.integrate(expr, (x, lo, hi), conds="none")
+                found.append((symbol, mass, rhs))
+            cls.defining_conditions = tuple(found)
         return cls.defining_conditions
 
     # ------------------------------------------------------------------ instance checks
@@ -702,6 +719,11 @@ def validate(cls: type[DeclaredNoise]) -> Checks:
     shape = cls.density
     if shape.lattice != cls.lattice:
         raise DeclarationError("lattice", "the class and its density disagree")
+    if cls.line_density is not None:
+        odd = sp.simplify(cls.line_density.subs(x, -x) - cls.line_density)
+        if odd != 0:
+            raise DeclarationError("density", f"is not symmetric: f(-x) - f(x) = {odd} is "
+                                   "not 0")
     var_of = {"pieces": x, "tail.pieces": u}
     known = {prm.symbol for prm in cls.params} | {d.symbol for d in cls.derived}
     if cls.free is not None:
@@ -1243,7 +1265,7 @@ def noise_from_mapping(spec: Mapping[str, Any], *, defer: bool = False
         if not (derived_spec[dname] or {}).get("normaliser"):
             derived_symbols[dname] = sp.Symbol(dname, positive=True)
     variables.update(derived_symbols)
-    head, tail, atom = _shape(spec, variables, lattice)
+    head, tail, atom, line = _shape(spec, variables, lattice)
     if normalise:
         head = tuple(Piece(pc.lo, pc.hi, NORM * pc.expr) for pc in head)
         if tail is not None:
@@ -1264,7 +1286,8 @@ def noise_from_mapping(spec: Mapping[str, Any], *, defer: bool = False
     attrs = {
         "name": name, "title": str(spec.get("title", f"declared noise {name}")),
         "source": "declared", "lattice": lattice, "guarantee": guarantee, "params": prms,
-        "free": fp, "derived": derived, "density": shape, "defining_conditions": conditions,
+        "free": fp, "derived": derived, "density": shape, "mass_conditions": conditions,
+        "line_density": line,
         "__module__": "declared", "__doc__": f"The declared noise {name}.",
     }
     class_name = "".join(part.capitalize() for part in name.split("-"))
@@ -1305,15 +1328,13 @@ def _free(spec: object, variables: dict[str, sp.Symbol]) -> FreeParameter | None
 
 
 def _shape(spec: Mapping[str, Any], variables: dict[str, sp.Symbol], lattice: bool
-           ) -> tuple[tuple[Piece, ...], GeometricTail | None, sp.Expr | None]:
+           ) -> tuple[tuple[Piece, ...], GeometricTail | None, sp.Expr | None, sp.Expr | None]:
     head_vars = {**variables, "x": x}
+    f = None
     if "density" in spec:
         if spec.get("pieces"):
             raise DeclarationError("density", "give pieces or a density, not both")
         f = _text(spec["density"], "density", head_vars)
-        if sp.simplify(f.subs(x, -x) - f) != 0:
-            raise DeclarationError("density", f"is not symmetric: f(-x) - f(x) = "
-                                   f"{sp.simplify(f.subs(x, -x) - f)} is not 0")
         bound = {k: v for k, v in variables.items()}
         top = sp.oo if "support" not in spec else _text(spec["support"], "support", bound)
         head: tuple[Piece, ...] = (Piece(sp.Integer(0), top, _positive_side(f)),)
@@ -1341,7 +1362,7 @@ def _shape(spec: Mapping[str, Any], variables: dict[str, sp.Symbol], lattice: bo
         head = tuple(Piece(sp.sympify(pc.lo), sp.sympify(pc.hi), pc.expr) for pc in head)
         if head and head[-1].hi == sp.oo and tail is None:
             head, tail = _geometric_end(head)
-    return head, tail, atom
+    return head, tail, atom, f
 
 
 def _geometric_end(head: tuple[Piece, ...]) -> tuple[tuple[Piece, ...], GeometricTail | None]:
@@ -1360,9 +1381,10 @@ def _geometric_end(head: tuple[Piece, ...]) -> tuple[tuple[Piece, ...], Geometri
 
 def _derived(spec: Mapping[str, Any], symbols: Mapping[str, sp.Symbol],
              variables: Mapping[str, sp.Symbol], shape: SymmetricNoise, normalise: bool
-             ) -> tuple[tuple[Derived, ...], tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]]:
+             ) -> tuple[tuple[Derived, ...], tuple[tuple[sp.Symbol, int, sp.Expr, sp.Expr,
+                                                         sp.Expr], ...]]:
     derived: list[Derived] = []
-    conditions: list[tuple[sp.Symbol, sp.Expr, sp.Expr]] = []
+    conditions: list[tuple[sp.Symbol, int, sp.Expr, sp.Expr, sp.Expr]] = []
     for dname, body in spec.items():
         key = f"derived.{dname}"
         body = body or {}
@@ -1387,13 +1409,8 @@ def _derived(spec: Mapping[str, Any], symbols: Mapping[str, sp.Symbol],
                 or not 1 <= index <= len(shape.head):
             raise DeclarationError(f"{key}.piece", f"the number of a piece, 1 to "
                                    f"{len(shape.head)}, is required")
-        expr = shape.head[index - 1].expr
-        if shape.lattice:
-            mass = sp.summation(expr, (x, lo, hi - 1))
-        else:
-            mass = sp.integrate(expr, (x, lo, hi), conds="none")
         rhs = _text(body["equals"], f"{key}.equals", variables)
-        conditions.append((symbols[dname], mass, rhs))
+        conditions.append((symbols[dname], index - 1, lo, hi, rhs))
         derived.append(Derived(dname, symbols[dname], text))
     return tuple(derived), tuple(conditions)
 
