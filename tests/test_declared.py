@@ -34,6 +34,7 @@ from pathlib import Path
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 from cli_helpers import assert_one_line_error, run
 from scipy import stats
 
@@ -240,7 +241,7 @@ def test_the_catalogue_is_declared() -> None:
     ({"pieces": [["0", "1", "1/2"]], "colour": "red"}, "colour", "unknown key"),
     ({"tail": {"period": "1", "ratio": "3/2", "pieces": [["0", "1", "1"]]},
       "normalise": True}, "tail.ratio", "must be"),
-    ({"pieces": [["0", "1", 0.5]]}, "pieces[1].density", "float is not exact"),
+    ({"pieces": [["0", "1", sp.Float(0.5)]]}, "pieces[1].density", "Float is not exact"),
     ({"pieces": [["0", "1", "__import__('os')"]]}, "pieces[1].density", "unexpected"),
 ])
 def test_invalid_declarations_are_refused(spec: dict, key: str, fault: str) -> None:
@@ -249,6 +250,20 @@ def test_invalid_declarations_are_refused(spec: dict, key: str, fault: str) -> N
     message = str(info.value)
     assert message.startswith(f"{key}: ") and fault in message, message
     assert "\n" not in message
+
+
+def test_python_numbers_and_sympy_expressions() -> None:
+    """Numbers are exact (a float is the decimal it prints as) and a caller's own sympy
+    symbols are read by their names."""
+    t, lam = sp.symbols("x lam")  # no assumptions: the declaration's own are used
+    cls = declare_noise("py", pieces=[(0, sp.oo, sp.exp(-t / lam))], normalise=True,
+                        params={"lam": {"domain": "(0, oo)", "default": 0.5}})
+    assert cls.density == noise_from_mapping(
+        {"name": "py", "pieces": [["0", "oo", "exp(-x/lam)"]], "normalise": True,
+         "params": {"lam": {"domain": "(0, oo)", "default": "1/2"}}}).density
+    assert cls().value("cost", "power", 10).text == "0.5000000000"  # 2 lam^2
+    half = declare_noise("half", pieces=[(0, 1, 0.5)])
+    assert half().value("cost", "power", 5).text == "0.33333"
 
 
 def test_a_divergent_moment_is_refused() -> None:

@@ -946,18 +946,19 @@ def _text(value: object, key: str, variables: Mapping[str, sp.Symbol]) -> sp.Exp
             body = str(err).partition(": ")[2]
             hint = " (declare it under params)" if "unknown name" in body else ""
             raise DeclarationError(key, body + hint) from None
-    if isinstance(value, int):
-        return sp.Integer(value)
-    if isinstance(value, Fraction):
-        return sp.Rational(value.numerator, value.denominator)
-    if isinstance(value, float):
-        raise DeclarationError(key, f"a float is not exact; write {value!r} as text "
-                               f"(\"{value!r}\")")
+    if isinstance(value, (int, float, Fraction)):  # a float as the decimal it prints as
+        try:
+            exact = parse_number(value, key)
+        except DomainError as err:
+            raise DeclarationError(key, str(err).partition(": ")[2]) from None
+        return sp.Rational(exact.numerator, exact.denominator)
     if isinstance(value, sp.Basic):
         expr = sp.sympify(value)
         if expr.has(sp.Float):
             raise DeclarationError(key, "a sympy Float is not exact; use Rationals")
-        return expr
+        # the caller's own symbols by their names (their assumptions may differ)
+        return expr.xreplace({s: variables[s.name] for s in expr.free_symbols
+                              if s.name in variables})
     raise DeclarationError(key, f"expected an expression, got {type(value).__name__}")
 
 
@@ -1136,9 +1137,11 @@ def declare_noise(name: str, *, pieces: Sequence[object] = (), density: object =
     r"""Declare a symmetric noise and return its mechanism class, validated
     (:func:`validate`).
 
-    Expressions are text in dpsym's safe grammar (:func:`dpsym.core.expressions.parse_function`:
-    rationals, ``+ - * / ^``, ``exp``, ``log``, ``sqrt``, ``abs``, ``pi``, ``e``, the
-    declared names; never ``eval``), or exact numbers and sympy expressions.
+    Expressions are text in dpsym's safe grammar
+    (:func:`dpsym.core.expressions.parse_function`: rationals, ``+ - * / ^``, ``exp``,
+    ``log``, ``sqrt``, ``abs``, ``pi``, ``e``, the declared names; never ``eval``),
+    numbers (exact; a float is the decimal it prints as) or sympy expressions (their
+    symbols read by name).
 
     Parameters
     ----------
