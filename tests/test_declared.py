@@ -216,11 +216,17 @@ def test_the_command_line_prints_the_same(capsys, files: dict[str, Path]) -> Non
 
 
 def test_the_catalogue_is_declared() -> None:
-    """The catalogue's one-dimensional noises are declarations the validator accepts."""
-    for name in ("laplace", "staircase", "discrete-laplace", "discrete-staircase"):
-        cls = MECHANISMS[name]
-        assert issubclass(cls, DeclaredNoise) and cls.private_by_theorem
-        assert validate(cls) == cls.checks
+    """The catalogue's one-dimensional noises are declarations the validator accepts, with
+    nothing left to their instances but the discrete uniform's step (its derived n)."""
+    declared = {name: cls for name, cls in MECHANISMS.items()
+                if issubclass(cls, DeclaredNoise)}
+    assert set(declared) == {"laplace", "staircase", "truncated-laplace", "discrete-laplace",
+                             "discrete-staircase", "uniform-mass", "discrete-uniform"}
+    for name, cls in declared.items():
+        assert cls.private_by_theorem
+        checks = validate(cls)
+        assert checks.moments_below is None and not checks.below_one
+        assert not checks.nonnegative or name == "discrete-uniform"
 
 
 # ---------------------------------------------------------------------- refusals

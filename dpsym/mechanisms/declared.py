@@ -122,11 +122,14 @@ class Checks:
     moments_below : sympy.Expr or None
         :math:`\mathbb{E}|X|^p` is finite exactly for :math:`p <` this bound (None: every
         moment is finite).
+    integers : tuple of (str, sympy.Expr)
+        The bounds of a mass function's pieces, to be integers at each instance.
     """
 
     nonnegative: tuple[tuple[str, sp.Expr, sp.Symbol | None, sp.Expr, sp.Expr], ...] = ()
     below_one: tuple[tuple[str, sp.Expr, bool], ...] = ()
     moments_below: sp.Expr | None = None
+    integers: tuple[tuple[str, sp.Expr], ...] = ()
 
 
 class DeclaredNoise(Mechanism):
@@ -222,7 +225,7 @@ class DeclaredNoise(Mechanism):
         """
         super().check_joint(values)
         cls.validated()
-        if not (cls.checks.nonnegative or cls.checks.below_one):
+        if not (cls.checks.nonnegative or cls.checks.below_one or cls.checks.integers):
             return
         subs = {prm.symbol: _sym(values[prm.name]) for prm in cls.params
                 if prm.name in values}
@@ -239,6 +242,12 @@ class DeclaredNoise(Mechanism):
             found = _numeric_nonnegative(expr, var, lo, hi)
             if found is not True:
                 raise DomainError(key, f"{found} at {at}")
+        for key, expr in cls.checks.integers:
+            if sp.sympify(expr).free_symbols <= known:
+                value = sp.sympify(expr).xreplace(subs)
+                if not value.is_Integer:
+                    raise DomainError(key, f"must be an integer (a mass function's piece "
+                                      f"bound), got {value} at {at}")
         for key, expr, strict in cls.checks.below_one:
             if not sp.sympify(expr).free_symbols <= known:
                 continue
@@ -778,11 +787,28 @@ def validate(cls: type[DeclaredNoise]) -> Checks:
                 return
         below.append((key, expr, strict))
 
+    integers: list[tuple[str, sp.Expr]] = []
+    # the parameters whose domains are integers, as integer symbols
+    as_integers = {prm.symbol: sp.Symbol(prm.name, integer=True) for prm in cls.params
+                   if prm.domain.integer}
+
+    def need_integer(key: str, expr: sp.Expr) -> None:
+        expr = sp.sympify(expr)
+        if not shape.lattice or expr == sp.oo or expr.xreplace(as_integers).is_integer:
+            return
+        if expr.free_symbols:
+            integers.append((key, expr))
+        else:
+            raise DeclarationError(key, f"must be an integer (a mass function's piece "
+                                   f"bound), got {expr}")
+
     def layout(where: str, pieces: Sequence[Piece], start: sp.Expr, end: sp.Expr | None,
                var: sp.Symbol) -> None:
         edge = sp.sympify(start)
         for j, pc in enumerate(pieces):
             key = _piece_key(where, j)
+            need_integer(f"{key}.lo", pc.lo)
+            need_integer(f"{key}.hi", pc.hi)
             if sp.simplify(sp.sympify(pc.lo) - edge) != 0:
                 raise DeclarationError(f"{key}.lo", f"must be {edge} (the pieces are "
                                        f"contiguous from {start}), got {pc.lo}")
@@ -821,7 +847,10 @@ def validate(cls: type[DeclaredNoise]) -> Checks:
         need_below_one("atom", atom, False)
     moments_below = _decay(cls, shape, ranges)
     _check_mass(cls, shape, point)
-    return Checks(tuple(nonneg), tuple(below), moments_below)
+    if shape.tail is not None:
+        need_integer("tail.start", shape.tail.start)
+        need_integer("tail.period", shape.tail.period)
+    return Checks(tuple(nonneg), tuple(below), moments_below, tuple(integers))
 
 
 def _check_names(shape: SymmetricNoise, known: set[sp.Symbol],
