@@ -413,6 +413,10 @@ CROSS_CHECK_PERIODS = 400
 CROSS_CHECK_POINTS = 2000
 
 
+class _Unchecked(Exception):
+    """A piece the cross-check does not sum (a long run of a mass function)."""
+
+
 @exclusive
 def quadrature_moment(noise: SymmetricNoise, power: sp.Expr) -> mpmath.mpf | None:
     r""":math:`\mathbb{E}|X|^p` (:math:`p > 0`) of a numeric description by mpmath
@@ -420,7 +424,8 @@ def quadrature_moment(noise: SymmetricNoise, power: sp.Expr) -> mpmath.mpf | Non
     at the working precision: the independent route of
     :meth:`DeclaredNoise._cross_check`. The tail is unrolled until a period's share is
     below the working precision; None when that takes more than
-    :data:`CROSS_CHECK_PERIODS` periods."""
+    :data:`CROSS_CHECK_PERIODS` periods, or a piece of a mass function runs over more
+    than :data:`CROSS_CHECK_POINTS` points."""
     p = mpmath.mpf(sp.Rational(power).p) / sp.Rational(power).q
 
     def mp(e: object) -> mpmath.mpf:
@@ -439,17 +444,21 @@ def quadrature_moment(noise: SymmetricNoise, power: sp.Expr) -> mpmath.mpf | Non
             return level if g is None else g(z - shift)
         if noise.lattice:
             first = max(int(lo), 1)  # 0^p = 0
-            if hi == mpmath.inf or int(hi) - first > CROSS_CHECK_POINTS:
-                last = mpmath.inf if hi == mpmath.inf else int(hi) - 1
-                return mpmath.nsum(lambda i: i**p * f(i), [first, last])
+            if hi == mpmath.inf:
+                return mpmath.nsum(lambda i: i**p * f(i), [first, mpmath.inf])
+            if int(hi) - first > CROSS_CHECK_POINTS:
+                raise _Unchecked
             return mpmath.fsum(mpmath.mpf(i) ** p * f(mpmath.mpf(i))
                                for i in range(first, int(hi)))
         if constant and hi != mpmath.inf:
             return f(lo) * (hi ** (p + 1) - lo ** (p + 1)) / (p + 1)
         return mpmath.quad(lambda z: z**p * f(z), [lo, hi])
 
-    total = mpmath.fsum(piece(mp(pc.lo), mp(pc.hi), sp.sympify(pc.expr), x, mpmath.mpf(0))
-                        for pc in noise.head)
+    try:
+        total = mpmath.fsum(piece(mp(pc.lo), mp(pc.hi), sp.sympify(pc.expr), x,
+                                  mpmath.mpf(0)) for pc in noise.head)
+    except _Unchecked:
+        return None
     if noise.tail is not None:
         t = noise.tail
         q, start, period = mp(t.ratio), mp(t.start), mp(t.period)
@@ -459,9 +468,12 @@ def quadrature_moment(noise: SymmetricNoise, power: sp.Expr) -> mpmath.mpf | Non
             if k >= CROSS_CHECK_PERIODS:
                 return None
             base = start + k * period
-            total += q**k * mpmath.fsum(
-                piece(base + mp(pc.lo), base + mp(pc.hi), sp.sympify(pc.expr), u, base)
-                for pc in t.pieces)
+            try:
+                total += q**k * mpmath.fsum(
+                    piece(base + mp(pc.lo), base + mp(pc.hi), sp.sympify(pc.expr), u, base)
+                    for pc in t.pieces)
+            except _Unchecked:
+                return None
             k += 1
     return 2 * total
 
