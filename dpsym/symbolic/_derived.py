@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '0c7e689472b027790527f76c8b38dcd7ee144c810724d64a3eb0eb183f7fff93'
+FINGERPRINT = 'c9dd1b7d5c1cc839065e05b99f4d6c5c757d601faf679dedbdc8ce0800061056'
 
 def _e0():
     with evaluate(False):
