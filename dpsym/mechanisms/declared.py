@@ -117,8 +117,9 @@ class Checks:
     nonnegative : tuple of (str, sympy.Expr, sympy.Symbol or None, sympy.Expr, sympy.Expr)
         ``(key, expression, variable, lo, hi)``: an expression to prove :math:`\ge 0` for
         the variable in :math:`[lo, hi)` (a constant when the variable is None).
-    below_one : tuple of (str, sympy.Expr)
-        Constants to prove :math:`< 1` (a tail's ratio) or :math:`\le 1` (the atom).
+    below_one : tuple of (str, sympy.Expr, bool)
+        ``(key, expression, strict)``: to prove :math:`< 1` (strict: a tail's ratio) or
+        :math:`\le 1` (the atom).
     moments_below : sympy.Expr or None
         :math:`\mathbb{E}|X|^p` is finite exactly for :math:`p <` this bound (None: every
         moment is finite).
