@@ -168,6 +168,27 @@ def test_laplace_declared_from_scratch(declared: dict[str, type[DeclaredNoise]])
     assert python.density == Laplace.density
 
 
+def test_the_same_declarations_in_python(declared: dict[str, type[DeclaredNoise]]) -> None:
+    """:func:`declare_noise` with the keys of the files declares the same noises."""
+    staircase = declare_noise(
+        "my-staircase", normalise=True,
+        params={"eps": {}, "Delta": {}, "gamma": {"domain": "[0, 1]"}},
+        tail={"period": "Delta", "ratio": "b",
+              "pieces": [("0", "gamma*Delta", "1"), ("gamma*Delta", "Delta", "b")]})
+    truncated = declare_noise(
+        "my-truncated-laplace", normalise=True, guarantee="eps,delta",
+        params={"eps": {}, "delta": {"upper": "1/2"}, "Delta": {}},
+        derived={"A": {"mass": ["A - Delta", "A"], "equals": "delta",
+                       "description": "truncation point"},
+                 "B": {"normaliser": True, "description": "density at the origin"}},
+        pieces=[("0", "A", "exp(-x/(Delta/eps))")])
+    for ours, theirs in ((staircase, declared["staircase"]),
+                         (truncated, declared["truncated"])):
+        assert ours.density == theirs.density and ours.params == theirs.params
+        assert ours.derived == theirs.derived and ours.conditions() == theirs.conditions()
+    assert truncated.conditions() == TruncatedLaplace.conditions()
+
+
 def test_staircase_at_a_given_gamma(declared: dict[str, type[DeclaredNoise]]) -> None:
     ours = declared["staircase"](eps=1, Delta=1, gamma="1/3")
     theirs = Staircase(eps=1, Delta=1, gamma="1/3")
