@@ -24,8 +24,13 @@ r"""The ``dpsym`` command.
    dpsym derive  [--out DIR] [--verbose]
 
    every command but list also takes [--timeout SECONDS] [--memory SIZE]
+   value, series, formula, audit, sweep, renyi and compose take --noise FILE instead of
+   MECHANISM, and compare takes --noise FILE to rank that noise too
 
-``MECHANISM`` is a mechanism or a lower bound from ``dpsym list`` (the registries
+``--noise FILE`` is a noise declared in a TOML or JSON file
+(:func:`dpsym.mechanisms.declared.load_noise`, ``docs/noise.md``): it is registered for the
+command (:func:`dpsym.cli.parser.parse_args`) and its parameters are options (``--NAME
+VALUE``). ``MECHANISM`` is a mechanism or a lower bound from ``dpsym list`` (the registries
 :data:`dpsym.mechanisms.MECHANISMS` and :data:`dpsym.bounds.BOUNDS`, looked up by
 :func:`~dpsym.cli.options.get_entry`). ``QUANTITY`` defaults to ``cost``; the optimal free
 parameter of a family and its derived parameters are quantities too (``gamma`` for the

@@ -20,6 +20,7 @@ from typing import TextIO
 from dpsym.cli.options import PROG, error_message, request_text
 from dpsym.cli.parser import parse_args
 from dpsym.errors import BudgetExceeded, DpsymError
+from dpsym.mechanisms import unregister
 from dpsym.reports.printing import one_line
 from dpsym.runtime.budget import (
     DEFAULT_TIMEOUT,
@@ -129,6 +130,13 @@ def main(argv: Sequence[str] | None = None, *, debug: bool | None = None) -> int
 
     def dispatch() -> int:
         args = parse_args(argv)
+        try:
+            return run(args)
+        finally:  # a noise declared by --noise is known for this command only
+            if getattr(args, "noise", None) is not None:
+                unregister(args.noise)
+
+    def run(args: argparse.Namespace) -> int:
         handler: Handler = args.handler
         scope = getattr(args, "budget_scope", None)
         if scope is None:  # a command that computes nothing

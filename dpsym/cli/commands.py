@@ -15,6 +15,7 @@ from dpsym.claims import CLAIMS, notebook_cell, run_claims
 from dpsym.claims.mutation import mutate_claim, mutation_report, no_mutant_reason
 from dpsym.cli.compare import guarantee_label
 from dpsym.cli.options import (
+    AUDIT_RENAMES,
     OPTION_OF_PARAM,
     PARAM_ALIASES,
     CliError,
@@ -33,7 +34,7 @@ from dpsym.cli.output import check_output, write_output
 from dpsym.core.costs import parse_cost
 from dpsym.derive import main_job
 from dpsym.errors import DomainError, UnsupportedError
-from dpsym.reports.audit import audit
+from dpsym.reports.audit import audit, audit_noise
 from dpsym.reports.printing import (
     ascending,
     describe_free,
@@ -222,13 +223,36 @@ def cmd_series(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ---------------------------------------------------------------------- audit, sweep
+def _audited_noise(args: argparse.Namespace) -> Any:
+    """The instance of the noise declared by ``--noise`` that ``audit`` checks: its
+    parameters from their options (:data:`~dpsym.cli.options.AUDIT_RENAMES`), its
+    sensitivity ``--sensitivity``; the catalogue's noise options it does not take are
+    refused."""
+    cls = args.noise
+    names = [prm.name for prm in cls.params if prm.name != "Delta"]
+    names += [] if cls.free is None else [cls.free.name]
+    flags = {AUDIT_RENAMES.get(name, name): name for name in names}
+    for flag in ("sigma", "scale", "bound", "eps0", "gamma"):
+        if flag not in flags and getattr(args, flag, None) is not None:
+            raise CliError(f"--{flag}: not a parameter of {cls.name}; its options: "
+                           + ", ".join(f"--{f}" for f in flags))
+    given = {name: getattr(args, flag) for flag, name in flags.items()
+             if getattr(args, flag, None) is not None}
+    given["Delta"] = args.sensitivity
+    return cls(**given)
+
+
 def cmd_audit(args: argparse.Namespace, out: TextIO) -> int:
-    """``dpsym audit``: the delta a noise with user-supplied parameters achieves."""
-    noise = {name: getattr(args, name)
-             for name in ("sigma", "scale", "bound", "eps0", "gamma")}
-    result = audit(args.mechanism, args.eps,
-                   args.delta, args.sensitivity,
-                   args.digits, **noise)
+    """``dpsym audit``: the delta a noise with user-supplied parameters achieves (a
+    catalogue noise, or the noise declared by ``--noise``)."""
+    if getattr(args, "noise", None) is not None:
+        result = audit_noise(_audited_noise(args), args.eps, args.delta, args.digits)
+    else:
+        noise = {name: getattr(args, name)
+                 for name in ("sigma", "scale", "bound", "eps0", "gamma")}
+        result = audit(args.mechanism, args.eps,
+                       args.delta, args.sensitivity,
+                       args.digits, **noise)
     status = 1 if result.met is False else 0
     if args.json:
         emit_json(result.as_dict(), out)

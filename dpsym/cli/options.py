@@ -23,6 +23,9 @@ PROG = "dpsym"
 PARAM_ALIASES: dict[str, str] = {"eps": "eps", "delta": "delta", "sensitivity": "Delta"}
 #: The option that sets a parameter, by parameter name (other names use ``--NAME``).
 OPTION_OF_PARAM: dict[str, str] = {param: f"--{opt}" for opt, param in PARAM_ALIASES.items()}
+#: The options of ``audit`` for a declared noise's parameters whose own names are the
+#: audit's options (``--eps`` is the eps audited, ``--delta`` the target).
+AUDIT_RENAMES: dict[str, str] = {"eps": "eps0", "delta": "delta0"}
 #: The option behind an error's parameter name, for messages.
 OPTION_OF_NAME: dict[str, str] = {**OPTION_OF_PARAM, "digits": "--digits", "cost": "--cost",
                                   "regime": "--regime", "order": "--order",

@@ -26,8 +26,19 @@ from dpsym.cli.commands import (
     cmd_value,
 )
 from dpsym.cli.compare import FORMATS, cmd_compare
-from dpsym.cli.options import PARAM_ALIASES, PROG, UsageError, param_names, params_of
+from dpsym.cli.options import (
+    AUDIT_RENAMES,
+    PARAM_ALIASES,
+    PROG,
+    CliError,
+    UsageError,
+    param_names,
+    params_of,
+    registries,
+)
 from dpsym.core.names import suggestion
+from dpsym.mechanisms import register, unregister
+from dpsym.mechanisms.declared import DeclarationError, DeclaredNoise, load_noise
 from dpsym.runtime.budget import DEFAULT_TIMEOUT, MAX_TIMEOUT, MIN_TIMEOUT
 
 #: Accepts negative numbers in any notation as option values (``--eps -1e-3``,
@@ -44,6 +55,11 @@ REGISTRY_COMMANDS = ("value", "series", "formula")
 #: point rather than for the whole command.
 UNBUDGETED = ("list",)
 PER_POINT = ("sweep",)
+#: The commands that take ``--noise FILE`` (a declared noise) where they take a
+#: mechanism's name, and those of them without the name (the noise joins the ranking).
+NOISE_COMMANDS = ("value", "series", "formula", "compare", "audit", "renyi", "compose",
+                  "sweep")
+UNNAMED = ("compare",)
 
 
 class StoreOnce(argparse.Action):
@@ -148,7 +164,8 @@ class ArgumentParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentParser:
+def build_parser(params: Mapping[str, Sequence[str]] | None = None,
+                 noise: type[DeclaredNoise] | None = None) -> ArgumentParser:
     """The argument parser.
 
     Parameters
@@ -160,6 +177,11 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
         the handlers accept those the named entry and the command use and refuse the
         others by name. Without it only ``value``'s ``--eps``, ``--delta`` and
         ``--sensitivity`` exist.
+    noise : type of DeclaredNoise, optional
+        The noise declared by ``--noise FILE``: ``renyi`` and ``compose`` get an option
+        ``--NAME`` for each of its parameters, ``audit`` one for each of its parameters
+        and its free parameter (its ``eps`` is ``--eps0``, its ``delta`` ``--delta0``:
+        ``--eps`` and ``--delta`` are the audit's own).
     """
     params = dict(params or {})
     parser = ArgumentParser(
@@ -287,6 +309,14 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
                        ("gamma", "the staircase's gamma")):
         p.add_argument(f"--{name}", default=None, metavar="X", help=text)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    if noise is not None:
+        names = [prm.name for prm in noise.params if prm.name != "Delta"]
+        names += [] if noise.free is None else [noise.free.name]
+        for name in names:
+            flag = AUDIT_RENAMES.get(name, name)
+            if f"--{flag}" not in p._option_string_actions:
+                p.add_argument(f"--{flag}", default=None, metavar="X",
+                               help=f"the parameter {name} of {noise.name}")
     p.set_defaults(handler=cmd_audit)
 
     p = sub.add_parser(
@@ -343,6 +373,10 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
                        help="the cost whose optimal free parameter defines the noise "
                             "(amplitude, power or moment:P)")
         p.add_argument("--json", action="store_true", help="print one JSON object")
+        for prm in () if noise is None else noise.params:
+            if prm.name not in (*PARAM_ALIASES.values(), "dim"):
+                p.add_argument(f"--{prm.name}", dest=f"param:{prm.name}", metavar="VALUE",
+                               help=f"the parameter {prm.name} of {noise.name}")
 
     p = sub.add_parser(
         "renyi", help="the Rényi divergence of a mechanism (its Rényi DP curve)",
@@ -423,9 +457,65 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None) -> ArgumentP
     return parser
 
 
+def _declared_noise(argv: Sequence[str]) -> tuple[list[str], type[DeclaredNoise] | None]:
+    """``argv`` with ``--noise FILE`` replaced by the declared noise's name (where the
+    command takes a mechanism's name), and the noise, read from the file and registered
+    (:func:`dpsym.mechanisms.register`); its validation runs at its first use, within the
+    command's budgets (:attr:`~dpsym.mechanisms.declared.DeclaredNoise.pending`).
+
+    Raises
+    ------
+    CliError
+        For ``--noise`` given twice, to a command that takes none, or a file refused (one
+        line naming the file, the key at fault and the fault).
+    """
+    args = list(argv)
+    at = [j for j, a in enumerate(args) if a == "--noise" or a.startswith("--noise=")]
+    if not at:
+        return args, None
+    if len(at) > 1:
+        raise CliError("--noise: given more than once; give it once")
+    j = at[0]
+    if args[j] == "--noise":
+        if j + 1 >= len(args):
+            raise CliError("--noise: expected a noise file (TOML or JSON)")
+        path = args[j + 1]
+        del args[j:j + 2]
+    else:
+        path = args[j].partition("=")[2]
+        del args[j]
+    command = next((a for a in args if not a.startswith("-")), None)
+    if command not in NOISE_COMMANDS:
+        raise CliError(f"--noise: not an option of `{PROG} {command}`; the commands that "
+                       f"take it: {', '.join(NOISE_COMMANDS)}")
+    try:
+        cls = load_noise(path, defer=True)
+    except DeclarationError as err:
+        raise CliError(f"--noise {path}: {err}") from None
+    cls.origin = f"--noise {path}"
+    mechanisms, bounds = registries()
+    if cls.name in mechanisms or cls.name in bounds:
+        raise CliError(f"--noise {path}: name: {cls.name!r} is already an entry of "
+                       f"`{PROG} list`; choose another name")
+    register(cls)
+    if command not in UNNAMED:
+        args.insert(args.index(command) + 1, cls.name)
+    return args, cls
+
+
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     """Parse ``argv``; ``value``, ``series`` and ``formula`` get an option for every
-    declared parameter (checked against the named entry by the handlers)."""
+    declared parameter (checked against the named entry by the handlers). ``--noise
+    FILE`` declares a noise (:func:`_declared_noise`), kept as ``noise`` in the result
+    (the caller unregisters it when the command is done)."""
+    argv, noise = _declared_noise(argv)
     command = next((a for a in argv if not a.startswith("-")), None)
-    params = param_names() if command in REGISTRY_COMMANDS else None
-    return build_parser(params).parse_args(argv)
+    try:
+        params = param_names() if command in REGISTRY_COMMANDS else None
+        parsed = build_parser(params, noise).parse_args(argv)
+    except BaseException:
+        if noise is not None:
+            unregister(noise)
+        raise
+    parsed.noise = noise
+    return parsed

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -353,13 +354,29 @@ _RELATIONS = {">": sp.StrictGreaterThan, ">=": sp.GreaterThan, "<": sp.StrictLes
 _SELECTIONS = ("abs", "min", "max")
 
 
-class _Parser:
-    """Recursive descent over the tokens of one text; ``variable`` is the symbol the
-    name ``x`` stands for in a function's text (None for a number)."""
+class _DeclarationBuilder(_Builder):
+    """Builds expressions in several named variables (a declared density and its
+    parameters): a part with a variable is built as it is, powers included, its domain
+    being the declaration's to decide; a constant part is checked as in :func:`parse`."""
 
-    def __init__(self, text: str, name: str, variable: sp.Symbol | None = None) -> None:
-        self.text, self.builder = text, _Builder(name)
-        self.variable = variable
+    def div(self, a: sp.Expr, c: sp.Expr) -> sp.Expr:
+        return self.checked(a / c) if c.free_symbols else super().div(a, c)
+
+    def power(self, base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
+        if base.free_symbols or exponent.free_symbols:
+            return self.checked(sp.Pow(base, exponent))
+        return super().power(base, exponent)
+
+
+class _Parser:
+    """Recursive descent over the tokens of one text; ``variables`` are the names that
+    stand for symbols in a function's text (None for a number)."""
+
+    def __init__(self, text: str, name: str,
+                 variables: Mapping[str, sp.Symbol] | None = None,
+                 builder: _Builder | None = None) -> None:
+        self.text, self.builder = text, builder or _Builder(name)
+        self.variables = variables
         self.tokens = self._tokenise(text)
         self.position, self.depth = 0, 0
 
@@ -402,7 +419,7 @@ class _Parser:
 
     def parse(self) -> sp.Expr:
         if not self.tokens:
-            raise self.fail("expected a number" if self.variable is None
+            raise self.fail("expected a number" if self.variables is None
                             else "expected an expression")
         value = self.relation()
         token = self.peek()
@@ -414,7 +431,7 @@ class _Parser:
         """An expression, or (a function's text only) an indicator ``f > g``."""
         value = self.expression()
         token = self.peek()
-        if self.variable is not None and token in _RELATION_TOKENS:
+        if self.variables is not None and token in _RELATION_TOKENS:
             self.take()
             right = self.expression()
             if self.peek() in _RELATION_TOKENS:
@@ -468,16 +485,16 @@ class _Parser:
         if kind == "name":
             if text in _CONSTANTS:
                 return _CONSTANTS[text]
-            if self.variable is not None and text == "x":
-                return self.variable
-            selection = self.variable is not None and text in _SELECTIONS
+            if self.variables is not None and text in self.variables:
+                return self.variables[text]
+            selection = self.variables is not None and text in _SELECTIONS
             if text not in _FUNCTIONS and not selection:
-                if self.variable is None:
+                if self.variables is None:
                     valid = ", ".join([*_FUNCTIONS, *_CONSTANTS])
                     raise self.fail(f"expected a finite number (a decimal, p/q or an exact "
                                     f"expression); unknown name {text[:20]!r} (valid: "
                                     f"{valid})")
-                valid = ", ".join(["x", *_FUNCTIONS, *_SELECTIONS, *_CONSTANTS])
+                valid = ", ".join([*self.variables, *_FUNCTIONS, *_SELECTIONS, *_CONSTANTS])
                 raise self.fail(f"unknown name {text[:20]!r} (valid: {valid})")
             self.expect("(")
             self.nested()
@@ -528,8 +545,10 @@ def parse(text: str, name: str) -> Exact:
 
 
 @exclusive
-def parse_function(text: str, name: str, variable: sp.Symbol) -> sp.Expr:
-    r"""Read ``text`` as a real function of one variable, written ``x``: the grammar of
+def parse_function(text: str, name: str,
+                   variables: sp.Symbol | Mapping[str, sp.Symbol]) -> sp.Expr:
+    r"""Read ``text`` as a real function of one variable, written ``x`` (a cost), or an
+    expression in named variables (a declared density and its parameters): the grammar of
     :func:`parse` plus the name ``x``, ``abs(f)``, ``min(f, g, ...)``, ``max(f, g, ...)``
     and the indicators ``f > g``, ``f >= g``, ``f < g``, ``f <= g`` (1 where the relation
     holds, 0 elsewhere; lowest precedence, e.g. ``abs(x) > 2`` or
@@ -541,7 +560,10 @@ def parse_function(text: str, name: str, variable: sp.Symbol) -> sp.Expr:
         SELECTION := abs | min | max
 
     Constant parts obey the limits of numbers; where the function is defined (a
-    logarithm's argument positive...) is left to its user.
+    logarithm's argument positive...) is left to its user. With named variables, a power
+    whose base or exponent holds a variable is built as it is (its domain is the
+    declaration's to decide); with the one variable ``x``, ``c^f(x)`` needs a positive
+    constant base and ``f(x)^g(x)`` is not read.
 
     Parameters
     ----------
@@ -549,8 +571,9 @@ def parse_function(text: str, name: str, variable: sp.Symbol) -> sp.Expr:
         The text, e.g. ``"min(abs(x), 3)"``, ``"log(1 + abs(x))"``, ``"abs(x) > 2"``.
     name : str
         The parameter's name, used in error messages.
-    variable : sympy.Symbol
-        The symbol that ``x`` stands for.
+    variables : sympy.Symbol or mapping of str to sympy.Symbol
+        The symbol that ``x`` stands for, or the names that may appear and their
+        symbols (``{"x": x, "eps": eps, "Delta": Delta}``).
 
     Returns
     -------
@@ -563,10 +586,14 @@ def parse_function(text: str, name: str, variable: sp.Symbol) -> sp.Expr:
     DomainError
         Naming ``name``, for text outside the grammar or the limits.
     """
+    if not isinstance(text, str):
+        raise DomainError(name, f"expected an expression as text, got {type(text).__name__}")
     if len(text) > MAX_LENGTH:
         raise DomainError(name, f"at most {MAX_LENGTH} characters are read in an "
                           "expression")
-    return _Parser(text.strip(), name, variable).parse()
+    if isinstance(variables, sp.Symbol):
+        return _Parser(text.strip(), name, {"x": variables}).parse()
+    return _Parser(text.strip(), name, dict(variables), _DeclarationBuilder(name)).parse()
 
 
 def _rebuild(expr: sp.Basic, builder: _Builder, depth: int) -> sp.Expr:

@@ -269,6 +269,15 @@ class Mechanism(Distribution, Parametrised):
         noise = self.numeric_noise(cost, free_value, digits + 10)
         return is_private(noise, eps, delta, digits, sensitivity=self._sensitivity())
 
+    def check_guarantee(self, eps: object, delta: object, cost: Cost | str = "amplitude"
+                        ) -> None:
+        r"""Raise a :class:`~dpsym.errors.DomainError` unless this instance is
+        :math:`(\varepsilon, \delta)`-DP at its sensitivity (its free parameter at the
+        optimum for ``cost``); ``compare`` asks it before ranking an entry. Nothing to do
+        by default: a catalogue mechanism is private by the theorem that defines it (the
+        claims check it); a declared noise decides it from its certified profile
+        (:meth:`dpsym.mechanisms.declared.DeclaredNoise.check_guarantee`)."""
+
     def _sensitivity(self) -> Fraction:
         self.require("Delta")
         return self.values["Delta"]

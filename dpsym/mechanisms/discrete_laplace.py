@@ -14,12 +14,12 @@ from __future__ import annotations
 import sympy as sp
 
 from dpsym.core.params import eps_param, sensitivity_param
-from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
 from dpsym.symbols import NORM, Delta, eps
 
 
-class DiscreteLaplace(Mechanism):
+class DiscreteLaplace(DeclaredNoise):
     r"""Two-sided geometric noise, ratio :math:`e^{-\varepsilon/\Delta}`, integer :math:`\Delta`."""
 
     name = "discrete-laplace"
@@ -27,17 +27,16 @@ class DiscreteLaplace(Mechanism):
     source = "000 Part Three (discrete Laplacian mechanism)"
     lattice = True
     params = (eps_param(), sensitivity_param(integer=True))
+    private_by_theorem = True
+    #: Mass :math:`a \lambda^i` at :math:`i \ge 0`: a tail of period 1 and ratio
+    #: :math:`\lambda` (sympy integers: the lattice moment's offsets (start + j)/period stay
+    #: exact; Python ints would divide to the float 0.0 inside a non-integer moment's Lerch
+    #: sum).
+    density = SymmetricNoise(lattice=True, tail=GeometricTail(
+        start=sp.Integer(0), period=sp.Integer(1), ratio=sp.exp(-eps / Delta),
+        pieces=(Piece(sp.Integer(0), sp.Integer(1), NORM),)))
 
     @classmethod
     def ratio(cls) -> sp.Expr:
         r""":math:`\lambda = e^{-\varepsilon/\Delta}`."""
         return sp.exp(-eps / Delta)
-
-    @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
-        # sympy integers: the lattice moment's offsets (start + j)/period stay exact (Python
-        # ints would divide to the float 0.0 inside a non-integer moment's Lerch sum)
-        zero, one = sp.Integer(0), sp.Integer(1)
-        tail = GeometricTail(start=zero, period=one, ratio=cls.ratio(),
-                             pieces=(Piece(zero, one, NORM),))
-        return SymmetricNoise(lattice=True, tail=tail)

@@ -35,7 +35,7 @@ from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.expressions import to_sympy
 from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
 from dpsym.errors import DomainError, NoClosedFormError, UnsupportedError
-from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.precision import arb_workprec, exclusive
 from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
 from dpsym.symbolic.numerics import evaluate
@@ -55,7 +55,7 @@ DELTA_MAX_LERCH = 1024
 T = TypeVar("T")
 
 
-class DiscreteStaircase(Mechanism):
+class DiscreteStaircase(DeclaredNoise):
     r"""The discrete staircase with integer step :math:`r^*` optimised per cost."""
 
     name = "discrete-staircase"
@@ -65,12 +65,11 @@ class DiscreteStaircase(Mechanism):
     params = (eps_param(upper=EPS_MAX_DISCRETE),
               sensitivity_param(integer=True, upper=MAX_INTEGER_SCAN))
     free = FreeParameter("r", r, 1, Delta, integer=True)
-
-    @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
-        period = (Piece(0, r, NORM), Piece(r, Delta, NORM * b))
-        return SymmetricNoise(lattice=True,
-                              tail=GeometricTail(start=0, period=Delta, ratio=b, pieces=period))
+    private_by_theorem = True
+    #: Mass :math:`a` on :math:`0, \dots, r - 1`, :math:`ab` on :math:`r, \dots, \Delta - 1`,
+    #: repeated on every period :math:`\Delta` with ratio :math:`b`.
+    density = SymmetricNoise(lattice=True, tail=GeometricTail(
+        start=0, period=Delta, ratio=b, pieces=(Piece(0, r, NORM), Piece(r, Delta, NORM * b))))
 
     def _guard_digits(self, cost: Cost) -> int:
         r"""The engine's guard digits, plus :math:`\varepsilon \log_{10} e` for

@@ -31,7 +31,7 @@ import sympy as sp
 
 from dpsym.core.params import Derived, Guarantee, delta_param, sensitivity_param
 from dpsym.errors import DomainError
-from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.symbolic.noise import Piece, SymmetricNoise
 from dpsym.symbols import NORM, Delta, delta
 
@@ -43,7 +43,7 @@ n = sp.Symbol("n", positive=True, integer=True)
 MAX_SUPPORT = 10**15
 
 
-class DiscreteUniform(Mechanism):
+class DiscreteUniform(DeclaredNoise):
     r"""Uniform noise on :math:`\lceil \Delta/\delta \rceil` integers (symmetrised)."""
 
     name = "discrete-uniform"
@@ -57,12 +57,12 @@ class DiscreteUniform(Mechanism):
     limits = (f"Delta/delta <= {MAX_SUPPORT:.0e}",)
     derived = (Derived("n", n, "number of support points"),
                Derived("P0", NORM, "mass of each interior point"))
-
-    @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
-        inner = sp.floor((n + 1) / 2)
-        return SymmetricNoise(lattice=True, head=(
-            Piece(0, inner, NORM), Piece(inner, sp.floor(n / 2) + 1, NORM / 2)))
+    private_by_theorem = True
+    #: Mass :math:`P_0` on :math:`0, \dots, \lfloor (n+1)/2 \rfloor - 1` and
+    #: :math:`P_0/2` up to :math:`\lfloor n/2 \rfloor`.
+    density = SymmetricNoise(lattice=True, head=(
+        Piece(0, sp.floor((n + 1) / 2), NORM),
+        Piece(sp.floor((n + 1) / 2), sp.floor(n / 2) + 1, NORM / 2)))
 
     @classmethod
     def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
@@ -70,6 +70,7 @@ class DiscreteUniform(Mechanism):
 
     @classmethod
     def check_joint(cls, values) -> None:
+        super().check_joint(values)
         if "delta" in values and "Delta" in values:
             if values["Delta"] / values["delta"] > MAX_SUPPORT:
                 raise DomainError("delta", f"Delta/delta must be at most {MAX_SUPPORT:.0e} "

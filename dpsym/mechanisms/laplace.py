@@ -13,25 +13,24 @@ from __future__ import annotations
 import sympy as sp
 
 from dpsym.core.params import eps_param, sensitivity_param
-from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.symbolic.noise import Piece, SymmetricNoise
 from dpsym.symbols import NORM, Delta, eps, x
 
 
-class Laplace(Mechanism):
+class Laplace(DeclaredNoise):
     r"""Laplace noise of scale :math:`\lambda = \Delta/\varepsilon` (:math:`\varepsilon`-DP)."""
 
     name = "laplace"
     title = "Laplace mechanism"
     source = "000 Part One (Laplace mechanism); 004 (counting and histogram queries)"
     params = (eps_param(), sensitivity_param())
+    private_by_theorem = True
+    #: :math:`a\, e^{-x/\lambda}` on :math:`[0, \infty)`, :math:`a` solved by the engine.
+    density = SymmetricNoise(lattice=False,
+                             head=(Piece(0, sp.oo, NORM * sp.exp(-x / (Delta / eps))),))
 
     @classmethod
     def scale(cls) -> sp.Expr:
         r""":math:`\lambda = \Delta/\varepsilon`."""
         return Delta / eps
-
-    @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
-        return SymmetricNoise(lattice=False,
-                              head=(Piece(0, sp.oo, NORM * sp.exp(-x / cls.scale())),))

@@ -37,7 +37,7 @@ from dpsym.core.expressions import enclosure, from_sympy, to_sympy
 from dpsym.core.expressions import sign as exact_sign
 from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
 from dpsym.errors import DomainError, UnsupportedError
-from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.noise import MAX_POLYNOMIAL_DEGREE, GeometricTail, Piece, SymmetricNoise
 from dpsym.symbols import NORM, Delta, b, gamma
@@ -48,7 +48,7 @@ from dpsym.symbols import NORM, Delta, b, gamma
 SMALL_EPS = Fraction(1, 10**6)
 
 
-class Staircase(Mechanism):
+class Staircase(DeclaredNoise):
     r"""The 1-D staircase mechanism with step fraction :math:`\gamma` optimised per cost."""
 
     name = "staircase"
@@ -56,15 +56,15 @@ class Staircase(Mechanism):
     source = "000 Part One (staircase mechanism, optimal gamma*)"
     params = (eps_param(), sensitivity_param())
     free = FreeParameter("gamma", gamma, 0, 1)
+    private_by_theorem = True
+    #: Level :math:`a` on :math:`[0, \gamma\Delta)`, :math:`ab` on :math:`[\gamma\Delta,
+    #: \Delta)`, repeated on every period :math:`\Delta` with ratio :math:`b`.
+    density = SymmetricNoise(lattice=False, tail=GeometricTail(
+        start=0, period=Delta, ratio=b,
+        pieces=(Piece(0, gamma * Delta, NORM), Piece(gamma * Delta, Delta, NORM * b))))
     #: The smallest :math:`\varepsilon` at which a moment written with Lerch sums is
     #: minimised by :meth:`_interval_sign` (below, the sign covering of the slope).
     LARGE_EPS = 100
-
-    @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
-        period = (Piece(0, gamma * Delta, NORM), Piece(gamma * Delta, Delta, NORM * b))
-        return SymmetricNoise(lattice=False,
-                              tail=GeometricTail(start=0, period=Delta, ratio=b, pieces=period))
 
     def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value:
         r"""The optimal :math:`\gamma^*` and cost for a cost :math:`L` that is not a power:

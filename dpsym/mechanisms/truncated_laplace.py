@@ -30,7 +30,7 @@ from fractions import Fraction
 import sympy as sp
 
 from dpsym.core.params import Derived, Guarantee, delta_param, eps_param, sensitivity_param
-from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.mechanisms.laplace import Laplace
 from dpsym.symbolic.noise import Piece, SymmetricNoise
 from dpsym.symbols import NORM, Delta, delta, x
@@ -39,7 +39,7 @@ from dpsym.symbols import NORM, Delta, delta, x
 A = sp.Symbol("A", positive=True)
 
 
-class TruncatedLaplace(Mechanism):
+class TruncatedLaplace(DeclaredNoise):
     r"""Laplace noise of scale :math:`\Delta/\varepsilon` truncated to :math:`[-A, A]`."""
 
     name = "truncated-laplace"
@@ -49,14 +49,13 @@ class TruncatedLaplace(Mechanism):
     params = (eps_param(), delta_param(Fraction(1, 2)), sensitivity_param())
     derived = (Derived("A", A, "truncation point"),
                Derived("B", NORM, "density at the origin"))
+    private_by_theorem = True
+    #: :math:`B\, e^{-x/\lambda}` on :math:`[0, A)`.
+    density = SymmetricNoise(lattice=False,
+                             head=(Piece(0, A, NORM * sp.exp(-x / Laplace.scale())),))
 
     #: :math:`\lambda = \Delta/\varepsilon`, the Laplace scale.
     scale = Laplace.scale
-
-    @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
-        return SymmetricNoise(lattice=False,
-                              head=(Piece(0, A, NORM * sp.exp(-x / cls.scale())),))
 
     @classmethod
     def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:

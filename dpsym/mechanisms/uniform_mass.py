@@ -31,7 +31,7 @@ from dpsym.certified.slope_argmin import Minimum, certify_minimum
 from dpsym.core.costs import Cost
 from dpsym.core.params import Derived, FreeParameter, Guarantee, delta_param, sensitivity_param
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
-from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.mechanisms.staircase import not_unique
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.noise import Piece, SymmetricNoise
@@ -43,7 +43,7 @@ alpha = sp.Symbol("alpha", nonnegative=True)
 L = sp.Symbol("L", positive=True)
 
 
-class UniformMass(Mechanism):
+class UniformMass(DeclaredNoise):
     r""":math:`\mathcal{P}_\alpha`: uniform noise with a point mass :math:`\alpha^*` at 0."""
 
     name = "uniform-mass"
@@ -54,10 +54,9 @@ class UniformMass(Mechanism):
     free = FreeParameter("alpha", alpha, 0, delta)
     derived = (Derived("L", L, "half-width of the uniform part"),
                Derived("h", NORM, "density of the uniform part"))
-
-    @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
-        return SymmetricNoise(lattice=False, head=(Piece(0, L, NORM),), atom=alpha)
+    private_by_theorem = True
+    #: A mass :math:`\alpha` at 0 and the level :math:`h` on :math:`[0, L)`.
+    density = SymmetricNoise(lattice=False, head=(Piece(0, L, NORM),), atom=alpha)
 
     @classmethod
     def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:

@@ -88,6 +88,8 @@ __all__ = [
 
 #: Largest number of periods of a geometric tail unrolled for one shift.
 MAX_PERIODS = 4096
+#: Largest number of integer shifts of a lattice noise with non-constant pieces.
+MAX_LATTICE_SHIFTS = 4096
 
 
 # ---------------------------------------------------------------------------- exact numbers
@@ -447,8 +449,31 @@ class Unrolled:
         at breakpoint differences (the Rényi and KL integrals, the hockey-stick divergence
         of a piecewise-constant noise) can take its largest value on :math:`(0, \Delta]`:
         :math:`\Delta` and the breakpoint differences below it (lattice: with the shift 1),
-        in the noise's own units, increasing."""
-        top = abs(exact_sym(sensitivity)) / self.unit
+        in the noise's own units, increasing.
+
+        Those integrals are piecewise linear in :math:`d` for piecewise-constant noise only;
+        with a non-constant piece, a lattice noise's shifts are all the integers
+        :math:`1, \dots, \Delta` (each evaluated: exact), and a density on the line has
+        no such set.
+
+        Raises
+        ------
+        UnsupportedError
+            For a density on the line with a non-constant piece, or a lattice noise with
+            more than :data:`MAX_LATTICE_SHIFTS` integer shifts.
+        """
+        sens = abs(exact_sym(sensitivity))
+        if any(sg.rate != 0 for sg in self.segs if not sg.zero):
+            if not self.lattice:
+                raise UnsupportedError(
+                    "the worst shift is derived for log-concave or piecewise-constant "
+                    "densities; this one has non-constant pieces and is not log-concave")
+            count = exact_floor(sens)
+            if count > MAX_LATTICE_SHIFTS:
+                raise UnsupportedError(f"more than {MAX_LATTICE_SHIFTS} integer shifts to "
+                                       "evaluate")
+            return [sp.Integer(d) for d in range(1, count + 1)] or [sens]
+        top = sens / self.unit
         pts = self.breakpoints()
         found = [top]
         if self.lattice and order(top, sp.Integer(1)) >= 0:

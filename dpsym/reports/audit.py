@@ -46,10 +46,12 @@ from dpsym.certified.rounding import check_digits
 from dpsym.core.params import POSITIVE, Domain, Param
 from dpsym.errors import CertificationError, DomainError
 from dpsym.gaussian.enclosures import ATTEMPTS, Calibration
+from dpsym.mechanisms.base import Mechanism
 from dpsym.precision import arb_workprec, exclusive, workdps
 from dpsym.privacy import closed_forms as profile_balls
 
-#: What each audited mechanism needs, besides ``eps`` and ``Delta``.
+#: What each audited mechanism needs, besides ``eps`` and ``Delta`` (any other noise is
+#: audited as a mechanism instance, :func:`audit_noise`).
 AUDITED: dict[str, tuple[str, ...]] = {
     "analytic-gaussian": ("sigma",),
     "gaussian": ("sigma",),
@@ -232,6 +234,33 @@ def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
         met = _meets(profile, target)
         needed = needed_scale(mechanism, e, sens, values, target)
     return Audit(mechanism, e, found.number, found.text, digits, target, met, needed,
+                 found.certificate, found.enclosure)
+
+
+@exclusive
+def audit_noise(mechanism: Mechanism, eps: object, delta: object = None, digits: int = 30
+                ) -> Audit:
+    r"""The :math:`\delta` achieved at :math:`\varepsilon` by a mechanism instance with
+    every parameter given (a declared noise, :mod:`dpsym.mechanisms.declared`), at its
+    sensitivity: its certified privacy profile
+    (:meth:`~dpsym.mechanisms.base.Mechanism.privacy_profile`) and, with a target, whether
+    it is met (:meth:`~dpsym.mechanisms.base.Mechanism.is_private`, decided exactly or by
+    an enclosure that excludes the target). No needed value is searched (``needed`` is
+    None): the noise's scale parameter is not known.
+
+    Raises
+    ------
+    DomainError
+        For a value outside its domain.
+    UnsupportedError
+        If the noise's profile has no certified path.
+    """
+    e = _PARAMS["eps"].validate(eps)
+    target = None if delta is None else _PARAMS["delta"].validate(delta)
+    digits = check_digits(digits)
+    found = mechanism.privacy_profile(e, digits=digits)
+    met = None if target is None else mechanism.is_private(e, target, digits=digits).private
+    return Audit(mechanism.name, e, found.number, found.text, digits, target, met, None,
                  found.certificate, found.enclosure)
 
 
@@ -534,4 +563,4 @@ def _decimal(value: Fraction) -> str:
     return text if Fraction(text) == value else str(value)
 
 
-__all__ = ["AUDITED", "Audit", "audit"]
+__all__ = ["AUDITED", "Audit", "audit", "audit_noise"]

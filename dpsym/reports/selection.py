@@ -42,7 +42,7 @@ from dpsym.certified.rounding import check_digits, display_number, format_digits
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import Guarantee, delta_param, dim_param, eps_param, sensitivity_param
 from dpsym.errors import DpsymError, UnsupportedError
-from dpsym.mechanisms import MECHANISMS
+from dpsym.mechanisms import MECHANISMS, Mechanism
 from dpsym.precision import workdps
 
 __all__ = ["OPT_IN_BOUNDS", "RATIO_DIGITS", "CompareInputs", "Comparison", "IneligibleError",
@@ -310,7 +310,10 @@ def _entry(cls: Any, kind: str, inputs: CompareInputs) -> Ranked | Skipped:
     query = "integer" if cls.lattice else "real"
     try:
         guarantee = _guarantee(cls)
-        value = cls(**_kwargs(cls, inputs)).value("cost", inputs.cost, inputs.digits)
+        instance = cls(**_kwargs(cls, inputs))
+        if isinstance(instance, Mechanism):  # a declared noise proves its guarantee here
+            instance.check_guarantee(inputs.eps, inputs.delta, inputs.cost)
+        value = instance.value("cost", inputs.cost, inputs.digits)
     except Exception as exc:  # one entry's failure (even a bug) must not hide the others
         return Skipped(cls.name, kind, query, exc)
     return Ranked(name=cls.name, title=cls.title, kind=kind, query=query,

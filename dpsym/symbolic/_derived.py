@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '13c8be5d0efa5e536a58ea0e57794499a615c53d42ad7f063dfa1e379d16af7b'
+FINGERPRINT = 'ec042bb35802574c1d5fecd9fc8d728aabdf0f1b88c8b46a63c4e55ff5ac8c5a'
 
 def _e0():
     with evaluate(False):
