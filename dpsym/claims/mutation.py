@@ -197,7 +197,9 @@ def mutation_report(ids: Iterable[str] | None = None,
     -------
     dict
         ``{"sources": {prefix: {"mutants", "killed", "score"}}, "claims": [{"id",
-        "mutants", "killed", "survivors", "reason"}], "mutants", "killed"}``.
+        "mutants", "killed", "survivors", "reason"}], "mutants", "killed", "equivalent",
+        "survivors", "with_mutants", "total", "coverage"}`` (``coverage``: the fraction of
+        the claims that have mutants).
     """
     reg = registry.REGISTRY
     selected = [reg[i] for i in ids] if ids is not None else list(reg.values())
@@ -221,10 +223,13 @@ def mutation_report(ids: Iterable[str] | None = None,
     for src in sources.values():
         live = src["mutants"] - src["equivalent"]
         src["score"] = (src["killed"] / live) if live else None
+    with_mutants = sum(1 for r in rows if r["mutants"])
     return {"mutants": sum(s["mutants"] for s in sources.values()),
             "killed": sum(s["killed"] for s in sources.values()),
             "equivalent": sum(s["equivalent"] for s in sources.values()),
             "survivors": sum(len(r["survivors"]) for r in rows),
+            "with_mutants": with_mutants, "total": len(rows),
+            "coverage": with_mutants / len(rows) if rows else None,
             "sources": sources, "claims": rows}
 
 
