@@ -7,6 +7,7 @@ the module of its source).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from fractions import Fraction
@@ -169,6 +170,85 @@ def classic_gaussian(constant: str, eps_grid: tuple[str, ...]) -> Verdict:
                    f"profile <= delta on eps in {eps_grid} x delta in {grid_d}")
 
 
+
+
+# ----------------------------------------------------------------------------- Laplace lemma
+
+_SCALE, _SHIFT, _T = sp.symbols("s d t", positive=True)
+_XR = sp.Symbol("x", real=True)
+
+
+@functools.cache
+def laplace_loss_sup() -> tuple[sp.Expr, str]:
+    r"""The largest privacy loss :math:`\sup_x \log f(x)/f(x + d)` of the Laplace density
+    :math:`f(x) \propto e^{-|x|/s}` for a shift :math:`d > 0` (by symmetry :math:`-d` gives
+    the same), derived piece by piece: the log-ratio :math:`(|x + d| - |x|)/s` on
+    :math:`x = -d - t`, :math:`x = -d/(1 + t)` and :math:`x = t` (:math:`t > 0` covers each
+    piece; sympy resolves the absolute values there), each piece's supremum from its
+    monotonicity (the sign of its derivative in :math:`t`, certified). Returns
+    (:math:`d/s`, the derivation in words)."""
+    loss = (sp.Abs(_XR + _SHIFT) - sp.Abs(_XR)) / _SCALE
+    rows, sups = [], []
+    for name, at in (("x <= -d", -_SHIFT - _T), ("-d <= x <= 0", -_SHIFT / (1 + _T)),
+                     ("x >= 0", _T)):
+        piece = sp.simplify(loss.subs(_XR, at))
+        slope = sign_of(sp.diff(piece, _T), (_SCALE, _SHIFT, _T))
+        if slope == "zero":
+            top = piece
+        elif slope == "positive":
+            top = sp.limit(piece, _T, sp.oo)
+        elif slope == "negative":
+            top = sp.limit(piece, _T, 0, "+")
+        else:
+            raise ValueError(f"no proven monotonicity on {name}: {piece}")
+        sups.append(sp.simplify(top))
+        rows.append(f"{name}: {piece} (sup {sups[-1]})")
+    best = sups[0]
+    for cand in sups[1:]:
+        if sign_of(cand - best, (_SCALE, _SHIFT)) in ("positive", "zero"):
+            best = cand
+    if any(sign_of(best - other, (_SCALE, _SHIFT)) not in ("positive", "zero")
+           for other in sups):
+        raise ValueError(f"no proven maximum among {sups}")
+    return best, "log f(x)/f(x + d) = (|x + d| - |x|)/s: " + "; ".join(rows)
+
+
+def laplace_sup_at(scale: sp.Expr, sensitivity: sp.Expr) -> sp.Expr:
+    """The largest privacy loss of ``Lap(scale)`` noise over shifts ``|d| <= sensitivity``
+    (:func:`laplace_loss_sup`, increasing in d: its value at d = sensitivity)."""
+    best, _ = laplace_loss_sup()
+    return best.subs({_SCALE: scale, _SHIFT: sensitivity})
+
+
+def sign_of(expr: sp.Expr, positive: Sequence[sp.Symbol]) -> str | None:
+    """The proven sign of ``expr`` for positive ``positive`` symbols: ``"zero"``,
+    ``"positive"`` or ``"negative"`` (sympy's assumptions, then a polynomial certificate in
+    the symbols), else None."""
+    expr = sp.simplify(expr)
+    if expr == 0:
+        return "zero"
+    if expr.is_positive:
+        return "positive"
+    if expr.is_negative:
+        return "negative"
+    num, den = sp.fraction(sp.cancel(sp.together(expr)))
+    signs = []
+    for part in (num, den):
+        try:
+            coeffs = sp.Poly(sp.expand(part), *positive).coeffs()
+        except sp.PolynomialError:
+            return None
+        if not all(c.is_number for c in coeffs):
+            return None
+        if all(c >= 0 for c in coeffs):
+            signs.append(1)
+        elif all(c <= 0 for c in coeffs):
+            signs.append(-1)
+        else:
+            return None
+    return "positive" if signs[0] * signs[1] > 0 else "negative"
+
+
 __all__ = [
     "V",
     "as_mpf",
@@ -179,6 +259,9 @@ __all__ = [
     "exact",
     "fmt",
     "histogram_sensitivity",
+    "laplace_loss_sup",
+    "laplace_sup_at",
     "rel_holds",
     "same",
+    "sign_of",
 ]

@@ -23,7 +23,10 @@ An inequality that is not sharp stays true when its bound moves by :math:`10^{-3
 weaker direction (or, with slack, in either): such a surviving mutant of a relation is an
 *equivalent* mutant, reported separately with the claim's ``slack`` -- the located extreme
 that shows the slack -- and not counted in the score. A mutant that flips the relation must
-still be killed.
+still be killed. Likewise a statement monotone in an entry (``Claim.weaker``: a noise scale,
+a threshold) stays true when the entry moves the weaker way; such a surviving mutant is
+equivalent only if its value moved that way (a certified sign of the change at a probe
+point, :func:`moved`).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from . import registry
+from .decide import certified_sign
 from .registry import FAILS, Claim
 
 SCALE_UP, SCALE_DOWN = sp.Rational(1001, 1000), sp.Rational(999, 1000)
@@ -131,6 +135,16 @@ def _limit_mutants(point: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
     yield "limit", f"limit point {point} -> {new}", new
 
 
+def moved(old: sp.Basic, new: sp.Basic) -> int | None:
+    """The certified sign of ``new - old`` at a probe point in general position (every
+    symbol a distinct positive rational), or None."""
+    diff = sp.sympify(new) - sp.sympify(old)
+    probe = dict(zip(sorted(diff.free_symbols, key=str),
+                     (sp.Rational(p, p + 4) for p in (3, 5, 7, 11, 13, 17, 19, 23)),
+                     strict=False))
+    return certified_sign(diff, probe)
+
+
 def mutants(formula: dict) -> list[Mutant]:
     """Every mutant of ``formula`` (one entry changed at a time, duplicates removed)."""
     out: list[Mutant] = []
@@ -170,6 +184,9 @@ def mutate_claim(entry: Claim, progress: Callable[[MutantResult], None] | None =
         if held and entry.slack and isinstance(entry.formula[mut.key],
                                                sp.core.relational.Relational) \
                 and mut.operator != "relation":
+            equiv = entry.slack
+        elif held and mut.key in entry.weaker and moved(
+                entry.formula[mut.key], mut.formula[mut.key]) == entry.weaker[mut.key]:
             equiv = entry.slack
         res = MutantResult(entry.id, mut, not held, detail[:300],
                            time.perf_counter() - start, equiv)
@@ -233,5 +250,5 @@ def mutation_report(ids: Iterable[str] | None = None,
             "sources": sources, "claims": rows}
 
 
-__all__ = ["PER_OPERATOR", "Mutant", "MutantResult", "mutants", "mutate_claim",
+__all__ = ["PER_OPERATOR", "Mutant", "MutantResult", "moved", "mutants", "mutate_claim",
            "mutation_report", "no_mutant_reason"]

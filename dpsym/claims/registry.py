@@ -166,6 +166,11 @@ class Claim:
     slips : str or None
         For a claim that holds but whose ``corrected`` text differs from ``printed``: the
         slips (of the source or of its conversion) the corrected text repairs.
+    weaker : dict
+        Formula entries (not relations) in which the statement is monotone, by name: +1
+        if a larger value keeps it true (a noise scale: more noise stays private), -1 if a
+        smaller one does. A surviving mutant that moves such an entry that way is
+        *equivalent* (reported with ``slack``, which must say why).
     """
 
     id: str
@@ -189,6 +194,7 @@ class Claim:
     printed: str | None = None
     lost: str | None = None
     slips: str | None = None
+    weaker: dict = field(default_factory=dict, compare=False)
 
     def __repr__(self) -> str:
         return f"Claim({self.id!r}, {self.status_text!r})"
@@ -286,6 +292,8 @@ def register(entry: Claim) -> Claim:
     if (entry.decision == INSTANCES) != bool(entry.points):
         raise ValueError(f"claim {entry.id!r}: the points are listed exactly for a claim "
                          "decided at instances")
+    if entry.weaker and not entry.slack:
+        raise ValueError(f"claim {entry.id!r}: monotone entries need the slack that says why")
     if (entry.decision == UNDECIDED) != bool(entry.undecided):
         raise ValueError(f"claim {entry.id!r}: an undecided claim (and only it) gives the "
                          "reason")
@@ -305,7 +313,7 @@ def claim(cid: str, location: str, statement: str, *, status: str = HOLDS,
           no_mutants: str | None = None, slack: str | None = None,
           undecided: str | None = None, decision: str | None = None,
           points: tuple[str, ...] = (), printed: str | None = None, lost: str | None = None,
-          slips: str | None = None) -> Callable[[Check], Check]:
+          slips: str | None = None, weaker: dict | None = None) -> Callable[[Check], Check]:
     """Decorator: register the decorated check as the claim ``cid`` (see :class:`Claim`
     for the arguments; the source file is read from the id's prefix).
 
@@ -325,7 +333,8 @@ def claim(cid: str, location: str, statement: str, *, status: str = HOLDS,
                        corrected=corrected, errata=errata, notebook=notebook, budget=budget,
                        formula=formula, kind=kind, theorem=theorem, no_mutants=no_mutants,
                        slack=slack, undecided=undecided, decision=decision,
-                       points=tuple(points), printed=printed, lost=lost, slips=slips))
+                       points=tuple(points), printed=printed, lost=lost, slips=slips,
+                       weaker=dict(weaker or {})))
         return check
 
     return decorate
