@@ -128,6 +128,12 @@ def decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: Mapping[sp.Symbol, object
             return False, f"differs at {point}: sign {sign:+d} (certified)"
     if sp.cancel(sp.together(sp.expand(diff))) == 0 or sp.simplify(diff) == 0:
         return True, "identical (sympy)"
+    # powers of quotients: cancel each base first (a base that is a ratio of two negative
+    # factors becomes a product of positive symbols, which sympy splits soundly)
+    tidy = diff.replace(lambda e: isinstance(e, sp.Pow) and not e.exp.is_Integer,
+                        lambda e: sp.Pow(sp.cancel(sp.factor(e.base)), e.exp))
+    if sp.simplify(sp.powsimp(sp.expand_power_base(tidy))) == 0:
+        return True, "identical (sympy, the bases of the powers cancelled)"
     return None, f"not decided: {sp.simplify(diff)} is not reduced to 0"
 
 
