@@ -26,7 +26,8 @@ that shows the slack -- and not counted in the score. A mutant that flips the re
 still be killed. Likewise a statement monotone in an entry (``Claim.weaker``: a noise scale,
 a threshold) stays true when the entry moves the weaker way; such a surviving mutant is
 equivalent only if its value moved that way (a certified sign of the change at a probe
-point, :func:`moved`).
+point, :func:`moved`); and a rate (an O or Theta, ``Claim.weaker`` value 0) is the same
+statement times any positive constant (:func:`rescaled`).
 """
 
 from __future__ import annotations
@@ -145,6 +146,12 @@ def moved(old: sp.Basic, new: sp.Basic) -> int | None:
     return certified_sign(diff, probe)
 
 
+def rescaled(old: sp.Basic, new: sp.Basic) -> bool:
+    """Whether ``new`` is ``old`` times a positive constant (the same rate, O or Theta)."""
+    ratio = sp.simplify(sp.sympify(new) / sp.sympify(old))
+    return bool(ratio.is_number and ratio.is_positive)
+
+
 def mutants(formula: dict) -> list[Mutant]:
     """Every mutant of ``formula`` (one entry changed at a time, duplicates removed)."""
     out: list[Mutant] = []
@@ -185,8 +192,10 @@ def mutate_claim(entry: Claim, progress: Callable[[MutantResult], None] | None =
                                                sp.core.relational.Relational) \
                 and mut.operator != "relation":
             equiv = entry.slack
-        elif held and mut.key in entry.weaker and moved(
-                entry.formula[mut.key], mut.formula[mut.key]) == entry.weaker[mut.key]:
+        elif held and mut.key in entry.weaker and (
+                rescaled(entry.formula[mut.key], mut.formula[mut.key])
+                if entry.weaker[mut.key] == 0 else
+                moved(entry.formula[mut.key], mut.formula[mut.key]) == entry.weaker[mut.key]):
             equiv = entry.slack
         res = MutantResult(entry.id, mut, not held, detail[:300],
                            time.perf_counter() - start, equiv)
@@ -251,4 +260,4 @@ def mutation_report(ids: Iterable[str] | None = None,
 
 
 __all__ = ["PER_OPERATOR", "Mutant", "MutantResult", "moved", "mutants", "mutate_claim",
-           "mutation_report", "no_mutant_reason"]
+           "mutation_report", "no_mutant_reason", "rescaled"]

@@ -169,8 +169,9 @@ class Claim:
     weaker : dict
         Formula entries (not relations) in which the statement is monotone, by name: +1
         if a larger value keeps it true (a noise scale: more noise stays private), -1 if a
-        smaller one does. A surviving mutant that moves such an entry that way is
-        *equivalent* (reported with ``slack``, which must say why).
+        smaller one does, 0 for a rate (O, Theta: any positive multiple is the same
+        statement). A surviving mutant that moves such an entry that way is *equivalent*
+        (reported with ``slack``, which must say why).
     """
 
     id: str
