@@ -44,6 +44,33 @@ from dpsym.claims.unimodal import CERTIFICATES
 from dpsym.symbols import Delta, delta
 
 # %% [markdown]
+# ## Problem formulation
+#
+# "Query sensitivity $\Delta := \max_{D_1,D_2 \in \mathcal{D}} |q(D_1) - q(D_2)|$": as
+# printed the maximum runs over every pair of datasets, which is the range of $q$ (for a
+# count over at most 5 records, 5); the privacy definition above it is about neighbours
+# $D_1, D_2$ differing by one element, over which the count moves by 1 (erratum T8). The
+# constraint "$\mathcal P(S) \le \mathcal P(S+d) + \delta$ for all $|d| \le \Delta$ and
+# measurable $S$" is two-sided: the reverse inequality is the same constraint at the set
+# $S + d$ and the shift $-d$.
+
+
+# %%
+step("002.def.sensitivity")
+step("002.def.constraint")
+
+
+# %% [markdown]
+# **Symmetrisation** ("as the loss function $L$ is symmetric, without loss of generality,
+# assume $\mathcal P$ is symmetric"): the mixture $(\mathcal P + \mathcal P(-\cdot))/2$ has the
+# same cost for a symmetric $L$ and keeps the constraint (each of its halves does).
+
+
+# %%
+step("002.main.s0")
+
+
+# %% [markdown]
 # ## The condition: $\sup_{|d|\le\Delta,\,S}\mathcal P(S) - \mathcal P(S+d) = \mathcal
 # P([-\frac\Delta2, \frac\Delta2])$ for symmetric monotone $\mathcal P$
 #

@@ -274,13 +274,24 @@ step("003.thm6.s2")
 
 
 # %% [markdown]
+# Printed: $\lim_{\delta\to0} \frac{V_1^{low}}{V_1^{upp}} \ge
+# \frac{\Delta/(\varepsilon^{\varepsilon} - 1)}{\Delta/\varepsilon} = \frac{\varepsilon}{e^{\varepsilon}-1}
+# = 1 - \frac{\varepsilon}{2} + O(\varepsilon^2)$. The display repeats the typo
+# $\varepsilon^{\varepsilon}$ (erratum B16); with $e^{\varepsilon}$ the quotient is the stated one.
+
+
+# %%
+step("003.thm6.s3")
+
+
+# %% [markdown]
 # **Case 3** ($\varepsilon = \delta \to 0$): $b^n = 1 - \frac{1-b}{2a}$, $\frac{1-b}{2a} \to
 # \frac13$, $a \sim \frac32\delta$,
 # $V_1^{low} \approx (1 - 2\log\frac32)\frac{\Delta}{\delta}$.
 
 
 # %%
-step("003.thm6.s3")
+step("003.thm6.s4")
 
 
 # %% [markdown]

@@ -227,6 +227,73 @@ def test_kinds_and_proof_steps() -> None:
             assert claim.theorem is None, claim.id
 
 
+def _normalised(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_printed_text_is_the_seed_text() -> None:
+    """Every claim carries the source's text as printed: a verbatim excerpt of its seed file
+    up to whitespace (OCR and conversion slips included), or the page/slide where the
+    conversion lost it."""
+    texts = {prefix: _normalised(_text(prefix)) for prefix in SOURCES}
+    missing, differ = [], []
+    for claim in CLAIMS:
+        if claim.printed is None:
+            if not (claim.lost and re.search(r"slide|page|figure|section", claim.lost, re.I)):
+                missing.append(claim.id)
+        elif _normalised(claim.printed) not in texts[claim.id[:3]]:
+            differ.append(claim.id)
+        else:
+            assert len(_normalised(claim.printed)) >= 10, claim.id
+    assert not missing, f"claims without their printed text: {missing}"
+    assert not differ, f"printed text not found in the seed file: {differ}"
+
+
+def test_corrected_text_beside_the_printed_one() -> None:
+    """A claim that holds as printed but carries a corrected text names the slips it
+    repairs; a corrected claim carries its erratum."""
+    for claim in CLAIMS:
+        if claim.corrected and claim.status == registry.HOLDS:
+            assert claim.slips, claim.id
+        if claim.status == CORRECTED:
+            assert claim.corrected and claim.errata, claim.id
+
+
+def test_decisions() -> None:
+    """Every claim says how it is decided; the points of an instance check are listed; an
+    undecided claim says why; at most five proof steps are not proofs; only a proof
+    reads "holds"."""
+    kinds = {d: [c for c in CLAIMS if c.decision == d] for d in registry.DECISIONS}
+    assert sum(map(len, kinds.values())) == len(CLAIMS)
+    for claim in kinds[registry.INSTANCES]:
+        assert claim.points and not claim.undecided, claim.id
+        assert registry.status_text(claim.status, claim.decision, len(claim.points)) \
+            .endswith(f"at {len(claim.points)} instances"), claim.id
+    for claim in kinds[registry.UNDECIDED]:
+        assert claim.undecided and not claim.points, claim.id
+        assert registry.status_text(claim.status, claim.decision) == registry.NOT_DECIDED
+    for claim in kinds[registry.PROOF]:
+        assert not claim.points and not claim.undecided, claim.id
+    for status in STATUSES:
+        for decision in (registry.INSTANCES, registry.UNDECIDED):
+            assert registry.status_text(status, decision, 3) != registry.HOLDS
+    steps = [c.id for c in CLAIMS if c.kind == "proof-step" and c.decision != registry.PROOF]
+    assert len(steps) <= 5, steps
+    # most of the registry is decided over its whole domain
+    assert len(kinds[registry.PROOF]) >= 0.9 * len(CLAIMS)
+
+
+def test_the_check_command_prints_the_decision(capsys) -> None:
+    from dpsym.cli import main
+
+    assert main(["check", "003.thm1", "000.p3.0d.lm"]) == 0
+    out = capsys.readouterr().out
+    assert "DECISION" in out and "proof" in out and "instances" in out
+    assert re.search(r"holds at \d+ instances", out)
+    assert re.search(r"2 of 2 claims as registered; decided by proof 1, at instances 1, "
+                     r"undecided 0", out)
+
+
 def test_every_claim_is_covered_by_a_notebook_cell_or_elsewhere() -> None:
     """A proof step is reproduced by a notebook cell that cites its id; any other claim by a
     cell citing it, by the notebook of its section, or it is explicitly covered elsewhere
@@ -257,6 +324,9 @@ def test_claim(cid: str) -> None:
     assert result.ok, (f"{cid}: registered {result.claim.status!r}, computed "
                        f"{result.status!r}: {result.detail}")
     assert result.seconds <= 3 * result.claim.budget + 5, (cid, result.seconds)
+    assert result.verdict.points == result.claim.points, cid
+    if result.claim.decision != registry.PROOF:
+        assert result.status_text != registry.HOLDS, cid
 
 
 def test_run_claims_selection_and_progress() -> None:

@@ -47,6 +47,9 @@ _COMPLEMENT = {sp.GreaterThan: sp.StrictLessThan, sp.StrictGreaterThan: sp.LessT
                sp.LessThan: sp.StrictGreaterThan, sp.StrictLessThan: sp.GreaterThan}
 #: At most this many mutants per operator and formula entry (keeps the run short).
 PER_OPERATOR = 6
+#: At most this many mutants per claim, taken in turn from every (entry, operator) group so
+#: that each entry and each operator is exercised (every relation's flip is kept).
+PER_CLAIM = 14
 
 
 @dataclass(frozen=True)
@@ -152,8 +155,10 @@ def rescaled(old: sp.Basic, new: sp.Basic) -> bool:
     return bool(ratio.is_number and ratio.is_positive)
 
 
-def mutants(formula: dict) -> list[Mutant]:
-    """Every mutant of ``formula`` (one entry changed at a time, duplicates removed)."""
+def mutants(formula: dict, limit: int | None = PER_CLAIM) -> list[Mutant]:
+    """The mutants of ``formula`` (one entry changed at a time, duplicates removed): at most
+    ``limit`` of them, taken in turn from each (entry, operator) group, every flipped
+    relation included (``None``: all of them)."""
     out: list[Mutant] = []
     seen: set[str] = set()
     for key, value in formula.items():
@@ -167,7 +172,20 @@ def mutants(formula: dict) -> list[Mutant]:
                 continue
             seen.add(tag)
             out.append(Mutant(key, op, f"{key}: {desc}", {**formula, key: new}))
-    return out
+    if limit is None or len(out) <= limit:
+        return out
+    groups: dict[tuple[str, str], list[Mutant]] = {}
+    for mut in out:
+        groups.setdefault((mut.key, mut.operator), []).append(mut)
+    chosen = [m for m in out if m.operator == "relation"]
+    queues = [list(g) for g in groups.values()]
+    while len(chosen) < limit and any(queues):
+        for queue in queues:
+            while queue and queue[0] in chosen:
+                queue.pop(0)
+            if queue and len(chosen) < limit:
+                chosen.append(queue.pop(0))
+    return [m for m in out if m in chosen]
 
 
 def mutate_claim(entry: Claim, progress: Callable[[MutantResult], None] | None = None,
@@ -259,5 +277,5 @@ def mutation_report(ids: Iterable[str] | None = None,
             "sources": sources, "claims": rows}
 
 
-__all__ = ["PER_OPERATOR", "Mutant", "MutantResult", "moved", "mutants", "mutate_claim",
-           "mutation_report", "no_mutant_reason", "rescaled"]
+__all__ = ["PER_CLAIM", "PER_OPERATOR", "Mutant", "MutantResult", "moved", "mutants",
+           "mutate_claim", "mutation_report", "no_mutant_reason", "rescaled"]

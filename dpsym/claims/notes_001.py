@@ -27,7 +27,7 @@ from ..symbols import Delta, delta, eps, x
 from ..textbook import hockey_stick, name_and_shame, randomized_response
 from .common import V, laplace_sup_at, sign_of
 from .decide import certified_sign, decide_identity, sign_certificate
-from .generic import cone_certificate
+from .generic import CELLS_P, CELLS_Q, cone_certificate, event_supremum
 from .registry import CORRECTED, REGISTRY, Verdict, claim
 
 _NB = "notebooks/gaussian_and_approximate_dp.py"
@@ -37,34 +37,6 @@ _DELTA01 = {delta: 1 / (1 + _beta)}
 _n = sp.Symbol("n", integer=True, positive=True)
 _k = sp.Symbol("k", integer=True, positive=True)
 _i = sp.Symbol("i", integer=True, positive=True)
-
-# A finite output space split by an event A and the set H = {p > c q}: the four cells
-# A&H, A-H, H-A and the rest, with the masses of the two laws on them.
-_CELL_NAMES = ("AH", "AnotH", "HnotA", "rest")
-_Pc = dict(zip(_CELL_NAMES, sp.symbols("P_AH P_AnotH P_HnotA P_rest", nonnegative=True),
-               strict=True))
-_Qc = dict(zip(_CELL_NAMES, sp.symbols("Q_AH Q_AnotH Q_HnotA Q_rest", nonnegative=True),
-               strict=True))
-_c = sp.Symbol("c", positive=True)
-
-
-def _event_sup(factor: sp.Expr) -> tuple[bool, str]:
-    r"""For every pair of laws, every event A and c = ``factor``: P(A) - c Q(A) <= P(H) - c
-    Q(H) with H = {p > c q}, by a nonnegative combination of the cell sums that the
-    definition of H signs (on H - A, p - c q >= 0 termwise; on A - H, c q - p >= 0), and
-    equality at A = H: the supremum over events is sum_H (p - c q) = sum (p - c q)_+, the
-    hockey-stick divergence E_eps exactly when c = e^eps (sympy identity)."""
-    c = sp.sympify(factor)
-    gens = {"sum over H-A of p - c q": (_Pc["HnotA"] - c * _Qc["HnotA"], _Pc["HnotA"]),
-            "sum over A-H of c q - p": (c * _Qc["AnotH"] - _Pc["AnotH"], _Qc["AnotH"])}
-    at_h = _Pc["AH"] + _Pc["HnotA"] - c * (_Qc["AH"] + _Qc["HnotA"])
-    at_a = _Pc["AH"] + _Pc["AnotH"] - c * (_Qc["AH"] + _Qc["AnotH"])
-    sup_ok, cert = cone_certificate(at_h - at_a, [*_Pc.values(), *_Qc.values()], gens,
-                                    [eps, _c])
-    ident, why = decide_identity(c, sp.exp(eps))
-    return bool(sup_ok and ident is True), (f"P(H) - c Q(H) - (P(A) - c Q(A)) = {cert}; "
-                                            f"c = e^eps: {why}")
-
 
 # ----------------------------------------------------------------------------- definition
 
@@ -81,10 +53,10 @@ def _definition(f: dict) -> Verdict:
     e^eps q)_+ <= p termwise, so the sum is at most sum p = 1), and 1 is attained (disjoint
     supports: every term is p): delta = 1 is the largest value that restricts nothing, the
     printed range's end."""
-    gens = {"e^eps q >= 0": (sp.exp(eps) * _Qc["AH"], _Qc["AH"])}
+    gens = {"e^eps q >= 0": (sp.exp(eps) * CELLS_Q["AH"], CELLS_Q["AH"])}
     # on H the term is p - e^eps q <= p; off H it is 0 <= p
-    ok, cert = cone_certificate(_Pc["AH"] - (_Pc["AH"] - sp.exp(eps) * _Qc["AH"]),
-                                [_Pc["AH"], _Qc["AH"]], gens, [eps])
+    ok, cert = cone_certificate(CELLS_P["AH"] - (CELLS_P["AH"] - sp.exp(eps) * CELLS_Q["AH"]),
+                                [CELLS_P["AH"], CELLS_Q["AH"]], gens, [eps])
     top = sp.Integer(1)  # disjoint supports: E_eps = sum p = 1
     ok &= sp.sympify(f["delta_max"]) == top
     return Verdict(bool(ok), detail=f"termwise (p - e^eps q)_+ <= p: {cert}; the largest "
@@ -101,10 +73,10 @@ def _definition(f: dict) -> Verdict:
        slips="Sigma is the conversion's epsilon", formula={"factor": sp.exp(eps)})
 def _definition_sets(f: dict) -> Verdict:
     """The supremum over events of M_D(A) - c M_D'(A) is the hockey-stick divergence
-    E_eps(M_D || M_D') exactly when c = e^eps (:func:`_event_sup`), for every pair of laws:
-    then 'for all A' is 'E_eps <= delta'. Extra evidence: the brute-force supremum over the
-    events of two finite laws equals the divergence (exact)."""
-    ok, why = _event_sup(f["factor"])
+    E_eps(M_D || M_D') exactly when c = e^eps (:func:`~.generic.event_supremum`), for every
+    pair of laws: then 'for all A' is 'E_eps <= delta'. Extra evidence: the divergence of two
+    finite laws (exact)."""
+    ok, why = event_supremum(f["factor"])
     p = {i: Fraction(3 - abs(i), 9) for i in range(-2, 3)}
     q = {i + 1: v for i, v in p.items()}
     ev = hockey_stick(p, q, sp.Rational(1, 2))
@@ -167,9 +139,9 @@ def _loss_sufficient(f: dict) -> Verdict:
     eps) <= 1 - level <= delta iff level >= 1 - delta (sign proven for delta in (0, 1)).
     Printed ('necessary'): the Gaussian mechanism with sigma = Delta, eps = 1 is (1,
     delta(1))-DP while Pr(|Z| > 1) > delta(1) (certified)."""
-    gens = {"e^eps q on H >= 0": (sp.exp(eps) * _Qc["AH"], _Qc["AH"])}
-    ok, cert = cone_certificate(_Pc["AH"] - (_Pc["AH"] - sp.exp(eps) * _Qc["AH"]),
-                                [_Pc["AH"], _Qc["AH"]], gens, [eps])
+    gens = {"e^eps q on H >= 0": (sp.exp(eps) * CELLS_Q["AH"], CELLS_Q["AH"])}
+    ok, cert = cone_certificate(CELLS_P["AH"] - (CELLS_P["AH"] - sp.exp(eps) * CELLS_Q["AH"]),
+                                [CELLS_P["AH"], CELLS_Q["AH"]], gens, [eps])
     need = sign_of((delta - (1 - sp.sympify(f["level"]))).subs(_DELTA01), [_beta])
     fixed = ok and need in ("zero", "positive")
     tail, prof = _gauss_tail_and_profile()
@@ -193,10 +165,10 @@ def _loss_pure_iff(f: dict) -> Verdict:
     is refuted exactly: level < 1 by a pair with Pr(|Z| <= eps) = level and an output only
     D' produces (not eps-DP); level > 1 by randomized response (eps-DP, Pr(|Z| <= eps) = 1 <
     level)."""
-    gens = {"e^eps q - p on A (the loss bound)": (sp.exp(eps) * _Qc["AH"] - _Pc["AH"],
-                                                  _Pc["AH"])}
-    direct, cert = cone_certificate(sp.exp(eps) * _Qc["AH"] - _Pc["AH"],
-                                    [_Pc["AH"], _Qc["AH"]], gens, [eps])
+    gens = {"e^eps q - p on A (the loss bound)": (sp.exp(eps) * CELLS_Q["AH"] - CELLS_P["AH"],
+                                                  CELLS_P["AH"])}
+    direct, cert = cone_certificate(sp.exp(eps) * CELLS_Q["AH"] - CELLS_P["AH"],
+                                    [CELLS_P["AH"], CELLS_Q["AH"]], gens, [eps])
     level = sp.sympify(f["level"])
     rows = [f"|Z| <= eps => P(A) <= e^eps Q(A): {cert}"]
     ok = direct
@@ -959,6 +931,9 @@ def _shame_slices(n: int, d: Fraction) -> bool:
 @claim("001.name_and_shame.s1", "Example (Name-and-Shame), proof", "Pr(Z_D in E) = Pr(Z_D in "
        "E, B_i = 0) + delta Pr(Z_D in E | B_i = 1) <= Pr(Z_D' in E) + delta",
        kind="proof-step", theorem="001.name_and_shame", notebook=_NB_PF,
+       printed=r"$$\Pr(Z_D \in E) = \Pr(Z_D \in E \cap B_i = 0) + \Pr(Z_D \in E \cap B_i = 1) "
+       r"= \Pr(Z_D \in E \cap B_i = 0)$$ $$+ \delta \Pr(Z_D \in E \mid B_i = 1) \leq "
+       r"\Pr(Z_{D'} \in E) + \delta$$",
        formula={"split": _SHAME["Pr(Z_D in E, B_i = 0)"]
                 + delta * _SHAME["Pr(Z_D in E | B_i = 1)"],
                 "bound": _SHAME["Pr(Z_D' in E)"] + delta})

@@ -19,7 +19,7 @@ import sympy as sp
 
 from ..symbols import Delta, delta, eps
 from ..textbook import hockey_stick, sup_over_sets
-from .common import V, laplace_sup_at, sign_of
+from .common import V, count_change, histogram_change, laplace_private, sign_of
 from .decide import certified_sign, decide_identity, rounds_to
 from .generic import affine_range, cone_certificate, exp_increasing, log_gap
 from .registry import CORRECTED, Verdict, claim
@@ -35,34 +35,6 @@ _I = sp.IndexedBase("I")  # a record's indicators (0 or 1)
 
 # ----------------------------------------------------------------------------- Laplace
 
-def _count_sensitivity(queries: sp.Expr) -> tuple[sp.Expr, str]:
-    r"""The :math:`\ell^1` sensitivity of ``queries`` counting queries, derived: a count is
-    :math:`\sum_{j \le n} I_j` over the records (:math:`I_j \in \{0, 1\}` the record's
-    property); adding a record :math:`n + 1` adds the one-term sum :math:`\sum_{j=n+1}^{n+1}
-    I_j` (sympy joins the ranges), so each count moves by :math:`I_{n+1} \in \{0, 1\}` and the
-    vector by :math:`\sum_{q} I^{(q)}_{n+1} \le` ``queries``, attained by a record with every
-    property (add/remove neighbours; replacing a record moves each count by
-    :math:`I' - I \in \{-1, 0, 1\}`: the same maximum)."""
-    before, after = sp.Sum(_I[_j], (_j, 1, _n)), sp.Sum(_I[_j], (_j, 1, _n + 1))
-    step = sp.simplify(before + sp.Sum(_I[_j], (_j, _n + 1, _n + 1)) - after) == 0
-    q = sp.Symbol("q", integer=True, positive=True)
-    worst = sp.summation(sp.Integer(1), (q, 1, queries))  # every indicator 1
-    return worst if step else sp.nan, (f"a record moves each count by its indicator "
-                                       f"(sum identity: {step}); the l1 change is at most "
-                                       f"{worst}, attained")
-
-
-def _laplace_private(scale: sp.Expr, sens: sp.Expr) -> tuple[bool, str]:
-    """Lap(scale) noise is eps-DP for the sensitivity ``sens``: the largest privacy loss
-    sens/scale (:func:`~.common.laplace_loss_sup`) is proven <= eps."""
-    if sign_of(sp.sympify(scale), [eps, _k]) != "positive":
-        return False, f"Lap({scale}) is not a law (the scale is not proven positive)"
-    loss = sp.simplify(laplace_sup_at(sp.sympify(scale), sp.sympify(sens)))
-    sign = sign_of(eps - loss, [eps, _k])
-    return sign in ("zero", "positive"), f"largest privacy loss of Lap({scale}) at shift " \
-        f"<= {sens}: {loss}; eps - loss: {sign}"
-
-
 _MORE_NOISE = ("more noise stays private: any scale >= the printed one is eps-DP (the "
                "printed scale is the least)")
 
@@ -74,8 +46,8 @@ _MORE_NOISE = ("more noise stays private: any scale >= the printed one is eps-DP
        formula={"S1": sp.Integer(1), "scale": 1 / eps}, weaker={"scale": 1},
        slack=_MORE_NOISE)
 def _counting(f: dict) -> Verdict:
-    sens, why = _count_sensitivity(sp.Integer(1))
-    private, pwhy = _laplace_private(f["scale"], f["S1"])
+    sens, why = count_change(sp.Integer(1))
+    private, pwhy = laplace_private(f["scale"], f["S1"])
     ok = sp.simplify(sens - f["S1"]) == 0 and private
     return Verdict(bool(ok), detail=f"{why}; {pwhy}")
 
@@ -88,29 +60,17 @@ def _counting(f: dict) -> Verdict:
        formula={"S1": sp.LessThan(V, _k), "scale": _k / eps}, weaker={"scale": 1},
        slack="the sensitivity is exactly k (a larger bound is also true); " + _MORE_NOISE)
 def _k_counting(f: dict) -> Verdict:
-    """The l1 sensitivity of k counts is exactly k (:func:`_count_sensitivity`); Lap(s) on
+    """The l1 sensitivity of k counts is exactly k (:func:`~.common.count_change`); Lap(s) on
     each coordinate has privacy loss sum_q |d_q|/s <= ||d||_1/s, so the bound of the
     relation is the sensitivity the noise is calibrated to."""
-    sens, why = _count_sensitivity(_k)
+    sens, why = count_change(_k)
     rel = f["S1"]
     holds = sign_of(rel.rhs - sens, [_k]) in ("zero", "positive") if isinstance(
         rel, sp.LessThan) else sign_of(rel.rhs - sens, [_k]) == "positive"
-    private, pwhy = _laplace_private(f["scale"], rel.rhs)
+    private, pwhy = laplace_private(f["scale"], rel.rhs)
     return Verdict(bool(holds and private and isinstance(rel, (sp.LessThan,
                                                                sp.StrictLessThan))),
                    detail=f"{why}; per coordinate, summed over the l1 shift: {pwhy}")
-
-
-def _histogram_change(neighbour: str) -> int:
-    """The largest l1 change of a histogram when one record is added/removed (its bucket
-    a: e_a) or replaced (a -> c: e_c - e_a), by the two cases a = c and a != c of the
-    exact count vectors (every number of buckets >= 2 behaves like three)."""
-    def change(a: int, c: int | None) -> int:
-        vec = [(1 if c == m else 0) - (1 if a == m else 0) for m in range(3)]
-        return sum(abs(v) for v in vec)
-    if neighbour == "add/remove":
-        return change(0, None)
-    return max(change(0, 0), change(0, 1))
 
 
 @claim("004.histogram", "Histogram queries", "S_1(histogram) <= 2; adding Lap(2/eps) gives "
@@ -123,11 +83,11 @@ def _histogram_change(neighbour: str) -> int:
        formula={"S1": sp.LessThan(V, 2), "scale": 2 / eps}, weaker={"scale": 1},
        slack="the sensitivity is exactly 2 (replace) or 1 (add/remove); " + _MORE_NOISE)
 def _histogram_sens(f: dict) -> Verdict:
-    rep, ar = _histogram_change("replace"), _histogram_change("add/remove")
+    rep, ar = histogram_change("replace"), histogram_change("add/remove")
     rel = f["S1"]
     holds = isinstance(rel, (sp.LessThan, sp.StrictLessThan)) and bool(
         rel.func(max(rep, ar), rel.rhs))
-    private, pwhy = _laplace_private(f["scale"], rel.rhs)
+    private, pwhy = laplace_private(f["scale"], rel.rhs)
     return Verdict(bool(holds and private), detail=f"l1 change of the count vector: "
                    f"replace {rep}, add/remove {ar} (the cases a = c, a != c); {pwhy}")
 
@@ -201,7 +161,8 @@ def _bucket_error(f: dict) -> Verdict:
        "more than t/eps] <= k e^{-t} (with the Lap(2/eps) of the histogram remark)",
        status=CORRECTED, corrected="with Lap(1/eps) for every k >= 1 and t > 0 (union bound "
        "over the k buckets, each e^{-t}); with the notes' Lap(2/eps) it fails (k = 1, t = 2: "
-       "e^{-1} > 2 e^{-2}... e^{-1} > e^{-2})", errata="errata.md#n3", notebook=_NB_LAP,
+       "the probability is e^{-t/2} = e^{-1} > k e^{-t} = e^{-2})", errata="errata.md#n3",
+       notebook=_NB_LAP,
        printed=r"Pr [there is some bucket whose count is off by more than $t/\epsilon$ ] "
        r"$\leq k \cdot e^{-t}$",
        formula={"bound": sp.LessThan(V, _k * sp.exp(-_ts))},
@@ -310,11 +271,15 @@ def _first_names_ln(f: dict) -> Verdict:
     return Verdict(ok, detail=why + " (certified)")
 
 
-@claim("004.first_names", "Example (first names)", "t = (10 + ln 10000)/eps = 20/0.1 = 200",
-       status=CORRECTED, corrected="(10 + ln 10,000)/0.1 = 192.103... < 20/0.1 = 200: the "
-       "source rounds ln 10,000 ~ 9.2 up (10 + 9.2 ~ 20); 200 is a valid error threshold "
-       "t/eps (t = 20 >= 10 + ln 10,000), exceeded w.p. <= 10^4 e^{-20} <= e^{-10} with "
-       "Lap(1/eps)", errata="errata.md#n5", notebook=_NB_LAP,
+@claim("004.first_names", "Example (first names)", "t = (10 + ln 10000)/eps = 20/0.1 = 200: "
+       "with ln 10,000 ~ 9.2 rounded up, 200 is an error threshold exceeded with probability "
+       "<= e^{-10}", corrected="(10 + ln 10,000)/0.1 = 192.103... <= 20/0.1 = 200: the source "
+       "rounds 10 + ln 10,000 ~ 19.2 up to 20, so 200 is a valid (conservative) threshold; "
+       "the quantity computed is the error threshold t/eps (t = 20 >= 10 + ln 10,000), "
+       "exceeded w.p. <= 10^4 e^{-20} <= e^{-10} with Lap(1/eps)",
+       slips="the second '=' is the rounding announced by 'ln(10,000) ~ 9.2' (19.2 rounded up "
+       "to 20), and the quantity named t is the threshold t/eps", errata="errata.md#n5",
+       notebook=_NB_LAP,
        printed=r"$$\ln(10,000) \approx 9.2$$ → If we want privacy with $\epsilon \approx 0.1$"
        r" , then $$\text{taking } t = \frac{10 + \ln(10,000)}{\epsilon} = \frac{20}{0.1} = "
        r"200 //$$",
@@ -322,19 +287,19 @@ def _first_names_ln(f: dict) -> Verdict:
        slack="not sharp: (10 + ln 10^4)/0.1 = 192.10, so every threshold in [192.11, oo) is "
        "valid; 200 is the source's round number")
 def _first_names(f: dict) -> Verdict:
-    """Printed: (10 + ln 10^4)/0.1 = 20/0.1 is an equality, refuted (certified: 192.10 !=
-    200). Corrected: the relation between the exact value and the threshold, certified;
-    with t = threshold * eps the union bound k e^{-t} <= e^{-10} (certified)."""
+    """The exact value (10 + ln 10^4)/0.1 = 192.10... against the threshold of the relation
+    (certified: the threshold is at least the exact value, so it is the rounding up the
+    source announces, never down), and with t = threshold * eps the union bound
+    k e^{-t} <= e^{-10} (certified)."""
     value = (10 + sp.log(10**4)) / sp.Rational(1, 10)
-    printed_ok = certified_sign(value - 200) == 0
     rel = f["threshold"]
     ok = isinstance(rel, sp.core.relational.Relational) and certified_sign(
         (rel.rhs - value) if isinstance(rel, (sp.LessThan, sp.StrictLessThan))
         else (value - rel.rhs)) == 1
     if ok:
         ok = certified_sign(sp.exp(-10) - 10**4 * sp.exp(-rel.rhs / 10)) in (0, 1)
-    return Verdict(printed_ok, bool(ok), f"(10 + ln 10^4)/0.1 = {sp.N(value, 12)} (certified,"
-                   f" not 200); union bound at the threshold 200: 10^4 e^-20 = "
+    return Verdict(bool(ok), detail=f"(10 + ln 10^4)/0.1 = {sp.N(value, 12)} (certified; "
+                   f"rounded up to 200); union bound at the threshold 200: 10^4 e^-20 = "
                    f"{sp.N(10**4 * sp.exp(-20), 8)} <= e^-10 = {sp.N(sp.exp(-10), 8)}")
 
 
@@ -375,10 +340,10 @@ def _histogram_ages(f: dict) -> Verdict:
        formula={"scale": _k / eps}, weaker={"scale": 1}, slack=_MORE_NOISE)
 def _approach1(f: dict) -> Verdict:
     """A user with every disease moves all k counts: the l1 sensitivity is k
-    (:func:`_count_sensitivity`), so Lap(k/eps) per count is eps-DP and Lap(s) with s <
+    (:func:`~.common.count_change`), so Lap(k/eps) per count is eps-DP and Lap(s) with s <
     k/eps is not; the expected error E|Y| = k/eps grows linearly in k."""
-    sens, why = _count_sensitivity(_k)
-    private, pwhy = _laplace_private(f["scale"], sens)
+    sens, why = count_change(_k)
+    private, pwhy = laplace_private(f["scale"], sens)
     grows = sign_of(sp.diff(sp.sympify(f["scale"]), _k), [_k, eps]) == "positive"
     return Verdict(bool(private and grows), detail=f"{why}; {pwhy}; E|Y| = scale grows "
                    f"with k: {grows}")
