@@ -22,7 +22,7 @@
 from fractions import Fraction
 
 from dpsym.claims import verify_step as step
-from dpsym.claims.slides_000_proofs import _eps_constraint, slides_zero_delta_lp
+from dpsym.claims.slides_000_proofs import eps_constraint, slides_zero_delta_lp
 
 # %% [markdown]
 # ## Part Two: optimality of the staircase for $d = 2$
@@ -141,5 +141,5 @@ step("000.p3.ratio.l1.s3")
 
 
 # %%
-print("P(S_2) - e^eps P(S_2 + 2) - delta =", _eps_constraint(2, 2), "(E = e^eps)")
-assert "P1" in str(_eps_constraint(2, 2))
+print("P(S_2) - e^eps P(S_2 + 2) - delta =", eps_constraint(2, 2), "(E = e^eps)")
+assert "P1" in str(eps_constraint(2, 2))

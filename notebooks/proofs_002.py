@@ -33,12 +33,12 @@ import sympy as sp
 
 from dpsym.claims import verify_step as step
 from dpsym.claims.poster_002 import (
-    _central,
-    _law_cost,
-    _rearrange_centre,
-    _rearrange_tail,
-    _step_law,
-    _tv,
+    central,
+    law_cost,
+    rearrange_centre,
+    rearrange_tail,
+    step_law,
+    tv,
 )
 from dpsym.claims.unimodal import CERTIFICATES
 from dpsym.symbols import Delta, delta
@@ -85,11 +85,11 @@ step("002.condition")
 
 # %%
 # one law of the family, shown: the total variation at each shift equals the central mass
-atom, pieces = _step_law(3)
+atom, pieces = step_law(3)
 for k in (4, 8, 16):
     d = Fraction(k, 16)
-    print(f"d = {d}: TV = {_tv(atom, pieces, d)}")
-assert _tv(atom, pieces, Fraction(1)) == _central(atom, pieces)
+    print(f"d = {d}: TV = {tv(atom, pieces, d)}")
+assert tv(atom, pieces, Fraction(1)) == central(atom, pieces)
 
 
 # %% [markdown]
@@ -113,11 +113,11 @@ step("002.main.s3")
 
 
 # %%
-atom, pieces = _rearrange_tail(*_step_law(5))
-new = _rearrange_centre(atom, pieces)
-print("before:", float(_law_cost(atom, pieces, 1)), "after:", float(_law_cost(*new, 1)))
+atom, pieces = rearrange_tail(*step_law(5))
+new = rearrange_centre(atom, pieces)
+print("before:", float(law_cost(atom, pieces, 1)), "after:", float(law_cost(*new, 1)))
 print("the rearranged law: atom", new[0], "steps", [(lo, hi, h) for lo, hi, h in new[1]])
-assert _law_cost(*new, 1) <= _law_cost(atom, pieces, 1) and len(new[1]) <= 2
+assert law_cost(*new, 1) <= law_cost(atom, pieces, 1) and len(new[1]) <= 2
 
 
 # %% [markdown]

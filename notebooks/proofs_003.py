@@ -32,7 +32,7 @@ import mpmath
 import sympy as sp
 
 from dpsym.claims import verify_step as step
-from dpsym.claims.paper_003_proofs import _TA, _TB, _tl_sup_quad
+from dpsym.claims.paper_003_proofs import TA, TB, tl_sup_quad
 from dpsym.claims.sec6_bound import COSTS, log_ratio, maximise, reduction
 from dpsym.symbols import Delta, delta, eps
 
@@ -104,14 +104,14 @@ step("003.thm1.s3")
 pt = {eps: sp.Rational(1, 3), delta: sp.Rational(1, 7), Delta: 2}
 lam = Delta / eps
 dd = sp.Integer(1)
-true = _tl_sup_quad(pt[eps], pt[delta], pt[Delta], dd)
+true = tl_sup_quad(pt[eps], pt[delta], pt[Delta], dd)
 
 
 def mass(lo, hi):
-    return sp.N((lam * _TB * (sp.exp(-lo / lam) - sp.exp(-hi / lam))).subs(pt), 20)
+    return sp.N((lam * TB * (sp.exp(-lo / lam) - sp.exp(-hi / lam))).subs(pt), 20)
 
 
-printed = mass(_TA - Delta, _TA - Delta + dd)
+printed = mass(TA - Delta, TA - Delta + dd)
 corrected = sp.N((delta * (sp.exp(dd * eps / Delta) - 1) / (sp.exp(eps) - 1)).subs(pt), 20)
 print(f"sup_S (quadrature) = {mpmath.nstr(true, 15)}, printed {printed}, corrected {corrected}")
 assert abs(true - mpmath.mpf(str(corrected))) < 1e-12 and abs(printed - corrected) > 1e-3

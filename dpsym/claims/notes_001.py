@@ -268,8 +268,10 @@ def _delta_small(f: dict) -> Verdict:
     """n delta << 1 iff delta << 1/n: the scale of the formula is the delta at which
     n delta = 1 (sympy, every n), where the exposure 1 - (1 - delta)^n tends to 1 - 1/e."""
     ok, why = decide_identity(_n * sp.sympify(f["scale"]), 1)
+    if ok is not True:  # not the scale n delta = 1
+        return Verdict(False, detail=f"n x scale = 1: {why}")
     lim = sp.limit(1 - (1 - sp.sympify(f["scale"])) ** _n, _n, sp.oo)
-    ok = ok is True and decide_identity(lim, 1 - sp.exp(-1))[0] is True
+    ok = decide_identity(lim, 1 - sp.exp(-1))[0] is True
     return Verdict(bool(ok), detail=f"n x scale = 1: {why}; exposure at delta = scale -> {lim}")
 
 

@@ -25,10 +25,18 @@ from ..numerics import to_mpf
 from ..precision import workdps
 from ..symbols import Delta, b, delta, eps, x
 from .common import laplace_sup_at, sign_of
-from .decide import certified_sign, decide_identity, sign_certificate
+from .decide import decide_identity, sign_certificate
 from .paper_003 import A_PARAM as _a
 from .paper_003 import N_TERMS as _n
-from .paper_003 import T1, T2, closed_form, lemma1_reduction, tl_printed_cost
+from .paper_003 import (
+    T1,
+    T2,
+    closed_form,
+    joint_limit,
+    joint_rewrite_ok,
+    lemma1_reduction,
+    tl_printed_cost,
+)
 from .registry import CORRECTED, Verdict, claim
 
 _NB_PF = "notebooks/proofs_003.py"
@@ -744,7 +752,7 @@ def _delta0_case(power: int, printed: sp.Expr | None = None) -> Callable[[dict],
 claim("003.thm6.s2", "Section 5, proof of Theorem 6, case 2 (delta -> 0)", "a -> (1 - e^{-eps})"
       "/2, b^n -> 0, n b^n -> 0, and thus V1low -> Delta/(eps^eps - 1)", status=CORRECTED,
       corrected="V1low -> 2 ((1 - b)/2) b/(1 - b)^2 Delta = Delta/(e^eps - 1) (the printed "
-      "eps^eps is a typo for e^eps; the ratio eps/(e^eps - 1) that follows is right)",
+      "eps^eps is a typo for e^eps, repeated in the next display: 003.thm6.s3)",
       errata="errata.md#b16", kind="proof-step", theorem="003.thm6.delta0", notebook=_NB_PF,
       budget=10, printed=STEP_PRINTED["003.thm6.s2"],
       formula={"V_lim": Delta / (sp.exp(eps) - 1)})(_delta0_case(1, Delta / (eps**eps - 1)))
@@ -777,64 +785,13 @@ def _thm6_delta0_ratio(f: dict) -> Verdict:
                    f"{same_upper}; quotient = ratio: {same_ratio}; (ratio - series)/eps -> "
                    f"{rate}; printed eps^eps numerator gives the ratio: {printed}")
 
-_AS = sp.symbols("A1 B1 BN NE Bb E0")  # a/eps, (1 - b)/eps, b^n, n eps, b, eps
-
-
-@functools.cache
-def _joint_pieces() -> dict:
-    """The continuous pieces at eps = delta: a/eps, (1 - b)/eps, b^n = 1 - (1 - b)/(2a) (the
-    hypothesis), n eps = -log b^n, b, eps; their limits as eps -> 0 (sympy)."""
-    e = eps
-    a = (e + (sp.exp(e) - 1) / 2) / sp.exp(e)
-    bn = 1 - (1 - sp.exp(-e)) / (2 * a)
-    pieces = (a / e, (1 - sp.exp(-e)) / e, bn, -sp.log(bn), sp.exp(-e), e)
-    return {sym: sp.limit(p, e, 0, "+") for sym, p in zip(_AS, pieces, strict=True)}
-
-
-@functools.cache
-def _joint_limit(power: int) -> sp.Expr:
-    """lim eps^p V_low at eps = delta -> 0 by the algebra of limits: eps^p V_low is a rational
-    function of the continuous pieces of :func:`_joint_pieces` (n = (n eps)/eps cancels
-    against the powers of eps), whose denominator is nonzero at their limits, so the limit
-    is its value there."""
-    expr = _joint_target(power)
-    lims = _joint_pieces()
-    den = sp.fraction(sp.together(expr))[1]
-    if certified_sign(den.subs(lims)) in (0, None):
-        return sp.nan
-    return sp.simplify(expr.subs(lims))
-
-
-def _joint_target(power: int) -> sp.Expr:
-    """eps^p V_low as a rational function of the pieces of :func:`_joint_pieces`."""
-    A1, B1, BN, NE, Bb, E0 = _AS
-    if power == 1:  # eps V1 = 2 a eps [(b - b^n)/(1 - b)^2 - (n - 1) b^n/(1 - b)]
-        return 2 * A1 * (Bb - BN) / B1**2 - 2 * A1 * (NE - E0) * BN / B1
-    return 2 * A1 / B1 * (-Bb * E0**2 + 2 * (Bb - BN) / B1**2 - 2 * (NE - E0) * BN / B1
-                          - E0 * (Bb**2 - BN) / B1 - (NE - E0) ** 2 * BN)
-
-
-@functools.cache
-def _joint_rewrite_ok(power: int) -> bool:
-    """The rational function of :func:`_joint_target` is eps^p times the closed form (11) or
-    (12) (Delta = 1) with a = A1 eps, b = 1 - B1 eps, b^n = BN and n = NE/eps (sympy
-    identity in the pieces)."""
-    A1, B1, BN, NE, Bb, E0 = _AS
-    form = closed_form(power).subs(Delta, 1)
-    form = form.subs({b**_n: BN, b ** (_n - 1): BN / b, b ** (_n - 2): BN / b**2})
-    form = form.subs(_n, NE / E0).subs(_a, A1 * E0).subs(b, 1 - B1 * E0)
-    target = _joint_target(power).subs(Bb, 1 - B1 * E0)
-    probe = {A1: sp.Rational(3, 2), B1: sp.Rational(4, 5), BN: sp.Rational(2, 3),
-             NE: sp.Rational(2, 5), E0: sp.Rational(1, 7)}
-    return decide_identity(form * E0**power, target, probe)[0] is True
-
-
 def _joint_case(power: int) -> Callable[[dict], Verdict]:
     def check(f: dict) -> Verdict:
         """eps = delta -> 0, for the hypothesis's n: b^n = 1 - (1 - b)/(2a) identically (sympy,
         a = (1 - b)/(2(1 - b^n))); (1 - b)/(2a) -> 1/3 and a/delta -> 3/2 (sympy limits);
         eps^p V_low -> the formula's constant by the algebra of limits of continuous pieces
-        (:func:`_joint_limit`, the rewriting checked by :func:`_joint_rewrite_ok`)."""
+        (:func:`~.paper_003.joint_limit` with no rounding gap, the rewriting checked by
+        :func:`~.paper_003.joint_rewrite_ok`)."""
         a_hyp = (1 - b) / (2 * (1 - b**_n))
         bn_ok = decide_identity(b**_n, sp.sympify(f["bn"]).subs(_aS, a_hyp),
                                 {b: sp.Rational(2, 3), _n: 5})[0] is True
@@ -843,8 +800,8 @@ def _joint_case(power: int) -> Callable[[dict], Verdict]:
         r2 = sp.limit(aj / eps, eps, 0, "+")
         lims_ok = decide_identity(r1, f["ratio"])[0] is True and \
             decide_identity(r2, f["a_rate"])[0] is True
-        lim = _joint_limit(power)
-        const_ok = decide_identity(lim, f["V"])[0] is True and _joint_rewrite_ok(power)
+        lim = joint_limit(power, rounding=False)
+        const_ok = decide_identity(lim, f["V"])[0] is True and joint_rewrite_ok(power)
         ok = bn_ok and lims_ok and const_ok
         rows = [f"b^n = 1 - (1 - b)/(2a): {bn_ok}; (1 - b)/(2a) -> {r1}, a/delta -> {r2}",
                 f"eps^{power} V_low -> {lim}: {const_ok}"]

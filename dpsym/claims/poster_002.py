@@ -180,11 +180,11 @@ def _p_alpha(f: dict) -> Verdict:
     width_ok = decide_identity(solved[_L], f["half_width"])[0] is True
     dens_ok = decide_identity(UniformMass.normalisation(), f["density"])[0] is True
     mass = sp.simplify(_alpha + 2 * sp.sympify(f["half_width"]) * sp.sympify(f["density"]))
-    central = sp.simplify(_alpha + Delta * sp.sympify(f["density"]))
-    ok = width_ok and dens_ok and mass == 1 and sp.simplify(central - delta) == 0
+    inner = sp.simplify(_alpha + Delta * sp.sympify(f["density"]))
+    ok = width_ok and dens_ok and mass == 1 and sp.simplify(inner - delta) == 0
     return Verdict(bool(ok), detail=f"engine: L = {solved[_L]}, h = "
                    f"{UniformMass.normalisation()}; total mass {mass}, mass of [-Delta/2, "
-                   f"Delta/2] = {central}")
+                   f"Delta/2] = {inner}")
 
 
 @functools.cache
@@ -209,7 +209,7 @@ _HALF = Fraction(1, 2)  # Delta/2 at Delta = 1
 _W = Fraction(1, 8)  # the cell width of the step densities (Delta/2 = 4 cells)
 
 
-def _step_law(seed: int, cells: int = 14) -> tuple[Fraction, list[tuple[Fraction, Fraction,
+def step_law(seed: int, cells: int = 14) -> tuple[Fraction, list[tuple[Fraction, Fraction,
                                                                           Fraction]]]:
     """A random symmetric law with a nonincreasing step density on [0, cells/8] (Delta = 1)
     and an atom at 0, exact: (atom, [(left, right, height), ...] for x >= 0)."""
@@ -224,19 +224,19 @@ def _step_law(seed: int, cells: int = 14) -> tuple[Fraction, list[tuple[Fraction
     return atom / mass, pieces
 
 
-def _law_cost(atom: Fraction, pieces: list, power: int) -> Fraction:
+def law_cost(atom: Fraction, pieces: list, power: int) -> Fraction:
     """E|X|^power, exact."""
     return sum((2 * h * (r ** (power + 1) - lft ** (power + 1)) / (power + 1)
                 for lft, r, h in pieces), Fraction(0))
 
 
-def _central(atom: Fraction, pieces: list) -> Fraction:
+def central(atom: Fraction, pieces: list) -> Fraction:
     """P([-Delta/2, Delta/2]) (the pieces' end points include Delta/2)."""
     return atom + 2 * sum(((min(r, _HALF) - lft) * h for lft, r, h in pieces if lft < _HALF),
                           Fraction(0))
 
 
-def _tv(atom: Fraction, pieces: list, d: Fraction) -> Fraction:
+def tv(atom: Fraction, pieces: list, d: Fraction) -> Fraction:
     """sup_S P(S) - P(S + d) (the total variation of P and its shift by d > 0), exact: half
     the l1 distance of the two step densities (on the merged partition) plus the atoms."""
     def dens(t):
@@ -304,22 +304,22 @@ def _condition_evidence() -> tuple[bool, str]:
     """The condition on 40 random step laws and a non-monotone law, exactly (computed once)."""
     worst = Fraction(0)
     for seed in range(40):
-        atom, pieces = _step_law(seed)
+        atom, pieces = step_law(seed)
         for k in range(1, 17):
             d = Fraction(k, 16)
-            central = atom + 2 * sum(((min(r, d / 2) - lft) * h for lft, r, h in pieces
-                                      if lft < d / 2), Fraction(0))
-            worst = max(worst, abs(_tv(atom, pieces, d) - central))
-    bimodal = _tv(Fraction(0), [(Fraction(15, 16), Fraction(17, 16), Fraction(4))],
+            mass = atom + 2 * sum(((min(r, d / 2) - lft) * h for lft, r, h in pieces
+                                   if lft < d / 2), Fraction(0))
+            worst = max(worst, abs(tv(atom, pieces, d) - mass))
+    bimodal = tv(Fraction(0), [(Fraction(15, 16), Fraction(17, 16), Fraction(4))],
                   Fraction(1))
-    central_bi = _central(Fraction(0), [(Fraction(15, 16), Fraction(17, 16), Fraction(4))])
+    central_bi = central(Fraction(0), [(Fraction(15, 16), Fraction(17, 16), Fraction(4))])
     ok = worst == 0 and central_bi == 0 and bimodal == 1
     return ok, (f"evidence: max |TV(P, P + d) - P((-d/2, d/2])| over 40 laws x 16 shifts = "
                 f"{worst}; non-monotone law: central mass {central_bi}, TV at d = Delta "
                 f"{bimodal}")
 
 
-def _rearrange_tail(atom: Fraction, pieces: list) -> tuple[Fraction, list]:
+def rearrange_tail(atom: Fraction, pieces: list) -> tuple[Fraction, list]:
     """Step 2: the mass beyond Delta/2 as one step at the density level just below Delta/2."""
     inner = [pc for pc in pieces if pc[1] <= _HALF]
     level = inner[-1][2]
@@ -329,7 +329,7 @@ def _rearrange_tail(atom: Fraction, pieces: list) -> tuple[Fraction, list]:
     return atom, [*inner, (_HALF, _HALF + tail / level, level)]
 
 
-def _rearrange_centre(atom: Fraction, pieces: list) -> tuple[Fraction, list]:
+def rearrange_centre(atom: Fraction, pieces: list) -> tuple[Fraction, list]:
     """Step 3: the density on (0, Delta/2) flattened to its lowest level, the excess mass
     moved to the atom at 0."""
     inner = [pc for pc in pieces if pc[1] <= _HALF]
@@ -362,19 +362,19 @@ def _rearrangement(which: str) -> Callable[[dict], Verdict]:
 def _rearrangement_evidence(which: str) -> tuple[bool, str]:
     ok, tested, gain = True, 0, Fraction(0)
     for seed in range(40):
-        atom, pieces = _step_law(seed)
+        atom, pieces = step_law(seed)
         if pieces[3][2] == 0:
             continue
         tested += 1
         if which == "centre":
-            atom, pieces = _rearrange_tail(atom, pieces)
-            new = _rearrange_centre(atom, pieces)
+            atom, pieces = rearrange_tail(atom, pieces)
+            new = rearrange_centre(atom, pieces)
         else:
-            new = _rearrange_tail(atom, pieces)
-        ok &= _is_law(*new) and _central(*new) == _central(atom, pieces)
+            new = rearrange_tail(atom, pieces)
+        ok &= _is_law(*new) and central(*new) == central(atom, pieces)
         for power in (1, 2):
-            ok &= _law_cost(*new, power) <= _law_cost(atom, pieces, power)
-        gain = max(gain, _law_cost(atom, pieces, 1) - _law_cost(*new, 1))
+            ok &= law_cost(*new, power) <= law_cost(atom, pieces, power)
+        gain = max(gain, law_cost(atom, pieces, 1) - law_cost(*new, 1))
     ok &= tested >= 20
     return ok, (f"evidence, {tested} laws: monotone, same central mass, cost not increased "
                 f"(largest amplitude saving {float(gain):.4g})")

@@ -150,9 +150,9 @@ class Claim:
         For an inequality that is not sharp: the located extreme showing the slack (a
         surviving mutant that moves the bound of a relation is then *equivalent*).
     undecided : str or None
-        Why the engine cannot decide the claim over its whole domain (decision
-        :data:`UNDECIDED`; e.g. a step the source gives only as a title); the check then
-        reports the evidence it has.
+        Why the engine does not decide the claim over its whole domain (decision
+        :data:`UNDECIDED`, e.g. a step the source gives only as a title: the check then
+        reports the evidence it has; or :data:`INSTANCES`: why only the points).
     decision : str
         How the verdict is reached: :data:`PROOF`, :data:`INSTANCES` or :data:`UNDECIDED`.
     points : tuple of str
@@ -295,9 +295,9 @@ def register(entry: Claim) -> Claim:
                          "decided at instances")
     if entry.weaker and not entry.slack:
         raise ValueError(f"claim {entry.id!r}: monotone entries need the slack that says why")
-    if (entry.decision == UNDECIDED) != bool(entry.undecided):
-        raise ValueError(f"claim {entry.id!r}: an undecided claim (and only it) gives the "
-                         "reason")
+    if (entry.decision != PROOF) != bool(entry.undecided):
+        raise ValueError(f"claim {entry.id!r}: a claim not decided by a proof (and only it) "
+                         "gives the reason")
     REGISTRY[entry.id] = entry
     if any(other.split(".", 1)[0] > prefix for other in REGISTRY):
         # keep source order whatever order the source modules are imported in
@@ -441,7 +441,7 @@ def claim_rows(entry: Claim, result: Result | None = None) -> list[tuple[str, st
     if entry.corrected:
         rows.append(("corrected" if entry.status != HOLDS else "read as", entry.corrected))
     for label, text in (("slips", entry.slips), ("erratum", entry.errata),
-                        ("not decided because", entry.undecided)):
+                        ("not decided over the domain because", entry.undecided)):
         if text:
             rows.append((label, text))
     if result is not None:

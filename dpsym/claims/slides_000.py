@@ -264,6 +264,17 @@ def _l2_gap_evidence() -> tuple[bool, str]:
                                     f"cells) and beyond 60: {pos and below and tail}")
 
 
+@functools.cache
+def _l2_gap_series() -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """The series of (V_Lap - V*)/Delta^2 at eps -> 0 to O(eps^4) (sympy, the engine's
+    formulas), its limit and its first correction (computed once)."""
+    gap = in_eps(Laplace.formula("cost", "power") - Staircase.formula("cost", "power"))
+    ser = sp.series(gap.subs(Delta, 1), eps, 0, 4).removeO()
+    lim = ser.subs(eps, 0)
+    first = sp.expand(ser - lim)
+    return ser, lim, (first.as_ordered_terms()[-1] if first != 0 else sp.Integer(0))
+
+
 @claim("000.p1.l2.eps0", "Recap of Part One: Applications", "l2: eps -> 0, the additive gap "
        "(to V_Lap = 2 Delta^2/eps^2) <= c Delta^2", errata="errata.md#s2", notebook=_NB_STAIR,
        budget=10, printed=r"the additive gap $\leq c\Delta^2$",
@@ -276,11 +287,7 @@ def _stair_l2_gap(f: dict) -> Verdict:
     c = 1/12 is the least such constant. Extra evidence: 0 < gap < 1/12 certified in Arb
     on [1, 60] and beyond (monotone bounds on a covering, the analytic tail bound)."""
     c_ = sp.sympify(f["c"])
-    gap = in_eps(Laplace.formula("cost", "power") - Staircase.formula("cost", "power"))
-    ser = sp.series(gap.subs(Delta, 1), eps, 0, 4).removeO()
-    lim = ser.subs(eps, 0)
-    first = sp.expand(ser - lim)
-    lead = first.as_ordered_terms()[-1] if first != 0 else sp.Integer(0)
+    ser, lim, lead = _l2_gap_series()
     below = certified_sign(c_ - lim)
     ok = below == 1 or (below == 0 and sign_of(-lead, [eps]) == "positive")
     ev_ok, ev = _l2_gap_evidence()
@@ -310,6 +317,8 @@ def _laplace_costs(f: dict) -> Verdict:
 
 
 _GAMMA_POINTS = ("L = |x| (m = 1)", "L = x^2 (m = 2)")
+_GAMMA_WHY = ("gamma* has a closed form only for m = 1 and m = 2; the slides state the limits for "
+              "every L(x) = |x|^m (the notebook evaluates m = 1/2 and 3 numerically, errata S5)")
 
 
 @claim("000.p1.gamma", "Recap of Part One: Applications", "Properties of gamma* (L = |x|^m): "
@@ -317,7 +326,7 @@ _GAMMA_POINTS = ("L = |x| (m = 1)", "L = x^2 (m = 2)")
        notebook=_NB_STAIR,
        printed=r"Properties of γ^* (for $L(x) = |x|^m$) $$\gamma^* \to \frac{1}{2}$$ , as "
        r"$\epsilon \to 0$, $\gamma^* \to 0$, as $\epsilon \to +\infty$.",
-       points=_GAMMA_POINTS,
+       points=_GAMMA_POINTS, undecided=_GAMMA_WHY,
        formula={"at0": sp.Rational(1, 2), "atoo": sp.Integer(0)})
 def _stair_gamma_limits(f: dict) -> Verdict:
     """For m = 1 and m = 2 the engine's closed form of gamma* has the printed limits (sympy,
@@ -334,6 +343,9 @@ def _stair_gamma_limits(f: dict) -> Verdict:
 
 
 _DISCRETE_POINTS = ("eps = 1/2, Delta = 4", "eps = 2, Delta = 4")
+_DISCRETE_WHY = ("the slide gives only the title; the discrete staircase is compared with the "
+                 "discrete Laplace at the listed points (no closed form of its optimal parameter "
+                 "for every eps and Delta is derived)")
 
 
 @functools.cache
@@ -350,7 +362,7 @@ def _discrete_ratios() -> tuple[tuple[mpmath.mpf, ...], str]:
 
 @claim("000.p1.discrete", "Extension to Discrete Setting", "The staircase extends to "
        "integer-valued queries (discrete staircase, eps-DP, no worse than discrete Laplace)",
-       notebook=_NB_STAIR, budget=10, points=_DISCRETE_POINTS,
+       notebook=_NB_STAIR, budget=10, points=_DISCRETE_POINTS, undecided=_DISCRETE_WHY,
        lost="the slide 'Extension to Discrete Setting' is a figure the conversion lost: only "
        "its title is printed",
        formula={"ratio": sp.LessThan(V, 1)},
@@ -813,6 +825,8 @@ claim("000.p3.0d.l2", "(0,delta)-DP: Comparison of V_LB, V_UB", "L = |i|^2: V_LB
       formula={"V_UB": _zero_delta_printed(2)[1]})(_zero_delta_formulas(2))
 
 _LM_POINTS = tuple(f"m = {m}, Delta = {D}" for m in (1, 2, 3) for D in (1, 2, 5))
+_LM_WHY = ("the limit is a sympy limit for each (m, Delta): the chain bound has no closed form in "
+           "a symbolic exponent m and sensitivity Delta")
 
 
 def _zero_delta_limit(f: dict) -> Verdict:
@@ -828,11 +842,12 @@ def _zero_delta_limit(f: dict) -> Verdict:
 claim("000.p3.0d.lm", "(0,delta)-DP: Comparison of V_LB, V_UB", "L = |i|^m: lim_{delta->0} "
       "V_UB/V_LB = 1", errata="errata.md#b11", notebook=_NB_LB,
       printed=r"$$\lim_{\delta \to 0} \frac{V_{UB}}{V_{LB}} = 1.$$", points=_LM_POINTS,
+      undecided=_LM_WHY,
       formula={"limit": sp.Integer(1)})(_zero_delta_limit)
 claim("000.p3.near_opt", "Conclusion of Part Three", "Near-optimality of the uniform noise "
       "mechanism in (0, delta)-DP (V_UB/V_LB -> 1 as delta -> 0)", notebook=_NB_LB,
       printed=r"Near-Optimality of Uniform Noise Mechanism in $(0,\delta)$ -DP",
-      points=_LM_POINTS, formula={"limit": sp.Integer(1)})(_zero_delta_limit)
+      points=_LM_POINTS, undecided=_LM_WHY, formula={"limit": sp.Integer(1)})(_zero_delta_limit)
 
 _PSet, _QSet = sp.symbols("P(S) P(S+d)", nonnegative=True)
 
@@ -873,6 +888,9 @@ def _discrete_laplace_pmf(f: dict) -> Verdict:
     return Verdict(ok is True, detail=f"engine P(0) = {norm} (b = {b}): {why}")
 
 _RATIO_POINTS = ("eps = 0.2, delta = 0.1", "eps = 0.05, delta = 0.05", "eps = 0.1, delta = 0.025")
+_RATIO_WHY = ("the (eps, delta) lower bound is a certified LP computed at each point; no dual "
+              "certificate symbolic in (eps, delta) is derived, so the limit (eps, delta) -> (0, "
+              "0) is not decided")
 
 
 @functools.cache
@@ -901,14 +919,14 @@ def _ratio_constants(cost: str) -> Callable[[dict], Verdict]:
 
 claim("000.p3.ratio.l1", "(eps, delta)-DP: Comparison of V_LB, V_UB", "L = |i|, (eps,delta)"
       " -> (0,0): min(V_Lap, V_Uniform)/5.29 <= V_LB", errata="errata.md#b13", notebook=_NB_LB,
-      budget=20, points=_RATIO_POINTS,
+      budget=20, points=_RATIO_POINTS, undecided=_RATIO_WHY,
       printed=r"$$\frac{min\left(V_{Lap}, V_{Uniform}\right)}{5.29} \le V_{LB} \le V^* \le V_{UB}"
       r" = min\left(V_{Lap}, V_{Uniform}\right)$$",
       formula={"constant": sp.LessThan(V, sp.Rational(529, 100))},
       slack="not sharp (errata B13): the ratio stays below 2.22")(_ratio_constants("amplitude"))
 claim("000.p3.ratio.l2", "(eps, delta)-DP: Comparison of V_LB, V_UB", "L = |i|^2, (eps,delta)"
       " -> (0,0): min(V_Lap, V_Uniform)/40 <= V_LB", errata="errata.md#b13", notebook=_NB_LB,
-      budget=20, points=_RATIO_POINTS,
+      budget=20, points=_RATIO_POINTS, undecided=_RATIO_WHY,
       printed=r"$$\frac{min\left(V_{Lap}, V_{Uniform}\right)}{40} \leq V_{LB} \leq V^* \leq "
       r"V_{UB} = min\left(V_{Lap}, V_{Uniform}\right)$$",
       formula={"constant": sp.LessThan(V, 40)},
@@ -916,7 +934,7 @@ claim("000.p3.ratio.l2", "(eps, delta)-DP: Comparison of V_LB, V_UB", "L = |i|^2
 claim("000.p3.not_general", "(eps, delta)-DP: Our Results; Conclusion of Part Three",
       "(eps, delta)-DP is not much more general than (eps, 0)- and (0, delta)-DP: "
       "min(V_Lap, V_Uniform) is within a constant factor of V* as (eps, delta) -> (0, 0)",
-      notebook=_NB_LB, budget=20, points=_RATIO_POINTS,
+      notebook=_NB_LB, budget=20, points=_RATIO_POINTS, undecided=_RATIO_WHY,
       printed=r"(ϵ, δ) -DP is not much more general than $(0, \delta)$ -DP and $(\epsilon, 0)$"
       r" -DP",
       formula={"constant": sp.LessThan(V, sp.Rational(529, 100))},
@@ -1026,6 +1044,18 @@ def _md_decided(power: int, f: dict) -> tuple[bool, str]:
     return ok and ub, "; ".join(rows) + f"; V_UB = d x uniform cost identically: {ub}"
 
 
+_MD_POINTS = ((1, "0.1", 2), (2, "0.125", 3), (3, "0.0625", 2), (1, "0.25", 3))
+
+
+@functools.cache
+def _md_evidence(power: int) -> tuple[tuple[mpmath.mpf, mpmath.mpf], ...]:
+    """(the engine's uniform cube cost, d LP_1D) at :data:`_MD_POINTS` (computed once: they
+    do not depend on the statement checked)."""
+    cost = "amplitude" if power == 1 else "power"
+    return tuple((cost_value(DiscreteUniformMD, "cost", cost, delta=dl, Delta=D, dim=d),
+                  d * _zero_delta_lp(Fraction(dl), D, cost)) for D, dl, d in _MD_POINTS)
+
+
 def _md_zero_delta(power: int) -> Callable[[dict], Verdict]:
     def check(f: dict) -> Verdict:
         """Decided symbolically (:func:`_md_decided`); as extra evidence, V_UB against the
@@ -1034,11 +1064,8 @@ def _md_zero_delta(power: int) -> Callable[[dict], Verdict]:
         certified threshold LP of the 1-D problem); the printed V_LB <= d LP_1D."""
         ok, decided = _md_decided(power, f)
         rows = [decided]
-        cost = "amplitude" if power == 1 else "power"
-        for D, dl, d in ((1, "0.1", 2), (2, "0.125", 3), (3, "0.0625", 2), (1, "0.25", 3)):
+        for (D, dl, d), (ub, lb) in zip(_MD_POINTS, _md_evidence(power), strict=True):
             pt = {Delta: D, delta: exact(dl), _dim: d}
-            ub = cost_value(DiscreteUniformMD, "cost", cost, delta=dl, Delta=D, dim=d)
-            lb = d * _zero_delta_lp(Fraction(dl), D, cost)
             ub_p = to_mpf(sp.sympify(f["V_UB"]).subs(pt))
             ok &= abs(ub - ub_p) < mpmath.mpf("1e-15") * ub and rel_holds(
                 f["V_LB"], lb, pt)

@@ -115,6 +115,8 @@ def slides_zero_delta_lp(D: int, dl: Fraction, power: int) -> float:
 _LB2_POINTS = tuple(f"Delta = {D}, delta = {dl}, L = |i|^{p}" for D in (1, 2, 3, 4)
                     for dl in ("1/10", "1/12") for p in (1, 2))
 _ii = sp.Symbol("i", integer=True, nonnegative=True)
+_LB2_WHY = ("the LP's dual optimum is degenerate for Delta >= 3 and no closed-form dual "
+            "certificate for every Delta and u = 1/(2 delta) is derived")
 
 
 @functools.cache
@@ -131,7 +133,7 @@ def _slides_lp_values() -> tuple[float, ...]:
        "the LP puts the free mass delta at 0 and its optimum is smaller: 1/(4 delta) for |i| "
        "(not 1/(4 delta) + 1/2)",
        errata="errata.md#b9", kind="proof-step", theorem="000.p3.0d.lb", notebook=_NB_PF,
-       budget=10, points=_LB2_POINTS,
+       budget=10, points=_LB2_POINTS, undecided=_LB2_WHY,
        printed=r"$$V_{LB} := \min \quad 2 \sum_{k=1}^{\infty} \mathcal{L}(k) \mathcal{P}_k$$ "
        r"such that $\mathcal{P}_k \ge 0 \quad \forall k \in \mathbb{N}$ $$\frac{\mathcal{P}"
        r"_0}{2} + \sum_{k=1}^{\infty} \mathcal{P}_k \ge \frac{1}{2}$$ $$-\sum_{\ell=0}^{"
@@ -184,7 +186,7 @@ def _derived(i: sp.Expr, D: sp.Expr) -> sp.Expr:
     return sp.expand(expr.subs(_C(0), 0) + delta + (_ee - 1) / 2)
 
 
-def _eps_constraint(i: int, D: int) -> sp.Expr:
+def eps_constraint(i: int, D: int) -> sp.Expr:
     """The derived constraint with the masses P_0 .. P_8 (C(m) = P_1 + ... + P_m), for the
     counterexample's numbers."""
     return sp.expand(_derived(sp.Integer(i), sp.Integer(D)).replace(
@@ -308,8 +310,8 @@ def _md_density_steps() -> Verdict:
                    f"e^-eps per Delta {decay}, two levels per period {levels}")
 
 
-_MD_WHY = ("the slides give only the step's title (the proof is not in the source): the "
-           "engine checks the printed f_gamma has the property, not that the optimum must")
+_MD_WHY = ("the slides give only the step's title (the proof is not in the source): the engine "
+           "checks the printed f_gamma has the property, not that the optimum must")
 for _j, _title in ((2, "Step 2: Monotonicity"), (3, "Step 3: Geometrically Decaying"),
                    (4, "Step 4: Staircase-Shape")):
     claim(f"000.p2.theorem.s{_j}", f"Our Result: Optimality (d = 2), {_title}", f"{_title} of "
@@ -360,6 +362,8 @@ def integer_zero_delta_optimum(Delta: int, delta: Fraction, K: int, power: int) 
 
 
 _VSTAR_POINTS = ("Delta = 1, delta = 1/12", "Delta = 2, delta = 1/12", "Delta = 3, delta = 1/12")
+_VSTAR_WHY = ("the exact-constraint LP over all of Z is solved in floating point at the listed "
+              "points; no rational dual certificate of it is built")
 
 
 @functools.cache
@@ -379,6 +383,7 @@ def _vstar_values() -> tuple:
        "threshold-set LP behind V_LB is the exact optimum V* of the integer (0, delta) "
        "problem (L = |i|^2)", status=FAILS, errata="errata.md#b10", kind="proof-step",
        theorem="000.p3.0d.l2", notebook=_NB_LB, budget=10, points=_VSTAR_POINTS,
+       undecided=_VSTAR_WHY,
        printed=r"Lower Bound: Duality of Linear Programming choose $$S = S_k = \{l: l \ge k\}"
        r"$$ , then $\sum_{i=k}^{k+\Delta-1} P(i) \le \delta$, $\forall k$",
        no_mutants="registered as failing")
