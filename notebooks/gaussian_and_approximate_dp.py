@@ -47,7 +47,7 @@ from dpsym.textbook import (
 #
 # $\sup_S P(S) - e^\varepsilon Q(S) = \sum_y (P(y) - e^\varepsilon Q(y))_+$: the best event
 # collects the outcomes where $P$ exceeds $e^\varepsilon Q$. Checked by enumerating every
-# event for randomized response at a smaller $\varepsilon'$.
+# event for randomized response at a smaller $\varepsilon^{\prime}$.
 
 # %%
 p1, p0 = randomized_response(1)

@@ -15,8 +15,8 @@
 #
 # Sources: lecture notes on the Laplace and exponential mechanisms (seed `004`: counting
 # and histogram queries, the Laplace tail bound, the union bound and the first-names
-# example) and the thesis slides (seed `000`: the Laplace mechanism $\mathrm{Lap}(\Delta/\epsilon)$
-# with costs $\Delta/\epsilon$ and $2\Delta^2/\epsilon^2$; the discrete Laplace mechanism).
+# example) and the thesis slides (seed `000`: the Laplace mechanism $\mathrm{Lap}(\Delta/\varepsilon)$
+# with costs $\Delta/\varepsilon$ and $2\Delta^2/\varepsilon^2$; the discrete Laplace mechanism).
 #
 # Each result is derived by the dpsym engine (`dpsym.Laplace`, `dpsym.DiscreteLaplace`,
 # `dpsym.privacy`, `dpsym.sampling`) and independently with plain sympy / mpmath in this
@@ -50,10 +50,10 @@ t = sp.Symbol("t", positive=True)
 # ## 1. Definition, normalisation and costs
 #
 # $\mathrm{Lap}(\lambda)$ has density $f(x) = \frac{1}{2\lambda} e^{-|x|/\lambda}$; the Laplace
-# mechanism adds $\mathrm{Lap}(\Delta/\epsilon)$. The engine is given only the shape
+# mechanism adds $\mathrm{Lap}(\Delta/\varepsilon)$. The engine is given only the shape
 # $a\, e^{-|x|/\lambda}$ and solves for $a$; independently, sympy integrates the density.
-# Then $\mathbb{E}|X| = \Delta/\epsilon$, $\mathbb{E}X^2 = 2\Delta^2/\epsilon^2$, and in general
-# $\mathbb{E}|X|^p = \Gamma(p+1)(\Delta/\epsilon)^p$.
+# Then $\mathbb{E}|X| = \Delta/\varepsilon$, $\mathbb{E}X^2 = 2\Delta^2/\varepsilon^2$, and in general
+# $\mathbb{E}|X|^p = \Gamma(p+1)(\Delta/\varepsilon)^p$.
 
 # %%
 density = sp.exp(-sp.Abs(x) / lam) / (2 * lam)
@@ -75,13 +75,13 @@ for p_ in (sp.Rational(1, 2), sp.Integer(3)):
     assert sp.simplify(Laplace.moment(p_) - sp.gamma(p_ + 1) * (Delta / eps) ** p_) == 0
 
 # %% [markdown]
-# The Laplace mechanism is $\epsilon$-DP, exactly: the engine's privacy profile vanishes at
-# $\epsilon$ and the privacy loss $\sup_x \log f(x)/f(x+\Delta)$ is $\epsilon$.
+# The Laplace mechanism is $\varepsilon$-DP, exactly: the engine's privacy profile vanishes at
+# $\varepsilon$ and the privacy loss $\sup_x \log f(x)/f(x+\Delta)$ is $\varepsilon$.
 #
-# Its whole privacy profile has a closed form: for $\epsilon' \le \epsilon$ the set where
-# $f(x) > e^{\epsilon'} f(x - \Delta)$ is the half-line
-# $x < x_0 = (\Delta - \lambda\epsilon')/2$, so
-# $\delta(\epsilon') = F(x_0) - e^{\epsilon'}F(x_0 - \Delta) = 1 - e^{(\epsilon' - \epsilon)/2}$.
+# Its whole privacy profile has a closed form: for $\varepsilon^{\prime} \le \varepsilon$ the set where
+# $f(x) > e^{\varepsilon^{\prime}} f(x - \Delta)$ is the half-line
+# $x < x_0 = (\Delta - \lambda\varepsilon^{\prime})/2$, so
+# $\delta(\varepsilon^{\prime}) = F(x_0) - e^{\varepsilon^{\prime}}F(x_0 - \Delta) = 1 - e^{(\varepsilon^{\prime} - \varepsilon)/2}$.
 
 # %%
 ep = sp.Symbol("epsilon_prime", positive=True)
@@ -92,7 +92,7 @@ cdf_any = sp.Piecewise((cdf_left, t <= 0), (1 - cdf_left.subs(t, -t), True))
 assert sp.simplify(x0.subs(on_mech) - Delta * (eps - ep) / (2 * eps)) == 0
 delta_prof = (1 - cdf_left.subs(t, -x0)) - sp.exp(ep) * cdf_left.subs(t, x0 - Delta)
 delta_prof = sp.simplify(delta_prof.subs(on_mech))
-show(r"\delta(\epsilon')", delta_prof)
+show(r"\delta(\varepsilon')", delta_prof)
 assert sp.simplify(delta_prof - (1 - sp.exp((ep - eps) / 2))) == 0
 
 with mpmath.workdps(30):
@@ -130,17 +130,17 @@ with mpmath.workdps(30):
 # %% [markdown]
 # ## 3. Counting and histogram queries: sensitivities
 #
-# $\ell^1$ sensitivity $\max \|f(x) - f(x')\|_1$ over neighbouring datasets, by brute force
+# $\ell^1$ sensitivity $\max \|f(x) - f(x^{\prime})\|_1$ over neighbouring datasets, by brute force
 # over every dataset of size $n \le 3$ over a small universe, under the two usual
 # neighbour relations: **replace-one** (same $n$, one record changed; the notes' $f: X^n \to
 # \mathbb{R}^k$ suggests this one) and **add/remove** (one record added or deleted).
 #
 # * $k$ counting queries (a record is a vector of $k$ bits): sensitivity exactly $k$ under
 #   both relations (a record with all $k$ properties). The notes' "sensitivity $\le k$",
-#   hence $\mathrm{Lap}(k/\epsilon)$ gives $\epsilon$-DP, is correct.
+#   hence $\mathrm{Lap}(k/\varepsilon)$ gives $\varepsilon$-DP, is correct.
 # * histogram with $k \ge 2$ buckets (a record is one category): sensitivity exactly $2$
 #   under replace-one, exactly $1$ under add/remove. The notes' "$\le 2$" is correct (and
-#   tight) for replace-one; under add/remove $\mathrm{Lap}(1/\epsilon)$ suffices.
+#   tight) for replace-one; under add/remove $\mathrm{Lap}(1/\varepsilon)$ suffices.
 
 # %%
 def sensitivity(records, query, relation, n_max=3):
@@ -212,11 +212,11 @@ assert add_remove_sensitivity(half_open, False) == 1
 verify_step("004.histogram.ages")
 
 # %% [markdown]
-# **$\mathrm{Lap}(k/\epsilon)$ on $k$ counting queries is $\epsilon$-DP, exactly.** The noise is a
+# **$\mathrm{Lap}(k/\varepsilon)$ on $k$ counting queries is $\varepsilon$-DP, exactly.** The noise is a
 # product, so the privacy loss at a shift $d$ is the sum of the coordinates' losses,
-# $\sum_i |d_i|\,\epsilon/k \le \epsilon$ for $\|d\|_1 \le k$ — with equality at
-# $d = (1, \dots, 1)$, so no smaller $\epsilon$ holds. Per coordinate, the engine gives
-# the loss $\epsilon/k$ of $\mathrm{Lap}(k/\epsilon)$ at shift 1.
+# $\sum_i |d_i|\,\varepsilon/k \le \varepsilon$ for $\|d\|_1 \le k$ — with equality at
+# $d = (1, \dots, 1)$, so no smaller $\varepsilon$ holds. Per coordinate, the engine gives
+# the loss $\varepsilon/k$ of $\mathrm{Lap}(k/\varepsilon)$ at shift 1.
 
 # %%
 with mpmath.workdps(30):
@@ -231,14 +231,14 @@ with mpmath.workdps(30):
 # %% [markdown]
 # ## 4. Accuracy of a histogram: per-bucket error and the union bound
 #
-# The notes: "Pr[count in bucket $i$ is off by more than $t/\epsilon$] $\le e^{-t}$" and
-# "Pr[some bucket is off by more than $t/\epsilon$] $\le k e^{-t}$", right after prescribing
-# $\mathrm{Lap}(2/\epsilon)$ for histograms.
+# The notes: "Pr[count in bucket $i$ is off by more than $t/\varepsilon$] $\le e^{-t}$" and
+# "Pr[some bucket is off by more than $t/\varepsilon$] $\le k e^{-t}$", right after prescribing
+# $\mathrm{Lap}(2/\varepsilon)$ for histograms.
 #
-# * With $\mathrm{Lap}(1/\epsilon)$ (add/remove neighbours) the first is an equality:
-#   $\Pr[|Y| > t/\epsilon] = e^{-t}$.
-# * With the notes' $\mathrm{Lap}(2/\epsilon)$ (replace-one) it is **false**:
-#   $\Pr[|Y| > t/\epsilon] = e^{-t/2} > e^{-t}$; the correct threshold is $2t/\epsilon$.
+# * With $\mathrm{Lap}(1/\varepsilon)$ (add/remove neighbours) the first is an equality:
+#   $\Pr[|Y| > t/\varepsilon] = e^{-t}$.
+# * With the notes' $\mathrm{Lap}(2/\varepsilon)$ (replace-one) it is **false**:
+#   $\Pr[|Y| > t/\varepsilon] = e^{-t/2} > e^{-t}$; the correct threshold is $2t/\varepsilon$.
 # * Union bound: with independent noise the exact probability is
 #   $1 - (1 - e^{-t})^k \le k e^{-t}$ (Bernoulli's inequality).
 
@@ -315,12 +315,12 @@ fig, ax = plt.subplots(figsize=(7, 3.5))
 kb = 10_000
 ax.semilogy(ts, np.minimum(1, kb * np.exp(-ts)), label=r"union bound $k e^{-t}$")
 ax.semilogy(ts, -np.expm1(kb * np.log1p(-np.exp(-ts))), "--",
-            label=r"exact, $\mathrm{Lap}(1/\epsilon)$: $1-(1-e^{-t})^k$")
+            label=r"exact, $\mathrm{Lap}(1/\varepsilon)$: $1-(1-e^{-t})^k$")
 ax.semilogy(ts, -np.expm1(kb * np.log1p(-np.exp(-ts / 2))), ":",
-            label=r"exact, $\mathrm{Lap}(2/\epsilon)$")
+            label=r"exact, $\mathrm{Lap}(2/\varepsilon)$")
 ax.axvline(10 + np.log(kb), color="gray", lw=0.8)
 ax.axhline(np.exp(-10), color="gray", lw=0.8)
-ax.set(xlabel=r"$t$ (error threshold $t/\epsilon$)", ylabel="Pr[some bucket off]",
+ax.set(xlabel=r"$t$ (error threshold $t/\varepsilon$)", ylabel="Pr[some bucket off]",
        title=r"Histogram with $k = 10^4$ buckets", ylim=(1e-8, 2))
 ax.legend(fontsize=8)
 show_figure()
@@ -329,12 +329,12 @@ show_figure()
 # ## 5. The discrete Laplace (geometric) mechanism
 #
 # For an integer-valued query with integer sensitivity $\Delta$ (slides 000, Part Three):
-# $P(i) = \frac{1 - \lambda}{1 + \lambda}\lambda^{|i|}$, $\lambda = e^{-\epsilon/\Delta}$.
+# $P(i) = \frac{1 - \lambda}{1 + \lambda}\lambda^{|i|}$, $\lambda = e^{-\varepsilon/\Delta}$.
 # The engine solves the normalisation (printed in some equivalent form, e.g.
-# $\tanh(\epsilon/2\Delta)$); independently sympy sums the geometric series. Moments:
-# $\mathbb{E}|X| = \frac{2\lambda}{1-\lambda^2} = \frac{1}{\sinh(\epsilon/\Delta)}$ and
-# $\mathbb{E}X^2 = \frac{2\lambda}{(1-\lambda)^2} = \frac{1}{2\sinh^2(\epsilon/2\Delta)}$, both
-# below the continuous Laplace costs $\Delta/\epsilon$, $2\Delta^2/\epsilon^2$.
+# $\tanh(\varepsilon/2\Delta)$); independently sympy sums the geometric series. Moments:
+# $\mathbb{E}|X| = \frac{2\lambda}{1-\lambda^2} = \frac{1}{\sinh(\varepsilon/\Delta)}$ and
+# $\mathbb{E}X^2 = \frac{2\lambda}{(1-\lambda)^2} = \frac{1}{2\sinh^2(\varepsilon/2\Delta)}$, both
+# below the continuous Laplace costs $\Delta/\varepsilon$, $2\Delta^2/\varepsilon^2$.
 
 # %%
 L = sp.Symbol("L", positive=True)  # lambda in (0, 1)
@@ -388,14 +388,14 @@ ii = np.arange(-12, 13)
 for e_val in (0.5, 1.0, 2.0):
     lam_v = np.exp(-e_val)
     axes[0].plot(ii, (1 - lam_v) / (1 + lam_v) * lam_v ** np.abs(ii), "o-", ms=3,
-                 label=rf"$\epsilon = {e_val}$")
+                 label=rf"$\varepsilon = {e_val}$")
 axes[0].set(xlabel="i", ylabel="P(i)", title=r"Discrete Laplace, $\Delta = 1$")
 axes[0].legend()
 es = np.logspace(-2, 1, 200)
-axes[1].semilogx(es, es / np.sinh(es), label=r"$\mathbb{E}|X|$ / $(\Delta/\epsilon)$")
+axes[1].semilogx(es, es / np.sinh(es), label=r"$\mathbb{E}|X|$ / $(\Delta/\varepsilon)$")
 axes[1].semilogx(es, es**2 / (4 * np.sinh(es / 2) ** 2),
-                 label=r"$\mathbb{E}X^2$ / $(2\Delta^2/\epsilon^2)$")
-axes[1].set(xlabel=r"$\epsilon/\Delta$", ylabel="discrete / continuous", title="Cost ratio")
+                 label=r"$\mathbb{E}X^2$ / $(2\Delta^2/\varepsilon^2)$")
+axes[1].set(xlabel=r"$\varepsilon/\Delta$", ylabel="discrete / continuous", title="Cost ratio")
 axes[1].legend()
 plt.tight_layout()
 show_figure()

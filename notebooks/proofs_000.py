@@ -115,7 +115,7 @@ step("000.p3.0d.vstar")
 # ## $(\varepsilon,\delta)$: the LP's constraints
 #
 # $S = \{l \ge 0\}$: $P_0\frac{1 + e^\varepsilon}{2} + e^\varepsilon\sum_{k=1}^{\Delta-1}P_k \le
-# \delta + \frac{e^\varepsilon-1}{2}$ (printed $\frac{1 + \epsilon^\epsilon}{2}$, a typo; B17).
+# \delta + \frac{e^\varepsilon-1}{2}$ (printed $\frac{1 + \varepsilon^\varepsilon}{2}$, a typo; B17).
 
 
 # %%

@@ -39,7 +39,7 @@ from dpsym.symbols import Delta, delta, eps
 #
 # $M_D(A) = M_D(A\cap \mathrm{Bad}) + M_D(A \cap \mathrm{Bad}^c) \le M_D(A\cap\mathrm{Bad}^c) +
 # M_D(\mathrm{Bad}) \le M_D(A\cap\mathrm{Bad}^c) + \delta \le e^\varepsilon
-# M_{D'}(A\cap\mathrm{Bad}^c) + \delta \le e^\varepsilon M_{D'}(A) + \delta$.
+# M_{D^{\prime}}(A\cap\mathrm{Bad}^c) + \delta \le e^\varepsilon M_{D^{\prime}}(A) + \delta$.
 
 
 # %% [markdown]
@@ -67,7 +67,7 @@ assert not recipe.run(halved).printed
 # ## Theorem (Gaussian mechanism, $\sigma^2 \ge 2\Delta^2\log(1/\delta)/\varepsilon^2$): the proof
 #
 # **Step 1.** $M_D(A) = M_D(A\cap\mathrm{Good}) + M_D(A\cap\mathrm{Bad}) \le e^\varepsilon
-# M_{D'}(A\cap\mathrm{Good}) + M_D(\mathrm{Bad}) \le e^\varepsilon M_{D'}(A) + \delta$ if
+# M_{D^{\prime}}(A\cap\mathrm{Good}) + M_D(\mathrm{Bad}) \le e^\varepsilon M_{D^{\prime}}(A) + \delta$ if
 # $M_D(\mathrm{Bad}) \le \delta$.
 
 
@@ -76,8 +76,8 @@ step("001.gaussian.classic.s1")
 
 
 # %% [markdown]
-# **Step 2 (the privacy loss).** With $L = \log(1/\delta)$, $q_D = 0$, $q_{D'} = \Delta$ (the notes
-# print "$q_D = 0 \ge q_{D'} = \Delta$"): $\log\frac{f_D(z)}{f_{D'}(z)} = \frac{\varepsilon^2}{4L}
+# **Step 2 (the privacy loss).** With $L = \log(1/\delta)$, $q_D = 0$, $q_{D^{\prime}} = \Delta$ (the notes
+# print "$q_D = 0 \ge q_{D^{\prime}} = \Delta$"): $\log\frac{f_D(z)}{f_{D^{\prime}}(z)} = \frac{\varepsilon^2}{4L}
 # - \frac{z\varepsilon^2}{2\Delta L}$.
 
 
@@ -133,15 +133,15 @@ assert mpmath.ncdf(1 / (2 * mpmath.sqrt(2 * mpmath.log(1 / mpmath.mpf("0.99"))))
 # %% [markdown]
 # ## Claim (name-and-shame is $(0,\delta)$-DP): the proof
 #
-# $\Pr(Z_D\in E) = \Pr(Z_D \in E, B_i = 0) + \delta\Pr(Z_D\in E \mid B_i = 1) \le \Pr(Z_{D'}\in E)
+# $\Pr(Z_D\in E) = \Pr(Z_D \in E, B_i = 0) + \delta\Pr(Z_D\in E \mid B_i = 1) \le \Pr(Z_{D^{\prime}}\in E)
 # + \delta$
-# (under $B_i = 0$, $Z_D = Z_{D'}$).
+# (under $B_i = 0$, $Z_D = Z_{D^{\prime}}$).
 
 
 # %% [markdown]
 # For every $n$: $Z = (Y_i, Y_{-i})$ with $Y_{-i}$ independent of $Y_i$ and of the same law
-# $R$ under $D$ and $D'$, so (Fubini) $\Pr(Z_D\in E) = (1-\delta)R(E_\bot) + \delta
-# R(E_{x_i})$ and $\Pr(Z_{D'} \in E) = (1-\delta)R(E_\bot) + \delta R(E_{x'_i})$. With
+# $R$ under $D$ and $D^{\prime}$, so (Fubini) $\Pr(Z_D\in E) = (1-\delta)R(E_\bot) + \delta
+# R(E_{x_i})$ and $\Pr(Z_{D^{\prime}} \in E) = (1-\delta)R(E_\bot) + \delta R(E_{x^{\prime}_i})$. With
 # $r_0, r_1, r_2 \in [0, 1]$ the three slice probabilities, the step's gap is
 # $\delta(1 - r_1 + r_2) \ge 0$, multilinear, decided at the 8 vertices of $[0, 1]^3$.
 
@@ -161,7 +161,7 @@ step("001.name_and_shame.s2")
 # %% [markdown]
 # ## Theorem (group privacy): the proof
 #
-# Along $D = D_0 \sim D_1 \sim \dots \sim D_K = D'$: $M_D(A) \le e^{K\varepsilon}M_{D'}(A) +
+# Along $D = D_0 \sim D_1 \sim \dots \sim D_K = D^{\prime}$: $M_D(A) \le e^{K\varepsilon}M_{D^{\prime}}(A) +
 # \delta\sum_{j<K}e^{j\varepsilon}$, and
 # $\sum_{j<K} e^{j\varepsilon} = \frac{e^{K\varepsilon}-1}{e^\varepsilon - 1} \le
 # Ke^{(K-1)\varepsilon}$. The truncated Laplacian attains the
@@ -173,7 +173,7 @@ step("001.group.s1")
 
 
 # %% [markdown]
-# ## Remark 3: $\Pr(|Z_{D,D'}| \le \varepsilon) = 1\ \forall D\sim D' \iff \varepsilon$-DP
+# ## Remark 3: $\Pr(|Z_{D,D^{\prime}}| \le \varepsilon) = 1\ \forall D\sim D^{\prime} \iff \varepsilon$-DP
 #
 # Decided exactly on every pair of laws of a finite family (both directions), plus Laplace,
 # the truncated Laplacian and the Gaussian.

@@ -83,8 +83,8 @@ verify_step("003.laplace.heavy")
 # %% [markdown]
 # ## 2. Theorem 1: $(\varepsilon, \delta)$-DP, with $\delta$ attained
 #
-# The certified privacy profile $\delta(\varepsilon') = \sup_{|d| \le \Delta}
-# \int (f(x) - e^{\varepsilon'} f(x + d))_+\,dx$ at $\varepsilon' = \varepsilon$ equals
+# The certified privacy profile $\delta(\varepsilon^{\prime}) = \sup_{|d| \le \Delta}
+# \int (f(x) - e^{\varepsilon^{\prime}} f(x + d))_+\,dx$ at $\varepsilon^{\prime} = \varepsilon$ equals
 # $\delta$ to every printed digit: the guarantee is attained, not exceeded.
 
 # %%

@@ -74,9 +74,32 @@ class MutantResult:
     equivalent: str | None = None
 
 
+def _nodes(expr: sp.Basic) -> Iterator[sp.Basic]:
+    """The subexpressions of ``expr`` in preorder, except the bounds of its sums and products
+    (a sum over k < n runs over integers: a bound moved by 1e-3 is not a statement)."""
+    yield expr
+    if isinstance(expr, (sp.Sum, sp.Product)):
+        yield from _nodes(expr.function)
+        return
+    for arg in expr.args:
+        yield from _nodes(arg)
+
+
+def _replace(expr: sp.Basic, mapping: dict) -> sp.Basic:
+    """``expr.xreplace(mapping)`` outside the bounds of its sums and products."""
+    if expr in mapping:
+        return mapping[expr]
+    if isinstance(expr, (sp.Sum, sp.Product)):
+        return type(expr)(_replace(expr.function, mapping), *expr.limits)
+    if not expr.args:
+        return expr
+    new_args = [_replace(arg, mapping) for arg in expr.args]
+    return expr.func(*new_args) if new_args != list(expr.args) else expr
+
+
 def _numbers(expr: sp.Basic) -> list[sp.Number]:
     seen: list[sp.Number] = []
-    for node in sp.preorder_traversal(expr):
+    for node in _nodes(expr):
         if isinstance(node, sp.Number) and node != 0 and node not in seen \
                 and node.is_finite:
             seen.append(node)
@@ -105,18 +128,18 @@ def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
             break
         for fac in (SCALE_UP, SCALE_DOWN):
             count += 1
-            yield "scale", f"constant {num} -> {num * fac}", expr.xreplace({num: num * fac})
+            yield "scale", f"constant {num} -> {num * fac}", _replace(expr, {num: num * fac})
     yield "sign", f"-({expr})", -expr
     count = 0
-    for node in sp.preorder_traversal(expr):
+    for node in _nodes(expr):
         if isinstance(node, sp.Add):
             for term in node.args:
                 if count >= PER_OPERATOR:
                     break
                 count += 1
-                yield "sign", f"term {term} -> {-term}", expr.xreplace({node: node - 2 * term})
+                yield "sign", f"term {term} -> {-term}", _replace(expr, {node: node - 2 * term})
     count = 0
-    for node in sp.preorder_traversal(expr):
+    for node in _nodes(expr):
         if isinstance(node, sp.Pow) and node.exp.is_Number and count < PER_OPERATOR:
             for step in (1, -1):
                 new_exp = node.exp + step
@@ -124,7 +147,7 @@ def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
                     continue
                 count += 1
                 yield ("exponent", f"{node} -> {node.base}**({new_exp})",
-                       expr.xreplace({node: sp.Pow(node.base, new_exp, evaluate=False)}))
+                       _replace(expr, {node: sp.Pow(node.base, new_exp, evaluate=False)}))
 
 
 def _limit_mutants(point: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:

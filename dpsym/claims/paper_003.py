@@ -1045,7 +1045,7 @@ def _optimality(f: dict) -> Verdict:
     tl = TruncatedLaplace(eps="1", delta="0.05").value("cost", "amplitude", digits=20)
     cheaper = worst <= Fraction(1, 20) and mpmath.mpf(cost.numerator) / cost.denominator \
         < tl.number
-    lim = _limit(1, "eps=delta->0")
+    lim = joint_ratio_limit(1)[0]
     fixed = decide_identity(lim, f["limit"])[0] is True
     return Verdict(not cheaper, bool(fixed), f"(1, 0.05): a private mechanism of cost "
                    f"{float(cost):.10g} (worst hockey-stick {float(worst):.6g} <= delta) < "

@@ -592,6 +592,13 @@ def _thm4_sum(f: dict) -> Verdict:
                    f"(9) - L(1) = {cond9} < 0")
 
 
+@functools.cache
+def _thm4_lhs() -> sp.Expr:
+    """2 sum_{k<n} a b^k L~_N(1 + kN) summed by sympy (computed once)."""
+    return convergent_branch(sp.summation(2 * _aS * b**_kS * Delta * (2 * _kS * _NR + 1)
+                                          / (2 * _NR), (_kS, 0, _n - 1)))
+
+
 @claim("003.thm4.s5", "Section 4, proof of Theorem 4, the bound (10)", "2 sum_{k<n} a b^k "
        "L~_N(1 + kN) = 2 a Delta sum_{k<n} b^k k + Delta/(2N) >= V1low",
        kind="proof-step", theorem="003.thm4", notebook=_NB_PF,
@@ -602,8 +609,11 @@ def _thm4_bound(f: dict) -> Verdict:
     """For every a, b, n (symbolic) under the hypothesis 2 sum_{k<n} a b^k = 1: the left
     side 2 sum_{k<n} a b^k Delta(2kN + 1)/(2N) and the formula's right side, both summed by
     sympy, are identical; the right side minus V1low (closed form (11)) is Delta/(2N) > 0."""
-    lhs = convergent_branch(sp.summation(2 * _aS * b**_kS * Delta * (2 * _kS * _NR + 1)
-                                         / (2 * _NR), (_kS, 0, _n - 1)))
+    bounds = [lim for s_ in sp.sympify(f["rhs"]).atoms(sp.Sum) for _, *lims in s_.limits
+              for lim in lims]
+    if not all(lim.is_integer for lim in bounds):  # a sum over k < n runs over integers
+        return Verdict(False, detail=f"the sum's bounds {bounds} are not integers")
+    lhs = _thm4_lhs()
     rhs = convergent_branch(sp.sympify(f["rhs"]).doit())
     a_hyp = (1 - b) / (2 * (1 - b**_n))
     probe = {b: sp.Rational(2, 3), _n: 4, Delta: sp.Rational(3, 2), _NR: 7}
