@@ -15,7 +15,13 @@
 #
 # Source: the thesis slides (seed `000`). Each step is a registered claim (`kind="proof-step"`);
 # each cell states the step, runs its check (sympy identities on symbolic masses, exact dual
-# certificates, LPs solved with HiGHS) and asserts the verdict. Errata: B9, B10, B17.
+# certificates, LPs solved with HiGHS) and asserts that the verdict is the registered one.
+# Errata: B9, B10, B17.
+#
+# Each checked step is shown with its text as printed in the source, its reading, the
+# engine's derivation and a verdict badge saying how the verdict was reached: `proof`
+# (decided over the whole stated domain), `instances` (checked at the listed points, shown
+# with it) or `undecided` (with the reason); a step that fails is badged `fails`.
 
 
 # %%

@@ -16,7 +16,7 @@
 # Source: the lecture notes on approximate DP (seed `001`): the recipe after Remark 4, the
 # proof of the Gaussian mechanism's theorem, the name-and-shame claim, group privacy. Each
 # step is a registered claim (`kind="proof-step"`); each cell states the step in LaTeX, runs
-# its check (the engine's derivation), prints the verdict and asserts it. Steps about every
+# its check (the engine's derivation), shows the verdict and asserts it. Steps about every
 # pair of distributions and every event are decided by an exact reduction: the event $A$
 # and the bad set split the output space into four cells, every mass of the chain is a sum
 # of cell masses (generic sympy sums), and each link is certified as a nonnegative
@@ -24,6 +24,11 @@
 # summed over the good cells, the hypothesis $\delta - M_D(\mathrm{Bad}) \ge 0$). The
 # name-and-shame step reduces, for every $n$, to three slice probabilities in $[0, 1]$.
 # Errata: G7 (the bad set and its mass), G2, G6.
+#
+# Each checked step is shown with its text as printed in the source, its reading, the
+# engine's derivation and a verdict badge saying how the verdict was reached: `proof`
+# (decided over the whole stated domain), `instances` (checked at the listed points, shown
+# with it) or `undecided` (with the reason); a step that fails is badged `fails`.
 
 
 # %%

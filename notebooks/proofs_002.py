@@ -24,6 +24,11 @@
 # the mixing measure of uniform laws $U_a$ (every law of the class is such a mixture) with a
 # closed-form dual certificate. Exact computations on random step laws (and an LP over the
 # step laws on a grid) remain as evidence. Step 1 (discretise) is a figure only.
+#
+# Each checked step is shown with its text as printed in the source, its reading, the
+# engine's derivation and a verdict badge saying how the verdict was reached: `proof`
+# (decided over the whole stated domain), `instances` (checked at the listed points, shown
+# with it) or `undecided` (with the reason); a step that fails is badged `fails`.
 
 
 # %%

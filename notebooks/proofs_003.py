@@ -17,13 +17,18 @@
 # decay-rate remark before Definition 3). Each step of each proof is a registered claim
 # (`kind="proof-step"`, `dpsym check <id>`); each cell below states the step in LaTeX, runs
 # the claim's check (the engine's derivation: sympy identities, exact rationals, quadrature
-# of the densities, certified limits), prints its verdict and asserts that the computed status
+# of the densities, certified limits), shows its verdict and asserts that the computed status
 # is the registered one. Steps false as printed are registered "holds as corrected" and
 # recorded in `docs/errata.md` (T6, T7, B15, B16, B6).
 #
 # Notation: $\lambda = \Delta/\varepsilon$, $W = (e^\varepsilon - 1)/(2\delta)$,
 # $A = \lambda\log(1 + W)$, $B = 1/(2\lambda(1 - e^{-A/\lambda}))$, $b = e^{-\varepsilon}$,
 # $a = (\delta + (e^\varepsilon - 1)/2)/e^\varepsilon$.
+#
+# Each checked step is shown with its text as printed in the source, its reading, the
+# engine's derivation and a verdict badge saying how the verdict was reached: `proof`
+# (decided over the whole stated domain), `instances` (checked at the listed points, shown
+# with it) or `undecided` (with the reason); a step that fails is badged `fails`.
 
 
 # %%

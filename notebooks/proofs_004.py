@@ -22,6 +22,11 @@
 # decided on their logarithms ($\exp$ is increasing), which are affine in $(u, \theta)$: an
 # affine function of $\theta \in [-1, 1]$ has its extremes at the ends. The bound
 # $e^{2\varepsilon}$ is approached but not attained (erratum N7).
+#
+# Each checked step is shown with its text as printed in the source, its reading, the
+# engine's derivation and a verdict badge saying how the verdict was reached: `proof`
+# (decided over the whole stated domain), `instances` (checked at the listed points, shown
+# with it) or `undecided` (with the reason); a step that fails is badged `fails`.
 
 
 # %%

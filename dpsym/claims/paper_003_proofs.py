@@ -768,6 +768,13 @@ claim("003.thm6.s2", "Section 5, proof of Theorem 6, case 2 (delta -> 0)", "a ->
       formula={"V_lim": Delta / (sp.exp(eps) - 1)})(_delta0_case(1, Delta / (eps**eps - 1)))
 
 
+@functools.cache
+def _upper_limit(cost: str, var: sp.Symbol) -> sp.Expr:
+    """The limit of the engine's V_upp (amplitude or power) as ``var`` -> 0+ (sympy;
+    computed once)."""
+    return sp.limit(TruncatedLaplace.formula("cost", cost), var, 0, "+")
+
+
 @claim("003.thm6.s3", "Section 5, proof of Theorem 6, case 2 (delta -> 0)", "lim_{delta->0} "
        "V1low/V1upp >= [Delta/(eps^eps - 1)]/[Delta/eps] = eps/(e^eps - 1) = 1 - eps/2 + "
        "O(eps^2)", status=CORRECTED, corrected="[Delta/(e^eps - 1)]/[Delta/eps] = eps/(e^eps "
@@ -783,7 +790,7 @@ def _thm6_delta0_ratio(f: dict) -> Verdict:
     against the formula's ratio (identity), and ratio - series = O(eps^2) (the limit of
     (ratio - series)/eps at 0 is 0); the printed numerator Delta/(eps^eps - 1) gives a
     different quotient (refuted by a certified value)."""
-    upper = sp.limit(TruncatedLaplace.formula("cost", "amplitude"), delta, 0, "+")
+    upper = _upper_limit("amplitude", delta)
     probe = {eps: sp.Rational(1, 2), Delta: 3}
     ratio = sp.sympify(f["ratio"])
     same_upper = decide_identity(sp.sympify(f["upper"]), upper, probe)[0] is True
@@ -850,7 +857,7 @@ def _thm7_quotient(f: dict) -> Verdict:
     """The limit of the engine's V2upp as eps -> 0 (sympy) against the formula's denominator
     (identity) and the quotient (identity with (1 - delta)(1 - 2 delta)); the printed
     denominator Delta^2/(12 delta) gives a different quotient (refuted)."""
-    lim = sp.limit(TruncatedLaplace.formula("cost", "power"), eps, 0, "+")
+    lim = _upper_limit("power", eps)
     low = Delta**2 / 12 * (1 / delta - 1) * (1 / delta - 2)
     probe = {delta: sp.Rational(1, 5), Delta: 2}
     printed = decide_identity(low / (Delta**2 / (12 * delta)), (1 - delta) * (1 - 2 * delta),

@@ -57,6 +57,31 @@ _SYM_L = sp.Symbol("x", real=True)
 _dd = sp.Symbol("d", real=True)
 
 
+#: The main result's least costs (the corollaries), for |x| and x^2.
+_MAIN_FORMULA = {
+    "amplitude": sp.Piecewise((Delta / (4 * delta), delta <= sp.Rational(1, 2)),
+                              ((1 - delta) * Delta, True)),
+    "power": sp.Piecewise((Delta**2 / (12 * delta**2), delta <= sp.Rational(2, 3)),
+                          (sp.Rational(9, 16) * (1 - delta) * Delta**2, True))}
+
+
+@claim("002.abstract", "Abstract", "The optimal (0, delta)-DP query-output independent "
+       "noise-adding mechanism for a single real-valued query adds a uniform distribution "
+       "with a probability mass at the origin (P_alpha)", notebook=_NB,
+       printed=r"We show that the optimal noise probability distribution is a uniform "
+       r"distribution with a probability mass at the origin.",
+       undecided="the poster proves optimality within the class SP of symmetric laws with a "
+       "density nonincreasing on [0, oo) (002.main, decided there by a dual certificate); "
+       "over every (0, delta)-DP law, a non-monotone one included, the engine does not "
+       "decide it (the interval bound P([a, a + Delta)) <= delta alone admits cheaper "
+       "atomic laws, which the full constraint excludes)",
+       no_mutants="an undecided sentence: its evidence is the decided 002.main")
+def _poster_abstract() -> Verdict:
+    """Evidence: the main result, decided over the class SP (:func:`_poster_main`)."""
+    within = _poster_main(_MAIN_FORMULA)
+    return Verdict(within.printed, detail="within SP: " + within.detail)
+
+
 @claim("002.def.sensitivity", "Problem Formulation", "Query sensitivity Delta := max over "
        "D1, D2 in the set of datasets of |q(D1) - q(D2)|", status=CORRECTED,
        corrected="the maximum runs over neighbouring D1, D2 (differing by one element), as "
@@ -121,10 +146,7 @@ def _poster_condition(f: dict) -> Verdict:
        printed=r"$$\inf_{\mathcal{P}\in\mathcal{SP}}\int_{x\in\mathbb{R}}\mathcal{L}(x)"
        r"\mathcal{P}(dx) = \inf_{\alpha\in[0,\delta)}\int_{x\in\mathbb{R}}\mathcal{L}(x)"
        r"\mathcal{P}_{\alpha}(dx).$$",
-       formula={"amplitude": sp.Piecewise((Delta / (4 * delta), delta <= sp.Rational(1, 2)),
-                                          ((1 - delta) * Delta, True)),
-                "power": sp.Piecewise((Delta**2 / (12 * delta**2), delta <= sp.Rational(2, 3)),
-                                      (sp.Rational(9, 16) * (1 - delta) * Delta**2, True))})
+       formula=_MAIN_FORMULA)
 def _poster_main(f: dict) -> Verdict:
     """For |x| and x^2, every delta in (0, 1) and every symmetric monotone law: weak LP
     duality over the mixing measure of uniform laws with a closed-form dual certificate
