@@ -303,21 +303,28 @@ def _json_text(payload: dict[str, Any]) -> str:
 
 
 def render_claims() -> str:
-    """The claim registry as a Markdown table: every source statement, its registered
-    verdict, the corrected statement's erratum and the notebook that derives it.
+    """The claim registry as a Markdown table: every source statement, how its verdict is
+    reached (proof, instances with their number, undecided), its registered verdict, the
+    corrected statement's erratum and the notebook that derives it.
 
     The verdicts are those the tests and ``dpsym check`` recompute (the checks are not run
     here, so that the main job stays fast and its output deterministic)."""
     def cell(text: object) -> str:
         return " ".join(str(text or "").split()).replace("|", "\\|")
 
+    counts = {d: sum(1 for c in CLAIMS if c.decision == d)
+              for d in ("proof", "instances", "undecided")}
     lines = ["# Source claims", "",
-             "Recomputed by `dpsym check` and by `tests/test_claims.py`.", "",
-             "| claim | source | location | statement | verdict | erratum | notebook |",
-             "|---|---|---|---|---|---|---|"]
+             "Recomputed by `dpsym check` and by `tests/test_claims.py`. Decisions: "
+             f"{counts['proof']} proof, {counts['instances']} instances, "
+             f"{counts['undecided']} undecided.", "",
+             "| claim | source | location | statement | decision | verdict | erratum | "
+             "notebook |",
+             "|---|---|---|---|---|---|---|---|"]
     for c in CLAIMS:
         lines.append("| " + " | ".join(cell(v) for v in (
-            c.id, c.source, c.location, c.statement, c.status, c.errata, c.notebook)) + " |")
+            c.id, c.source, c.location, c.statement, c.decision, c.status_text, c.errata,
+            c.notebook)) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -11,14 +11,22 @@ saves each figure as a PNG file and prints its path. Which way is decided by
 Figures of a script go to the directory named by the environment variable
 ``DPSYM_FIGURES``, by default ``dpsym-figures`` in the system's temporary directory (never
 into the checkout), as ``<notebook>-<n>.png``.
+
+A checked claim is shown by :func:`show_verdict`: its text, its derivation and a *verdict
+badge* saying how the verdict was reached (:func:`verdict_badge`: ``proof``,
+``instances`` or ``undecided``, or ``fails``), as HTML in Jupyter (a ``<span>`` with the
+classes ``dpsym-verdict`` and ``dpsym-verdict-<kind>``, which the documentation's theme
+styles) and as a bracketed line of plain text elsewhere.
 """
 
 from __future__ import annotations
 
+import html
 import os
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +36,16 @@ from dpsym.symbols import eps
 
 try:  # Jupyter's display; a plain `pip install .` has no IPython: plain text then
     from IPython import get_ipython
-    from IPython.display import Math, display
+    from IPython.display import HTML, Math, display
 except ImportError:
     get_ipython = None
-    Math = display = None
+    HTML = Math = display = None
 
-__all__ = ["FIGURES_ENV", "figure_directory", "in_jupyter", "math_text", "show",
-           "show_figure"]
+__all__ = ["FIGURES_ENV", "VERDICT_KINDS", "figure_directory", "in_jupyter", "math_text",
+           "show", "show_figure", "show_verdict", "verdict_badge", "verdict_kind"]
+
+#: The badge kinds: how a verdict was reached, or that the statement fails.
+VERDICT_KINDS = ("proof", "instances", "undecided", "fails")
 
 #: The environment variable naming the directory where a script's figures are saved.
 FIGURES_ENV = "DPSYM_FIGURES"
@@ -112,3 +123,55 @@ def show_figure(fig: Any = None, name: str | None = None) -> Path | None:
     plt.close(fig)
     print(f"[figure saved to {path}]", flush=True)
     return path
+
+
+def verdict_kind(decision: str, status: str) -> str:
+    """The badge kind of a verdict: ``"fails"`` for a statement that fails (or a check that
+    did not run), else the ``decision`` (``"proof"``, ``"instances"``, ``"undecided"``)."""
+    if status.startswith(("fails", "error")):
+        return "fails"
+    if decision not in VERDICT_KINDS:
+        raise ValueError(f"decision: unknown {decision!r}; one of {VERDICT_KINDS[:3]}")
+    return decision
+
+
+def verdict_badge(decision: str, status: str, html_output: bool = True) -> str:
+    """The badge ``"<decision> · <status>"`` of a verdict: an HTML ``<span>`` with the
+    classes ``dpsym-verdict dpsym-verdict-<kind>`` (:func:`verdict_kind`), or, with
+    ``html_output=False``, the same text in square brackets.
+
+    Examples
+    --------
+    >>> verdict_badge("proof", "holds")
+    '<span class="dpsym-verdict dpsym-verdict-proof">proof · holds</span>'
+    >>> verdict_badge("instances", "holds at 3 instances", html_output=False)
+    '[instances · holds at 3 instances]'
+    """
+    kind = verdict_kind(decision, status)
+    text = f"{decision} · {status}"
+    if not html_output:
+        return f"[{text}]"
+    return f'<span class="dpsym-verdict dpsym-verdict-{kind}">{html.escape(text)}</span>'
+
+
+def show_verdict(title: str, rows: Sequence[tuple[str, str]], decision: str, status: str,
+                 points: Sequence[str] = ()) -> None:
+    """Show a checked claim: ``title`` (its id and place), the labelled ``rows`` (the
+    printed text, the corrected one, the derivation, ...), the verdict badge and, for a
+    verdict reached at instances, the ``points``. HTML in Jupyter, plain text elsewhere
+    (never an object's repr)."""
+    if in_jupyter():
+        items = "".join(f"<dt>{html.escape(label)}</dt><dd>{html.escape(text)}</dd>"
+                        for label, text in rows)
+        if points:
+            listed = "".join(f"<li>{html.escape(p)}</li>" for p in points)
+            items += f"<dt>instances</dt><dd><ol>{listed}</ol></dd>"
+        display(HTML(f'<div class="dpsym-claim"><p><strong>{html.escape(title)}</strong> '
+                     f"{verdict_badge(decision, status)}</p><dl>{items}</dl></div>"))
+        return
+    lines = [f"{title} {verdict_badge(decision, status, html_output=False)}"]
+    lines += [f"  {label}: {text}" for label, text in rows]
+    if points:
+        lines.append(f"  instances ({len(points)}):")
+        lines += [f"    {j}. {p}" for j, p in enumerate(points, start=1)]
+    print("\n".join(lines), flush=True)

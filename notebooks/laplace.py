@@ -35,6 +35,7 @@ import numpy as np
 import sympy as sp
 
 from dpsym import DiscreteLaplace, Laplace
+from dpsym.claims import verify_step
 from dpsym.notebook import show, show_figure
 from dpsym.privacy.profiles import privacy_loss_bound
 from dpsym.sampling.samplers import cdf_mp
@@ -88,7 +89,7 @@ for p_ in (sp.Rational(1, 2), sp.Integer(3)):
 # e^{(\varepsilon^{\prime} - \varepsilon)/2}$.
 
 # %%
-ep = sp.Symbol(r"\varepsilon^{\prime}", positive=True)
+ep = sp.Symbol("epsilon_prime", positive=True)
 x0 = (Delta - lam * ep) / 2
 cdf_left = sp.integrate(density.subs(sp.Abs(x), -x), (x, -sp.oo, t))  # F(t) for t <= 0
 cdf_any = sp.Piecewise((cdf_left, t <= 0), (1 - cdf_left.subs(t, -t), True))
@@ -175,6 +176,47 @@ for kq in (1, 2, 3):
 print("counting: k under both relations; histogram: 2 (replace-one), 1 (add/remove)")
 
 # %% [markdown]
+# **The notes' example buckets "ages 1-10, 10-20, 20-30, ...".** As printed the closed
+# ranges share their end points: a person aged 10 (or 20, ...) is in two buckets, so the
+# histogram is not "each person in one of $k$ categories", and adding or removing one
+# person changes two counts: the add/remove sensitivity is 2, not 1 (erratum N10). With
+# half-open buckets $[0, 10), [10, 20), \dots$ it is 1 again (brute force over every dataset
+# of at most three people aged 0 to 30).
+
+# %%
+printed_buckets = [(1, 10), (10, 20), (20, 30)]   # closed ranges, as printed
+half_open = [(0, 10), (10, 20), (20, 31)]         # [lo, hi)
+ages = range(31)
+
+
+def age_histogram(data, buckets, closed):
+    return [sum((lo <= a_ <= hi) if closed else (lo <= a_ < hi) for a_ in data)
+            for lo, hi in buckets]
+
+
+def add_remove_sensitivity(buckets, closed):
+    best = 0
+    for n in range(3):
+        for data in itertools.product(ages, repeat=n):
+            for rec in ages:
+                fx = age_histogram(data, buckets, closed)
+                fy = age_histogram((*data, rec), buckets, closed)
+                best = max(best, sum(abs(p - q) for p, q in zip(fx, fy, strict=True)))
+    return best
+
+
+in_two = [a_ for a_ in ages if sum(lo <= a_ <= hi for lo, hi in printed_buckets) == 2]
+print("ages in two printed buckets:", in_two)
+print("add/remove sensitivity: printed buckets", add_remove_sensitivity(printed_buckets, True),
+      "; half-open buckets", add_remove_sensitivity(half_open, False))
+assert in_two == [10, 20]
+assert add_remove_sensitivity(printed_buckets, True) == 2
+assert add_remove_sensitivity(half_open, False) == 1
+
+# %%
+verify_step("004.histogram.ages")
+
+# %% [markdown]
 # **$\mathrm{Lap}(k/\varepsilon)$ on $k$ counting queries is $\varepsilon$-DP, exactly.** The noise
 # is a
 # product, so the privacy loss at a shift $d$ is the sum of the coordinates' losses,
@@ -208,7 +250,7 @@ with mpmath.workdps(30):
 
 # %%
 Y_tail = lambda s_: sp.exp(-s_)  # noqa: E731  Pr[|Y| > scale * s] (section 2)
-e_sym = sp.Symbol("varepsilon", positive=True)
+e_sym = sp.Symbol("epsilon", positive=True)
 assert sp.simplify(Y_tail((t / e_sym) / (1 / e_sym)) - sp.exp(-t)) == 0       # Lap(1/eps)
 assert sp.simplify(Y_tail((t / e_sym) / (2 / e_sym)) - sp.exp(-t / 2)) == 0   # Lap(2/eps)
 assert sp.simplify(Y_tail((2 * t / e_sym) / (2 / e_sym)) - sp.exp(-t)) == 0   # threshold 2t/eps
@@ -229,11 +271,14 @@ with mpmath.workdps(30):
 # **"If $t \gg 10 + \log k$ ..." and the first-names example.** With $\mathrm{Lap}(1/\varepsilon)$,
 # taking exactly $t = 10 + \ln k$ gives $k e^{-t} = e^{-10}$: no "$\gg$" is needed, and $\log$
 # is the natural logarithm. In the example ($k = 10\,000$, $\varepsilon = 0.1$) the notes write
-# "$t = (10 + \ln 10\,000)/\varepsilon = 20/0.1 = 200$": but $10 + \ln 10\,000 = 19.21$, not $20$
-# (so $192.1$, not $200$), and the quantity computed is the error threshold $t/\varepsilon$ in
-# counts, not the dimensionless $t$ of the bound. With the notes' own $\mathrm{Lap}(2/\varepsilon)$
-# for histograms, the threshold $192.1$ is exceeded by some bucket with probability
-# $\approx 0.49$, not $\le e^{-10}$.
+# "$\ln(10{,}000) \approx 9.2$" and then "$t = (10 + \ln 10\,000)/\varepsilon = 20/0.1 = 200$":
+# $10 + \ln 10\,000 = 19.21$ is rounded **up** to $20$, so $200$ lies above the exact
+# $192.10$ and is a valid, conservative threshold (at $t = 20$ the union bound is
+# $10^4 e^{-20} \le e^{-10}$). The quantity computed is the error threshold $t/\varepsilon$ in
+# counts, not the dimensionless $t$ of the bound (erratum N5). With the notes' own
+# $\mathrm{Lap}(2/\varepsilon)$ for histograms, the threshold $192.1$ is exceeded by some bucket
+# with probability $\approx 0.49$, not $\le e^{-10}$ (N3, N4).
+
 
 # %%
 with mpmath.workdps(30):
@@ -255,8 +300,20 @@ with mpmath.workdps(30):
     print("Lap(2/eps): Pr[some bucket off by > 192.1] =", mpmath.nstr(exact_lap2, 10))
     print("threshold 200 with Lap(1/eps): union bound", mpmath.nstr(at_200, 10))
     assert exact_lap1 <= mpmath.exp(-10)
+    assert at_200 <= mpmath.exp(-10)  # the rounded-up threshold 200 is valid
     assert mpmath.mpf("0.48") < exact_lap2 < mpmath.mpf("0.50")
     assert exact_lap2_double == exact_lap1
+
+# %% [markdown]
+# The registered claims of this section, decided by the claim engine (the badge says how):
+# the per-bucket tail and the union bound as the notes print them (with their
+# $\mathrm{Lap}(2/\varepsilon)$) and corrected, the "$t \gg 10 + \log k$" remark and the
+# first-names threshold.
+
+# %%
+for cid in ("004.bucket", "004.bucket.some", "004.union.t", "004.first_names.ln",
+            "004.first_names"):
+    verify_step(cid)
 
 # %% tags=["hide-input"]
 ts = np.linspace(0.05, 25, 400)

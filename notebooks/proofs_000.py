@@ -15,14 +15,20 @@
 #
 # Source: the thesis slides (seed `000`). Each step is a registered claim (`kind="proof-step"`);
 # each cell states the step, runs its check (sympy identities on symbolic masses, exact dual
-# certificates, LPs solved with HiGHS) and asserts the verdict. Errata: B9, B10, B17.
+# certificates, LPs solved with HiGHS) and asserts that the verdict is the registered one.
+# Errata: B9, B10, B17.
+#
+# Each checked step is shown with its text as printed in the source, its reading, the
+# engine's derivation and a verdict badge saying how the verdict was reached: `proof`
+# (decided over the whole stated domain), `instances` (checked at the listed points, shown
+# with it) or `undecided` (with the reason); a step that fails is badged `fails`.
 
 
 # %%
 from fractions import Fraction
 
 from dpsym.claims import verify_step as step
-from dpsym.claims.slides_000_proofs import _eps_constraint, slides_zero_delta_lp
+from dpsym.claims.slides_000_proofs import eps_constraint, slides_zero_delta_lp
 
 # %% [markdown]
 # ## Part Two: optimality of the staircase for $d = 2$
@@ -115,7 +121,8 @@ step("000.p3.0d.vstar")
 # ## $(\varepsilon,\delta)$: the LP's constraints
 #
 # $S = \{l \ge 0\}$: $P_0\frac{1 + e^\varepsilon}{2} + e^\varepsilon\sum_{k=1}^{\Delta-1}P_k \le
-# \delta + \frac{e^\varepsilon-1}{2}$ (printed $\frac{1 + \epsilon^\epsilon}{2}$, a typo; B17).
+# \delta + \frac{e^\varepsilon-1}{2}$ (printed $\frac{1 + \varepsilon^\varepsilon}{2}$, a typo;
+# B17).
 
 
 # %%
@@ -141,5 +148,5 @@ step("000.p3.ratio.l1.s3")
 
 
 # %%
-print("P(S_2) - e^eps P(S_2 + 2) - delta =", _eps_constraint(2, 2), "(E = e^eps)")
-assert "P1" in str(_eps_constraint(2, 2))
+print("P(S_2) - e^eps P(S_2 + 2) - delta =", eps_constraint(2, 2), "(E = e^eps)")
+assert "P1" in str(eps_constraint(2, 2))

@@ -16,7 +16,7 @@
 # Source: the lecture notes on approximate DP (seed `001`): the recipe after Remark 4, the
 # proof of the Gaussian mechanism's theorem, the name-and-shame claim, group privacy. Each
 # step is a registered claim (`kind="proof-step"`); each cell states the step in LaTeX, runs
-# its check (the engine's derivation), prints the verdict and asserts it. Steps about every
+# its check (the engine's derivation), shows the verdict and asserts it. Steps about every
 # pair of distributions and every event are decided by an exact reduction: the event $A$
 # and the bad set split the output space into four cells, every mass of the chain is a sum
 # of cell masses (generic sympy sums), and each link is certified as a nonnegative
@@ -24,6 +24,11 @@
 # summed over the good cells, the hypothesis $\delta - M_D(\mathrm{Bad}) \ge 0$). The
 # name-and-shame step reduces, for every $n$, to three slice probabilities in $[0, 1]$.
 # Errata: G7 (the bad set and its mass), G2, G6.
+#
+# Each checked step is shown with its text as printed in the source, its reading, the
+# engine's derivation and a verdict badge saying how the verdict was reached: `proof`
+# (decided over the whole stated domain), `instances` (checked at the listed points, shown
+# with it) or `undecided` (with the reason); a step that fails is badged `fails`.
 
 
 # %%
@@ -39,7 +44,7 @@ from dpsym.symbols import Delta, delta, eps
 #
 # $M_D(A) = M_D(A\cap \mathrm{Bad}) + M_D(A \cap \mathrm{Bad}^c) \le M_D(A\cap\mathrm{Bad}^c) +
 # M_D(\mathrm{Bad}) \le M_D(A\cap\mathrm{Bad}^c) + \delta \le e^\varepsilon
-# M_{D'}(A\cap\mathrm{Bad}^c) + \delta \le e^\varepsilon M_{D'}(A) + \delta$.
+# M_{D^{\prime}}(A\cap\mathrm{Bad}^c) + \delta \le e^\varepsilon M_{D^{\prime}}(A) + \delta$.
 
 
 # %% [markdown]
@@ -67,7 +72,8 @@ assert not recipe.run(halved).printed
 # ## Theorem (Gaussian mechanism, $\sigma^2 \ge 2\Delta^2\log(1/\delta)/\varepsilon^2$): the proof
 #
 # **Step 1.** $M_D(A) = M_D(A\cap\mathrm{Good}) + M_D(A\cap\mathrm{Bad}) \le e^\varepsilon
-# M_{D'}(A\cap\mathrm{Good}) + M_D(\mathrm{Bad}) \le e^\varepsilon M_{D'}(A) + \delta$ if
+# M_{D^{\prime}}(A\cap\mathrm{Good}) + M_D(\mathrm{Bad}) \le e^\varepsilon M_{D^{\prime}}(A) +
+# \delta$ if
 # $M_D(\mathrm{Bad}) \le \delta$.
 
 
@@ -76,8 +82,10 @@ step("001.gaussian.classic.s1")
 
 
 # %% [markdown]
-# **Step 2 (the privacy loss).** With $L = \log(1/\delta)$, $q_D = 0$, $q_{D'} = \Delta$ (the notes
-# print "$q_D = 0 \ge q_{D'} = \Delta$"): $\log\frac{f_D(z)}{f_{D'}(z)} = \frac{\varepsilon^2}{4L}
+# **Step 2 (the privacy loss).** With $L = \log(1/\delta)$, $q_D = 0$, $q_{D^{\prime}} = \Delta$
+# (the notes
+# print "$q_D = 0 \ge q_{D^{\prime}} = \Delta$"): $\log\frac{f_D(z)}{f_{D^{\prime}}(z)} =
+# \frac{\varepsilon^2}{4L}
 # - \frac{z\varepsilon^2}{2\Delta L}$.
 
 
@@ -133,15 +141,17 @@ assert mpmath.ncdf(1 / (2 * mpmath.sqrt(2 * mpmath.log(1 / mpmath.mpf("0.99"))))
 # %% [markdown]
 # ## Claim (name-and-shame is $(0,\delta)$-DP): the proof
 #
-# $\Pr(Z_D\in E) = \Pr(Z_D \in E, B_i = 0) + \delta\Pr(Z_D\in E \mid B_i = 1) \le \Pr(Z_{D'}\in E)
+# $\Pr(Z_D\in E) = \Pr(Z_D \in E, B_i = 0) + \delta\Pr(Z_D\in E \mid B_i = 1) \le
+# \Pr(Z_{D^{\prime}}\in E)
 # + \delta$
-# (under $B_i = 0$, $Z_D = Z_{D'}$).
+# (under $B_i = 0$, $Z_D = Z_{D^{\prime}}$).
 
 
 # %% [markdown]
 # For every $n$: $Z = (Y_i, Y_{-i})$ with $Y_{-i}$ independent of $Y_i$ and of the same law
-# $R$ under $D$ and $D'$, so (Fubini) $\Pr(Z_D\in E) = (1-\delta)R(E_\bot) + \delta
-# R(E_{x_i})$ and $\Pr(Z_{D'} \in E) = (1-\delta)R(E_\bot) + \delta R(E_{x'_i})$. With
+# $R$ under $D$ and $D^{\prime}$, so (Fubini) $\Pr(Z_D\in E) = (1-\delta)R(E_\bot) + \delta
+# R(E_{x_i})$ and $\Pr(Z_{D^{\prime}} \in E) = (1-\delta)R(E_\bot) + \delta R(E_{x^{\prime}_i})$.
+# With
 # $r_0, r_1, r_2 \in [0, 1]$ the three slice probabilities, the step's gap is
 # $\delta(1 - r_1 + r_2) \ge 0$, multilinear, decided at the 8 vertices of $[0, 1]^3$.
 
@@ -161,7 +171,8 @@ step("001.name_and_shame.s2")
 # %% [markdown]
 # ## Theorem (group privacy): the proof
 #
-# Along $D = D_0 \sim D_1 \sim \dots \sim D_K = D'$: $M_D(A) \le e^{K\varepsilon}M_{D'}(A) +
+# Along $D = D_0 \sim D_1 \sim \dots \sim D_K = D^{\prime}$: $M_D(A) \le
+# e^{K\varepsilon}M_{D^{\prime}}(A) +
 # \delta\sum_{j<K}e^{j\varepsilon}$, and
 # $\sum_{j<K} e^{j\varepsilon} = \frac{e^{K\varepsilon}-1}{e^\varepsilon - 1} \le
 # Ke^{(K-1)\varepsilon}$. The truncated Laplacian attains the
@@ -173,7 +184,8 @@ step("001.group.s1")
 
 
 # %% [markdown]
-# ## Remark 3: $\Pr(|Z_{D,D'}| \le \varepsilon) = 1\ \forall D\sim D' \iff \varepsilon$-DP
+# ## Remark 3: $\Pr(|Z_{D,D^{\prime}}| \le \varepsilon) = 1\ \forall D\sim D^{\prime} \iff
+# \varepsilon$-DP
 #
 # Decided exactly on every pair of laws of a finite family (both directions), plus Laplace,
 # the truncated Laplacian and the Gaussian.

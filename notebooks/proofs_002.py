@@ -24,6 +24,11 @@
 # the mixing measure of uniform laws $U_a$ (every law of the class is such a mixture) with a
 # closed-form dual certificate. Exact computations on random step laws (and an LP over the
 # step laws on a grid) remain as evidence. Step 1 (discretise) is a figure only.
+#
+# Each checked step is shown with its text as printed in the source, its reading, the
+# engine's derivation and a verdict badge saying how the verdict was reached: `proof`
+# (decided over the whole stated domain), `instances` (checked at the listed points, shown
+# with it) or `undecided` (with the reason); a step that fails is badged `fails`.
 
 
 # %%
@@ -33,15 +38,42 @@ import sympy as sp
 
 from dpsym.claims import verify_step as step
 from dpsym.claims.poster_002 import (
-    _central,
-    _law_cost,
-    _rearrange_centre,
-    _rearrange_tail,
-    _step_law,
-    _tv,
+    central,
+    law_cost,
+    rearrange_centre,
+    rearrange_tail,
+    step_law,
+    tv,
 )
 from dpsym.claims.unimodal import CERTIFICATES
 from dpsym.symbols import Delta, delta
+
+# %% [markdown]
+# ## Problem formulation
+#
+# "Query sensitivity $\Delta := \max_{D_1,D_2 \in \mathcal{D}} |q(D_1) - q(D_2)|$": as
+# printed the maximum runs over every pair of datasets, which is the range of $q$ (for a
+# count over at most 5 records, 5); the privacy definition above it is about neighbours
+# $D_1, D_2$ differing by one element, over which the count moves by 1 (erratum T8). The
+# constraint "$\mathcal P(S) \le \mathcal P(S+d) + \delta$ for all $|d| \le \Delta$ and
+# measurable $S$" is two-sided: the reverse inequality is the same constraint at the set
+# $S + d$ and the shift $-d$.
+
+
+# %%
+step("002.def.sensitivity")
+step("002.def.constraint")
+
+
+# %% [markdown]
+# **Symmetrisation** ("as the loss function $L$ is symmetric, without loss of generality,
+# assume $\mathcal P$ is symmetric"): the mixture $(\mathcal P + \mathcal P(-\cdot))/2$ has the
+# same cost for a symmetric $L$ and keeps the constraint (each of its halves does).
+
+
+# %%
+step("002.main.s0")
+
 
 # %% [markdown]
 # ## The condition: $\sup_{|d|\le\Delta,\,S}\mathcal P(S) - \mathcal P(S+d) = \mathcal
@@ -58,11 +90,11 @@ step("002.condition")
 
 # %%
 # one law of the family, shown: the total variation at each shift equals the central mass
-atom, pieces = _step_law(3)
+atom, pieces = step_law(3)
 for k in (4, 8, 16):
     d = Fraction(k, 16)
-    print(f"d = {d}: TV = {_tv(atom, pieces, d)}")
-assert _tv(atom, pieces, Fraction(1)) == _central(atom, pieces)
+    print(f"d = {d}: TV = {tv(atom, pieces, d)}")
+assert tv(atom, pieces, Fraction(1)) == central(atom, pieces)
 
 
 # %% [markdown]
@@ -86,11 +118,11 @@ step("002.main.s3")
 
 
 # %%
-atom, pieces = _rearrange_tail(*_step_law(5))
-new = _rearrange_centre(atom, pieces)
-print("before:", float(_law_cost(atom, pieces, 1)), "after:", float(_law_cost(*new, 1)))
+atom, pieces = rearrange_tail(*step_law(5))
+new = rearrange_centre(atom, pieces)
+print("before:", float(law_cost(atom, pieces, 1)), "after:", float(law_cost(*new, 1)))
 print("the rearranged law: atom", new[0], "steps", [(lo, hi, h) for lo, hi, h in new[1]])
-assert _law_cost(*new, 1) <= _law_cost(atom, pieces, 1) and len(new[1]) <= 2
+assert law_cost(*new, 1) <= law_cost(atom, pieces, 1) and len(new[1]) <= 2
 
 
 # %% [markdown]

@@ -17,13 +17,18 @@
 # decay-rate remark before Definition 3). Each step of each proof is a registered claim
 # (`kind="proof-step"`, `dpsym check <id>`); each cell below states the step in LaTeX, runs
 # the claim's check (the engine's derivation: sympy identities, exact rationals, quadrature
-# of the densities, certified limits), prints its verdict and asserts that the computed status
+# of the densities, certified limits), shows its verdict and asserts that the computed status
 # is the registered one. Steps false as printed are registered "holds as corrected" and
 # recorded in `docs/errata.md` (T6, T7, B15, B16, B6).
 #
 # Notation: $\lambda = \Delta/\varepsilon$, $W = (e^\varepsilon - 1)/(2\delta)$,
 # $A = \lambda\log(1 + W)$, $B = 1/(2\lambda(1 - e^{-A/\lambda}))$, $b = e^{-\varepsilon}$,
 # $a = (\delta + (e^\varepsilon - 1)/2)/e^\varepsilon$.
+#
+# Each checked step is shown with its text as printed in the source, its reading, the
+# engine's derivation and a verdict badge saying how the verdict was reached: `proof`
+# (decided over the whole stated domain), `instances` (checked at the listed points, shown
+# with it) or `undecided` (with the reason); a step that fails is badged `fails`.
 
 
 # %%
@@ -32,7 +37,7 @@ import mpmath
 import sympy as sp
 
 from dpsym.claims import verify_step as step
-from dpsym.claims.paper_003_proofs import _TA, _TB, _tl_sup_quad
+from dpsym.claims.paper_003_proofs import TA, TB, tl_sup_quad
 from dpsym.claims.sec6_bound import COSTS, log_ratio, maximise, reduction
 from dpsym.symbols import Delta, delta, eps
 
@@ -104,14 +109,14 @@ step("003.thm1.s3")
 pt = {eps: sp.Rational(1, 3), delta: sp.Rational(1, 7), Delta: 2}
 lam = Delta / eps
 dd = sp.Integer(1)
-true = _tl_sup_quad(pt[eps], pt[delta], pt[Delta], dd)
+true = tl_sup_quad(pt[eps], pt[delta], pt[Delta], dd)
 
 
 def mass(lo, hi):
-    return sp.N((lam * _TB * (sp.exp(-lo / lam) - sp.exp(-hi / lam))).subs(pt), 20)
+    return sp.N((lam * TB * (sp.exp(-lo / lam) - sp.exp(-hi / lam))).subs(pt), 20)
 
 
-printed = mass(_TA - Delta, _TA - Delta + dd)
+printed = mass(TA - Delta, TA - Delta + dd)
 corrected = sp.N((delta * (sp.exp(dd * eps / Delta) - 1) / (sp.exp(eps) - 1)).subs(pt), 20)
 print(f"sup_S (quadrature) = {mpmath.nstr(true, 15)}, printed {printed}, corrected {corrected}")
 assert abs(true - mpmath.mpf(str(corrected))) < 1e-12 and abs(printed - corrected) > 1e-3
@@ -274,13 +279,25 @@ step("003.thm6.s2")
 
 
 # %% [markdown]
+# Printed: $\lim_{\delta\to0} \frac{V_1^{low}}{V_1^{upp}} \ge
+# \frac{\Delta/(\varepsilon^{\varepsilon} - 1)}{\Delta/\varepsilon} =
+# \frac{\varepsilon}{e^{\varepsilon}-1}
+# = 1 - \frac{\varepsilon}{2} + O(\varepsilon^2)$. The display repeats the typo
+# $\varepsilon^{\varepsilon}$ (erratum B16); with $e^{\varepsilon}$ the quotient is the stated one.
+
+
+# %%
+step("003.thm6.s3")
+
+
+# %% [markdown]
 # **Case 3** ($\varepsilon = \delta \to 0$): $b^n = 1 - \frac{1-b}{2a}$, $\frac{1-b}{2a} \to
 # \frac13$, $a \sim \frac32\delta$,
 # $V_1^{low} \approx (1 - 2\log\frac32)\frac{\Delta}{\delta}$.
 
 
 # %%
-step("003.thm6.s3")
+step("003.thm6.s4")
 
 
 # %% [markdown]

@@ -13,15 +13,20 @@
 # %% [markdown]
 # # Notes 004: the proof that the exponential mechanism is $2\varepsilon$-DP, step by step
 #
-# Source: the lecture notes (seed `004`), "CLAIM: Exponential Mechanism is $2\epsilon$-DP" and
+# Source: the lecture notes (seed `004`), "CLAIM: Exponential Mechanism is $2\varepsilon$-DP" and
 # its PROOF. Each step is a registered claim (`kind="proof-step"`) with the printed step as a
 # sympy formula, decided **for every utility function**: the utilities are free symbols,
-# $u(x', r) = u(x, r) + \Delta u\,\theta_r$ with $\theta_r \in [-1, 1]$ (exactly the pairs
-# with $|u(x, r) - u(x', r)| \le \Delta u$), and the range has a symbolic number $m$ of
+# $u(x^{\prime}, r) = u(x, r) + \Delta u\,\theta_r$ with $\theta_r \in [-1, 1]$ (exactly the pairs
+# with $|u(x, r) - u(x^{\prime}, r)| \le \Delta u$), and the range has a symbolic number $m$ of
 # outputs (the normalisers are generic sympy sums). Inequalities between exponentials are
 # decided on their logarithms ($\exp$ is increasing), which are affine in $(u, \theta)$: an
 # affine function of $\theta \in [-1, 1]$ has its extremes at the ends. The bound
 # $e^{2\varepsilon}$ is approached but not attained (erratum N7).
+#
+# Each checked step is shown with its text as printed in the source, its reading, the
+# engine's derivation and a verdict badge saying how the verdict was reached: `proof`
+# (decided over the whole stated domain), `instances` (checked at the listed points, shown
+# with it) or `undecided` (with the reason); a step that fails is badged `fails`.
 
 
 # %%
@@ -35,13 +40,13 @@ from dpsym.symbols import Delta, eps
 u, theta, w = sp.symbols("u theta w", real=True)
 
 # %% [markdown]
-# **Step 1.** $|u(x,s) - u(x',s)| \le \Delta u \Rightarrow
-# \exp(\frac{\varepsilon u(x',s)}{\Delta u}) \le \exp(\frac{\varepsilon(u(x,s) + \Delta
+# **Step 1.** $|u(x,s) - u(x^{\prime},s)| \le \Delta u \Rightarrow
+# \exp(\frac{\varepsilon u(x^{\prime},s)}{\Delta u}) \le \exp(\frac{\varepsilon(u(x,s) + \Delta
 # u)}{\Delta u}) = e^\varepsilon\exp(\frac{\varepsilon u(x,s)}{\Delta u})$.
 # The engine's derivation: the log-gap
 # $\frac{\varepsilon(u + \Delta u)}{\Delta u} - \frac{\varepsilon(u + \Delta u\,\theta)}{\Delta u}
 # = \varepsilon(1 - \theta)$ ranges over $[0, 2\varepsilon]$: the step holds for every utility,
-# with equality at $u(x', s) = u(x, s) + \Delta u$.
+# with equality at $u(x^{\prime}, s) = u(x, s) + \Delta u$.
 
 
 # %%
@@ -69,8 +74,9 @@ assert not s1.run(half).printed and s1.run(half_fixed).printed
 
 
 # %% [markdown]
-# **Step 2.** $\frac{\Pr[M(x) = s]}{\Pr[M(x') = s]} = \frac{\exp(\varepsilon u(x,s)/\Delta
-# u)}{\exp(\varepsilon u(x',s)/\Delta u)}\cdot\frac{\sum_s\exp(\varepsilon u(x',s)/\Delta
+# **Step 2.** $\frac{\Pr[M(x) = s]}{\Pr[M(x^{\prime}) = s]} = \frac{\exp(\varepsilon u(x,s)/\Delta
+# u)}{\exp(\varepsilon u(x^{\prime},s)/\Delta u)}\cdot\frac{\sum_s\exp(\varepsilon
+# u(x^{\prime},s)/\Delta
 # u)}{\sum_s \exp(\varepsilon u(x,s)/\Delta u)}$ -- an identity of rational expressions in the
 # generic sums $\sum_{r=1}^m$ (sympy `cancel`).
 
@@ -80,11 +86,12 @@ step("004.exp.privacy.s2")
 
 
 # %% [markdown]
-# **Step 3.** $\le e^\varepsilon\exp(\varepsilon(u(x,s) - u(x',s))/\Delta u)$. The ratio of the
+# **Step 3.** $\le e^\varepsilon\exp(\varepsilon(u(x,s) - u(x^{\prime},s))/\Delta u)$. The ratio of
+# the
 # sums by the lemma "a termwise bound $a_r \le c\,b_r$ with $b_r > 0$ gives $\sum_r a_r \le
 # c\sum_r b_r$": step 1 at every $r$ gives $c = e^\varepsilon$, each term of $\sum_{r=1}^m
 # (c\,b_r - a_r)$ is $\ge 0$, and linearity of the generic sums. Equality when
-# $u(x', \cdot) = u(x, \cdot) + \Delta u$.
+# $u(x^{\prime}, \cdot) = u(x, \cdot) + \Delta u$.
 
 
 # %%

@@ -28,6 +28,7 @@
 # exact sums written out here); every claim cell ends in an `assert`.
 
 # %%
+import itertools
 import math
 import tomllib
 
@@ -41,7 +42,7 @@ from dpsym.mechanisms import registered
 from dpsym.mechanisms.declared import declare_noise, noise_from_mapping
 from dpsym.notebook import show
 from dpsym.reports.selection import compare, compare_inputs
-from dpsym.symbols import b, eps, gamma, x
+from dpsym.symbols import b, gamma, x
 
 # %% [markdown]
 # ## 1. A clipped Laplace density
@@ -117,7 +118,7 @@ def clipped_hockey(lam_: mpmath.mpf, a: mpmath.mpf, sens: mpmath.mpf, e: mpmath.
     cut = (e * lam_ - sens) / 2
     points = sorted({max(-a, min(a, t)) for t in (-a, -sens, cut, mpmath.mpf(0), a - sens, a)})
     return mpmath.fsum(mpmath.quad(lambda t: max(gap(t), 0), [p, q])
-                       for p, q in zip(points, points[1:], strict=False))
+                       for p, q in itertools.pairwise(points))
 
 
 with mpmath.workdps(40):
@@ -225,7 +226,7 @@ def two_level(g: mpmath.mpf, bb: mpmath.mpf, periods: int = 120):
 def elementary(cuts: list, d: mpmath.mpf) -> list:
     """The intervals on which the density and its shift by d are both constant."""
     points = sorted(set(cuts) | {c - d for c in cuts})
-    return list(zip(points, points[1:], strict=False))
+    return list(itertools.pairwise(points))
 
 
 def staircase_hockey(g, bb, e, d):

@@ -128,6 +128,44 @@ HAND_KEPT = [
     ("004", "Private if  $\\forall t \\in \\mathcal{Y}", "004.approx.def"),
     ("004", "output entire database", "004.approx.junk"),
     ("004", "people's records are released", "004.approx.records"),
+    ("000", "How many people are older than 32?", "000.example"),
+    ("000", "Huge improvement in low privacy regime", "000.p1.huge"),
+    ("000", "In the optimal mechanism, v_t is **indep", "000.p1.independent"),
+    ("000", "Approximate Optimality of Laplacian Mech", "000.p2.approx_opt"),
+    ("000", "Huge Improvement in Low Privacy Regime", "000.p2.huge"),
+    ("000", "Conjecture: the result holds for any d", "000.p2.conjecture"),
+    ("000", "Near-Optimality of Uniform Noise Mechani", "000.p3.near_opt"),
+    ("000", "(ϵ, δ) -DP is not much more general than", "000.p3.not_general"),
+    ("000", "$$= \\Theta(\\min\\left(\\frac{1}{\\epsilon},", "000.p3.ratio.l1.rate"),
+    ("000", "$$= \\Theta(min\\left(\\frac{1}{\\epsilon^2}", "000.p3.ratio.l2.rate"),
+    ("000", "rm Noise Mechanism is Optimal when $\\Del", "000.p3.md.optimal"),
+    ("000", "$$\\frac{min(V_{Lap}, V_{Uniform})}{C} \\l", "000.p3.md.eps"),
+    ("001", "2- Using the expression of HS divergence", "001.def.events"),
+    ("001", "Probability that at least one individual", "001.exposure"),
+    ("001", "we want δ to be much smaller than", "001.delta.small"),
+    ("001", "$\\delta \\approx \\frac{1}{n^{1+\\delta}} \\", "001.delta.usual"),
+    ("001", "\\delta \\approx 10^{-7} - 10^{-5} \\quad \\", "001.delta.practice"),
+    ("001", "Important remark: This theorem implies t", "001.gaussian.finite"),
+    ("001", "* Gaussian mechanism leads to accuracy t", "001.gaussian.better"),
+    ("001", "* while basic composition is optimal for", "001.composition.optimal"),
+    ("002", "We show that the optimal noise probability distribution", "002.abstract"),
+    ("002", "D_1,D_2 \\in \\mathcal{D}} |q(D_1) - q(D_2", "002.def.sensitivity"),
+    ("002", "Constraint on the noise probability dist", "002.def.constraint"),
+    ("002", "t the origin, and has a uniform distribu", "002.def.palpha"),
+    ("003", "Note that for any x0𝑥0x\\geq 0, the proba", "003.laplace_rate"),
+    ("003", "Laplacian distribution is not optimal as it has a heavy tail", "003.laplace.heavy"),
+    ("003", "proving the tightness of the lower and u", "003.optimality"),
+    ("003", "truncated Laplacian mechanism can strict", "003.sec7"),
+    ("003", "our results close the previous constant multiplicative gap", "003.gap_closed"),
+    ("004", "here is some bucket whose count is off b", "004.bucket.some"),
+    ("004", "$$\\ln(10,000) \\approx 9.2$$", "004.first_names.ln"),
+    ("004", "ages 1-10, 10-20, 20-30", "004.histogram.ages"),
+    ("004", "Release the count of each disease privat", "004.selection.approach1"),
+    ("004", "\"Digital Goo", "004.auction"),
+    ("004", "In the digital goods auction setting, we", "004.auction.range"),
+    ("004", "$\\Pr[M(x') = t] \\geq 2^{-100} \\cdot e^{-", "004.approx.example"),
+    ("004", "$$\\Pr[M(x) = t] \\leq e \\cdot \\Pr[M(x') =", "004.approx.eps1"),
+    ("004", "Always think", "004.approx.always"),
 ]
 
 
@@ -227,6 +265,82 @@ def test_kinds_and_proof_steps() -> None:
             assert claim.theorem is None, claim.id
 
 
+def _normalised(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_printed_text_is_the_seed_text() -> None:
+    """Every claim carries the source's text as printed: a verbatim excerpt of its seed file
+    up to whitespace (OCR and conversion slips included), or the page/slide where the
+    conversion lost it."""
+    texts = {prefix: _normalised(_text(prefix)) for prefix in SOURCES}
+    missing, differ = [], []
+    for claim in CLAIMS:
+        if claim.printed is None:
+            if not (claim.lost and re.search(r"slide|page|figure|section", claim.lost, re.I)):
+                missing.append(claim.id)
+        elif _normalised(claim.printed) not in texts[claim.id[:3]]:
+            differ.append(claim.id)
+        else:
+            assert len(_normalised(claim.printed)) >= 10, claim.id
+    assert not missing, f"claims without their printed text: {missing}"
+    assert not differ, f"printed text not found in the seed file: {differ}"
+
+
+def test_corrected_text_beside_the_printed_one() -> None:
+    """A claim that holds as printed but carries a corrected text names the slips it
+    repairs; a corrected claim carries its erratum."""
+    for claim in CLAIMS:
+        if claim.corrected and claim.status == registry.HOLDS:
+            assert claim.slips, claim.id
+        if claim.status == CORRECTED:
+            assert claim.corrected and claim.errata, claim.id
+
+
+def test_every_erratum_link_has_its_entry() -> None:
+    errata = (Path(__file__).resolve().parents[1] / "docs" / "errata.md").read_text(
+        encoding="utf-8")
+    for claim in CLAIMS:
+        if claim.errata:
+            label = claim.errata.split("#", 1)[1]
+            assert f"({label})=\n### " in errata, (claim.id, label)
+
+
+def test_decisions() -> None:
+    """Every claim says how it is decided; the points of an instance check are listed; a
+    claim not decided by a proof says why; at most five proof steps are not proofs; only a
+    proof reads "holds"."""
+    kinds = {d: [c for c in CLAIMS if c.decision == d] for d in registry.DECISIONS}
+    assert sum(map(len, kinds.values())) == len(CLAIMS)
+    for claim in kinds[registry.INSTANCES]:
+        assert claim.points and claim.undecided, claim.id  # the points, and why only them
+        assert registry.status_text(claim.status, claim.decision, len(claim.points)) \
+            .endswith(f"at {len(claim.points)} instances"), claim.id
+    for claim in kinds[registry.UNDECIDED]:
+        assert claim.undecided and not claim.points, claim.id
+        assert registry.status_text(claim.status, claim.decision) == registry.NOT_DECIDED
+    for claim in kinds[registry.PROOF]:
+        assert not claim.points and not claim.undecided, claim.id
+    for status in STATUSES:
+        for decision in (registry.INSTANCES, registry.UNDECIDED):
+            assert registry.status_text(status, decision, 3) != registry.HOLDS
+    steps = [c.id for c in CLAIMS if c.kind == "proof-step" and c.decision != registry.PROOF]
+    assert len(steps) <= 5, steps
+    # most of the registry is decided over its whole domain
+    assert len(kinds[registry.PROOF]) >= 0.9 * len(CLAIMS)
+
+
+def test_the_check_command_prints_the_decision(capsys) -> None:
+    from dpsym.cli import main
+
+    assert main(["check", "003.thm1", "000.p3.0d.lm"]) == 0
+    out = capsys.readouterr().out
+    assert "DECISION" in out and "proof" in out and "instances" in out
+    assert re.search(r"holds at \d+ instances", out)
+    assert re.search(r"2 of 2 claims as registered; decided by proof 1, at instances 1, "
+                     r"undecided 0", out)
+
+
 def test_every_claim_is_covered_by_a_notebook_cell_or_elsewhere() -> None:
     """A proof step is reproduced by a notebook cell that cites its id; any other claim by a
     cell citing it, by the notebook of its section, or it is explicitly covered elsewhere
@@ -257,6 +371,9 @@ def test_claim(cid: str) -> None:
     assert result.ok, (f"{cid}: registered {result.claim.status!r}, computed "
                        f"{result.status!r}: {result.detail}")
     assert result.seconds <= 3 * result.claim.budget + 5, (cid, result.seconds)
+    assert result.verdict.points == result.claim.points, cid
+    if result.claim.decision != registry.PROOF:
+        assert result.status_text != registry.HOLDS, cid
 
 
 def test_run_claims_selection_and_progress() -> None:

@@ -197,8 +197,9 @@ def write_mechanisms(out: Path) -> list[tuple[str, float]]:
 def write_claims(out: Path) -> None:
     from dpsym.claims import CLAIMS
 
-    lines = ["| id | source | location | statement | registered status | erratum |",
-             "| --- | --- | --- | --- | --- | --- |"]
+    lines = ["| id | source | location | statement | decision | registered status | "
+             "erratum |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     for claim in CLAIMS:
         statement = _cell(claim.statement)
         if claim.corrected:
@@ -208,8 +209,12 @@ def write_claims(out: Path) -> None:
             anchor = claim.errata.split("#", 1)[-1]
             erratum = f"{{ref}}`{anchor.upper()} <{anchor}>`"
         notebook = f" ({_code(claim.notebook)})" if claim.notebook else ""
+        decision = claim.decision
+        if claim.points:
+            decision += f" ({len(claim.points)})"
         lines.append(f"| `{claim.id}` | `{_cell(claim.source)}` | {_cell(claim.location)} | "
-                     f"{statement}{notebook} | {claim.status} | {erratum} |")
+                     f"{statement}{notebook} | {decision} | {claim.status_text} | "
+                     f"{erratum} |")
     lines.append("")
     _write(out / "include" / "claims_table.md", "\n".join(lines))
 

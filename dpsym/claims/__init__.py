@@ -28,7 +28,10 @@ runner are in :mod:`~dpsym.claims.registry`.
 
 Statuses: ``"holds"`` (true as printed; an erratum may still record that it is imprecise,
 e.g. an inequality that is an equality), ``"holds as corrected"`` (false as printed, the
-corrected statement holds), ``"fails"`` (false, and no correction is registered).
+corrected statement holds), ``"fails"`` (false, and no correction is registered). Each
+claim also says how its verdict is reached (``decision``: ``"proof"``, ``"instances"`` with
+the points, ``"undecided"`` with the reason), and a reader sees "holds" only for a proof
+(:func:`~dpsym.claims.registry.status_text`).
 """
 
 from __future__ import annotations
@@ -44,25 +47,32 @@ from dpsym.claims import (  # noqa: F401 (registering; a proofs module imports i
 )
 from dpsym.claims.registry import (
     CORRECTED,
+    DECISIONS,
     FAILS,
     HOLDS,
+    INSTANCES,
+    PROOF,
     REGISTRY,
     SOURCES,
     STATUSES,
+    UNDECIDED,
     Claim,
     ClaimFailed,
     Result,
     Verdict,
+    claim_rows,
     get_claim,
     notebook_cell,
     run_claim,
     run_claims,
+    status_text,
     verify_step,
 )
 
 #: Every claim, in source order.
 CLAIMS: tuple[Claim, ...] = tuple(REGISTRY.values())
 
-__all__ = ["CLAIMS", "CORRECTED", "FAILS", "HOLDS", "REGISTRY", "SOURCES", "STATUSES", "Claim",
-           "ClaimFailed", "Result", "Verdict", "get_claim", "notebook_cell", "run_claim",
-           "run_claims", "verify_step"]
+__all__ = ["CLAIMS", "CORRECTED", "DECISIONS", "FAILS", "HOLDS", "INSTANCES", "PROOF",
+           "REGISTRY", "SOURCES", "STATUSES", "UNDECIDED", "Claim", "ClaimFailed", "Result",
+           "Verdict", "claim_rows", "get_claim", "notebook_cell", "run_claim", "run_claims",
+           "status_text", "verify_step"]

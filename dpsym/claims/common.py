@@ -7,7 +7,7 @@ the module of its source).
 
 from __future__ import annotations
 
-import itertools
+import functools
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -21,6 +21,7 @@ from dpsym.mechanisms import DiscreteUniform
 from dpsym.mechanisms.textbook import hockey_stick, sup_over_sets
 from dpsym.precision import workdps
 from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbols import eps
 
 
 def exact(value: object) -> sp.Rational:
@@ -96,35 +97,6 @@ def cost_value(mech: type, quantity: str = "cost", cost: str = "amplitude", digi
 
 # ----------------------------------------------------------------------------- shared checks
 
-def count_sensitivity() -> Verdict:
-    """A count query has add/remove sensitivity 1 (000 slides, 004 notes)."""
-    worst = 0
-    for n in range(1, 6):
-        for data in itertools.product((0, 1), repeat=n):
-            for i in range(n):  # remove entry i
-                worst = max(worst, abs(sum(data) - sum(data[:i] + data[i + 1:])))
-    return Verdict(worst == 1, detail=f"max |q(D1) - q(D2)| over add/remove neighbours "
-                   f"(n <= 5, binary property) = {worst}")
-
-
-def histogram_sensitivity() -> Verdict:
-    """The l1 sensitivity of a histogram: 1 (add/remove), 2 (replace) (000, 004)."""
-    k, worst_ar, worst_rep = 3, 0, 0
-    for data in itertools.product(range(k), repeat=3):
-        hist = [data.count(c) for c in range(k)]
-        for i in range(3):
-            rem = list(data[:i] + data[i + 1:])
-            h2 = [rem.count(c) for c in range(k)]
-            worst_ar = max(worst_ar, sum(abs(a - c) for a, c in zip(hist, h2, strict=False)))
-            for v in range(k):
-                rep = list(data)
-                rep[i] = v
-                h3 = [rep.count(c) for c in range(k)]
-                worst_rep = max(worst_rep, sum(abs(a - c) for a, c in zip(hist, h3, strict=False)))
-    return Verdict(worst_ar == 1, detail=f"l1 sensitivity of a {k}-bucket histogram: "
-                   f"add/remove {worst_ar}, replace {worst_rep}")
-
-
 def event_definition() -> Verdict:
     r"""(eps, delta)-DP through the hockey-stick divergence equals the definition over
     events (001 notes, 003 Definition 1)."""
@@ -145,40 +117,167 @@ def event_definition() -> Verdict:
     return Verdict(ok, detail="; ".join(rows))
 
 
-def classic_gaussian(constant: str, eps_grid: tuple[str, ...]) -> Verdict:
-    r"""The printed classic calibration :math:`\sigma = \sqrt{2\log(c/\delta)}\,\Delta/
-    \varepsilon` against the exact Gaussian profile (001 notes: :math:`c = 1`; 003 paper:
-    :math:`c = 1.25`); the corrected statement restricts to :math:`\delta \le 1/2`."""
-    rows, printed_ok, corrected_ok = [], True, True
-    grid_d = ("1e-6", "0.01", "0.3", "0.5", "0.99")
+#: The grid of delta of :func:`classic_gaussian_ratios`.
+CLASSIC_DELTAS = ("1e-6", "0.01", "0.3", "0.5", "0.99")
+
+
+def classic_gaussian_ratios(constant: str, eps_grid: tuple[str, ...]
+                            ) -> tuple[tuple[mpmath.mpf, ...], tuple[str, ...]]:
+    r"""The classic calibration :math:`\sigma = \sqrt{2\log(c/\delta)}\,\Delta/arepsilon`
+    against the exact Gaussian profile: :math:`\delta(arepsilon; \sigma)/\delta` at every
+    point of ``eps_grid`` x :data:`CLASSIC_DELTAS` (mpmath, 30 digits), with the points."""
+    vals, points = [], []
     with workdps(30):
         const = mpmath.mpf(constant)
         for e in eps_grid:
-            for d in grid_d:
+            for d in CLASSIC_DELTAS:
                 ee, dd = mpmath.mpf(e), mpmath.mpf(d)
                 sigma = mpmath.sqrt(2 * mpmath.log(const / dd)) / ee
-                prof = profile_mp(ee, sigma)
-                good = prof <= dd
-                printed_ok &= good
-                if dd <= mpmath.mpf("0.5"):
-                    corrected_ok &= good
-                if not good:
-                    rows.append(f"eps={e}, delta={d}: delta(eps; sigma) = {fmt(prof)}")
-    return Verdict(printed_ok, corrected_ok,
-                   ("violations: " + "; ".join(rows)) if rows else
-                   f"profile <= delta on eps in {eps_grid} x delta in {grid_d}")
+                vals.append(profile_mp(ee, sigma) / dd)
+                points.append(f"eps = {e}, delta = {d}")
+    return tuple(vals), tuple(points)
+
+
+# ----------------------------------------------------------------------------- sensitivities
+
+_QUERIES = sp.Symbol("k", integer=True, positive=True)
+_NN = sp.Symbol("n", integer=True, positive=True)
+_JJ = sp.Symbol("j", integer=True, positive=True)
+_IND = sp.IndexedBase("I")  # a record's indicators (0 or 1)
+
+
+def count_change(queries: sp.Expr) -> tuple[sp.Expr, str]:
+    r"""The :math:`\ell^1` sensitivity of ``queries`` counting queries, derived: a count is
+    :math:`\sum_{j \le n} I_j` over the records (:math:`I_j \in \{0, 1\}` the record's
+    property); adding a record :math:`n + 1` adds the one-term sum :math:`\sum_{j=n+1}^{n+1}
+    I_j` (sympy joins the ranges), so each count moves by :math:`I_{n+1} \in \{0, 1\}` and the
+    vector by :math:`\sum_{q} I^{(q)}_{n+1} \le` ``queries``, attained by a record with every
+    property (add/remove neighbours; replacing a record moves each count by
+    :math:`I^{\prime} - I \in \{-1, 0, 1\}`: the same maximum)."""
+    before, after = sp.Sum(_IND[_JJ], (_JJ, 1, _NN)), sp.Sum(_IND[_JJ], (_JJ, 1, _NN + 1))
+    step = sp.simplify(before + sp.Sum(_IND[_JJ], (_JJ, _NN + 1, _NN + 1)) - after) == 0
+    q = sp.Symbol("q", integer=True, positive=True)
+    worst = sp.summation(sp.Integer(1), (q, 1, queries))  # every indicator 1
+    return worst if step else sp.nan, (f"a record moves each count by its indicator "
+                                       f"(sum identity: {step}); the l1 change is at most "
+                                       f"{worst}, attained")
+
+
+def laplace_private(scale: sp.Expr, sens: sp.Expr) -> tuple[bool, str]:
+    """Lap(scale) noise is eps-DP for the sensitivity ``sens``: the largest privacy loss
+    sens/scale (:func:`~.common.laplace_loss_sup`) is proven <= eps."""
+    if sign_of(sp.sympify(scale), [eps, _QUERIES]) != "positive":
+        return False, f"Lap({scale}) is not a law (the scale is not proven positive)"
+    loss = sp.simplify(laplace_sup_at(sp.sympify(scale), sp.sympify(sens)))
+    sign = sign_of(eps - loss, [eps, _QUERIES])
+    return sign in ("zero", "positive"), f"largest privacy loss of Lap({scale}) at shift " \
+        f"<= {sens}: {loss}; eps - loss: {sign}"
+
+
+def histogram_change(neighbour: str) -> int:
+    """The largest l1 change of a histogram when one record is added/removed (its bucket
+    a: e_a) or replaced (a -> c: e_c - e_a), by the two cases a = c and a != c of the
+    exact count vectors (every number of buckets >= 2 behaves like three)."""
+    def change(a: int, c: int | None) -> int:
+        vec = [(1 if c == m else 0) - (1 if a == m else 0) for m in range(3)]
+        return sum(abs(v) for v in vec)
+    if neighbour == "add/remove":
+        return change(0, None)
+    return max(change(0, 0), change(0, 1))
+
+
+# ----------------------------------------------------------------------------- Laplace lemma
+
+_SCALE, _SHIFT, _T = sp.symbols("s d t", positive=True)
+_XR = sp.Symbol("x", real=True)
+
+
+@functools.cache
+def laplace_loss_sup() -> tuple[sp.Expr, str]:
+    r"""The largest privacy loss :math:`\sup_x \log f(x)/f(x + d)` of the Laplace density
+    :math:`f(x) \propto e^{-|x|/s}` for a shift :math:`d > 0` (by symmetry :math:`-d` gives
+    the same), derived piece by piece: the log-ratio :math:`(|x + d| - |x|)/s` on
+    :math:`x = -d - t`, :math:`x = -d/(1 + t)` and :math:`x = t` (:math:`t > 0` covers each
+    piece; sympy resolves the absolute values there), each piece's supremum from its
+    monotonicity (the sign of its derivative in :math:`t`, certified). Returns
+    (:math:`d/s`, the derivation in words)."""
+    loss = (sp.Abs(_XR + _SHIFT) - sp.Abs(_XR)) / _SCALE
+    rows, sups = [], []
+    for name, at in (("x <= -d", -_SHIFT - _T), ("-d <= x <= 0", -_SHIFT / (1 + _T)),
+                     ("x >= 0", _T)):
+        piece = sp.simplify(loss.subs(_XR, at))
+        slope = sign_of(sp.diff(piece, _T), (_SCALE, _SHIFT, _T))
+        if slope == "zero":
+            top = piece
+        elif slope == "positive":
+            top = sp.limit(piece, _T, sp.oo)
+        elif slope == "negative":
+            top = sp.limit(piece, _T, 0, "+")
+        else:
+            raise ValueError(f"no proven monotonicity on {name}: {piece}")
+        sups.append(sp.simplify(top))
+        rows.append(f"{name}: {piece} (sup {sups[-1]})")
+    best = sups[0]
+    for cand in sups[1:]:
+        if sign_of(cand - best, (_SCALE, _SHIFT)) in ("positive", "zero"):
+            best = cand
+    if any(sign_of(best - other, (_SCALE, _SHIFT)) not in ("positive", "zero")
+           for other in sups):
+        raise ValueError(f"no proven maximum among {sups}")
+    return best, "log f(x)/f(x + d) = (|x + d| - |x|)/s: " + "; ".join(rows)
+
+
+def laplace_sup_at(scale: sp.Expr, sensitivity: sp.Expr) -> sp.Expr:
+    """The largest privacy loss of ``Lap(scale)`` noise over shifts ``|d| <= sensitivity``
+    (:func:`laplace_loss_sup`, increasing in d: its value at d = sensitivity)."""
+    best, _ = laplace_loss_sup()
+    return best.subs({_SCALE: scale, _SHIFT: sensitivity})
+
+
+def sign_of(expr: sp.Expr, positive: Sequence[sp.Symbol]) -> str | None:
+    """The proven sign of ``expr`` for positive ``positive`` symbols: ``"zero"``,
+    ``"positive"`` or ``"negative"`` (sympy's assumptions, then a polynomial certificate in
+    the symbols), else None."""
+    expr = sp.simplify(expr)
+    if expr == 0:
+        return "zero"
+    if expr.is_positive:
+        return "positive"
+    if expr.is_negative:
+        return "negative"
+    num, den = sp.fraction(sp.cancel(sp.together(expr)))
+    signs = []
+    for part in (num, den):
+        try:
+            coeffs = sp.Poly(sp.expand(part), *positive).coeffs()
+        except sp.PolynomialError:
+            return None
+        if not all(c.is_number for c in coeffs):
+            return None
+        if all(c >= 0 for c in coeffs):
+            signs.append(1)
+        elif all(c <= 0 for c in coeffs):
+            signs.append(-1)
+        else:
+            return None
+    return "positive" if signs[0] * signs[1] > 0 else "negative"
 
 
 __all__ = [
+    "CLASSIC_DELTAS",
     "V",
     "as_mpf",
-    "classic_gaussian",
+    "classic_gaussian_ratios",
     "cost_value",
-    "count_sensitivity",
+    "count_change",
     "event_definition",
     "exact",
     "fmt",
-    "histogram_sensitivity",
+    "histogram_change",
+    "laplace_loss_sup",
+    "laplace_private",
+    "laplace_sup_at",
     "rel_holds",
     "same",
+    "sign_of",
 ]

@@ -17,10 +17,12 @@ bounded quantity: ``Ge``/``Gt`` are decided by the sign of :math:`B - R`; ``Le``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 
 import sympy as sp
 
+from dpsym.certified.balls import enclosure
 from dpsym.claims.common import V
 
 
@@ -79,4 +81,87 @@ def decide_lower(rel: sp.Basic, bound: sp.Expr, to_domain: Callable[[sp.Expr], s
     return False, f"{type(rel).__name__} does not follow from a lower bound (bound - rhs: {sign})"
 
 
-__all__ = ["decide_lower", "sign_certificate"]
+
+
+# ----------------------------------------------------------------------------- identities
+
+#: Exact probe values of free symbols for refuting an identity (general position).
+_PROBES = (sp.Rational(3, 7), sp.Rational(5, 11), sp.Rational(7, 13), sp.Rational(11, 17),
+           sp.Rational(13, 19), sp.Rational(17, 23), sp.Rational(19, 29), sp.Rational(23, 31))
+
+
+def certified_sign(expr: sp.Expr, values: Mapping[sp.Symbol, object] | None = None,
+                   prec: int = 256) -> int | None:
+    """The sign of ``expr`` at exact ``values``, certified: +1, -1, 0 (an exact zero), or
+    None (the Arb enclosure contains 0, or the expression is not one the ball evaluator
+    handles)."""
+    expr = sp.sympify(expr)
+    vals = {s: Fraction(str(sp.Rational(v))) if sp.sympify(v).is_Rational else sp.sympify(v)
+            for s, v in (values or {}).items()}
+    if not expr.free_symbols - set(vals) and expr.subs(vals).is_Rational:
+        val = sp.Rational(expr.subs(vals))
+        return int(bool(val > 0)) - int(bool(val < 0))
+    ball = enclosure(expr, vals, prec)
+    if ball is None or not ball.is_finite():
+        return None
+    if ball > 0:
+        return 1
+    if ball < 0:
+        return -1
+    return 0 if ball.is_exact() and ball == 0 else None
+
+
+def decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: Mapping[sp.Symbol, object] | None = None
+                    ) -> tuple[bool | None, str]:
+    """Decide ``lhs == rhs`` identically in their symbols: ``False`` if the difference has a
+    certified nonzero value at a probe point (``probe``, default rational values in general
+    position), ``True`` if sympy reduces the difference to 0 (``cancel``, then
+    ``simplify``), ``None`` otherwise (not decided: a check built on it rejects)."""
+    diff = sp.sympify(lhs) - sp.sympify(rhs)
+    free = sorted(diff.free_symbols, key=str)
+    point = dict(probe or {})
+    for sym, val in zip([s for s in free if s not in point], _PROBES * 4, strict=False):
+        point[sym] = val
+    if not free or set(free) <= set(point):
+        sign = certified_sign(diff, point)
+        if sign not in (0, None):
+            return False, f"differs at {point}: sign {sign:+d} (certified)"
+    if sp.cancel(sp.together(sp.expand(diff))) == 0 or sp.simplify(diff) == 0:
+        return True, "identical (sympy)"
+    # powers of quotients: cancel each base first (a base that is a ratio of two negative
+    # factors becomes a product of positive symbols, which sympy splits soundly)
+    tidy = diff.replace(lambda e: isinstance(e, sp.Pow) and not e.exp.is_Integer,
+                        lambda e: sp.Pow(sp.cancel(sp.factor(e.base)), e.exp))
+    if sp.simplify(sp.powsimp(sp.expand_power_base(tidy))) == 0:
+        return True, "identical (sympy, the bases of the powers cancelled)"
+    return None, f"not decided: {sp.simplify(diff)} is not reduced to 0"
+
+
+def rounds_to(value: sp.Expr, printed: sp.Expr, values: Mapping[sp.Symbol, object] | None = None
+              ) -> tuple[bool, str]:
+    r"""Whether the decimal ``printed`` (a terminating decimal: its number of decimals is
+    that of its shortest expansion) is ``value`` correctly rounded to that many decimals,
+    certified: the Arb enclosure of ``value`` lies in :math:`[x - h, x + h]`,
+    :math:`h = 10^{-d}/2`. A printed number that is not a terminating decimal is
+    refused."""
+    x = sp.Rational(sp.sympify(printed)) if sp.sympify(printed).is_Rational else None
+    if x is None:
+        return False, f"{printed} is not an exact decimal"
+    q, d = int(x.q), 0
+    for prime in (2, 5):
+        while q % prime == 0:
+            q //= prime
+    if q != 1:
+        return False, f"{printed} is not a terminating decimal"
+    while (x * 10**d).q != 1:
+        d += 1
+    half = sp.Rational(1, 2 * 10**d)
+    lo = certified_sign(sp.sympify(value) - (x - half), values)
+    hi = certified_sign((x + half) - sp.sympify(value), values)
+    ok = lo in (1, 0) and hi in (1, 0)
+    shown = sp.N(sp.sympify(value).subs(values or {}), 12)
+    return ok, f"{shown} rounds to {x} at {d} decimals: {ok}"
+
+
+__all__ = ["certified_sign", "decide_identity", "decide_lower", "rounds_to",
+           "sign_certificate"]

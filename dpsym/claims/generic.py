@@ -26,7 +26,8 @@ from collections.abc import Mapping, Sequence
 
 import sympy as sp
 
-from dpsym.claims.decide import sign_certificate
+from dpsym.claims.decide import decide_identity, sign_certificate
+from dpsym.symbols import eps
 
 
 def _sign(expr: sp.Expr, positive: Sequence[sp.Symbol]) -> str | None:
@@ -136,4 +137,35 @@ def cone_certificate(diff: sp.Expr, atoms: Sequence[sp.Basic],
     return True, " + ".join(used + ([left] if left else [])) or "0"
 
 
-__all__ = ["affine_range", "cone_certificate", "exp_increasing", "log_gap"]
+# ----------------------------------------------------------------------------- events
+
+# A finite output space split by an event A and the set H = {p > c q}: the four cells
+# A&H, A-H, H-A and the rest, with the masses of the two laws on them.
+_CELL_NAMES = ("AH", "AnotH", "HnotA", "rest")
+CELLS_P = dict(zip(_CELL_NAMES, sp.symbols("P_AH P_AnotH P_HnotA P_rest", nonnegative=True),
+                   strict=True))
+CELLS_Q = dict(zip(_CELL_NAMES, sp.symbols("Q_AH Q_AnotH Q_HnotA Q_rest", nonnegative=True),
+                   strict=True))
+_c = sp.Symbol("c", positive=True)
+
+
+def event_supremum(factor: sp.Expr) -> tuple[bool, str]:
+    r"""For every pair of laws, every event A and c = ``factor``: P(A) - c Q(A) <= P(H) - c
+    Q(H) with H = {p > c q}, by a nonnegative combination of the cell sums that the
+    definition of H signs (on H - A, p - c q >= 0 termwise; on A - H, c q - p >= 0), and
+    equality at A = H: the supremum over events is sum_H (p - c q) = sum (p - c q)_+, the
+    hockey-stick divergence E_eps exactly when c = e^eps (sympy identity)."""
+    c = sp.sympify(factor)
+    gens = {"sum over H-A of p - c q": (CELLS_P["HnotA"] - c * CELLS_Q["HnotA"], CELLS_P["HnotA"]),
+            "sum over A-H of c q - p": (c * CELLS_Q["AnotH"] - CELLS_P["AnotH"], CELLS_Q["AnotH"])}
+    at_h = CELLS_P["AH"] + CELLS_P["HnotA"] - c * (CELLS_Q["AH"] + CELLS_Q["HnotA"])
+    at_a = CELLS_P["AH"] + CELLS_P["AnotH"] - c * (CELLS_Q["AH"] + CELLS_Q["AnotH"])
+    sup_ok, cert = cone_certificate(at_h - at_a, [*CELLS_P.values(), *CELLS_Q.values()], gens,
+                                    [eps, _c])
+    ident, why = decide_identity(c, sp.exp(eps))
+    return bool(sup_ok and ident is True), (f"P(H) - c Q(H) - (P(A) - c Q(A)) = {cert}; "
+                                            f"c = e^eps: {why}")
+
+
+__all__ = ["CELLS_P", "CELLS_Q", "affine_range", "cone_certificate", "event_supremum",
+           "exp_increasing", "log_gap"]

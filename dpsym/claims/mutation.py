@@ -23,7 +23,11 @@ An inequality that is not sharp stays true when its bound moves by :math:`10^{-3
 weaker direction (or, with slack, in either): such a surviving mutant of a relation is an
 *equivalent* mutant, reported separately with the claim's ``slack`` -- the located extreme
 that shows the slack -- and not counted in the score. A mutant that flips the relation must
-still be killed.
+still be killed. Likewise a statement monotone in an entry (``Claim.weaker``: a noise scale,
+a threshold) stays true when the entry moves the weaker way; such a surviving mutant is
+equivalent only if its value moved that way (a certified sign of the change at a probe
+point, :func:`moved`); and a rate (an O or Theta, ``Claim.weaker`` value 0) is the same
+statement times any positive constant (:func:`rescaled`).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from dpsym.claims import registry
+from dpsym.claims.decide import certified_sign
 from dpsym.claims.registry import FAILS, Claim
 
 SCALE_UP, SCALE_DOWN = sp.Rational(1001, 1000), sp.Rational(999, 1000)
@@ -42,6 +47,9 @@ _COMPLEMENT = {sp.GreaterThan: sp.StrictLessThan, sp.StrictGreaterThan: sp.LessT
                sp.LessThan: sp.StrictGreaterThan, sp.StrictLessThan: sp.GreaterThan}
 #: At most this many mutants per operator and formula entry (keeps the run short).
 PER_OPERATOR = 6
+#: At most this many mutants per claim, taken in turn from every (entry, operator) group so
+#: that each entry and each operator is exercised (every relation's flip is kept).
+PER_CLAIM = 14
 
 
 @dataclass(frozen=True)
@@ -66,9 +74,32 @@ class MutantResult:
     equivalent: str | None = None
 
 
+def _nodes(expr: sp.Basic) -> Iterator[sp.Basic]:
+    """The subexpressions of ``expr`` in preorder, except the bounds of its sums and products
+    (a sum over k < n runs over integers: a bound moved by 1e-3 is not a statement)."""
+    yield expr
+    if isinstance(expr, (sp.Sum, sp.Product)):
+        yield from _nodes(expr.function)
+        return
+    for arg in expr.args:
+        yield from _nodes(arg)
+
+
+def _replace(expr: sp.Basic, mapping: dict) -> sp.Basic:
+    """``expr.xreplace(mapping)`` outside the bounds of its sums and products."""
+    if expr in mapping:
+        return mapping[expr]
+    if isinstance(expr, (sp.Sum, sp.Product)):
+        return type(expr)(_replace(expr.function, mapping), *expr.limits)
+    if not expr.args:
+        return expr
+    new_args = [_replace(arg, mapping) for arg in expr.args]
+    return expr.func(*new_args) if new_args != list(expr.args) else expr
+
+
 def _numbers(expr: sp.Basic) -> list[sp.Number]:
     seen: list[sp.Number] = []
-    for node in sp.preorder_traversal(expr):
+    for node in _nodes(expr):
         if isinstance(node, sp.Number) and node != 0 and node not in seen \
                 and node.is_finite:
             seen.append(node)
@@ -97,18 +128,18 @@ def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
             break
         for fac in (SCALE_UP, SCALE_DOWN):
             count += 1
-            yield "scale", f"constant {num} -> {num * fac}", expr.xreplace({num: num * fac})
+            yield "scale", f"constant {num} -> {num * fac}", _replace(expr, {num: num * fac})
     yield "sign", f"-({expr})", -expr
     count = 0
-    for node in sp.preorder_traversal(expr):
+    for node in _nodes(expr):
         if isinstance(node, sp.Add):
             for term in node.args:
                 if count >= PER_OPERATOR:
                     break
                 count += 1
-                yield "sign", f"term {term} -> {-term}", expr.xreplace({node: node - 2 * term})
+                yield "sign", f"term {term} -> {-term}", _replace(expr, {node: node - 2 * term})
     count = 0
-    for node in sp.preorder_traversal(expr):
+    for node in _nodes(expr):
         if isinstance(node, sp.Pow) and node.exp.is_Number and count < PER_OPERATOR:
             for step in (1, -1):
                 new_exp = node.exp + step
@@ -116,7 +147,7 @@ def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
                     continue
                 count += 1
                 yield ("exponent", f"{node} -> {node.base}**({new_exp})",
-                       expr.xreplace({node: sp.Pow(node.base, new_exp, evaluate=False)}))
+                       _replace(expr, {node: sp.Pow(node.base, new_exp, evaluate=False)}))
 
 
 def _limit_mutants(point: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
@@ -131,8 +162,26 @@ def _limit_mutants(point: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
     yield "limit", f"limit point {point} -> {new}", new
 
 
-def mutants(formula: dict) -> list[Mutant]:
-    """Every mutant of ``formula`` (one entry changed at a time, duplicates removed)."""
+def moved(old: sp.Basic, new: sp.Basic) -> int | None:
+    """The certified sign of ``new - old`` at a probe point in general position (every
+    symbol a distinct positive rational), or None."""
+    diff = sp.sympify(new) - sp.sympify(old)
+    probe = dict(zip(sorted(diff.free_symbols, key=str),
+                     (sp.Rational(p, p + 4) for p in (3, 5, 7, 11, 13, 17, 19, 23)),
+                     strict=False))
+    return certified_sign(diff, probe)
+
+
+def rescaled(old: sp.Basic, new: sp.Basic) -> bool:
+    """Whether ``new`` is ``old`` times a positive constant (the same rate, O or Theta)."""
+    ratio = sp.simplify(sp.sympify(new) / sp.sympify(old))
+    return bool(ratio.is_number and ratio.is_positive)
+
+
+def mutants(formula: dict, limit: int | None = PER_CLAIM) -> list[Mutant]:
+    """The mutants of ``formula`` (one entry changed at a time, duplicates removed): at most
+    ``limit`` of them, taken in turn from each (entry, operator) group, every flipped
+    relation included (``None``: all of them)."""
     out: list[Mutant] = []
     seen: set[str] = set()
     for key, value in formula.items():
@@ -146,7 +195,20 @@ def mutants(formula: dict) -> list[Mutant]:
                 continue
             seen.add(tag)
             out.append(Mutant(key, op, f"{key}: {desc}", {**formula, key: new}))
-    return out
+    if limit is None or len(out) <= limit:
+        return out
+    groups: dict[tuple[str, str], list[Mutant]] = {}
+    for mut in out:
+        groups.setdefault((mut.key, mut.operator), []).append(mut)
+    chosen = [m for m in out if m.operator == "relation"]
+    queues = [list(g) for g in groups.values()]
+    while len(chosen) < limit and any(queues):
+        for queue in queues:
+            while queue and queue[0] in chosen:
+                queue.pop(0)
+            if queue and len(chosen) < limit:
+                chosen.append(queue.pop(0))
+    return [m for m in out if m in chosen]
 
 
 def mutate_claim(entry: Claim, progress: Callable[[MutantResult], None] | None = None,
@@ -170,6 +232,11 @@ def mutate_claim(entry: Claim, progress: Callable[[MutantResult], None] | None =
         if held and entry.slack and isinstance(entry.formula[mut.key],
                                                sp.core.relational.Relational) \
                 and mut.operator != "relation":
+            equiv = entry.slack
+        elif held and mut.key in entry.weaker and (
+                rescaled(entry.formula[mut.key], mut.formula[mut.key])
+                if entry.weaker[mut.key] == 0 else
+                moved(entry.formula[mut.key], mut.formula[mut.key]) == entry.weaker[mut.key]):
             equiv = entry.slack
         res = MutantResult(entry.id, mut, not held, detail[:300],
                            time.perf_counter() - start, equiv)
@@ -197,7 +264,9 @@ def mutation_report(ids: Iterable[str] | None = None,
     -------
     dict
         ``{"sources": {prefix: {"mutants", "killed", "score"}}, "claims": [{"id",
-        "mutants", "killed", "survivors", "reason"}], "mutants", "killed"}``.
+        "mutants", "killed", "survivors", "reason"}], "mutants", "killed", "equivalent",
+        "survivors", "with_mutants", "total", "coverage"}`` (``coverage``: the fraction of
+        the claims that have mutants).
     """
     reg = registry.REGISTRY
     selected = [reg[i] for i in ids] if ids is not None else list(reg.values())
@@ -221,12 +290,15 @@ def mutation_report(ids: Iterable[str] | None = None,
     for src in sources.values():
         live = src["mutants"] - src["equivalent"]
         src["score"] = (src["killed"] / live) if live else None
+    with_mutants = sum(1 for r in rows if r["mutants"])
     return {"mutants": sum(s["mutants"] for s in sources.values()),
             "killed": sum(s["killed"] for s in sources.values()),
             "equivalent": sum(s["equivalent"] for s in sources.values()),
             "survivors": sum(len(r["survivors"]) for r in rows),
+            "with_mutants": with_mutants, "total": len(rows),
+            "coverage": with_mutants / len(rows) if rows else None,
             "sources": sources, "claims": rows}
 
 
-__all__ = ["PER_OPERATOR", "Mutant", "MutantResult", "mutants", "mutate_claim",
-           "mutation_report", "no_mutant_reason"]
+__all__ = ["PER_CLAIM", "PER_OPERATOR", "Mutant", "MutantResult", "moved", "mutants",
+           "mutate_claim", "mutation_report", "no_mutant_reason", "rescaled"]

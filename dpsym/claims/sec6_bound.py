@@ -24,9 +24,10 @@ The facts the bounds use, each checked by sympy in :func:`reduction`:
   :math:`\mu` is increasing in :math:`\delta` and in :math:`\varepsilon`, with
   :math:`\partial\mu/\partial\log\varepsilon = \varepsilon e^\varepsilon\Phi(b)/\varphi(a)`,
   :math:`\partial\mu/\partial\log\delta = \delta/\varphi(a)` (implicit functions);
-* :math:`F' = h(c)/c^2`, :math:`h = L - c/(1+c)`, :math:`h(0) = 0`, :math:`h' = c/(1+c)^2 > 0`;
-  :math:`G' = k(c)/c^2`, :math:`k = L^2 + 2L - 2c(L+1)/(1+c)`, :math:`k(0) = 0`,
-  :math:`k' = 2cL/(1+c)^2 > 0`: :math:`F, G` are increasing in :math:`c` (and positive).
+* :math:`F^{\prime} = h(c)/c^2`, :math:`h = L - c/(1+c)`, :math:`h(0) = 0`,
+  :math:`h^{\prime} = c/(1+c)^2 > 0`;
+  :math:`G^{\prime} = k(c)/c^2`, :math:`k = L^2 + 2L - 2c(L+1)/(1+c)`, :math:`k(0) = 0`,
+  :math:`k^{\prime} = 2cL/(1+c)^2 > 0`: :math:`F, G` are increasing in :math:`c` (and positive).
 
 On a box :math:`[\varepsilon_0, \varepsilon_1]\times[\delta_0, \delta_1]` (split in
 :math:`(\log\varepsilon, \log\delta)`) two upper bounds are computed in Arb and the smaller

@@ -144,11 +144,21 @@ h = sp.Symbol("h", integer=True, nonnegative=True)
 j = sp.Symbol("j", integer=True, nonnegative=True)
 
 
+def polynomial_sum(expr: sp.Expr, var: sp.Symbol, count: sp.Expr) -> sp.Expr:
+    r""":math:`\sum_{v=0}^{N-1}` ``expr`` for a polynomial ``expr`` in ``var`` and
+    :math:`N` = ``count``, by Faulhaber's formula :math:`\sum_{v=0}^{N-1} v^i =
+    (B_{i+1}(N) - B_{i+1}(0))/(i + 1)` (Bernoulli polynomials; exact, for a symbolic
+    ``count``)."""
+    poly = sp.Poly(sp.expand(expr), var)
+    return sp.expand(sp.Add(*[coeff * (sp.bernoulli(i + 1, count) - sp.bernoulli(i + 1, 0))
+                              / (i + 1) for (i,), coeff in poly.terms()]))
+
+
 def _class_cost(power: int, jj: sp.Expr, m: sp.Expr, D: sp.Expr) -> sp.Expr:
     r""":math:`F_j(m\delta) = \sum_{k=0}^{m-1} w(j + kD)(m - k)\delta`, :math:`w(i) = L(i+1) -
     L(i)`: the least tail cost of residue class ``jj`` when :math:`P(X > j) = m\delta`."""
     w = (jj + k * D + 1) ** power - (jj + k * D) ** power
-    return sp.expand(sp.summation(sp.expand(w * (m - k)), (k, 0, m - 1)) / (2 * uu))
+    return sp.expand(polynomial_sum(w * (m - k), k, m) / (2 * uu))
 
 
 @functools.cache
@@ -182,7 +192,7 @@ def pair_window_bound(power: int) -> dict[str, object]:
         down = sp.expand(G(j, uu - 1) - G(j, uu)).subs(dom).subs(uu, 1 + t)
         ok &= sign_certificate(up, (s, r, t)) in ("positive", "zero") \
             and sign_certificate(down, (s, r, t)) in ("positive", "zero")
-        pairs = 2 * sp.summation(G(j, uu), (j, 0, h - 1))
+        pairs = 2 * polynomial_sum(G(j, uu), j, h)
         mid = G(h, uu) if name == "odd" else 0
         out[name] = sp.factor(sp.expand(pairs + mid))
     out["argmin"] = ok

@@ -15,8 +15,9 @@ on :math:`[0, \infty)` and an atom at 0, by exact reductions decided in sympy.
   :math:`X \mapsto -X`) is :math:`P([-\Delta/2, \Delta/2))`, attained at :math:`d = \Delta`.
 * **The optimum** (:func:`duality_certificate`). Every law of the class is a mixture of
   the uniform laws :math:`U_a` on :math:`[-a, a]` (:math:`U_0` the atom): with the mixing
-  measure :math:`\pi(da) = -2a\,\varphi'(a)\,da` (nonnegative: :math:`\varphi' \le 0`),
-  :math:`\int_x^R \frac{1}{2a}(-2a\varphi'(a))\,da = \varphi(x) - \varphi(R) \to \varphi(x)`
+  measure :math:`\pi(da) = -2a\,\varphi^{\prime}(a)\,da` (nonnegative:
+  :math:`\varphi^{\prime} \le 0`),
+  :math:`\int_x^R \frac{1}{2a}(-2a\varphi^{\prime}(a))\,da = \varphi(x) - \varphi(R) \to \varphi(x)`
   (sympy). The cost :math:`E|X|^p` and the central mass are linear in :math:`\pi`, with
   :math:`c(a) = a^p/(p+1)` and :math:`m(a) = \min(1, \Delta/(2a))` on :math:`U_a`. Weak
   duality: if :math:`c(a) + \lambda m(a) \ge \nu` for every :math:`a \ge 0`
@@ -134,9 +135,22 @@ def duality_certificate(cost_name: str, engine_cost: sp.Expr) -> tuple[bool, str
     return bool(ok), "; ".join(rows)
 
 
-def rearrangement_reduction(which: str) -> tuple[bool, str]:
+#: The symbols of the rearrangements: the density level h just below Delta/2, the tail mass
+#: T beyond Delta/2 (one side), the atom alpha and the central mass delta_P of the result.
+LEVEL, TAIL = sp.symbols("h T", positive=True)
+ATOM, CENTRAL = sp.symbols("alpha delta_P", nonnegative=True)
+#: The shapes the rearrangements produce: the end of the step (Step 2), the level of the
+#: uniform part (Step 3).
+STEP_END = Delta / 2 + TAIL / LEVEL
+UNIFORM_LEVEL = (CENTRAL - ATOM) / Delta
+
+
+def rearrangement_reduction(which: str, shape: sp.Expr | None = None) -> tuple[bool, str]:
     r"""Steps 2 and 3 for every law of the class and every cost :math:`c(|x|)`,
-    :math:`c(x) = x^p` (:math:`p > 0`: :math:`c(0) = 0`, :math:`c' = p x^{p-1} \ge 0`).
+    :math:`c(x) = x^p` (:math:`p > 0`: :math:`c(0) = 0`, :math:`c^{\prime} = p x^{p-1} \ge 0`).
+
+    ``shape`` is the rearranged law's shape under test (default :data:`STEP_END` for Step 2,
+    :data:`UNIFORM_LEVEL` for Step 3).
 
     Step 2 (``"tail"``): on :math:`[\Delta/2, \infty)` (one side) the density :math:`arphi`
     with mass :math:`T` becomes :math:`g = h` on :math:`[\Delta/2, b]`, 0 beyond, with
@@ -159,8 +173,8 @@ def rearrangement_reduction(which: str) -> tuple[bool, str]:
             f"{bool(sp.diff(c, _x).is_nonnegative)}"]
     ok = c.subs(_x, 0) == 0 and bool(sp.diff(c, _x).is_nonnegative)
     if which == "tail":
-        h, T = sp.symbols("h T", positive=True)
-        b = Delta / 2 + T / h
+        h, T = LEVEL, TAIL
+        b = STEP_END if shape is None else sp.sympify(shape)
         mass_ok = sp.simplify(sp.integrate(h, (_x, Delta / 2, b)) - T) == 0
         J1, J2, M1, M2, cb = sp.symbols("J1 J2 M1 M2 c_b", real=True)
         change = (-J1 + cb * M1) + (-J2 + cb * M2)
@@ -170,19 +184,21 @@ def rearrangement_reduction(which: str) -> tuple[bool, str]:
         rows.append(f"mass of the step h (b - Delta/2) = T: {mass_ok}; g - phi >= 0 on "
                     f"[Delta/2, b] (phi <= h), <= 0 beyond; minus the cost change = {cert}")
     else:
-        h, K, al, dl, a0, inner = sp.symbols("h K alpha delta_P a_0 I", nonnegative=True)
+        h, al, dl = LEVEL, ATOM, CENTRAL
+        K, a0, inner = sp.symbols("K a_0 I", nonnegative=True)
         E = 2 * (inner - h * Delta / 2)  # the excess over the level h on (0, Delta/2), both sides
         change = c.subs(_x, 0) * E - 2 * K
         good, cert = cone_certificate(-change, [K], {}, [])
         # central mass before: a_0 + 2 I; after: (a_0 + E) + 2 h Delta/2
         central = sp.simplify((a0 + E + h * Delta) - (a0 + 2 * inner))
         level = sp.solve(sp.Eq(al + h * Delta, dl), h)[0]
-        p_alpha = sp.simplify(level - (dl - al) / Delta) == 0
+        want = UNIFORM_LEVEL if shape is None else sp.sympify(shape)
+        p_alpha = sp.simplify(level - want) == 0
         ok &= good and central == 0 and p_alpha
         rows.append(f"minus the cost change = {cert}; central mass change {central}; atom "
                     f"alpha + level h Delta = delta_P gives h = {level} (P_alpha): {p_alpha}")
     return bool(ok), "; ".join(rows)
 
 
-__all__ = ["CERTIFICATES", "condition_reduction", "duality_certificate",
-           "rearrangement_reduction"]
+__all__ = ["ATOM", "CENTRAL", "CERTIFICATES", "LEVEL", "STEP_END", "TAIL", "UNIFORM_LEVEL",
+           "condition_reduction", "duality_certificate", "rearrangement_reduction"]

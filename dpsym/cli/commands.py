@@ -11,8 +11,8 @@ import textwrap
 from typing import Any, TextIO
 
 from dpsym.certified.rounding import check_digits
-from dpsym.claims import CLAIMS, notebook_cell, run_claims
-from dpsym.claims.mutation import mutate_claim, mutation_report, no_mutant_reason
+from dpsym.claims import CLAIMS, DECISIONS, FAILS, notebook_cell, run_claims
+from dpsym.claims.mutation import mutants, mutation_report, no_mutant_reason
 from dpsym.cli.compare import guarantee_label
 from dpsym.cli.options import (
     AUDIT_RENAMES,
@@ -364,6 +364,11 @@ def _selected(ids: list[str] | None) -> list[Any]:
             if not ids or any(c.id == i or c.id.startswith(i + ".") for i in ids)]
 
 
+def _decision_counts(claims: list[Any]) -> dict[str, int]:
+    """How many of ``claims`` are decided each way (proof, instances, undecided)."""
+    return {d: sum(1 for c in claims if c.decision == d) for d in DECISIONS}
+
+
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym check``: run the registered source claims; exit 1 if any disagrees."""
     ids = args.claims or None
@@ -373,8 +378,10 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
             if not any(k == cid or k.startswith(cid + ".") for k in known):
                 raise CliError(f"claim: unknown claim {cid[:40]!r}; see 'dpsym check --list'")
     if args.list:
-        rows = [(c.id, c.source, c.status, c.location[:50]) for c in _selected(ids)]
-        for line in format_table([("CLAIM", "SOURCE", "REGISTERED", "LOCATION"), *rows]):
+        rows = [(c.id, c.source, c.decision, c.status_text, c.location[:50])
+                for c in _selected(ids)]
+        for line in format_table([("CLAIM", "SOURCE", "DECISION", "REGISTERED", "LOCATION"),
+                                  *rows]):
             out.write(line + "\n")
         return 0
     total = [0]
@@ -393,29 +400,38 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         return _check_mutate(ids, args, out)
     results = run_claims(ids, progress=progress)
     failed = [r for r in results if not r.ok]
+    counts = _decision_counts([r.claim for r in results])
     if args.json:
-        killed = {r.claim.id: mutate_claim(r.claim) for r in results}
         emit_json({"passed": len(results) - len(failed), "failed": len(failed),
+                   "decisions": counts,
                    "claims": [{"id": r.claim.id, "source": r.claim.source,
-                               "registered": r.claim.status, "computed": r.status,
-                               "ok": r.ok, "seconds": round(r.seconds, 3),
+                               "decision": r.claim.decision,
+                               "registered": r.claim.status_text,
+                               "computed": r.status_text, "status": r.status,
+                               "points": list(r.points), "ok": r.ok,
+                               "seconds": round(r.seconds, 3),
                                "kind": r.claim.kind, "theorem": r.claim.theorem,
+                               "printed": r.claim.printed, "lost": r.claim.lost,
+                               "statement": r.claim.statement,
+                               "corrected": r.claim.corrected,
+                               "errata": r.claim.errata,
                                "notebook": notebook_cell(r.claim),
-                               "mutants": len(killed[r.claim.id]),
-                               "killed": sum(m.killed for m in killed[r.claim.id]),
-                               "equivalent": sum(bool(m.equivalent) and not m.killed
-                                                 for m in killed[r.claim.id]),
+                               "mutants": len(mutants(r.claim.formula))
+                               if r.claim.formula is not None and r.claim.status != FAILS
+                               else 0,
                                "no_mutants": no_mutant_reason(r.claim),
                                "undecided": r.claim.undecided,
                                "detail": r.detail} for r in results]}, out)
     else:
-        table = [("CLAIM", "SOURCE", "VERDICT", "TIME", "")]
+        table = [("CLAIM", "SOURCE", "DECISION", "VERDICT", "TIME", "")]
         for r in results:
-            table.append((r.claim.id, r.claim.source, r.status, f"{r.seconds:.2f}s",
-                          "ok" if r.ok else "MISMATCH"))
+            table.append((r.claim.id, r.claim.source, r.claim.decision, r.status_text,
+                          f"{r.seconds:.2f}s", "ok" if r.ok else "MISMATCH"))
         for line in format_table(table):
             out.write(line + "\n")
-        out.write(f"{len(results) - len(failed)} of {len(results)} claims as registered\n")
+        out.write(f"{len(results) - len(failed)} of {len(results)} claims as registered; "
+                  f"decided by proof {counts['proof']}, at instances {counts['instances']}, "
+                  f"undecided {counts['undecided']}\n")
     return 1 if failed else 0
 
 
@@ -441,9 +457,11 @@ def _check_mutate(ids: list[str] | None, args: argparse.Namespace, out: TextIO) 
             for desc in row["survivors"]:
                 out.write(f"SURVIVES {row['id']}: {desc}\n")
         without = sum(1 for row in report["claims"] if row["reason"])
+        share = 100 * (report["coverage"] or 0)
         out.write(f"{report['killed']} of {report['mutants']} mutants killed "
                   f"({report['equivalent']} equivalent, {report['survivors']} surviving); "
-                  f"{without} claims without mutants (see --json for the reasons)\n")
+                  f"mutants on {report['with_mutants']} of {report['total']} claims "
+                  f"({share:.1f}%), {without} without (see --json for the reasons)\n")
     return 1 if report["survivors"] else 0
 
 
