@@ -34,6 +34,9 @@ from dpsym.derive import (
 from dpsym.mechanisms import MECHANISMS
 from dpsym.symbols import PUBLIC_SYMBOLS, in_eps
 
+#: The module-scoped runs of the main job are shared by this module's tests: one worker.
+pytestmark = pytest.mark.xdist_group("derive")
+
 #: The two runs: the entry point and the hash seed of each.
 RUNS = ((("-m", "dpsym", "derive"), "1"), (("-m", "dpsym.derive"), "12345"))
 

@@ -31,11 +31,11 @@ from browser import Browser, find_chromium
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.skipif(
     any(importlib.util.find_spec(name) is None
         for name in ("sphinx", "myst_nb", "jupytext", "sphinx_book_theme", "sphinx_copybutton")),
     reason="the docs tools are not installed (pip install '.[docs]')",
-)
+), pytest.mark.xdist_group("docs")]  # one worker builds the site once
 
 
 def _build(source: Path, out: Path, *options: str) -> None:
