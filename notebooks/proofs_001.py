@@ -184,8 +184,10 @@ step("001.group.s1")
 
 
 # %% [markdown]
-# ## Remark 3: $\Pr(|Z_{D,D^{\prime}}| \le \varepsilon) = 1\ \forall D\sim D^{\prime} \iff
-# \varepsilon$-DP
+# ## Remark 3: a privacy loss bounded by $\varepsilon$ $\iff$ $\varepsilon$-DP
+#
+# $\Pr(|Z_{D,D^{\prime}}| \le \varepsilon) = 1$ for all $D\sim D^{\prime}$ $\iff$
+# $\varepsilon$-DP.
 #
 # Decided exactly on every pair of laws of a finite family (both directions), plus Laplace,
 # the truncated Laplacian and the Gaussian.
