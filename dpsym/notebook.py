@@ -41,8 +41,8 @@ except ImportError:
     get_ipython = None
     HTML = Math = display = None
 
-__all__ = ["FIGURES_ENV", "VERDICT_KINDS", "figure_directory", "in_jupyter", "math_text",
-           "show", "show_figure", "show_verdict", "verdict_badge", "verdict_kind"]
+__all__ = ["FIGURES_ENV", "VERBATIM_ROWS", "VERDICT_KINDS", "figure_directory", "in_jupyter",
+           "math_text", "show", "show_figure", "show_verdict", "verdict_badge", "verdict_kind"]
 
 #: The badge kinds: how a verdict was reached, or that the statement fails.
 VERDICT_KINDS = ("proof", "instances", "undecided", "fails")
@@ -154,15 +154,24 @@ def verdict_badge(decision: str, status: str, html_output: bool = True) -> str:
     return f'<span class="dpsym-verdict dpsym-verdict-{kind}">{html.escape(text)}</span>'
 
 
+#: The labels of the rows of :func:`show_verdict` that quote a source's own markup (its
+#: LaTeX as printed, ``$`` and all): shown verbatim, as code, never typeset.
+VERBATIM_ROWS = ("printed",)
+
+
 def show_verdict(title: str, rows: Sequence[tuple[str, str]], decision: str, status: str,
                  points: Sequence[str] = ()) -> None:
     """Show a checked claim: ``title`` (its id and place), the labelled ``rows`` (the
     printed text, the corrected one, the derivation, ...), the verdict badge and, for a
     verdict reached at instances, the ``points``. HTML in Jupyter, plain text elsewhere
-    (never an object's repr)."""
+    (never an object's repr). A row labelled as in :data:`VERBATIM_ROWS` (the source's
+    text as printed, with its own markup) is a ``<code>`` element in HTML."""
     if in_jupyter():
-        items = "".join(f"<dt>{html.escape(label)}</dt><dd>{html.escape(text)}</dd>"
-                        for label, text in rows)
+        items = "".join(
+            f"<dt>{html.escape(label)}</dt><dd>"
+            + (f"<code>{html.escape(text)}</code>" if label in VERBATIM_ROWS
+               else html.escape(text)) + "</dd>"
+            for label, text in rows)
         if points:
             listed = "".join(f"<li>{html.escape(p)}</li>" for p in points)
             items += f"<dt>instances</dt><dd><ol>{listed}</ol></dd>"

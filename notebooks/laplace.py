@@ -89,7 +89,7 @@ for p_ in (sp.Rational(1, 2), sp.Integer(3)):
 # e^{(\varepsilon^{\prime} - \varepsilon)/2}$.
 
 # %%
-ep = sp.Symbol("epsilon_prime", positive=True)
+ep = sp.Symbol(r"\varepsilon^{\prime}", positive=True)  # named as it is typeset
 x0 = (Delta - lam * ep) / 2
 cdf_left = sp.integrate(density.subs(sp.Abs(x), -x), (x, -sp.oo, t))  # F(t) for t <= 0
 cdf_any = sp.Piecewise((cdf_left, t <= 0), (1 - cdf_left.subs(t, -t), True))

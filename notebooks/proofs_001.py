@@ -85,8 +85,8 @@ step("001.gaussian.classic.s1")
 # **Step 2 (the privacy loss).** With $L = \log(1/\delta)$, $q_D = 0$, $q_{D^{\prime}} = \Delta$
 # (the notes
 # print "$q_D = 0 \ge q_{D^{\prime}} = \Delta$"): $\log\frac{f_D(z)}{f_{D^{\prime}}(z)} =
-# \frac{\varepsilon^2}{4L}
-# - \frac{z\varepsilon^2}{2\Delta L}$.
+# \frac{\varepsilon^2}{4L} -
+# \frac{z\varepsilon^2}{2\Delta L}$.
 
 
 # %%
@@ -142,8 +142,8 @@ assert mpmath.ncdf(1 / (2 * mpmath.sqrt(2 * mpmath.log(1 / mpmath.mpf("0.99"))))
 # ## Claim (name-and-shame is $(0,\delta)$-DP): the proof
 #
 # $\Pr(Z_D\in E) = \Pr(Z_D \in E, B_i = 0) + \delta\Pr(Z_D\in E \mid B_i = 1) \le
-# \Pr(Z_{D^{\prime}}\in E)
-# + \delta$
+# \Pr(Z_{D^{\prime}}\in E) +
+# \delta$
 # (under $B_i = 0$, $Z_D = Z_{D^{\prime}}$).
 
 
@@ -184,8 +184,10 @@ step("001.group.s1")
 
 
 # %% [markdown]
-# ## Remark 3: $\Pr(|Z_{D,D^{\prime}}| \le \varepsilon) = 1\ \forall D\sim D^{\prime} \iff
-# \varepsilon$-DP
+# ## Remark 3: a privacy loss bounded by $\varepsilon$ $\iff$ $\varepsilon$-DP
+#
+# $\Pr(|Z_{D,D^{\prime}}| \le \varepsilon) = 1$ for all $D\sim D^{\prime}$ $\iff$
+# $\varepsilon$-DP.
 #
 # Decided exactly on every pair of laws of a finite family (both directions), plus Laplace,
 # the truncated Laplacian and the Gaussian.

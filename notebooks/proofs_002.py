@@ -76,8 +76,10 @@ step("002.main.s0")
 
 
 # %% [markdown]
-# ## The condition: $\sup_{|d|\le\Delta,\,S}\mathcal P(S) - \mathcal P(S+d) = \mathcal
-# P([-\frac\Delta2, \frac\Delta2])$ for symmetric monotone $\mathcal P$
+# ## The condition for symmetric monotone $\mathcal P$
+#
+# $\sup_{|d|\le\Delta,\,S}\mathcal P(S) - \mathcal P(S+d) = \mathcal
+# P([-\frac\Delta2, \frac\Delta2])$ for symmetric monotone $\mathcal P$.
 #
 # So $(0,\delta)$-DP $\iff \mathcal P([-\Delta/2,\Delta/2]) \le \delta$ (both directions); a
 # non-monotone law shows the hypothesis is needed.
@@ -126,8 +128,10 @@ assert law_cost(*new, 1) <= law_cost(atom, pieces, 1) and len(new[1]) <= 2
 
 
 # %% [markdown]
-# ## Main result: $\inf_{\mathcal P\in\mathcal{SP}} V(\mathcal P) = \inf_{\alpha\in[0,\delta)}
-# V(\mathcal P_\alpha)$
+# ## Main result: the optimum over $\mathcal{SP}$ is attained in the family $\mathcal P_\alpha$
+#
+# $\inf_{\mathcal P\in\mathcal{SP}} V(\mathcal P) = \inf_{\alpha\in[0,\delta)}
+# V(\mathcal P_\alpha)$.
 #
 # Every law of the class is a mixture of the uniform laws $U_a$ on $[-a, a]$; cost and central
 # mass are linear in the mixing measure ($c(a) = a^p/(p+1)$, $m(a) = \min(1, \Delta/(2a))$).

@@ -138,8 +138,8 @@ step("003.thm1.s4")
 #
 # $2\int_0^A B e^{-x/\lambda}x\,dx = 2B\lambda\bigl(-Ae^{-A/\lambda} + \int_0^A
 # e^{-x/\lambda}dx\bigr)
-# = 2B\lambda\bigl(-Ae^{-A/\lambda} + \lambda(1 - e^{-A/\lambda})\bigr) = -\frac{Ae^{-A/\lambda}}{1
-# - e^{-A/\lambda}} + \lambda
+# = 2B\lambda\bigl(-Ae^{-A/\lambda} + \lambda(1 - e^{-A/\lambda})\bigr) =
+# -\frac{Ae^{-A/\lambda}}{1 - e^{-A/\lambda}} + \lambda
 # = \lambda - \frac{A}{e^{A/\lambda} - 1} = \frac{\Delta}{\varepsilon}\Bigl(1 -
 # \frac{\log(1+W)}{W}\Bigr).$
 #
@@ -215,8 +215,8 @@ step("003.thm4.s3")
 # \frac{\Delta}{2N}\bigl(\frac{2N-4}{2a} - 1\bigr) \ge 0$
 # when $N \ge a + 2$. Under $\sum_{k<n} ab^k = \frac12$, $\sum_{i=1}^{n-1} b^i = \frac{1}{2a} - 1$
 # (the $k = 0$ term is 1):
-# the expression is $\frac{\Delta}{2N}\bigl((2N-4)\frac{1-2a}{2a} - 1\bigr)$, $\ge 0$ iff $N \ge 2
-# + \frac{a}{1-2a}$.
+# the expression is $\frac{\Delta}{2N}\bigl((2N-4)\frac{1-2a}{2a} - 1\bigr)$, $\ge 0$ iff
+# $N \ge 2 + \frac{a}{1-2a}$.
 # At $b = 1/9$, $n = 2$ ($a = 9/20$, $\delta = 1/20$), $N = 3 \ge a + 2$ violates (9). Condition (9)
 # still holds for all large $N$: Theorem 4 holds (erratum B15).
 

@@ -94,7 +94,8 @@ except DomainError as err:
 #
 # and its slope has the sign of
 # $N(\gamma) = \Delta D(\gamma)\sum_k b^k L((k + \gamma)\Delta) - (1 - b)\Phi(\gamma)$,
-# with $N'(\gamma) = \Delta^2 D(\gamma)\sum_k b^k L'((k + \gamma)\Delta) \ge 0$: the cost
+# with $N^{\prime}(\gamma) = \Delta^2 D(\gamma)\sum_k b^k L^{\prime}((k + \gamma)\Delta) \ge 0$:
+# the cost
 # decreases, then increases, for **every** non-decreasing $L$ (a unique minimiser, a kink,
 # or a flat stretch). We check the reduction against the expectation over the noise
 # description at exact $\gamma$, and the monotonicity of $N$ on a grid.

@@ -24,7 +24,7 @@
 #
 # Two noises here: a Laplace density **clipped** to $[-A, A]$ and renormalised, and a
 # **two-level staircase** whose second level is half the first, not $b$ times it
-# ($b = e^{-\epsilon}$). Every result is checked independently (sympy, mpmath quadrature,
+# ($b = e^{-\varepsilon}$). Every result is checked independently (sympy, mpmath quadrature,
 # exact sums written out here); every claim cell ends in an `assert`.
 
 # %%
@@ -97,9 +97,9 @@ with mpmath.workdps(60):
         print(f"{cost:12} {value.text}  ({value.certificate})")
 
 # %% [markdown]
-# **Privacy profile.** $\delta(\epsilon') = \sup_{|d| \le \Delta} \int (f(x) -
-# e^{\epsilon'} f(x + d))_+ dx$ at sensitivity $\Delta$: the clipped Laplace is a truncated
-# Laplace density, whose profile has a closed form with its cases decided exactly (an Arb
+# **Privacy profile.** $\delta(\varepsilon^{\prime}) = \sup_{|d| \le \Delta} \int (f(x) -
+# e^{\varepsilon^{\prime}} f(x + d))_+ dx$ at sensitivity $\Delta$: the clipped Laplace is a
+# truncated Laplace density, whose profile has a closed form with its cases decided exactly (an Arb
 # enclosure). Independently: the integral at the worst shift $d = \Delta$ (the density is
 # log-concave), by quadrature split where the integrand changes sign.
 
@@ -169,7 +169,7 @@ assert all(abs(z) < Z_CRIT for z in scores)
 # $[0, \gamma\Delta)$ and $ab$ on $[\gamma\Delta, \Delta)$, and decays by $b$ per period.
 # Here the second level is $a/2$ instead, and $\gamma$ stays free: the engine finds its
 # optimum for each cost, as for the staircase. For the amplitude it is $\sqrt 2 - 1$,
-# whatever $\epsilon$.
+# whatever $\varepsilon$.
 
 # %%
 TwoLevel = declare_noise(
@@ -204,9 +204,9 @@ with mpmath.workdps(40):
 # **Privacy.** The density is piecewise constant: its profile is summed exactly, run by
 # run, each sign decided exactly (`dpsym.privacy.lattice`). Over a shift of at most
 # $\Delta$ the density changes by the factors $2$, $1/(2b)$ or, over a whole period,
-# $1/b = e^{\epsilon}$: the noise is $\epsilon$-DP exactly when $2 \le e^{\epsilon}$,
-# $\epsilon \ge \log 2$ (at $\epsilon = 1$ yes, and not $\epsilon^{\prime}$-DP for
-# $\epsilon^{\prime} < 1$; at $\epsilon = 1/2$ no). Independently: the hockey-stick
+# $1/b = e^{\varepsilon}$: the noise is $\varepsilon$-DP exactly when $2 \le e^{\varepsilon}$,
+# $\varepsilon \ge \log 2$ (at $\varepsilon = 1$ yes, and not $\varepsilon^{\prime}$-DP for
+# $\varepsilon^{\prime} < 1$; at $\varepsilon = 1/2$ no). Independently: the hockey-stick
 # integral of the piecewise-constant density summed interval by interval at every
 # breakpoint difference below $\Delta$ (where its supremum over the shift lies).
 
@@ -282,11 +282,11 @@ assert all(abs(z) < Z_CRIT for z in scores)
 # ## 3. `compare`
 #
 # Registered, both noises join the comparison: each is ranked only once its privacy at
-# the compared $(\epsilon, \delta)$ is decided from its certified profile (a declared
-# guarantee is a claim, not an assumption). At $\epsilon = 1$, $\delta = 10^{-3}$ the
-# two-level staircase ($\epsilon$-DP) costs more than the staircase and less than
+# the compared $(\varepsilon, \delta)$ is decided from its certified profile (a declared
+# guarantee is a claim, not an assumption). At $\varepsilon = 1$, $\delta = 10^{-3}$ the
+# two-level staircase ($\varepsilon$-DP) costs more than the staircase and less than
 # Laplace noise, and the clipped Laplace with its defaults $\lambda = 1$,
-# $A = 8$ is private (its profile at $\epsilon = 1$ is $2.9 \cdot 10^{-4}$) and ranked;
+# $A = 8$ is private (its profile at $\varepsilon = 1$ is $2.9 \cdot 10^{-4}$) and ranked;
 # clipped at $A = 4$ it would not be ($1.6 \cdot 10^{-2} > 10^{-3}$).
 
 # %%

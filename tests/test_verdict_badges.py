@@ -90,3 +90,17 @@ def test_verify_step_of_an_undecided_step_never_reads_holds(
     verify_step(undecided[0].id)
     first = capsys.readouterr().out.splitlines()[0]
     assert first.endswith("[undecided · not decided]")
+
+
+def test_printed_text_is_shown_verbatim(monkeypatch: pytest.MonkeyPatch) -> None:
+    r"""A source's text as printed keeps its own markup (``$``, ``\epsilon``, primes): in
+    HTML it is code, never typeset; the other rows are text."""
+    shown = []
+    monkeypatch.setattr(notebook, "in_jupyter", lambda: True)
+    monkeypatch.setattr(notebook, "HTML", lambda text: text)
+    monkeypatch.setattr(notebook, "display", shown.append)
+    show_verdict("x.y", [("printed", r"$e^{\epsilon'} < 1$"), ("statement", "a < b")],
+                 "proof", "holds")
+    (html,) = shown
+    assert r"<dt>printed</dt><dd><code>$e^{\epsilon&#x27;} &lt; 1$</code></dd>" in html
+    assert "<dt>statement</dt><dd>a &lt; b</dd>" in html

@@ -381,17 +381,11 @@ def _public_modules(name: str, root: Path) -> list[str]:
     return found
 
 
-#: Subpackages shown in part: the modules of :mod:`dpsym.claims` other than these state the
-#: source texts' claims, listed with their statements on the claims page.
-PARTIAL = {"dpsym.claims": ("dpsym.claims", "dpsym.claims.registry")}
-
-
 def write_internals(out: Path, root: Path) -> None:
     pages, names = [], []
     for layer in _layers(root / "pyproject.toml"):
         for package in layer:
-            modules = [m for m in _public_modules(package, root)
-                       if package not in PARTIAL or m in PARTIAL[package]]
+            modules = _public_modules(package, root)
             if not modules or package.rsplit(".", 1)[-1].startswith("_"):
                 continue
             lines = [f"# `{package}`", ""]

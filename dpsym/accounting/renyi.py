@@ -13,9 +13,10 @@ and the largest privacy loss :math:`\sup_x \log f(x)/f(x + d)` (:math:`\alpha \t
 the pure :math:`\varepsilon`).
 
 **The worst shift.** For every convex :math:`\varphi`, the :math:`\varphi`-divergence is an
-integral of hockey-stick divergences :math:`H_c` against :math:`\varphi''(c)\,dc` (plus a
-constant), and :math:`\int f^\alpha g^{1-\alpha}` and :math:`\int f \log(f/g)` are such
-divergences. For a log-concave noise each :math:`H_c` is nondecreasing in :math:`|d|`
+integral of hockey-stick divergences :math:`H_c` against
+:math:`\varphi^{\prime\prime}(c)\,dc` (plus a constant), and
+:math:`\int f^\alpha g^{1-\alpha}` and :math:`\int f \log(f/g)` are such divergences.
+For a log-concave noise each :math:`H_c` is nondecreasing in :math:`|d|`
 (:mod:`dpsym.privacy.profiles`), so the supremum is at :math:`d = \Delta`. For a piecewise-constant
 density (the staircase) the integrals are piecewise linear in :math:`d` with kinks at the
 differences of breakpoints, and for lattice noise at integer differences of breakpoints, so

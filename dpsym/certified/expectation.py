@@ -205,6 +205,11 @@ class CostBalls:
     Every method works at the caller's working precision (the caller holds
     :func:`~dpsym.precision.arb_workprec`) and returns a ball containing the exact
     quantity.
+
+    Parameters
+    ----------
+    cost : dpsym.core.costs.Cost
+        The cost, cut into analytic pieces by its :attr:`~dpsym.core.costs.Cost.shape`.
     """
 
     def __init__(self, cost: Cost) -> None:

@@ -123,8 +123,8 @@ CLASSIC_DELTAS = ("1e-6", "0.01", "0.3", "0.5", "0.99")
 
 def classic_gaussian_ratios(constant: str, eps_grid: tuple[str, ...]
                             ) -> tuple[tuple[mpmath.mpf, ...], tuple[str, ...]]:
-    r"""The classic calibration :math:`\sigma = \sqrt{2\log(c/\delta)}\,\Delta/arepsilon`
-    against the exact Gaussian profile: :math:`\delta(arepsilon; \sigma)/\delta` at every
+    r"""The classic calibration :math:`\sigma = \sqrt{2\log(c/\delta)}\,\Delta/\varepsilon`
+    against the exact Gaussian profile: :math:`\delta(\varepsilon; \sigma)/\delta` at every
     point of ``eps_grid`` x :data:`CLASSIC_DELTAS` (mpmath, 30 digits), with the points."""
     vals, points = [], []
     with workdps(30):

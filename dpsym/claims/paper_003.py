@@ -245,12 +245,13 @@ _F = sp.Function("F")  # the noise law's distribution function: P([u, v)) = F(v)
 
 
 def lemma1_reduction(shift: sp.Expr, set_shift: sp.Expr) -> tuple[bool, str]:
-    r"""Lemma 1's change of variables, for every law (its distribution function F generic)
-    and every interval S = [alpha, beta) (the intervals generate the measurable sets, and
-    both sides are additive over disjoint unions): constraint (3) at (S, t1, t2) is
-    constraint (2) at the set S - ``set_shift`` and the shift ``shift`` when the two
-    differences of F values agree identically (sympy); every d with |d| <= Delta is reached
-    (t1, t2) = (d, 0) has ``shift`` = d, and |t1 - t2| <= Delta is |d| <= Delta."""
+    r"""Lemma 1's change of variables, for every law (its distribution function :math:`F`
+    generic) and every interval :math:`S = [\alpha, \beta)` (the intervals generate the
+    measurable sets, and both sides are additive over disjoint unions): constraint (3) at
+    :math:`(S, t_1, t_2)` is constraint (2) at the set :math:`S` minus ``set_shift`` and the
+    shift ``shift`` when the two differences of :math:`F` values agree identically (sympy);
+    every :math:`d` with :math:`|d| \le \Delta` is reached: :math:`(t_1, t_2) = (d, 0)` has
+    ``shift`` :math:`= d`, and :math:`|t_1 - t_2| \le \Delta` is :math:`|d| \le \Delta`."""
     def mass(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
         return _F(hi) - _F(lo)
     three = mass(_al - T1, _be - T1) - sp.exp(eps) * mass(_al - T2, _be - T2)

@@ -108,8 +108,8 @@ def condition9_threshold() -> sp.Expr:
 
 @functools.cache
 def condition9_lhs() -> sp.Expr:
-    """sum_{i=1}^{n-1} b^i (2L(iN) - L(1 + (i-1)N) - L(1 + iN)) - L(1), L = |i| (every
-    argument is >= 1, so L is the identity there)."""
+    r""":math:`\sum_{i=1}^{n-1} b^i \bigl(2L(iN) - L(1 + (i-1)N) - L(1 + iN)\bigr) - L(1)` with
+    :math:`L(i) = |i|` (every argument is :math:`\ge 1`, so :math:`L` is the identity there)."""
     def L(x: sp.Expr) -> sp.Expr:
         return x
     return _sum(b**k * (2 * L(k * N) - L(1 + (k - 1) * N) - L(1 + k * N)), 1, n - 1) - 1

@@ -152,18 +152,18 @@ def rearrangement_reduction(which: str, shape: sp.Expr | None = None) -> tuple[b
     ``shape`` is the rearranged law's shape under test (default :data:`STEP_END` for Step 2,
     :data:`UNIFORM_LEVEL` for Step 3).
 
-    Step 2 (``"tail"``): on :math:`[\Delta/2, \infty)` (one side) the density :math:`arphi`
+    Step 2 (``"tail"``): on :math:`[\Delta/2, \infty)` (one side) the density :math:`\varphi`
     with mass :math:`T` becomes :math:`g = h` on :math:`[\Delta/2, b]`, 0 beyond, with
-    :math:`h = arphi(\Delta/2^-)` and :math:`b = \Delta/2 + T/h` (same mass). Since
-    :math:`arphi \le h` there, :math:`g - arphi \ge 0` on :math:`[\Delta/2, b]` and
-    :math:`\le 0` beyond; with :math:`J_1 = \int_{[\Delta/2, b]}(c(b) - c)(g - arphi) \ge 0`,
-    :math:`J_2 = \int_{(b, \infty)}(c - c(b))(arphi - g) \ge 0` and :math:`M_j` the cells'
-    masses of :math:`g - arphi` (:math:`M_1 + M_2 = 0`), the cost change is
+    :math:`h = \varphi(\Delta/2^-)` and :math:`b = \Delta/2 + T/h` (same mass). Since
+    :math:`\varphi \le h` there, :math:`g - \varphi \ge 0` on :math:`[\Delta/2, b]` and
+    :math:`\le 0` beyond; with :math:`J_1 = \int_{[\Delta/2, b]}(c(b) - c)(g - \varphi) \ge 0`,
+    :math:`J_2 = \int_{(b, \infty)}(c - c(b))(\varphi - g) \ge 0` and :math:`M_j` the cells'
+    masses of :math:`g - \varphi` (:math:`M_1 + M_2 = 0`), the cost change is
     :math:`-J_1 + c(b)M_1 - J_2 + c(b)M_2 = -(J_1 + J_2) \le 0`. Step 3 (``"centre"``): on
     :math:`(0, \Delta/2)` the density becomes its lowest level :math:`h` and the excess
-    :math:`E = 2\int_0^{\Delta/2}(arphi - h) \ge 0` moves to the atom: the cost changes by
-    :math:`c(0)E - 2K`, :math:`K = \int_0^{\Delta/2} c\,(arphi - h) \ge 0`, and the law is
-    :math:`P_lpha` (atom :math:`lpha`, level :math:`(\delta - lpha)/\Delta`). Both keep
+    :math:`E = 2\int_0^{\Delta/2}(\varphi - h) \ge 0` moves to the atom: the cost changes by
+    :math:`c(0)E - 2K`, :math:`K = \int_0^{\Delta/2} c\,(\varphi - h) \ge 0`, and the law is
+    :math:`P_\alpha` (atom :math:`\alpha`, level :math:`(\delta - \alpha)/\Delta`). Both keep
     the central mass (the mass moves inside or outside :math:`[-\Delta/2, \Delta/2]` only)
     and the class (nonincreasing levels), so (0, delta)-DP by the condition.
     """
