@@ -10,8 +10,8 @@ import flint
 import mpmath
 import pytest
 import sympy as sp
+from reference import staircase_cost
 
-from dpsym.certified.intervals import polynomial_at
 from dpsym.certified.interval_plans import (
     cost_fraction,
     eps_bits,
@@ -19,11 +19,11 @@ from dpsym.certified.interval_plans import (
     sign_numerator,
     slope_fraction,
 )
+from dpsym.certified.intervals import polynomial_at
 from dpsym.core.costs import parse_cost
 from dpsym.mechanisms.discrete_uniform import DiscreteUniform
 from dpsym.mechanisms.staircase import Staircase
 from dpsym.precision import arb_workprec, workdps
-from reference import staircase_cost
 
 CASES = [(Fraction(1), Fraction(2), "amplitude", 1), (Fraction(2), Fraction(1, 3), "power", 2),
          (Fraction(5), Fraction(1), "amplitude", 1)]

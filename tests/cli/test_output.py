@@ -102,7 +102,7 @@ def test_refused_paths(tmp_path, make, needle):
 
 
 def test_option_is_named(tmp_path):
-    with pytest.raises(CliError, match="^--figure: "):
+    with pytest.raises(CliError, match=r"^--figure: "):
         write_output(str(tmp_path), "x", "--figure")
 
 
