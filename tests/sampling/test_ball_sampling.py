@@ -48,7 +48,7 @@ def test_period_index_law(rng, d, e, g):
     ks = np.rint(scales / 2 - float(g)).astype(int)
     assert np.allclose((ks + float(g)) * 2, scales, rtol=1e-12, atol=0)
     assert ks.min() >= (1 if g == 0 else 0)  # gamma = 0: the ball of radius 0 is never hit
-    probs, rest = k_law(d, e, g, range(0, 40))
+    probs, _ = k_law(d, e, g, range(0, 40))
     keep = [k for k, p in enumerate(probs) if p * 200_000 >= 50]
     while (1 - sum(probs[k] for k in keep)) * 200_000 < 50:  # the rest's bin too
         keep.pop()  # the largest k joins the rest
@@ -71,7 +71,7 @@ def test_tail_periods(rng):
         probs = [float(x / total) for x in w]
     top = 12
     counts = [np.sum(draws == n + j) for j in range(top)] + [np.sum(draws >= n + top)]
-    expected = probs[:top] + [1 - sum(probs[:top])]
+    expected = [*probs[:top], 1 - sum(probs[:top])]
     assert chi2_ok(np.array(counts), np.array(expected))
 
 
