@@ -5,6 +5,8 @@ integration (a triangular density)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import mpmath
 import pytest
 import sympy as sp
@@ -86,7 +88,7 @@ def test_staircase_hockey_by_exact_steps():
                        for s in (0, mpmath.mpf(g), -d, mpmath.mpf(g) - d, -mpmath.mpf(g),
                                  -mpmath.mpf(g) - d)})
         ref = mpmath.fsum((z - a) * max(0, f((a + z) / 2) - c * f((a + z) / 2 + d))
-                          for a, z in zip(cuts, cuts[1:], strict=False))
+                          for a, z in pairwise(cuts))
         assert abs(dens.hockey(d, c) - ref) < mpmath.mpf(10) ** -28
         # the largest loss: the ratio of the two levels, e^eps
         assert abs(dens.loss_bound(1) - 1) < TOL
@@ -118,8 +120,7 @@ def test_triangle_general_pieces(d, c):
             return f(t) - cc * f(t + dd)
 
         kinks = sorted({-1 - dd, -dd, 1 - dd, -1, 0, 1})
-        ref = sum(linear_positive_part(h, a, z) for a, z in zip(kinks, kinks[1:],
-                                                                 strict=False))
+        ref = sum(linear_positive_part(h, a, z) for a, z in pairwise(kinks))
         assert abs(dens.hockey(dd, cc) - ref) < mpmath.mpf(10) ** -25
         assert dens.loss_bound(dd) == mpmath.inf  # f > 0 where f(. + d) = 0
         assert not dens.is_log_concave()
