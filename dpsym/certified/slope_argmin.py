@@ -300,10 +300,10 @@ def certify_minimum(problem: SlopeProblem, digits: int, quantity: str, *,
             continue
         with arb_workprec(bits):
             if quantity != "cost":
-                if found.lo == found.hi:
-                    return Certified.exact(found.lo, digits), found
                 if found.flat or not found.attained:
                     return Certified(None, None, digits), found
+                if found.lo == found.hi:
+                    return Certified.exact(found.lo, digits), found
                 box = ball(found.lo).union(ball(found.hi))
             elif not found.attained:
                 value = found.infimum

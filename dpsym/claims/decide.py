@@ -38,11 +38,13 @@ def sign_certificate(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> str | Non
     num, den = sp.fraction(expr)
     signs = []
     for part in (num, den):
-        try:
-            poly = sp.Poly(sp.expand(part), *variables)
-        except sp.PolynomialError:
-            return None
-        coeffs = poly.coeffs()
+        if variables:
+            try:
+                coeffs = sp.Poly(sp.expand(part), *variables).coeffs()
+            except sp.PolynomialError:
+                return None
+        else:  # no variables left (every one closed and set to 0): a constant
+            coeffs = [sp.expand(part)]
         if not all(cf.is_number for cf in coeffs):
             return None
         if all(cf >= 0 for cf in coeffs):

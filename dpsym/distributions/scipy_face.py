@@ -78,7 +78,7 @@ import sympy as sp
 
 from dpsym.certified.evaluation import Value, certify_expression
 from dpsym.certified.rounding import check_digits
-from dpsym.core.costs import Cost, parse_cost
+from dpsym.core.costs import EXPONENT_DOMAIN, Cost, parse_cost
 from dpsym.core.params import parse_number
 from dpsym.distributions.entropy import MIXED_LAW, noise_entropy
 from dpsym.distributions.floatbits import first_double
@@ -638,6 +638,8 @@ def _exponent(p: object) -> sp.Rational:
     if isinstance(p, str) and not p[:1].isdigit():
         return parse_cost(p).exponent
     value = parse_number(p, "p")
+    if value not in EXPONENT_DOMAIN:  # named after the argument p, not a cost
+        raise DomainError("p", f"must be in {EXPONENT_DOMAIN.describe()}, got {value}")
     return parse_cost(f"moment:{value.numerator}/{value.denominator}").exponent
 
 

@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'ec042bb35802574c1d5fecd9fc8d728aabdf0f1b88c8b46a63c4e55ff5ac8c5a'
+FINGERPRINT = '964231c439712ec30f28d3486c0dc3257d25cc38a65e40cd5bffa75136a9f836'
 
 def _e0():
     with evaluate(False):

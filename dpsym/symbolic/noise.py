@@ -202,7 +202,9 @@ class SymmetricNoise:
         total = sp.Integer(0)
         for pc in self.head:
             for a, c, terms in pieces:
-                lo = sp.Max(a, pc.lo)
+                # on a lattice the points strictly above the cut a (those of the piece from
+                # pc.lo on are chosen in _between): Max(a, pc.lo) would drop pc.lo > a
+                lo = a if self.lattice else sp.Max(a, pc.lo)
                 hi = sp.Min(c, pc.hi)
                 for coef, power in terms:
                     total += coef * self._between(pc, power, lo, hi)
@@ -219,11 +221,12 @@ class SymmetricNoise:
 
     def _between(self, pc: Piece, power: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
         r""":math:`\int_{lo}^{hi} y^p f` (lattice: the sum over the integers strictly
-        between the cuts ``lo``, ``hi`` that the piece holds), zero where the interval is
+        between the cuts ``lo``, ``hi`` that the piece holds: the point 0, and a cut
+        that is an integer, are counted by the caller), zero where the interval is
         empty."""
         weight = x**power if power != 0 else sp.Integer(1)
         if self.lattice:
-            first = sp.Max(pc.lo, sp.floor(lo) + 1) if lo != pc.lo else pc.lo
+            first = sp.Max(pc.lo, sp.floor(lo) + 1)
             first = sp.Max(first, 1) if power.is_positive else first
             last = sp.Min(pc.hi - 1, sp.ceiling(hi) - 1)
             found = sp.summation(weight * pc.expr, (x, first, last))
