@@ -19,7 +19,7 @@ The table of the worst requests (``--out``, default ``benchmarks/results-probe.m
 every measurement (the same name with ``.json``) are written at the end, with the worst
 time per mechanism family against the targets of issue 19: at most 5 s at 40 digits or
 fewer, at most 30 s at 1000 digits. Nothing here is part of the test suite:
-``tests/test_slow_corners.py`` runs a bounded version of the search (few examples, a
+``tests/mechanisms/test_slow_corners.py`` runs a bounded version of the search (few examples, a
 deadline) and keeps the worst requests found as regression tests.
 """
 

@@ -315,7 +315,7 @@ def render_claims() -> str:
     counts = {d: sum(1 for c in CLAIMS if c.decision == d)
               for d in ("proof", "instances", "undecided")}
     lines = ["# Source claims", "",
-             "Recomputed by `dpsym check` and by `tests/test_claims.py`. Decisions: "
+             "Recomputed by `dpsym check` and by `tests/claims/test_registry.py`. Decisions: "
              f"{counts['proof']} proof, {counts['instances']} instances, "
              f"{counts['undecided']} undecided.", "",
              "| claim | source | location | statement | decision | verdict | erratum | "

@@ -209,7 +209,7 @@ assert s1 == 1 - eps / 2 + eps**2 / 12 and s2 == 1 - eps / 2 + eps**2 / 6
 # %% [markdown]
 # **$\varepsilon = \delta \to 0$** (here $\delta = c\varepsilon$ for every $c > 0$, and every
 # rounding gap $\theta = n - \nu \in [0,1)$): the amplitude ratio tends to 1 symbolically.
-# The power limit is also 1 symbolically (`tests/test_bounds.py`, marked slow: sympy needs
+# The power limit is also 1 symbolically (`tests/bounds/test_bounds.py`, marked slow: sympy needs
 # about two minutes); here it is checked numerically at decreasing $\varepsilon$.
 
 # %%

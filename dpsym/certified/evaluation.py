@@ -23,7 +23,7 @@ three paths; the :class:`Value` says which (:attr:`Value.certificate`):
 ``"auto"`` takes the ball path where the quantity has a closed form it handles, then the
 integer argmin or the interval minimiser; only where none of them applies or proves the
 value does it fall back to the mpmath path, labelled ``"agreement"`` (no catalogue entry
-does: ``tests/test_catalogue_certificates.py``). The instance is used only through its public
+does: ``tests/certified/test_catalogue_certificates.py``). The instance is used only through its public
 contract (``values``, ``params``, ``free``, ``derived``, ``formula``, ``cost_function``,
 ``slope_function``...) and two hooks a family may refine: ``_numeric_optimum`` and
 ``_guard_digits`` (default: :func:`numeric_optimum`, :func:`guard_digits`).

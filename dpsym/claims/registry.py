@@ -351,7 +351,7 @@ def notebook_cell(entry: Claim) -> str:
     """Where ``entry`` is reproduced: ``"notebooks/<name>.py, cell <n>"`` for the first
     notebook cell (``# %%`` separators, counted from 1) that cites the claim id; otherwise
     the registered notebook, marked as not citing the id; otherwise where else it is
-    covered (the claim's check, run by ``dpsym check`` and ``tests/test_claims.py``)."""
+    covered (the claim's check, run by ``dpsym check`` and ``tests/claims/test_registry.py``)."""
     # an id followed by ".s1" (or ".s{j}") is another claim's id, not this one
     pattern = re.compile(r"(?<![\w.])" + re.escape(entry.id) + r"(?!\w|\.[\w{])")
     if NOTEBOOKS.is_dir():
@@ -364,7 +364,7 @@ def notebook_cell(entry: Claim) -> str:
                     return f"notebooks/{path.name}, cell {max(cell, 1)}"
     if entry.notebook:
         return f"{entry.notebook} (the section of this statement; the id is not cited)"
-    return (f"covered elsewhere: tests/test_claims.py::test_claim[{entry.id}] "
+    return (f"covered elsewhere: tests/claims/test_registry.py::test_claim[{entry.id}] "
             "(dpsym check)")
 
 

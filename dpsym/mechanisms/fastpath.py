@@ -18,7 +18,7 @@ integrating the density :math:`B e^{-|x|/\lambda}` on :math:`[-A, A]`
    \mathbb{E}X^2 = 2\lambda^2 - \frac{A^2 + 2\lambda A}{e^{A/\lambda} - 1}
    = \frac{2\Delta^2}{\varepsilon^2}\,\frac{e^L - 1 - L - L^2/2}{e^L - 1}.
 
-(``tests/test_fastpath.py`` re-derives both by integrating the density with sympy.) The
+(``tests/mechanisms/test_fastpath.py`` re-derives both by integrating the density with sympy.) The
 numerators are the exponential series with its first two or three terms removed,
 :math:`\sum_{k \ge 2} L^k/k!` and :math:`\sum_{k \ge 3} L^k/k!`: for :math:`L < 2` they are
 summed as such (all terms positive, no cancellation), which handles

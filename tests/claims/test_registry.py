@@ -44,7 +44,7 @@ SOURCE_MODULES = {"000": slides_000, "001": notes_001, "002": poster_002, "003":
 #: The modules of the proof steps of a source, registered after its statements.
 PROOF_MODULES = {"000": [slides_000_proofs], "003": [paper_003_proofs]}
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 if not SEEDS.is_dir():
     SEEDS = Path("/work/shared/seeds")
 
@@ -232,7 +232,7 @@ def test_hand_kept_titles(prefix: str, phrase: str, cid: str) -> None:
 
 def test_registry_fields() -> None:
     assert len(REGISTRY) == len(CLAIMS)
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     for claim in CLAIMS:
         assert claim.status in STATUSES
         assert claim.source == SOURCES[claim.id.split(".")[0]]
@@ -298,7 +298,7 @@ def test_corrected_text_beside_the_printed_one() -> None:
 
 
 def test_every_erratum_link_has_its_entry() -> None:
-    errata = (Path(__file__).resolve().parents[1] / "docs" / "errata.md").read_text(
+    errata = (Path(__file__).resolve().parents[2] / "docs" / "errata.md").read_text(
         encoding="utf-8")
     for claim in CLAIMS:
         if claim.errata:

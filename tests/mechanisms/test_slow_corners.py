@@ -40,7 +40,7 @@ from dpsym.symbolic.sums import (
 )
 from dpsym.symbols import b, gamma
 
-PROBE = Path(__file__).resolve().parent.parent / "benchmarks" / "probe.py"
+PROBE = Path(__file__).resolve().parents[2] / "benchmarks" / "probe.py"
 #: Seconds after which a request of the bounded search counts as hung (not a benchmark).
 HANG = 120.0
 

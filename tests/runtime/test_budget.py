@@ -37,7 +37,7 @@ from dpsym.runtime.budget import (
 
 pytestmark = pytest.mark.skipif(not budget.MEMORY_ENFORCED,
                                 reason="budgets are enforced on Linux (fork, RLIMIT_AS)")
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _slow(*args, **kwargs):
