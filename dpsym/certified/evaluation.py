@@ -589,7 +589,8 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
     if method == "ball":
         raise UnsupportedError(
             f"{m.name}: {quantity} (cost {cost.name}) has no closed form that "
-            "ball arithmetic evaluates at these parameters; use method 'mpmath'")
+            "ball arithmetic evaluates at these parameters; method 'auto' certifies it "
+            "by the integer or interval minimiser where one applies")
     if method == "auto" and m.free is not None and m.free.integer:
         proven = integer_value(m, quantity, cost, digits)
         if proven is not None:
