@@ -1,0 +1,182 @@
+"""What a reader sees: one vocabulary, one number layout and labelled values across the
+commands, and the Python API's edges (positional first parameters, expectations)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import pytest
+from cli_helpers import assert_one_line_error, run, run_json
+
+from dpsym import Laplace, LowerBound, Staircase, StaircaseMD, UniformMass
+from dpsym.certified.evaluation import CERTIFICATES
+from dpsym.certified.rounding import format_digits
+from dpsym.core.names import redirection_hint
+from dpsym.precision import workdps
+from dpsym.reports.sweep import parse_values
+
+
+def value_layout(text: str, digits: int) -> str:
+    """``text`` laid out again by the formatter of ``dpsym value`` (the digits unchanged:
+    a correctly rounded decimal of ``digits`` digits re-rounds to itself)."""
+    with workdps(digits + 40):
+        return format_digits(mpmath.mpf(text), digits)
+
+
+# ------------------------------------------------------------------------- one vocabulary
+def test_every_json_value_says_certificate(capsys):
+    records = [
+        run_json(capsys, "renyi", "laplace", "--eps", "1", "--order", "2"),
+        run_json(capsys, "renyi", "truncated-laplace", "--eps", "1", "--delta", "0.1",
+                 "--order", "2"),
+        run_json(capsys, "value", "laplace", "--eps", "1"),
+        run_json(capsys, "audit", "laplace", "--eps", "1", "--scale", "2"),
+    ]
+    for record in records:
+        assert "certified" not in record
+        assert record["certificate"] in CERTIFICATES
+    assert records[0]["certificate"] == "enclosure"
+    assert records[1]["value"] == "inf" and records[1]["certificate"] == "exact"
+    assert "bounded support" in records[1]["reason"]
+
+
+# ------------------------------------------------------------------------- inf is inf
+def test_infinite_values_print_inf(capsys):
+    code, out, _ = run(capsys, "renyi", "uniform-mass", "--delta", "0.1", "--order", "2")
+    assert code == 0 and out.splitlines()[0] == "inf" and "bounded support" in out
+    # no finite eps' meets delta 0.001 after three truncated Laplacians (each leaks 0.01)
+    code, out, _ = run(capsys, "compose", "truncated-laplace", "--eps", "1", "--delta",
+                       "0.01", "--count", "3", "--delta-target", "0.001")
+    assert (code, out) == (0, "eps = inf\n")
+    code, out, _ = run(capsys, "compose", "gaussian", "--eps", "0.5", "--delta", "1e-5",
+                       "--count", "3", "--delta-target", "0")
+    assert (code, out) == (0, "eps = inf\n")
+    # the largest loss of the Laplace mechanism is finite: a number, in value's layout
+    code, out, _ = run(capsys, "renyi", "laplace", "--eps", "1", "--order", "inf",
+                       "--digits", "10")
+    assert (code, out) == (0, "1.000000000\n")
+
+
+# ------------------------------------------------------------------------- labels
+def test_compose_names_what_it_prints(capsys):
+    code, out, _ = run(capsys, "compose", "staircase", "--eps", "1", "--count", "10",
+                       "--eps-target", "3")
+    assert (code, out) == (0, "delta = 0.5744579982\n")
+    code, out, _ = run(capsys, "compose", "staircase", "--eps", "1", "--count", "10",
+                       "--delta-target", "1e-6")
+    assert (code, out) == (0, "eps = 9.999962904\n")
+    code, out, _ = run(capsys, "compose", "laplace", "--eps", "1", "--count", "10",
+                       "--eps-target", "3", "--interval", "1/100")
+    assert (code, out) == (0, "0.4736670025 <= delta <= 0.4736880860  (interval 1/100)\n")
+    # the JSON keeps its keys
+    data = run_json(capsys, "compose", "staircase", "--eps", "1", "--count", "10",
+                    "--eps-target", "3")
+    assert data["delta"] == "0.5744579982"
+
+
+# ------------------------------------------------------------------------- one layout
+@pytest.mark.parametrize("sigma", ["3.5", "4"])  # delta about 2.7e-5 and 2.9e-6
+def test_audit_lays_numbers_out_as_value(capsys, sigma):
+    code, out, _ = run(capsys, "audit", "analytic-gaussian", "--eps", "1", "--sigma", sigma,
+                       "--digits", "12")
+    assert code == 0
+    text = out.splitlines()[0].removeprefix("delta = ")
+    assert text == value_layout(text, 12)
+
+
+def test_numbers_share_value_layout_across_commands(capsys):
+    texts = []
+    _, out, _ = run(capsys, "renyi", "staircase", "--eps", "1e-3", "--order", "2",
+                    "--digits", "8")
+    texts.append(out.strip())
+    _, out, _ = run(capsys, "compose", "gaussian", "--eps", "0.5", "--delta", "1e-5",
+                    "--count", "3", "--eps-target", "5")
+    texts.append(out.strip().removeprefix("delta = "))
+    _, out, _ = run(capsys, "compose", "laplace", "--eps", "1", "--count", "3",
+                    "--eps-target", "2.99")
+    texts += [part for part in out.split() if part[0].isdigit()][:2]
+    _, out, _ = run(capsys, "sweep", "staircase", "gamma", "--param", "eps=30,12",
+                    "--digits", "6", "--workers", "1")
+    texts += [line.split(",")[1] for line in out.splitlines()[1:]]
+    _, out, _ = run(capsys, "audit", "analytic-gaussian", "--eps", "1", "--sigma", "3.5",
+                    "--digits", "12")
+    texts.append(out.splitlines()[0].removeprefix("delta = "))
+    digits = [8, 10, 10, 10, 6, 6, 12]
+    for text, n in zip(texts, digits, strict=True):
+        assert text == value_layout(text, n), text
+    # both sides of the switch to scientific notation are exercised
+    assert any("e-" in t for t in texts) and any(t.startswith("0.0000") for t in texts)
+
+
+def test_sweep_prints_parameters_as_written():
+    assert parse_values("log:0.01:10:5", "eps") == ["0.01", "0.0562341", "0.316228",
+                                                    "1.77828", "10"]
+    assert parse_values("log:1:100:3", "eps") == ["1", "10", "100"]
+    assert parse_values("log:1/3:3:3", "eps") == ["1/3", "1", "3"]
+    assert parse_values("log:1e-8:1:3", "eps") == ["1e-8", "0.0001", "1"]
+    assert not any(v.endswith(".0") for v in parse_values("log:1:1e6:7", "eps"))
+
+
+# ------------------------------------------------------------------------- advice
+def test_ball_refusal_points_to_the_certified_path(capsys):
+    code, out, err = run(capsys, "value", "staircase", "--eps", "1", "--cost", "moment:1.5",
+                         "--method", "ball")
+    assert_one_line_error(code, out, err, "method 'auto'")
+    assert "use method 'mpmath'" not in err
+    data = run_json(capsys, "value", "staircase", "--eps", "1", "--cost", "moment:1.5")
+    assert data["certificate"] in ("exact", "enclosure")
+
+
+@pytest.mark.parametrize(("argv", "quoted"), [
+    (["series", "staircase", "--regime", "eps-", "--order", "3"], "'eps->0'"),
+    (["series", "staircase", "--regime", "delta-", "--order", "3"], "'delta->0'"),
+    (["renyi", "staircase", "--series", "alpha-"], "'alpha->1'"),
+])
+def test_a_regime_cut_by_the_shell_is_told_to_quote(capsys, argv, quoted):
+    code, out, err = run(capsys, *argv)
+    assert_one_line_error(code, out, err, "quote the argument")
+    assert quoted in err
+
+
+def test_redirection_hint_only_for_cut_names():
+    assert redirection_hint("eps", ["eps->0"]) is None
+    assert redirection_hint("lap-", ["eps->0"]) is None
+    assert "'eps->0'" in redirection_hint(" EPS- ", ["eps->0"])
+
+
+# ------------------------------------------------------------------------- positional
+def test_first_parameter_is_positional():
+    assert Staircase(1).values == Staircase(eps=1).values
+    assert Laplace(0.5).values == Laplace(eps=0.5).values
+    assert UniformMass(0.1).values["delta"] == Fraction(1, 10)
+    assert UniformMass("0.1", Delta=2).values == UniformMass(delta="0.1", Delta=2).values
+    assert StaircaseMD(1, dim=3).values == StaircaseMD(eps=1, dim=3).values
+    assert LowerBound(1, delta="0.1").values == LowerBound(eps=1, delta="0.1").values
+    assert Staircase(1).value("cost", digits=12).text == \
+        Staircase(eps=1).value("cost", digits=12).text
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Staircase(1, eps=2), lambda: Staircase(1, 2), lambda: UniformMass(0.1, delta=0.2),
+    lambda: Laplace(1, epsilon=1),
+])
+def test_positional_misuse_is_a_type_error(make):
+    with pytest.raises(TypeError, match=r"positional argument|multiple values"):
+        make()
+
+
+def test_declared_noise_takes_its_first_parameter_positionally(tmp_path):
+    from dpsym.mechanisms.declared import load_noise
+
+    path = tmp_path / "clipped.json"
+    path.write_text('{"name": "clipped-laplace", "normalise": true, "params": {"A": '
+                    '{"domain": "(0, oo)"}}, "pieces": [["0", "A", "exp(-x)"]]}')
+    noise = load_noise(path)
+    assert noise(2).values == noise(A=2).values
+    with pytest.raises(TypeError, match="multiple values for argument 'A'"):
+        noise(2, A=3)
+    # E X^2 of the density proportional to exp(-|x|) on [-2, 2]: (2 - 10 e^{-2})/(1 - e^{-2})
+    exact = (2 - 10 * math.exp(-2)) / (1 - math.exp(-2))
+    assert float(noise(2).value("cost", "power", 15).text) == pytest.approx(exact, rel=1e-14)
