@@ -180,3 +180,78 @@ def test_declared_noise_takes_its_first_parameter_positionally(tmp_path):
     # E X^2 of the density proportional to exp(-|x|) on [-2, 2]: (2 - 10 e^{-2})/(1 - e^{-2})
     exact = (2 - 10 * math.exp(-2)) / (1 - math.exp(-2))
     assert float(noise(2).value("cost", "power", 15).text) == pytest.approx(exact, rel=1e-14)
+
+
+# ------------------------------------------------------------------------- expect
+def _staircase_expect_cos(gamma: mpmath.mpf, epsilon: mpmath.mpf) -> mpmath.mpf:
+    r"""E cos(X) of the staircase (Delta = 1) from its definition: level a b^k on
+    [k, k + gamma), a b^{k+1} on [k + gamma, k + 1), a = (1 - b)/(2(gamma + (1 - gamma) b)),
+    summed by mpmath (each step integrated in closed form)."""
+    b = mpmath.exp(-epsilon)
+    a = (1 - b) / (2 * (gamma + (1 - gamma) * b))
+    sin = mpmath.sin
+    return 2 * mpmath.nsum(lambda k: a * b**k * (sin(k + gamma) - sin(k))
+                           + a * b ** (k + 1) * (sin(k + 1) - sin(k + gamma)), [0, mpmath.inf])
+
+
+def test_expect_of_a_cost_is_certified():
+    # Laplace of scale 1: E min(|X|, 3) = int_0^3 y e^{-y} dy + 3 e^{-3} = 1 - e^{-3}
+    found = Laplace(1).expect("min(abs(x), 3)", digits=30)
+    assert found.certificate == "enclosure"
+    with workdps(50):
+        assert found.text == format_digits(1 - mpmath.exp(-3), 30)
+    # an odd part has mean zero: E (x^2 + x) = E x^2 = 2 for the Laplace of scale 1
+    assert Laplace(1).expect("x^2 + x", digits=20).text == format_digits(mpmath.mpf(2), 20)
+    m = Staircase(1)
+    assert m.expect("abs(x)", 25).text == m.moment_value(1, 25).text
+
+
+def test_expect_of_any_function_by_quadrature():
+    import numpy as np
+    from sympy import cos
+
+    from dpsym.symbols import x
+
+    m = Staircase(1, gamma="1/2")
+    with workdps(40):
+        exact = _staircase_expect_cos(mpmath.mpf(1) / 2, mpmath.mpf(1))
+    for func in (cos(x), mpmath.cos):
+        found = m.expect(func, digits=25)
+        assert found.certificate == "agreement"
+        with workdps(40):
+            assert abs(found.number - exact) < mpmath.mpf(10) ** -24 * abs(exact)
+    found = m.expect(np.cos)  # float64 values: at most 14 digits
+    assert found.digits == 14 and found.certificate == "agreement"
+    assert float(found.number) == pytest.approx(float(exact), rel=1e-14)
+    # discrete Laplace: E K^2 = 2 q/(1 - q)^2, q = e^{-eps}
+    from dpsym import DiscreteLaplace
+
+    q = math.exp(-1)
+    value = DiscreteLaplace(1).expect(lambda k: k * k, digits=15)
+    assert float(value.number) == pytest.approx(2 * q / (1 - q) ** 2, rel=1e-14)
+    assert Staircase(1).expect().text == "0"
+    with pytest.raises(ValueError, match="func"):
+        Staircase(1).expect(3)
+    with pytest.raises(ValueError, match="func"):
+        Staircase(1).expect("eps*x")
+
+
+def test_scipy_expect_is_routed_without_warnings():
+    import warnings
+
+    import numpy as np
+
+    m = Staircase(1)
+    frozen = m.to_scipy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert frozen.expect(abs) == float(m.moment_value(1, 20).number)
+        assert frozen.expect(np.cos) == pytest.approx(float(m.expect(mpmath.cos, 20).number),
+                                                      rel=1e-15)
+        assert frozen.expect() == 0.0
+    with workdps(40):
+        exact = _staircase_expect_cos(mpmath.mpf(1) / 2, mpmath.mpf(1))
+    assert Staircase(1, gamma="1/2").to_scipy().expect(np.cos) == pytest.approx(
+        float(exact), rel=1e-15)
+    # a truncated or shifted expectation is scipy's own quadrature
+    assert Laplace(1).to_scipy().expect(lambda t: 1.0, lb=0) == pytest.approx(0.5, rel=1e-8)
