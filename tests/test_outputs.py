@@ -255,3 +255,38 @@ def test_scipy_expect_is_routed_without_warnings():
         float(exact), rel=1e-15)
     # a truncated or shifted expectation is scipy's own quadrature
     assert Laplace(1).to_scipy().expect(lambda t: 1.0, lb=0) == pytest.approx(0.5, rel=1e-8)
+
+
+# ------------------------------------------------------------------------- formulas, series
+def test_series_come_in_increasing_powers():
+    import sympy as sp
+
+    from dpsym.reports.printing import expression_text
+    from dpsym.symbols import b, eps
+
+    s = Staircase(1).series("gamma", "amplitude", "eps->oo", 3)
+    powers = [t.as_coeff_exponent(b)[1] for t in s.args if not t.is_Order]
+    assert powers == sorted(powers) and s.args[-1].is_Order
+    assert expression_text(s, ordered=True) == \
+        "sqrt(b) - b + b**(3/2) - b**2 + b**(5/2) + O(b**3)"
+    # the same sum as sympy's evaluated one
+    assert sp.Add(*s.args) == Staircase.series("gamma", "amplitude", "eps->oo", 3).doit()
+    assert sp.expand(s - sp.Add(*s.args)).removeO() == 0
+    low = LowerBound.series("cost", "power", "eps->0", 3)
+    powers = [t.as_coeff_exponent(eps)[1] for t in low.args if not t.is_Order]
+    assert powers == sorted(powers)
+
+
+def test_formulas_are_their_shortest_proven_form():
+    import sympy as sp
+
+    from dpsym.symbols import b
+
+    gamma = Staircase.formula("gamma", "amplitude")
+    assert gamma == sp.sqrt(b) / (sp.sqrt(b) + 1)
+    # the form the engine derives, and the definition's optimum, are the same function
+    derived = sp.sqrt(b) / (1 - b) + b / (b - 1)
+    for point in (sp.Rational(1, 7), sp.Rational(1, 2), sp.exp(-3)):
+        assert sp.nsimplify(sp.N((gamma - derived).subs(b, point), 50), tolerance=1e-45) == 0
+    t = sp.Symbol("t", positive=True)  # b = t^2: the rational form sympy's cancel misses
+    assert sp.count_ops(gamma.subs(b, t**2)) < sp.count_ops(sp.cancel(derived).subs(b, t**2))

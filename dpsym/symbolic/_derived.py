@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'ec042bb35802574c1d5fecd9fc8d728aabdf0f1b88c8b46a63c4e55ff5ac8c5a'
+FINGERPRINT = 'b9558455f49ec78c348056b0069a594c84e72a3f2ac0fdb1cdfcd82406723331'
 
 def _e0():
     with evaluate(False):
