@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'b9558455f49ec78c348056b0069a594c84e72a3f2ac0fdb1cdfcd82406723331'
+FINGERPRINT = 'e4000a2051e2781837c2d55ec08c6c87ff22a7bedd6a87616fc0352dc547ef9c'
 
 def _e0():
     with evaluate(False):

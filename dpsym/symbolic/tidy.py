@@ -89,7 +89,7 @@ def tidy(expr: sp.Expr) -> sp.Expr:
 SIMPLIFY_OPS = 40
 #: Largest size of an expression :func:`shortest` rewrites (a larger one is kept as it is:
 #: its candidates are as long and take seconds).
-SHORTEST_OPS = 120
+SHORTEST_OPS = 100
 
 
 def _roots_as_symbols(expr: sp.Expr) -> tuple[sp.Expr, dict[sp.Symbol, sp.Expr]]:
