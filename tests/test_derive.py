@@ -268,7 +268,9 @@ def test_formulas_and_series_parse_back(two_runs):
     expr = sp.parse_expr(staircase["formulas"]["cost"]["str"], local_dict=PUBLIC_SYMBOLS)
     assert expr == MECHANISMS["staircase"].formula("cost", "amplitude")
     expr = sp.parse_expr(staircase["formulas"]["gamma"]["str_eps"], local_dict=PUBLIC_SYMBOLS)
-    assert expr == in_eps(MECHANISMS["staircase"].formula("gamma", "amplitude"))
+    # the display form in eps (1/(exp(eps/2) + 1)) is the same function as the formula
+    assert sp.simplify(expr - in_eps(MECHANISMS["staircase"].formula("gamma", "amplitude"))) == 0
+    assert expr == 1 / (sp.exp(PUBLIC_SYMBOLS["eps"] / 2) + 1)
     disc = formulas["discrete-staircase"]["costs"]["power"]
     assert disc["formulas"]["cost"]["status"] == "numeric only"
     expr = sp.parse_expr(disc["cost_function"]["str"], local_dict=PUBLIC_SYMBOLS)

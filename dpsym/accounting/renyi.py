@@ -52,6 +52,7 @@ import sympy as sp
 from dpsym.certified.rounding import MAX_DIGITS, check_digits, decimal_ball, decimal_parts
 from dpsym.core.costs import Cost
 from dpsym.core.expressions import to_sympy
+from dpsym.core.names import redirection_hint
 from dpsym.core.params import parse_number
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.mechanisms import (
@@ -142,8 +143,10 @@ class RenyiValue:
         Why the value is infinite.
     shift : str or None
         A worst shift :math:`d^*` (as text).
-    certified : bool
-        Whether ``text`` is certified (a rounded Arb ball enclosure, or exact).
+    certificate : str
+        What proves ``text`` (:data:`dpsym.certified.evaluation.CERTIFICATES`):
+        ``"enclosure"`` (a rounded Arb ball) or ``"exact"`` (an infinite value, decided
+        exactly).
     """
 
     order: Fraction | float
@@ -151,7 +154,7 @@ class RenyiValue:
     text: str
     reason: str | None = None
     shift: str | None = None
-    certified: bool = True
+    certificate: str = "enclosure"
     digits: int = 30
     notes: tuple[str, ...] = field(default=())
 
@@ -161,7 +164,7 @@ class RenyiValue:
 
 
 def _infinite(order: Fraction | float, reason: str, digits: int) -> RenyiValue:
-    return RenyiValue(order, mpmath.inf, "inf", reason, None, True, digits)
+    return RenyiValue(order, mpmath.inf, "inf", reason, None, "exact", digits)
 
 
 def _sym_value(mechanism: Mechanism, name: str) -> sp.Expr:
@@ -259,7 +262,7 @@ class ClosedForm:
         else:
             enclose = lambda prec: self.divergence(Fraction(order_))  # noqa: E731
         number, text = certify(enclose, digits, allow_zero=True)
-        return RenyiValue(order_, number, text, None, str(shift), True, digits)
+        return RenyiValue(order_, number, text, None, str(shift), "enclosure", digits)
 
 
 def closed_form(mechanism: Mechanism, cost: Cost | str = "amplitude", digits: int = 30,
@@ -478,7 +481,7 @@ def renyi(mechanism: Mechanism, order: object, cost: Cost | str = "amplitude",
         factor = sp.Integer(1) if a == 1 else sp.Rational(a.numerator, a.denominator)
         expr = factor * sensitivity**2 / (2 * s2)
         number, text = certify(lambda prec: arb_of(expr), digits)
-        return RenyiValue(a, number, text, None, str(sensitivity), True, digits)
+        return RenyiValue(a, number, text, None, str(sensitivity), "enclosure", digits)
     closed = closed_form(mechanism, cost, digits, free_value)
     if closed is not None and not (a == 1 and closed.kl is None):
         return closed.renyi(a, digits, sensitivity)
@@ -530,7 +533,7 @@ def noise_renyi(noise, sensitivity: object, order: Fraction | float,
             step = _order_or_mid(dv[1], best[1])
             if step > 0 or (step == 0 and exact_order(dv[0], best[0]) > 0):
                 best = dv
-        return RenyiValue(order, number, text, None, str(best[0]), True, digits)
+        return RenyiValue(order, number, text, None, str(best[0]), "enclosure", digits)
     kl = order == 1
     a = None if kl else Fraction(order)
     for d in shifts:
@@ -553,7 +556,7 @@ def noise_renyi(noise, sensitivity: object, order: Fraction | float,
         return _ball_max(balls)
 
     number, text = certify(enclose, digits, allow_zero=True)
-    return RenyiValue(order, number, text, None, str(chosen[0]), True, digits)
+    return RenyiValue(order, number, text, None, str(chosen[0]), "enclosure", digits)
 
 
 def _argmax(balls: list[flint.arb]) -> int:
@@ -649,8 +652,9 @@ def renyi_series(name: str, regime: str, terms: int) -> sp.Expr:
     variable); the staircase's is in :math:`\gamma` (at every :math:`\gamma \le 1/2`), its
     leading term :math:`\alpha\varepsilon^2/2` free of :math:`\gamma`."""
     if regime not in REGIMES:
+        quote = redirection_hint(regime, REGIMES)
         raise DomainError("regime", f"must be one of {', '.join(REGIMES)}, got "
-                          f"{str(regime)[:40]!r}")
+                          f"{str(regime)[:40]!r}" + ("" if quote is None else f"; {quote}"))
     if not (isinstance(terms, int) and 1 <= terms <= MAX_TERMS):
         raise DomainError("terms", f"must be an integer in [1, {MAX_TERMS}], got {terms}")
     expr = renyi_formula(name)

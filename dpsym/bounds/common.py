@@ -39,7 +39,7 @@ from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import Guarantee, Parametrised
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.precision import arb_workprec, exclusive, workdps
-from dpsym.symbolic.regimes import get_regime
+from dpsym.symbolic.regimes import ascending, get_regime
 
 #: Extra digits certified beyond those printed, before rounding down.
 ROUNDING_GUARD = 12
@@ -229,11 +229,12 @@ class BoundObject(Parametrised):
     @exclusive
     def series(cls, quantity: str = "cost", cost: Cost | str = "amplitude",
                regime: str = "eps->0", order: int = 3) -> sp.Expr:
-        """The expansion of :meth:`regime_formula` in ``regime`` (see the subclass)."""
+        """The expansion of :meth:`regime_formula` in ``regime`` (see the subclass), in
+        increasing powers (:func:`dpsym.symbolic.regimes.ascending`)."""
         reg = get_regime(regime)
         cls.check_quantity(quantity)
         cost = cls.parse_bound_cost(cost)
-        return reg.expand(cls.regime_formula(cost, regime), order)
+        return ascending(reg.expand(cls.regime_formula(cost, regime), order), reg.variable)
 
     @classmethod
     @exclusive

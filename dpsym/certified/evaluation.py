@@ -23,9 +23,9 @@ three paths; the :class:`Value` says which (:attr:`Value.certificate`):
 ``"auto"`` takes the ball path where the quantity has a closed form it handles, then the
 integer argmin or the interval minimiser; only where none of them applies or proves the
 value does it fall back to the mpmath path, labelled ``"agreement"`` (no catalogue entry
-does: ``tests/certified/test_catalogue_certificates.py``). The instance is used only through its public
-contract (``values``, ``params``, ``free``, ``derived``, ``formula``, ``cost_function``,
-``slope_function``...) and two hooks a family may refine: ``_numeric_optimum`` and
+does: ``tests/certified/test_catalogue_certificates.py``). The instance is used only
+through its public contract (``values``, ``params``, ``free``, ``derived``, ``formula``,
+``cost_function``, ``slope_function``...) and two hooks a family may refine: ``_numeric_optimum`` and
 ``_guard_digits`` (default: :func:`numeric_optimum`, :func:`guard_digits`).
 
 :func:`value` holds the precision lock of :mod:`dpsym.precision` from start to end (the
@@ -589,7 +589,8 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
     if method == "ball":
         raise UnsupportedError(
             f"{m.name}: {quantity} (cost {cost.name}) has no closed form that "
-            "ball arithmetic evaluates at these parameters; use method 'mpmath'")
+            "ball arithmetic evaluates at these parameters; method 'auto' certifies it "
+            "by the integer or interval minimiser where one applies")
     if method == "auto" and m.free is not None and m.free.integer:
         proven = integer_value(m, quantity, cost, digits)
         if proven is not None:

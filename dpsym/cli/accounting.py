@@ -113,7 +113,7 @@ def _renyi(args: argparse.Namespace, out: TextIO) -> int:
         record: dict[str, Any] = {
             "mechanism": inst.name, "params": {k: v.strip() for k, v in given.items()},
             "order": "inf" if order == math.inf else str(order), "cost": cost.name,
-            "digits": digits, "value": result.text, "certified": result.certified}
+            "digits": digits, "value": result.text, "certificate": result.certificate}
         if result.reason is not None:
             record["reason"] = result.reason
         if result.shift is not None:
@@ -216,7 +216,9 @@ def _compose(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         emit_json(record, out)
     elif result.exact:
-        out.write(f"{result.text}\n")
+        out.write(f"{key} = {result.text}\n")
+    elif result.lower == result.upper == "inf":
+        out.write(f"{key} = inf\n")
     else:
         out.write(f"{result.lower} <= {key} <= {result.upper}  (interval {result.interval})\n")
     return 0

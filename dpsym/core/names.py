@@ -26,13 +26,33 @@ def suggestion(name: str, valid: Iterable[str]) -> str | None:
     return by_fold[found[0]] if found else None
 
 
+def redirection_hint(name: object, valid: Iterable[str]) -> str | None:
+    """Advice for a name a shell cut at ``>``: an unquoted ``eps->0`` reaches the program
+    as ``eps-`` (the shell reads ``>0`` as a redirection to a file named ``0``). ``None``
+    unless ``name`` ends with ``-`` and a valid name continues it with ``>``."""
+    if not isinstance(name, str) or not name.strip().endswith("-"):
+        return None
+    head = name.strip().casefold() + ">"
+    whole = [v for v in valid if v.casefold().startswith(head)]
+    if not whole:
+        return None
+    quoted = " or ".join(f"'{v}'" for v in whole)
+    return (f"a shell reads '>' as a redirection (an unquoted {whole[0]} leaves a file "
+            f"named {whole[0].split('>', 1)[1]!r} behind): quote the argument, {quoted}")
+
+
 def unknown(kind: str, what: str, name: object, valid: Iterable[str],
             listing: str | None = None) -> DomainError:
-    """The error for an unknown ``name``: what it is, a suggestion, the valid names."""
+    """The error for an unknown ``name``: what it is, a suggestion (or, for a name a
+    shell cut at ``>``, the advice to quote it: :func:`redirection_hint`), the valid
+    names."""
     valid = list(valid)
     shown = str(name)[:SHOWN]
     near = suggestion(shown, valid) if isinstance(name, str) else None
     hint = f"did you mean {near!r}? " if near else ""
+    quote = redirection_hint(name, valid)
+    if quote is not None:
+        hint = f"{quote}; "
     return DomainError(kind, f"unknown {what} {shown!r}; {hint}valid: "
                              f"{listing if listing is not None else ', '.join(valid)}")
 

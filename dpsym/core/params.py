@@ -464,7 +464,9 @@ class Parametrised:
     guarantee, parameters, free and derived parameters), validation of the values given to
     an instance, and the list of quantities. Instances are created with numeric parameter
     values, e.g. ``Staircase(eps="0.5", Delta=2)``; missing values take their declared
-    default or stay symbolic. An instance is its parameters: they are read-only.
+    default or stay symbolic. An instance is its parameters: they are read-only. The
+    first declared parameter may also be given positionally, as scipy's distributions take
+    their shape (``Staircase(0.5)``, ``UniformMass("0.1")``: :meth:`positional`).
 
     Attributes
     ----------
@@ -499,8 +501,9 @@ class Parametrised:
     #: such a value is refused with a :class:`DomainError` (the numerics read fractions).
     irrational_values: ClassVar[bool] = False
 
-    def __init__(self, **values: object) -> None:
+    def __init__(self, *args: object, **values: object) -> None:
         values = _aliased(values, {prm.name for prm in self.params})
+        values = self.positional(args, values)
         free_given = None
         if self.free is not None and self.free.name in values:
             free_given = values.pop(self.free.name)
@@ -530,6 +533,31 @@ class Parametrised:
                 raise DomainError(fp.name, f"{self.name}: a fixed {fp.name} is available for "
                                   "the one-dimensional mechanisms only")
             self.free_given = self.check_free(free_given)
+
+    @classmethod
+    def positional(cls, args: tuple[object, ...], values: dict[str, object]
+                   ) -> dict[str, object]:
+        """``values`` with the one positional argument a constructor takes, the first
+        declared parameter (``Staircase(1)`` is ``Staircase(eps=1)``, ``UniformMass(0.1)``
+        is ``UniformMass(delta=0.1)``), named.
+
+        Raises
+        ------
+        TypeError
+            As Python does: for more than one positional argument, or for the first
+            parameter given both positionally and by keyword.
+        """
+        if not args:
+            return values
+        owner = f"{cls.__name__}()"
+        first = cls.params[0].name if cls.params else None
+        if first is None or len(args) > 1:
+            takes = "no positional arguments" if first is None else \
+                f"1 positional argument ({first})"
+            raise TypeError(f"{owner} takes {takes} but {len(args)} were given")
+        if first in values:
+            raise TypeError(f"{owner} got multiple values for argument {first!r}")
+        return {first: args[0], **values}
 
     def check_free(self, value: object) -> Exact:
         """Validate a value of the free parameter against its range at this instance's

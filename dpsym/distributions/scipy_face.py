@@ -76,16 +76,21 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dpsym.certified.evaluation import Value, certify_expression
+from dpsym.certified.agreement import agreement
+from dpsym.certified.evaluation import Value, certify_expression, cost_balls
+from dpsym.certified.expectation import expectation
+from dpsym.certified.kernel import certify_ball
 from dpsym.certified.rounding import check_digits
 from dpsym.core.costs import EXPONENT_DOMAIN, Cost, parse_cost
+from dpsym.core.expressions import parse_function
 from dpsym.core.params import parse_number
 from dpsym.distributions.entropy import MIXED_LAW, noise_entropy
 from dpsym.distributions.floatbits import first_double
-from dpsym.errors import DomainError, UnsupportedError
+from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.precision import exclusive, workdps
 from dpsym.sampling.checks import check_random_state, check_size
 from dpsym.sampling.samplers import cdf as noise_cdf
+from dpsym.symbolic.lambdas import mpmath_function
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbols import u, x
 
@@ -94,6 +99,13 @@ from dpsym.symbols import u, x
 DISTRIBUTION_COST = "amplitude"
 #: Digits certified for the float64 answers (their number, rounded once to a double).
 FLOAT_DIGITS = 17
+#: Most digits asked of an expectation of a Python function that computes in float64
+#: (its values carry no more).
+FLOAT_FUNCTION_DIGITS = 14
+#: Most periods of a geometric tail a quadrature unrolls, and most points of one run of
+#: a mass function it sums one by one (:func:`quadrature_expectation`).
+QUADRATURE_PERIODS = 400
+QUADRATURE_POINTS = 2000
 
 
 # ---------------------------------------------------------------------- density
@@ -519,6 +531,81 @@ class Distribution:
         return float(self.moment_value(p, FLOAT_DIGITS))
 
     @exclusive
+    def expect(self, func: object = None, digits: int = 30) -> Value:
+        r""":math:`\mathbb{E}\,f(X)` of this distribution, to ``digits`` digits.
+
+        Parameters
+        ----------
+        func : str, sympy expression or callable, optional
+            :math:`f`: an expression in ``x`` (the grammar of costs, e.g.
+            ``"min(abs(x), 3)"``, or a sympy expression in :data:`dpsym.symbols.x`), or
+            any Python function of one number. Default: :math:`f(x) = x` (0: the noise
+            is symmetric).
+        digits : int
+            Significant digits.
+
+        Returns
+        -------
+        Value
+            The noise is symmetric, so :math:`\mathbb{E}\,f(X) = \mathbb{E}\,g(|X|)` with
+            the even part :math:`g(y) = (f(y) + f(-y))/2`. When :math:`g` is a cost the
+            package reads (:func:`dpsym.core.costs.parse_cost`: nonnegative,
+            nondecreasing on :math:`[0, \infty)`), the expectation is enclosed in Arb
+            balls from the noise's pieces (:func:`dpsym.certified.expectation.expectation`):
+            certificate ``"enclosure"``. Otherwise (an expression that is not such a cost,
+            or a Python function) it is mpmath quadrature of the pieces
+            (:func:`quadrature_expectation`) at two working precisions that must agree:
+            certificate ``"agreement"``, not a proof. A Python function that computes in
+            float64 (its value at an ``mpmath.mpf`` is not one) gives at most
+            :data:`FLOAT_FUNCTION_DIGITS` digits.
+
+        Raises
+        ------
+        DomainError
+            For an expression in another variable than ``x``, a ``func`` that is neither
+            an expression nor callable, or an infinite expectation.
+        """
+        self._univariate("expect")
+        digits = check_digits(digits)
+        noise = self._dist_noise()
+        if func is None:
+            return Value.from_exact(Fraction(0), mpmath.mpf(0), "0", digits)
+        if isinstance(func, (str, sp.Basic)):
+            expr = parse_function(func, "func", x) if isinstance(func, str) \
+                else sp.sympify(func)
+            if not expr.free_symbols <= {x}:
+                raise DomainError("func", "must be an expression in x alone, got "
+                                  f"{str(expr)[:40]!r}")
+            even = (expr + expr.subs(x, -x)) / 2
+            try:
+                cost = parse_cost(even) if x in even.free_symbols else None
+            except DomainError:
+                cost = None
+            if cost is not None:
+                balls = cost_balls(cost)
+                found = certify_ball(lambda bits: expectation(noise, balls), digits,
+                                     what=f"the expectation of {str(expr)[:40]}")
+                return Value(None, None, digits, source=found)
+            g = mpmath_function(x, even)
+        elif callable(func):
+            g, floats = _even_part(func)
+            if floats:
+                digits = min(digits, FLOAT_FUNCTION_DIGITS)
+        else:
+            raise DomainError("func", "must be an expression in x or a function, got "
+                              f"{type(func).__name__}")
+
+        def compute() -> mpmath.mpf:
+            found = quadrature_expectation(noise, g)
+            if found is None:
+                raise CertificationError(f"{self.name}: the quadrature of the expectation "
+                                         "did not converge")
+            return found
+
+        number, text, coarser = agreement(compute, digits, allow_zero=True)
+        return Value.from_agreement(number, text, digits, coarser)
+
+    @exclusive
     def moment_value(self, p: object, digits: int = 30) -> Value:
         r"""The certified :math:`\mathbb{E}|X|^p` of this distribution, ``digits`` digits.
 
@@ -594,7 +681,121 @@ class Distribution:
             "_shape_info": lambda _: [],
         }
         base = stats.rv_discrete if self.lattice else stats.rv_continuous
+
+        def expect(dist: Any, func: Any = None, args: tuple = (), loc: float = 0,
+                   *rest: Any, **kwds: Any) -> float:
+            """scipy's ``expect``: :meth:`Distribution.expect` for the whole law; scipy's
+            own quadrature for a shifted, scaled, truncated or conditional one."""
+            names = ("lb", "ub", "conditional") if m.lattice else \
+                ("scale", "lb", "ub", "conditional")
+            given = dict(zip(names, rest, strict=False))
+            given.update((k, kwds[k]) for k in names if k in kwds)
+            whole = (not args and loc == 0 and given.get("scale", 1) == 1
+                     and given.get("lb") is None and given.get("ub") is None
+                     and not given.get("conditional", False))
+            if whole:
+                return float(m.expect(func, FLOAT_DIGITS).number)
+            return base.expect(dist, func, args, loc, *rest, **kwds)
+
+        methods["expect"] = expect
         return type("_Adapter", (base,), methods)(a=low, b=high, name=self.name)()
+
+
+def _even_part(func: Callable[[Any], Any]) -> tuple[Callable[[mpmath.mpf], mpmath.mpf], bool]:
+    r"""The even part :math:`(f(z) + f(-z))/2` of a Python function as an mpmath function,
+    and whether ``func`` computes in float64 (its value at an ``mpmath.mpf`` is not an
+    ``mpf``, or it does not take one: it is then called with floats)."""
+    try:
+        probe = func(mpmath.mpf(1))
+        floats = not isinstance(probe, (mpmath.mpf, int, Fraction))
+    except (TypeError, AttributeError, ValueError):
+        floats = True
+    if floats:
+        def g(z: mpmath.mpf) -> mpmath.mpf:
+            return (mpmath.mpf(float(func(float(z)))) + mpmath.mpf(float(func(-float(z))))) / 2
+        return g, True
+    return (lambda z: (mpmath.mpmathify(func(z)) + mpmath.mpmathify(func(-z))) / 2), False
+
+
+def quadrature_expectation(noise: SymmetricNoise, g: Callable[[mpmath.mpf], mpmath.mpf], *,
+                           antiderivative: Callable[[mpmath.mpf], mpmath.mpf] | None = None,
+                           remaining: Callable[[int, mpmath.mpf], bool] | None = None,
+                           periods: int = QUADRATURE_PERIODS,
+                           points: int = QUADRATURE_POINTS) -> mpmath.mpf | None:
+    r""":math:`\mathbb{E}\,g(|X|)` of a numeric noise description by mpmath quadrature of
+    its pieces (sums on a lattice), at the working precision; an independent route, not a
+    proof.
+
+    Continuous noise: :math:`\mathrm{atom}\cdot g(0) + 2\int_0^\infty g f`; lattice noise:
+    :math:`2\sum_{i \ge 0} g(i) P(i) - g(0) P(0)`. A constant piece of a density is
+    integrated through ``antiderivative`` (:math:`G' = g`) when one is given. The
+    geometric tail is unrolled period by period while ``remaining(k, total)`` says the
+    periods from the :math:`k`-th on may still matter (default: until two successive
+    periods add less than the working precision, relative).
+
+    Returns
+    -------
+    mpmath.mpf or None
+        None when the tail takes more than ``periods`` periods, or a piece of a mass
+        function runs over more than ``points`` points.
+    """
+    def mp(e: object) -> mpmath.mpf:
+        e = sp.sympify(e)
+        return mpmath.inf if e == sp.oo else mpmath.mpf(sp.N(e, mpmath.mp.dps + 5))
+
+    def piece(lo: mpmath.mpf, hi: mpmath.mpf, expr: sp.Expr, var: sp.Symbol,
+              shift: mpmath.mpf) -> mpmath.mpf:
+        """The integral (sum) of g(z) f(z - shift) over [lo, hi)."""
+        if not hi > lo:
+            return mpmath.mpf(0)
+        constant = var not in expr.free_symbols
+        level, h = (mp(expr), None) if constant else (None, mpmath_function(var, expr))
+
+        def f(z: mpmath.mpf) -> mpmath.mpf:
+            return level if h is None else h(z - shift)
+        if noise.lattice:
+            first = int(lo)
+            if hi == mpmath.inf:
+                return mpmath.nsum(lambda i: g(i) * f(i), [first, mpmath.inf])
+            if int(hi) - first > points:
+                raise _Unsummed
+            return mpmath.fsum(g(mpmath.mpf(i)) * f(mpmath.mpf(i))
+                               for i in range(first, int(hi)))
+        if constant and hi != mpmath.inf and antiderivative is not None:
+            return level * (antiderivative(hi) - antiderivative(lo))
+        return mpmath.quad(lambda z: g(z) * f(z), [lo, hi])
+
+    try:
+        total = mpmath.fsum(piece(mp(pc.lo), mp(pc.hi), sp.sympify(pc.expr), x,
+                                  mpmath.mpf(0)) for pc in noise.head)
+    except _Unsummed:
+        return None
+    if noise.tail is not None:
+        t = noise.tail
+        q, start, period = mp(t.ratio), mp(t.start), mp(t.period)
+        tol = mpmath.mpf(10) ** (-mpmath.mp.dps)
+        k, small = 0, 0
+        while (remaining(k, total) if remaining is not None else small < 2):
+            if k >= periods:
+                return None
+            base = start + k * period
+            try:
+                share = q**k * mpmath.fsum(
+                    piece(base + mp(pc.lo), base + mp(pc.hi), sp.sympify(pc.expr), u, base)
+                    for pc in t.pieces)
+            except _Unsummed:
+                return None
+            total += share
+            small = small + 1 if abs(share) <= tol * abs(total) else 0
+            k += 1
+    zero = g(mpmath.mpf(0))
+    if noise.lattice:
+        return 2 * total - zero * mp(noise.mass_at_zero())
+    return mp(noise.atom) * zero + 2 * total
+
+
+class _Unsummed(Exception):
+    """A run of a mass function too long to sum point by point."""
 
 
 @exclusive
@@ -660,4 +861,5 @@ def _unsigned_zeros(draw: np.ndarray) -> np.ndarray:
     return draw
 
 
-__all__ = ["DISTRIBUTION_COST", "FLOAT_DIGITS", "Distribution"]
+__all__ = ["DISTRIBUTION_COST", "FLOAT_DIGITS", "FLOAT_FUNCTION_DIGITS", "QUADRATURE_PERIODS",
+           "QUADRATURE_POINTS", "Distribution", "quadrature_expectation"]

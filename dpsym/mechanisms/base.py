@@ -46,7 +46,7 @@ from dpsym.symbols import b, eps
 #: The methods that compute with sympy, mpmath or python-flint, and so run under the
 #: precision lock (:mod:`dpsym.precision`), in this class and in every subclass that
 #: overrides them; drawing samples (numpy) is not locked.
-LOCKED_METHODS = ("value", "formula", "series", "free_value", "numeric_noise",
+LOCKED_METHODS = ("value", "formula", "derived_form", "series", "free_value", "numeric_noise",
                   "privacy_profile", "is_private", "sampler", "ball_sampler", "cost_at",
                   "radial_cdf", "derived_numeric", "calibration", "cost_function",
                   "slope_function", "moment", "optimal_parameter", "optimal_cost",
@@ -124,6 +124,7 @@ class Mechanism(Distribution, Parametrised):
     optimal_parameter = classmethod(engine.optimal_parameter)
     optimal_cost = classmethod(engine.optimal_cost)
     formula = classmethod(engine.formula)
+    derived_form = classmethod(engine.derived_form)
     _closed_form = classmethod(engine.closed_form)
     series = classmethod(engine.series)
 

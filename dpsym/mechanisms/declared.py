@@ -89,11 +89,11 @@ from dpsym.core.params import (
     parse_number,
     sensitivity_param,
 )
+from dpsym.distributions.scipy_face import quadrature_expectation
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.mechanisms.base import Mechanism
 from dpsym.precision import arb_workprec, exclusive, workdps
 from dpsym.privacy.profiles import PrivacyCheck
-from dpsym.symbolic.lambdas import mpmath_function
 from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
 from dpsym.symbols import NORM, Delta, b, delta, eps, gamma, r, u, x
 
@@ -414,69 +414,30 @@ CROSS_CHECK_PERIODS = 400
 CROSS_CHECK_POINTS = 2000
 
 
-class _Unchecked(Exception):
-    """A piece the cross-check does not sum (a long run of a mass function)."""
-
-
 @exclusive
 def quadrature_moment(noise: SymmetricNoise, power: sp.Expr) -> mpmath.mpf | None:
     r""":math:`\mathbb{E}|X|^p` (:math:`p > 0`) of a numeric description by mpmath
-    quadrature of its pieces (a constant piece by its antiderivative; sums on a lattice),
-    at the working precision: the independent route of
-    :meth:`DeclaredNoise._cross_check`. The tail is unrolled until a period's share is
-    below the working precision; None when that takes more than
+    quadrature of its pieces (:func:`dpsym.distributions.scipy_face.quadrature_expectation`;
+    a constant piece by its antiderivative), at the working precision: the independent
+    route of :meth:`DeclaredNoise._cross_check`. The tail is unrolled until a period's
+    share is below the working precision; None when that takes more than
     :data:`CROSS_CHECK_PERIODS` periods, or a piece of a mass function runs over more
     than :data:`CROSS_CHECK_POINTS` points."""
     p = mpmath.mpf(sp.Rational(power).p) / sp.Rational(power).q
-
-    def mp(e: object) -> mpmath.mpf:
-        e = sp.sympify(e)
-        return mpmath.inf if e == sp.oo else mpmath.mpf(sp.N(e, mpmath.mp.dps + 5))
-
-    def piece(lo: mpmath.mpf, hi: mpmath.mpf, expr: sp.Expr, var: sp.Symbol,
-              shift: mpmath.mpf) -> mpmath.mpf:
-        """The integral (sum) of z^p f(z - shift) over [lo, hi)."""
-        if not hi > lo:
-            return mpmath.mpf(0)
-        constant = var not in expr.free_symbols
-        level, g = (mp(expr), None) if constant else (None, mpmath_function(var, expr))
-
-        def f(z: mpmath.mpf) -> mpmath.mpf:
-            return level if g is None else g(z - shift)
-        if noise.lattice:
-            first = max(int(lo), 1)  # 0^p = 0
-            if hi == mpmath.inf:
-                return mpmath.nsum(lambda i: i**p * f(i), [first, mpmath.inf])
-            if int(hi) - first > CROSS_CHECK_POINTS:
-                raise _Unchecked
-            return mpmath.fsum(mpmath.mpf(i) ** p * f(mpmath.mpf(i))
-                               for i in range(first, int(hi)))
-        if constant and hi != mpmath.inf:
-            return f(lo) * (hi ** (p + 1) - lo ** (p + 1)) / (p + 1)
-        return mpmath.quad(lambda z: z**p * f(z), [lo, hi])
-
-    try:
-        total = mpmath.fsum(piece(mp(pc.lo), mp(pc.hi), sp.sympify(pc.expr), x,
-                                  mpmath.mpf(0)) for pc in noise.head)
-    except _Unchecked:
-        return None
+    remaining = None
     if noise.tail is not None:
-        t = noise.tail
-        q, start, period = mp(t.ratio), mp(t.start), mp(t.period)
+        start, period = (mpmath.mpf(sp.N(e, mpmath.mp.dps + 5))
+                         for e in (noise.tail.start, noise.tail.period))
+        q = mpmath.mpf(sp.N(noise.tail.ratio, mpmath.mp.dps + 5))
         tol = mpmath.mpf(10) ** (-mpmath.mp.dps)
-        k = 0
-        while q**k * (start + (k + 1) * period) ** (p + 1) > tol * total:
-            if k >= CROSS_CHECK_PERIODS:
-                return None
-            base = start + k * period
-            try:
-                total += q**k * mpmath.fsum(
-                    piece(base + mp(pc.lo), base + mp(pc.hi), sp.sympify(pc.expr), u, base)
-                    for pc in t.pieces)
-            except _Unchecked:
-                return None
-            k += 1
-    return 2 * total
+
+        def remaining(k: int, total: mpmath.mpf) -> bool:
+            return q**k * (start + (k + 1) * period) ** (p + 1) > tol * total
+
+    return quadrature_expectation(noise, lambda z: z**p,
+                                  antiderivative=lambda z: z ** (p + 1) / (p + 1),
+                                  remaining=remaining, periods=CROSS_CHECK_PERIODS,
+                                  points=CROSS_CHECK_POINTS)
 
 
 def _no_certified_profile(name: str, reason: object = None) -> UnsupportedError:

@@ -63,12 +63,12 @@ class DimensionalMechanism(Mechanism):
         value = int(dim_param().validate(d))
         return root if value == root.DIM else _variant(root, value)
 
-    def __new__(cls, **values: object) -> DimensionalMechanism:
+    def __new__(cls, *args: object, **values: object) -> DimensionalMechanism:
         target = cls if values.get("dim") is None else cls.for_dim(values["dim"])
         return object.__new__(target)
 
-    def __init__(self, **values: object) -> None:
-        super().__init__(**values)
+    def __init__(self, *args: object, **values: object) -> None:
+        super().__init__(*args, **values)
         self.values = MappingProxyType({**self.values, "dim": Fraction(self.DIM)})
 
     def __reduce__(self) -> tuple[object, tuple[type, dict[str, Fraction]]]:

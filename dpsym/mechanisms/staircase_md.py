@@ -72,7 +72,7 @@ from dpsym.symbolic.l1 import (
 )
 from dpsym.symbolic.numerics import evaluate
 from dpsym.symbolic.optimize import AlgebraicRoot, bisect_root
-from dpsym.symbolic.regimes import get_regime
+from dpsym.symbolic.regimes import ascending, get_regime
 from dpsym.symbols import NORM, Delta, b, gamma, k
 
 #: Largest eps accepted by the multi-dimensional staircase: the minimiser
@@ -242,10 +242,10 @@ class StaircaseMD(DimensionalMechanism):
     def _optimal_root(cls, cost: Cost | str) -> AlgebraicRoot | None:
         if cls.DIM == 1:
             return super()._optimal_root(cost)
-        return None  # degree 2d >= 4: see formula() for Ferrari's d = 2 root
+        return None  # degree 2d >= 4: see derived_form() for Ferrari's d = 2 root
 
     @classmethod
-    def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
+    def derived_form(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
         """Closed forms: the engine's for ``dim = 1``; Ferrari's root for ``dim = 2`` and
         ``amplitude`` (:func:`gamma_star_d2`) and the cost there."""
         cls.check_quantity(quantity)
@@ -254,7 +254,7 @@ class StaircaseMD(DimensionalMechanism):
         if cls.DIM == 2 and cost.exponent == 1:
             g = gamma_star_d2()
             return g if quantity == "gamma" else cls.cost_function(cost).subs(gamma, g)
-        return super().formula(quantity, cost)
+        return super().derived_form(quantity, cost)
 
     @classmethod
     def series(cls, quantity: str = "cost", cost: Cost | str = "amplitude",
@@ -272,7 +272,7 @@ class StaircaseMD(DimensionalMechanism):
             raise UnsupportedError(f"regime {reg.name} moves parameters that {cls.name} "
                                    "does not have")
         g, v = _minimiser_series_cached(cls, cost, reg.name, order)
-        return v if quantity == "cost" else g
+        return ascending(v if quantity == "cost" else g, reg.variable)
 
     # -------------------------------------------------------------- numerics
     def _sums(self) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:

@@ -20,6 +20,7 @@ import sympy as sp
 from sympy.printing.str import StrPrinter
 
 from dpsym.certified.rounding import display_number
+from dpsym.symbolic.regimes import ascending
 from dpsym.symbols import PUBLIC_SYMBOLS, eps
 
 __all__ = ["ascending", "describe_free", "display_number", "emit_json", "expression_text",
@@ -59,25 +60,6 @@ def latex_text(expr: Any, *, ordered: bool = False) -> str:
     the order given when ``ordered``, see :func:`ascending`)."""
     return sp.latex(expr, symbol_names={eps: r"\varepsilon"},
                     **({"order": "none"} if ordered else {}))
-
-
-def ascending(series: Any, t: sp.Symbol) -> Any:
-    r"""A series :math:`\sum_k c_k t^{e_k} + O(t^K)` as an unevaluated sum in increasing
-    order of :math:`e_k`, the order term last (print it with ``ordered=True``).
-
-    Terms are grouped by their exponent of ``t`` (``as_coeff_exponent``); a term in which
-    ``t`` remains in the coefficient (a logarithm of ``t``) sorts by its power of ``t``.
-    """
-    series = sp.sympify(series)
-    order = series.getO()
-    main = series.removeO()
-    terms: list[tuple[Any, Any]] = []
-    for term in sp.Add.make_args(main):
-        _, power = term.as_coeff_exponent(t)
-        terms.append((power if power.is_number else sp.Integer(0), term))
-    terms.sort(key=lambda item: item[0])
-    parts = [term for _, term in terms] + ([order] if order is not None else [])
-    return sp.Add(*parts, evaluate=False) if len(parts) > 1 else (parts[0] if parts else main)
 
 
 def parse_expression(text: str) -> sp.Expr:

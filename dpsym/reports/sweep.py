@@ -114,7 +114,8 @@ def _significant(value: Fraction) -> int:
 
 def _log_values(lo: Fraction, hi: Fraction, n: int, name: str) -> list[str]:
     """``n`` log-spaced values from ``lo`` to ``hi`` as decimal strings: 6 significant
-    digits, or more where the endpoints or distinct points need them."""
+    digits, or more where the endpoints or distinct points need them; a whole number
+    without a decimal point (``10``, not ``10.0``)."""
     low, high = LOG_DIGITS
     ends = [s for s in (_significant(lo), _significant(hi)) if s <= high]
     start = max([low, *ends])
@@ -123,7 +124,7 @@ def _log_values(lo: Fraction, hi: Fraction, n: int, name: str) -> list[str]:
         b = mpmath.log10(mpmath.mpf(hi.numerator) / hi.denominator)
         exact = [10 ** (a + (b - a) * j / max(n - 1, 1)) for j in range(n)]
         for digits in range(start, high + 1):
-            values = [mpmath.nstr(x, digits) for x in exact]
+            values = [re.sub(r"\.0(?=e|$)", "", mpmath.nstr(x, digits)) for x in exact]
             numbers = [Fraction(v) for v in values]
             if lo == hi or all(x != y for x, y in itertools.pairwise(numbers)):
                 return values
@@ -137,8 +138,8 @@ def parse_values(text: str, name: str) -> list[str]:
     ``log:lo:hi:n`` gives ``n`` log-spaced values from ``lo`` to ``hi``, each written with
     6 significant digits, or with as many more (up to 30) as it takes for ``lo`` and ``hi``
     to be written exactly and for distinct points to stay distinct; they are then read
-    exactly. Every value is validated as a decimal number or a fraction ``p/q``
-    (:func:`read_number`).
+    exactly. The first and last values are ``lo`` and ``hi`` as written. Every value is
+    validated as a decimal number or a fraction ``p/q`` (:func:`read_number`).
 
     Raises
     ------
@@ -157,6 +158,7 @@ def parse_values(text: str, name: str) -> list[str]:
         if not re.fullmatch(r"[0-9]{1,6}", parts[2]) or not 1 <= int(parts[2]) <= 100_000:
             raise DomainError(name, "log:LO:HI:N needs an integer N in [1, 100000]")
         values = _log_values(lo, hi, int(parts[2]), name)
+        values[0], values[-1] = parts[0].strip(), parts[1].strip()  # as the user wrote them
     else:
         values = [v.strip() for v in text.split(",")]
     if not values or any(not v for v in values):

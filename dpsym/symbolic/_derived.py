@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '964231c439712ec30f28d3486c0dc3257d25cc38a65e40cd5bffa75136a9f836'
+FINGERPRINT = '713ed823dbeb360a5898b946cb0bd66766a7228fa60ab9267ce73d9fb54f73cc'
 
 def _e0():
     with evaluate(False):

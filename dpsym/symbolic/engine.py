@@ -37,10 +37,10 @@ from dpsym.symbolic.asymptotics import minimiser_series
 from dpsym.symbolic.cache import derivation
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbolic.optimize import AlgebraicRoot, closed_form_minimiser
-from dpsym.symbolic.regimes import get_regime
+from dpsym.symbolic.regimes import ascending, get_regime
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 from dpsym.symbolic.tidy import factor as tidy_factor
-from dpsym.symbolic.tidy import tidy
+from dpsym.symbolic.tidy import shortest, tidy
 from dpsym.symbols import NORM, Delta, b, eps, p
 
 #: A noise family: a class with ``noise_shape``, ``conditions``, ``params``, ``free``,
@@ -271,7 +271,22 @@ def derived_formula(fam: Family, quantity: str, cost: Cost) -> sp.Expr | None:
 
 def formula(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude"
             ) -> sp.Expr:
-    """The closed form of ``quantity`` for ``cost``, in the symbols of :mod:`dpsym.symbols`.
+    """The closed form of ``quantity`` for ``cost``, in the symbols of :mod:`dpsym.symbols`:
+    the shortest form proven equal to the derived one (:func:`dpsym.symbolic.tidy.shortest`;
+    the values and expansions are computed from the derived form, :func:`derived_form`).
+
+    Raises
+    ------
+    UnsupportedError
+        If no closed form is known (the value is then computed numerically).
+    """
+    return shortest(fam.derived_form(quantity, cost))
+
+
+def derived_form(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude"
+                 ) -> sp.Expr:
+    """The closed form of ``quantity`` for ``cost`` as the engine derives it (the form
+    :func:`closed_form` evaluates and :func:`series` expands).
 
     Raises
     ------
@@ -298,14 +313,19 @@ def formula(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude"
 def closed_form(fam: Family, quantity: str, cost: Cost) -> sp.Expr | None:
     """``formula(quantity, cost)``, or None where there is no closed form."""
     try:
-        return fam.formula(quantity, cost)
+        return fam.derived_form(quantity, cost)
     except (UnsupportedError, NoClosedFormError):
         return None
 
 
 def series(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude",
            regime: str = "eps->0", order: int = 3) -> sp.Expr:
-    """The asymptotic expansion of ``quantity`` in ``regime`` to ``order``.
+    """The asymptotic expansion of ``quantity`` in ``regime`` to ``order``, as an unevaluated
+    sum in increasing powers of the regime's variable, the order term last
+    (:func:`dpsym.symbolic.regimes.ascending`; ``sympy.latex(s, order="none")`` or
+    :func:`dpsym.reports.printing.expression_text` with ``ordered=True`` print it in that
+    order). Being unevaluated, it compares equal (``==``) only to the same sum in the same
+    order: ``s.doit()`` is sympy's canonical form of it, for structural comparison.
 
     From the closed form where one exists; otherwise, for a continuous free parameter, the
     minimiser is expanded from its optimality condition
@@ -315,19 +335,19 @@ def series(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude",
     fam.check_quantity(quantity)
     cost = parse_cost(cost)
     try:
-        expr = fam.formula(quantity, cost)
+        expr = fam.derived_form(quantity, cost)
     except UnsupportedError:
         if fam.free is None or fam.free.integer:
             raise
         fp = fam.free
         gamma_series, cost_series = minimiser_series(
             fam.cost_function(cost), fp.symbol, fp.lower, fp.upper, reg, order)
-        return cost_series if quantity == "cost" else gamma_series
-    return reg.expand(expr, order)
+        return ascending(cost_series if quantity == "cost" else gamma_series, reg.variable)
+    return ascending(reg.expand(expr, order), reg.variable)
 
 
 __all__ = ["MAX_TERM_POWER", "TEST_B", "calibration", "closed_form", "cost_function",
-           "derived_formula", "derived_parameter",
+           "derived_form", "derived_formula", "derived_parameter",
            "formula", "moment", "noise", "normalisation", "optimal_cost", "optimal_parameter",
            "optimal_root", "piecewise_cost", "series", "slope_function", "solve_for",
            "test_points"]

@@ -113,6 +113,26 @@ def get_regime(name: str) -> Regime:
     return REGIMES[resolve("regime", "regime", name, REGIMES, REGIME_ALIASES, listing)]
 
 
+def ascending(series: Any, t: sp.Symbol) -> Any:
+    r"""A series :math:`\sum_k c_k t^{e_k} + O(t^K)` as an unevaluated sum in increasing
+    order of :math:`e_k`, the order term last (print it with ``order="none"``, e.g.
+    :func:`dpsym.reports.printing.expression_text` with ``ordered=True``).
+
+    Terms are grouped by their exponent of ``t`` (``as_coeff_exponent``); a term in which
+    ``t`` remains in the coefficient (a logarithm of ``t``) sorts by its power of ``t``.
+    """
+    series = sp.sympify(series)
+    order = series.getO()
+    main = series.removeO()
+    terms: list[tuple[Any, Any]] = []
+    for term in sp.Add.make_args(main):
+        _, power = term.as_coeff_exponent(t)
+        terms.append((power if power.is_number else sp.Integer(0), term))
+    terms.sort(key=lambda item: item[0])
+    parts = [term for _, term in terms] + ([order] if order is not None else [])
+    return sp.Add(*parts, evaluate=False) if len(parts) > 1 else (parts[0] if parts else main)
+
+
 # ---------------------------------------------------------------------------- expansion
 #: Relative precision (in powers of t) carried beyond the order asked at the first attempt,
 #: and the largest carried before an expansion is refused.

@@ -17,6 +17,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import flint
@@ -81,6 +82,87 @@ def factor(expr: sp.Expr) -> sp.Expr:
 def tidy(expr: sp.Expr) -> sp.Expr:
     """Keep exponentials (sympy may produce tanh), combine logarithms, factor."""
     return factor(sp.powsimp(sp.sympify(expr).rewrite(sp.exp)))
+
+
+#: Largest size (``sympy.count_ops``) of an expression offered to ``sympy.simplify`` by
+#: :func:`shortest` (larger ones get the rational candidates only).
+SIMPLIFY_OPS = 40
+#: Largest size of an expression :func:`shortest` rewrites (a larger one is kept as it is:
+#: its candidates are as long and take seconds).
+SHORTEST_OPS = 100
+
+
+def _roots_as_symbols(expr: sp.Expr) -> tuple[sp.Expr, dict[sp.Symbol, sp.Expr]]:
+    r"""``expr`` with each positive symbol :math:`s` that appears under a rational power
+    of denominator :math:`q` written :math:`t^q` (:math:`t` a new positive symbol), so
+    that :math:`\sqrt{b}/(1 - b) + b/(b - 1)` becomes the rational function
+    :math:`t/(1 - t^2) + t^2/(t^2 - 1)`; and the substitution back (:math:`t = s^{1/q}`)."""
+    orders: dict[sp.Symbol, int] = {}
+    for power in expr.atoms(sp.Pow):
+        base, exponent = power.args
+        if base.is_Symbol and base.is_positive and exponent.is_Rational \
+                and not exponent.is_Integer:
+            orders[base] = math.lcm(orders.get(base, 1), int(exponent.q))
+    forward, back = {}, {}
+    for symbol, q in orders.items():
+        t = sp.Dummy(f"{symbol}_root", positive=True)
+        forward[symbol] = t**q
+        back[t] = symbol ** sp.Rational(1, q)
+    return expr.subs(forward), back
+
+
+def _proven_equal(candidate: sp.Expr, expr: sp.Expr) -> bool:
+    r"""Whether ``candidate`` equals ``expr`` identically: their difference is the zero
+    rational function once roots of symbols are symbols (:func:`_roots_as_symbols`), or
+    ``sympy.simplify`` reduces it to zero."""
+    difference, _ = _roots_as_symbols(candidate - expr)
+    try:
+        if sp.cancel(sp.together(difference)) == 0:
+            return True
+    except sp.PolynomialError:
+        pass
+    return sp.count_ops(difference) <= 2 * SIMPLIFY_OPS and sp.simplify(candidate - expr) == 0
+
+
+@lru_cache(maxsize=512)
+def shortest(expr: sp.Expr) -> sp.Expr:
+    r"""The shortest form of ``expr`` (by ``sympy.count_ops``, :func:`_size`) among sympy's
+    ``cancel``, ``factor``, ``together`` and ``simplify`` (of small expressions) of it and
+    of its rational form in the roots of its symbols (:func:`_roots_as_symbols`:
+    :math:`\sqrt{b}/(1 - b) + b/(b - 1) = \sqrt{b}/(\sqrt{b} + 1)`), keeping only a
+    candidate proven equal to ``expr`` (:func:`_proven_equal`); ``expr`` itself on a tie.
+    Logarithms are left as they are (:func:`factor`); an expression larger than
+    :data:`SHORTEST_OPS` is kept."""
+    expr = sp.sympify(expr)
+    if not expr.free_symbols or expr.has(sp.Piecewise, sp.Sum, sp.Integral) \
+            or sp.count_ops(expr) > SHORTEST_OPS:
+        return expr
+    logs = {lg: sp.Dummy() for lg in expr.atoms(sp.log)}
+    plain = expr.xreplace(logs)
+    restore = {d: lg for lg, d in logs.items()}
+    rational, back = _roots_as_symbols(plain)
+    candidates = []
+    for source, undo in ((plain, {}), (rational, back)):
+        for transform in (sp.cancel, sp.factor, sp.together):
+            try:
+                candidates.append(transform(source).subs(undo))
+            except sp.PolynomialError:
+                continue
+    if sp.count_ops(plain) <= SIMPLIFY_OPS:
+        candidates.append(sp.simplify(plain))
+    best, size = expr, _size(expr)
+    for candidate in candidates:
+        candidate = candidate.xreplace(restore)
+        ops = _size(candidate)
+        if ops < size and _proven_equal(candidate, expr):
+            best, size = candidate, ops
+    return best
+
+
+def _size(expr: sp.Expr) -> tuple[int, int]:
+    r"""``sympy.count_ops`` of ``expr`` with the roots of its symbols counted as symbols
+    (:math:`\sqrt{b}/(\sqrt{b} + 1)` is as short as :math:`t/(t + 1)`), then of ``expr``."""
+    return sp.count_ops(_roots_as_symbols(expr)[0]), sp.count_ops(expr)
 
 
 # ---------------------------------------------------------------------------- coefficients

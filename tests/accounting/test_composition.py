@@ -214,7 +214,7 @@ def test_gaussian_inverse_is_rounded_up():
 def test_delta_target_from_the_command_line(capsys):
     code, out, _ = run(capsys, "compose", "staircase", "--eps", "1", "--count", "10",
                        "--delta-target", "1e-6")
-    assert code == 0 and out == "9.999962904\n"  # rounded up: delta(9.999962903) > 1e-6
+    assert code == 0 and out == "eps = 9.999962904\n"  # rounded up: delta(9.999962903) > 1e-6
     data = run_json(capsys, "compose", "staircase", "--eps", "1", "--count", "10",
                     "--delta-target", "1e-6")
     assert data["eps"] == "9.999962904" and data["rounding"].startswith("up")

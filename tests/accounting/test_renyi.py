@@ -155,7 +155,7 @@ def test_series_and_formula():
 def test_cli(capsys):
     data = run_json(capsys, "renyi", "staircase", "--eps", "1", "--order", "3", "--digits",
                     "12")
-    assert data["value"] == "0.827191385411" and data["certified"]
+    assert data["value"] == "0.827191385411" and data["certificate"] == "enclosure"
     data = run_json(capsys, "renyi", "truncated-laplace", "--eps", "1", "--delta", "0.1",
                     "--order", "2")
     assert data["value"] == "inf" and "bounded support" in data["reason"]

@@ -232,7 +232,7 @@ def test_the_command_line_prints_the_same(capsys, files: dict[str, Path]) -> Non
     code, out, err = run(capsys, "compose", "--noise", str(files["staircase"]), "--gamma",
                          "1/2", "--eps", "1", "--count", "4", "--eps-target", "2")
     expected = compose([(component(Staircase(eps=1, gamma="1/2")), 4)], "2")
-    assert (code, out, err) == (0, expected.text + "\n", "")
+    assert (code, out, err) == (0, f"delta = {expected.text}\n", "")
     assert "my-laplace" not in MECHANISMS  # known for the command only
 
 

@@ -55,8 +55,12 @@ def test_failing_points_are_rows_not_crashes():
 
 def test_parse_values():
     assert parse_values("0.1, 1,10", "eps") == ["0.1", "1", "10"]
-    assert parse_values("log:1e-3:10:5", "eps") == ["0.001", "0.01", "0.1", "1.0", "10.0"]
-    assert parse_values("log:1:2:3", "eps") == ["1.0", "1.41421", "2.0"]
+    # the ends as written, whole numbers without a decimal point (never Python's "10.0")
+    assert parse_values("log:1e-3:10:5", "eps") == ["1e-3", "0.01", "0.1", "1", "10"]
+    assert parse_values("log:1:2:3", "eps") == ["1", "1.41421", "2"]
+    assert parse_values("log:1:100:3", "eps") == ["1", "10", "100"]
+    assert parse_values("log:1:1e6:3", "eps") == ["1", "1000", "1e6"]
+    assert parse_values("log:1/4:4:3", "eps") == ["1/4", "1", "4"]
     for bad in ("", "1,,2", "log:1:2", "log:0:1:3", "log:1:2:0", "1e999999", "nan",
                 "log:1:2:\uff13", "\uff13", "1/0", "1/2/", "1.5/", "0x1/2",
                 "log:1:2:" + "9" * 5000, "log:1:2: 3", "1/" + "1" * 20000):
@@ -66,12 +70,12 @@ def test_parse_values():
 
 def test_log_grids_keep_distinct_points_distinct():
     values = parse_values("log:1:1.0000001:4", "eps")
-    assert values == ["1.0", "1.00000003", "1.00000007", "1.0000001"]
+    assert values == ["1", "1.00000003", "1.00000007", "1.0000001"]
     assert len({Fraction(v) for v in values}) == 4
     # the endpoints are written exactly, however many digits they take
     values = parse_values("log:0.1234567:100:3", "eps")
-    assert Fraction(values[0]) == Fraction("0.1234567") and values[-1] == "100.0"
-    assert parse_values("log:2:2:3", "eps") == ["2.0", "2.0", "2.0"]  # equal points
+    assert Fraction(values[0]) == Fraction("0.1234567") and values[-1] == "100"
+    assert parse_values("log:2:2:3", "eps") == ["2", "2", "2"]  # equal points
     with pytest.raises(DomainError, match="not distinct"):
         parse_values("log:1:1.0000000000000000000000000000001:3", "eps")
 
