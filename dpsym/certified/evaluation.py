@@ -25,8 +25,8 @@ integer argmin or the interval minimiser; only where none of them applies or pro
 value does it fall back to the mpmath path, labelled ``"agreement"`` (no catalogue entry
 does: ``tests/certified/test_catalogue_certificates.py``). The instance is used only
 through its public contract (``values``, ``params``, ``free``, ``derived``, ``formula``,
-``cost_function``, ``slope_function``...) and two hooks a family may refine: ``_numeric_optimum`` and
-``_guard_digits`` (default: :func:`numeric_optimum`, :func:`guard_digits`).
+``cost_function``, ``slope_function``...) and two hooks a family may refine:
+``_numeric_optimum`` and ``_guard_digits`` (default: :func:`numeric_optimum`, :func:`guard_digits`).
 
 :func:`value` holds the precision lock of :mod:`dpsym.precision` from start to end (the
 plan's preparation, the ball evaluation or both mpmath evaluations): no other thread's
