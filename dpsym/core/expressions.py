@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from typing import TypeAlias
 
 import flint
 import sympy as sp
@@ -78,7 +79,7 @@ _CONSTANTS = {"pi": sp.pi, "e": sp.E, "E": sp.E}
 #: The sympy node classes an exact value may contain (what :func:`enclosure` evaluates).
 _NODES = (sp.Rational, sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log, type(sp.pi), type(sp.E))
 
-Exact = Fraction | sp.Expr
+Exact: TypeAlias = Fraction | sp.Expr
 
 
 def _shown(text: str) -> str:

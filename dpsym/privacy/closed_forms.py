@@ -81,6 +81,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeAlias
 
 import flint
 import sympy as sp
@@ -95,7 +96,7 @@ from dpsym.symbols import u, x
 
 arb = flint.arb
 #: An exact number: a fraction, or a constant sympy expression (``log(3)``).
-Exact = Fraction | sp.Expr
+Exact: TypeAlias = Fraction | sp.Expr
 
 
 @dataclass(frozen=True)
