@@ -54,7 +54,7 @@ import sympy as sp
 
 from dpsym.certified.balls import BallFunction
 from dpsym.certified.constants import arb_of
-from dpsym.certified.kernel import ball
+from dpsym.certified.kernel import ball, exact_integer
 from dpsym.certified.lerch.balls import lerch_family
 from dpsym.core.costs import Cost
 from dpsym.core.monotone import Majorant, ext_compare, majorant, shown
@@ -170,9 +170,7 @@ def _floor(v: arb) -> int | None:
     """The floor of a ball that excludes every integer (or is one exactly), else None."""
     lo, hi = v.lower().floor(), v.upper().floor()
     if lo == hi:
-        n = lo.unique_fmpz()
-        assert n is not None  # two equal balls are one exact point: an integer here
-        return int(n)
+        return exact_integer(lo)
     return None
 
 

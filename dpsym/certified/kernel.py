@@ -82,6 +82,14 @@ def exact(x: flint.arb) -> Fraction:
     return Fraction(int(q.p), int(q.q))
 
 
+def exact_integer(x: flint.arb) -> int:
+    """An exact integer Arb number (the floor or ceiling of an end of a ball) as an int."""
+    n = x.unique_fmpz()
+    if n is None:
+        raise ValueError(f"{x} is not one integer")
+    return int(n)
+
+
 def man_exp(x: flint.arb) -> tuple[int, int]:
     r"""An exact Arb number as ``(man, exp)``, :math:`\mathrm{man} \cdot 2^{\mathrm{exp}}`."""
     man, exp = x.man_exp()
@@ -429,5 +437,6 @@ def adaptive(compute: Callable[[], flint.arb], bits: int, extra: int = GUARD_BIT
 __all__ = ["ATTEMPTS", "BITS_PER_DIGIT", "GUARD_BITS", "MAX_BITS", "Certified", "adaptive",
            "ball", "ball_log2", "ball_rounding", "ball_size", "bits_for", "certify",
            "certify_ball", "certify_directed", "decide_at_most", "directed_texts", "exact",
+           "exact_integer",
            "man_exp", "nonneg", "outward", "precisions", "refine", "size_bits", "to_mpf",
            "trimmed"]

@@ -191,6 +191,13 @@ class Cost:
         return self.exponent is not None
 
     @property
+    def power(self) -> sp.Rational:
+        r"""The exponent :math:`p` of a power cost (:attr:`is_power`)."""
+        if self.exponent is None:
+            raise TypeError(f"the cost {self.name} is not a power")
+        return self.exponent
+
+    @property
     def is_integer(self) -> bool:
         """Whether :math:`p` is an integer (then every closed form is elementary); False
         for an expression."""

@@ -278,7 +278,7 @@ class AnalyticGaussian(_Gaussian):
             raise CertificationError(f"{self.name}: {quantity} has no ball form in sigma")
         root = self._root()
         # a power p of sigma multiplies its relative width by p
-        extra = 8 + int(float(cost.exponent)).bit_length() if quantity == "cost" else 8
+        extra = 8 + int(float(cost.power)).bit_length() if quantity == "cost" else 8
 
         def enclose(bits: int) -> flint.arb:
             s = root.sigma(bits + extra)

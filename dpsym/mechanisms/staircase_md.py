@@ -220,7 +220,7 @@ class StaircaseMD(DimensionalMechanism):
         r"""``amplitude``: :math:`\mathbb{E}\|X\|_1`; ``power``: :math:`\mathbb{E}\|X\|_2^2`."""
         cost = parse_cost(cost)
         cls._specific(cost)
-        p = int(cost.exponent)
+        p = int(cost.power)
         return cost_constant(cls.DIM, p) * shifted_power_sum(cls.DIM + p) \
             / shifted_power_sum(cls.DIM)
 
@@ -232,7 +232,7 @@ class StaircaseMD(DimensionalMechanism):
         = \frac{(d+p) S_{d+p-1} S_d - d\, S_{d+p} S_{d-1}}{S_d^2}`."""
         cost = parse_cost(cost)
         cls._specific(cost)
-        d, p = cls.DIM, int(cost.exponent)
+        d, p = cls.DIM, int(cost.power)
         factor = cls.cost_function(cost) * shifted_power_sum(d) / shifted_power_sum(d + p)
         S = shifted_power_sum
         return factor * ((d + p) * S(d + p - 1) * S(d) - d * S(d + p) * S(d - 1)) / S(d) ** 2
@@ -286,7 +286,7 @@ class StaircaseMD(DimensionalMechanism):
         r"""(cost as a function of :math:`\gamma`, the sums :math:`E_j`) at the working
         precision: :math:`C_{d,p}\,S_{d+p}(\gamma)/S_d(\gamma)` with :func:`cost_constant`
         and the sums of :func:`dpsym.symbolic.l1.shifted_power_sums_numeric`."""
-        d, p = self.DIM, int(cost.exponent)
+        d, p = self.DIM, int(cost.power)
         t, bb, omb = self._sums()
         const = evaluate(cost_constant(d, p), self.substitution)
         if self._small_eps():
@@ -339,7 +339,7 @@ class StaircaseMD(DimensionalMechanism):
             return super()._numeric_optimum(cost, hint)
         cost = parse_cost(cost)
         self._specific(cost)
-        d, p = self.DIM, int(cost.exponent)
+        d, p = self.DIM, int(cost.power)
         _, bb, _ = self._sums()
         value, e = self._cost_evaluator(cost)
 
@@ -418,12 +418,12 @@ class StaircaseMD(DimensionalMechanism):
             return None
         self.require("eps", "Delta")
         delta = self.values["Delta"]
-        const = cost_constant(self.DIM, int(cost.exponent)).subs(
+        const = cost_constant(self.DIM, int(cost.power)).subs(
             Delta, sp.Rational(delta.numerator, delta.denominator))
         if not const.is_Rational:
             return None
         const = Fraction(int(const.p), int(const.q))
-        return _RadialPolynomials(self.DIM, int(cost.exponent), self.values["eps"],
+        return _RadialPolynomials(self.DIM, int(cost.power), self.values["eps"],
                                   const).functions()
 
     def _guard_digits(self, cost: Cost) -> int:

@@ -50,7 +50,14 @@ import flint
 import sympy as sp
 
 from dpsym.certified.constants import arb_of, exact_sym, sort_key
-from dpsym.certified.kernel import certify, certify_directed, directed_texts, nonneg, outward
+from dpsym.certified.kernel import (
+    certify,
+    certify_directed,
+    directed_texts,
+    exact_integer,
+    nonneg,
+    outward,
+)
 from dpsym.errors import CertificationError, UnsupportedError
 from dpsym.precision import arb_workprec, exclusive
 from dpsym.privacy.closed_forms import compare
@@ -181,7 +188,7 @@ def exact_floor(expr: sp.Expr) -> int:
             if found.is_finite():
                 lo = found.lower().floor()
                 if lo == found.upper().floor():
-                    return int(lo.unique_fmpz())
+                    return exact_integer(lo)
     return int(sp.floor(expr))
 
 
@@ -198,7 +205,7 @@ def magnitude_bits(expr: sp.Expr) -> int:
             if not mag.is_finite() or not mag > 1:
                 return 0
             bits = (mag.log() / flint.arb(2).log()).upper().ceil()
-            return int(bits.unique_fmpz()) + 4
+            return exact_integer(bits) + 4
     except (ValueError, UnsupportedError):
         return 0
 
