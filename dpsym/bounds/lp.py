@@ -225,9 +225,7 @@ def cell_costs(cost: Cost, step: Fraction, count: int, lattice: bool, bits: int
 
     if cost.shape.rational:
         exact = [balls.exact_value(point(j)) for j in range(count + 1)]
-        known = [v for v in exact if v is not None]
-        assert len(known) == len(exact)  # a rational shape has exact values
-        return known[0], [known[j + 1] - known[j] for j in range(count)]
+        return exact[0], [exact[j + 1] - exact[j] for j in range(count)]
     with arb_workprec(bits):
         values = [balls.value(point(j)) for j in range(count + 1)]
         first = _lower_fraction(values[0])
@@ -415,10 +413,8 @@ def cell_means(cost: Cost, step: Fraction, count: int, bits: int
     ends = [Fraction(0)] + [step * (2 * i + 1) / 2 for i in range(count)]
     if cost.shape.rational:
         exact = [balls.exact_antiderivative(t) for t in ends]
-        known = [v for v in exact if v is not None]
-        assert len(known) == len(exact)  # a rational shape has exact antiderivatives
-        means: list[Fraction | flint.arb] = [2 * known[1] / step]
-        return means + [(known[i + 1] - known[i]) / step for i in range(1, count)]
+        means: list[Fraction | flint.arb] = [2 * exact[1] / step]
+        return means + [(exact[i + 1] - exact[i]) / step for i in range(1, count)]
     with arb_workprec(bits):
         prims = [balls.antiderivative(t) for t in ends]
         means = [2 * prims[1] / _ball(step)]

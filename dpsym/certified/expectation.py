@@ -158,12 +158,14 @@ def _rational_terms(piece: _Piece) -> list[tuple[Fraction, Fraction]]:
     """The terms of a piece of a rational shape (:attr:`dpsym.core.costs.Shape.rational`:
     a polynomial with rational coefficients) as fractions."""
     assert piece.terms is not None
-    out = []
-    for c, p in piece.terms:
-        k = _fraction(c)
-        assert k is not None
-        out.append((k, p))
-    return out
+    return [(_rational(c), p) for c, p in piece.terms]
+
+
+def _rational(v: sp.Expr) -> Fraction:
+    """A cut, value or coefficient of a rational shape as a fraction."""
+    found = _fraction(v)
+    assert found is not None
+    return found
 
 
 def _floor(v: arb) -> int | None:
@@ -308,24 +310,33 @@ class CostBalls:
             return self._piece_value(j - 1, ball(t))
         return _constant(self.values[j], flint.ctx.prec)
 
-    def exact_value(self, t: Fraction, side: int = 0) -> Fraction | None:
-        r""":math:`L(t)` (or a one-sided limit) as an exact rational, for a cost whose
-        shape is rational (:attr:`dpsym.core.costs.Shape.rational`); else None."""
+    def _require_rational(self) -> None:
         if not self.shape.rational:
-            return None
+            raise UnsupportedError(f"the cost {self.cost.name} has no exact values (its "
+                                   "shape is not rational)")
+
+    def exact_cuts(self) -> list[Fraction]:
+        """The cuts of a rational shape as fractions (as :meth:`exact_value`)."""
+        self._require_rational()
+        return [_rational(c) for c in self.cuts]
+
+    def exact_value(self, t: Fraction, side: int = 0) -> Fraction:
+        r""":math:`L(t)` (or a one-sided limit) as an exact rational, for a cost whose
+        shape is rational (:attr:`dpsym.core.costs.Shape.rational`; else
+        :class:`~dpsym.errors.UnsupportedError`)."""
+        self._require_rational()
         j, at_cut = self.locate(t)
         if at_cut and side == 0:
-            return _fraction(self.values[j])
+            return _rational(self.values[j])
         if at_cut and side < 0 and j > 0:
             j -= 1
         return sum((c * t ** int(p) for c, p in _rational_terms(self.pieces[j])),
                    Fraction(0))
 
-    def exact_antiderivative(self, t: Fraction) -> Fraction | None:
-        r""":math:`F(t)` as an exact rational for a rational shape; else None."""
-        if not self.shape.rational:
-            return None
-        cuts = [c for c in self.cut_fractions if c is not None]  # all: the shape is rational
+    def exact_antiderivative(self, t: Fraction) -> Fraction:
+        r""":math:`F(t)` as an exact rational for a rational shape (as :meth:`exact_value`)."""
+        self._require_rational()
+        cuts = self.exact_cuts()
         total = Fraction(0)
         for j, pc in enumerate(self.pieces):
             a = cuts[j]
