@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import flint
 import mpmath
@@ -53,6 +53,13 @@ from dpsym.precision import arb_workprec, exclusive
 from dpsym.symbolic.lambdas import literal
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar, arb_lower_gamma_star
 from dpsym.symbols import b, eps
+
+#: A ball or a power series of balls (an Arb ``arb``, ``acb`` or ``arb_series``): the
+#: functions of the certified paths map each kind to the same kind (an arb to an arb, a
+#: series to a series), a correspondence that an annotation cannot state.
+BallLike = Any
+#: A function of a ball (:data:`BallLike`), with any further options.
+BallMap = Callable[..., Any]
 
 #: sympy function classes evaluated by Arb (printed as ``mpmath.<name>`` and mapped below;
 #: :class:`~dpsym.symbolic.sums.LowerGammaStar` and :class:`~dpsym.symbolic.sums.LerchSum` by their

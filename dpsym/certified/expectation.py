@@ -47,12 +47,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
 import flint
 import sympy as sp
 
-from dpsym.certified.balls import BallFunction
+from dpsym.certified.balls import BallFunction, BallLike, BallMap
 from dpsym.certified.constants import arb_of
 from dpsym.certified.kernel import ball, exact_integer
 from dpsym.certified.lerch.balls import lerch_family
@@ -65,9 +64,6 @@ from dpsym.symbols import u, x, y
 
 arb = flint.arb
 acb = flint.acb
-#: A compiled function ``f(z, analytic=False)`` of a ball: an arb for an arb argument, an acb
-#: for an acb one (a correspondence that a ``Callable`` type cannot state).
-BallMap = Callable[..., Any]
 
 #: Most terms summed one by one (a sum of a non-polynomial piece over many periods).
 MAX_DIRECT = 200_000
@@ -91,21 +87,21 @@ def compile_function(expr: sp.Expr, var: sp.Symbol) -> BallMap:
     branch cut, as Arb's integration requires."""
     expr = sp.sympify(expr)
     if var not in expr.free_symbols:
-        def constant(z: Any, analytic: bool = False, e: sp.Expr = expr) -> arb:
+        def constant(z: BallLike, analytic: bool = False, e: sp.Expr = expr) -> arb:
             return _constant(e, flint.ctx.prec)
         return constant
     if expr == var:
         return lambda z, analytic=False: z
     args = [compile_function(a, var) for a in expr.args]
     if isinstance(expr, sp.Add):
-        def add(z: Any, analytic: bool = False) -> Any:
+        def add(z: BallLike, analytic: bool = False) -> BallLike:
             total = args[0](z, analytic)
             for f in args[1:]:
                 total = total + f(z, analytic)
             return total
         return add
     if isinstance(expr, sp.Mul):
-        def mul(z: Any, analytic: bool = False) -> Any:
+        def mul(z: BallLike, analytic: bool = False) -> BallLike:
             total = args[0](z, analytic)
             for f in args[1:]:
                 total = total * f(z, analytic)
@@ -122,7 +118,7 @@ def compile_function(expr: sp.Expr, var: sp.Symbol) -> BallMap:
             return lambda z, analytic=False: f(z, analytic) ** n
         q = Fraction(int(power.p), int(power.q))
 
-        def frac_power(z: Any, analytic: bool = False) -> Any:
+        def frac_power(z: BallLike, analytic: bool = False) -> BallLike:
             v = f(z, analytic)
             if isinstance(v, acb):
                 return (v.log(analytic=analytic) * ball(q)).exp()
@@ -136,7 +132,7 @@ def compile_function(expr: sp.Expr, var: sp.Symbol) -> BallMap:
     if isinstance(expr, sp.log):
         f = args[0]
 
-        def log(z: Any, analytic: bool = False) -> Any:
+        def log(z: BallLike, analytic: bool = False) -> BallLike:
             v = f(z, analytic)
             return v.log(analytic=analytic) if isinstance(v, acb) else v.log()
         return log

@@ -24,7 +24,7 @@ from typing import Any
 import flint
 import sympy as sp
 
-from dpsym.certified.balls import BallFunction
+from dpsym.certified.balls import BallFunction, BallLike, BallMap
 from dpsym.certified.intervals import polynomial_at
 from dpsym.core.costs import Cost
 from dpsym.core.expressions import approximation
@@ -97,7 +97,8 @@ def _derivative(c: list[flint.arb]) -> list[flint.arb]:
     return [k * c[k] for k in range(1, len(c))] or [flint.arb(0)]
 
 
-def rational_functions(m: Any, cost: Cost, exact: dict) -> tuple[Callable, ...] | None:
+def rational_functions(m: Any, cost: Cost, exact: dict
+                       ) -> tuple[BallMap, BallMap, BallMap] | None:
     r"""(cost, slope, slope derivative) as ball functions of the free parameter, each a
     ratio of polynomials evaluated by Horner's scheme on coefficients computed once per
     precision (:math:`s^{\prime} = (N^{\prime} D - N D^{\prime})/D^2` from the slope :math:`N/D`);
@@ -113,13 +114,13 @@ def rational_functions(m: Any, cost: Cost, exact: dict) -> tuple[Callable, ...] 
         return None
     vn, vd, sn, sd = coeffs
 
-    def value(x: object) -> object:
+    def value(x: BallLike) -> BallLike:
         return polynomial_at(vn(), x) / polynomial_at(vd(), x)
 
-    def slope(x: object) -> object:
+    def slope(x: BallLike) -> BallLike:
         return polynomial_at(sn(), x) / polynomial_at(sd(), x)
 
-    def dslope(x: object) -> object:
+    def dslope(x: BallLike) -> BallLike:
         n, d = sn(), sd()
         den = polynomial_at(d, x)
         return (polynomial_at(_derivative(n), x) * den

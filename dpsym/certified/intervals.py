@@ -58,7 +58,7 @@ from itertools import pairwise
 
 import flint
 
-from dpsym.certified.balls import BallFunction
+from dpsym.certified.balls import BallLike, BallMap
 from dpsym.certified.kernel import (
     BITS_PER_DIGIT,
     GUARD_BITS,
@@ -81,6 +81,9 @@ TAYLOR_ORDER = 6
 PRECISION_DOUBLINGS = 6
 #: Newton steps per precision before the contraction is judged stalled.
 MAX_NEWTON = 60
+#: A family's own ball functions of its free parameter for the interval minimiser: the cost,
+#: its slope, the slope's derivative and the slope's sign polynomial (its coefficients).
+IntervalFunctions = tuple[BallMap, BallMap, BallMap, Callable[[], list[flint.arb]]]
 
 
 
@@ -89,9 +92,9 @@ class CompiledCost:
     """The cost, its slope and the slope's derivative in the free parameter, as ball
     functions at exact parameters, and the parameter's exact range ``[lo, hi]``."""
 
-    cost: BallFunction
-    slope: BallFunction
-    dslope: BallFunction
+    cost: BallMap
+    slope: BallMap
+    dslope: BallMap
     lo: Fraction
     hi: Fraction
     #: Optional: the coefficients (ascending powers of the parameter, balls at the current
@@ -312,8 +315,8 @@ def _power_of_two(n: int) -> flint.arb:
     return flint.arb((1, n))
 
 
-def polynomial_at(coeffs: list[flint.arb] | flint.arb_poly, x: object,
-                  increasing: bool = False) -> object:
+def polynomial_at(coeffs: list[flint.arb] | flint.arb_poly, x: BallLike,
+                  increasing: bool = False) -> BallLike:
     r""":math:`\sum_j c_j x^j` (ascending coefficients, or an Arb polynomial) at a ball or
     an Arb power series.
 
@@ -367,11 +370,11 @@ class SignPolynomial:
             self._cache[prec] = (c, [k * c[k] for k in range(1, len(c))] or [flint.arb(0)])
         return self._cache[prec]
 
-    def slope(self, x: object) -> object:
+    def slope(self, x: BallLike) -> BallLike:
         """:math:`N(x)`."""
         return polynomial_at(self.coefficients()[0], x)
 
-    def dslope(self, x: object) -> object:
+    def dslope(self, x: BallLike) -> BallLike:
         r""":math:`N^{\prime}(x)`."""
         return polynomial_at(self.coefficients()[1], x)
 

@@ -29,6 +29,7 @@ import sympy as sp
 
 from dpsym.certified import evaluation
 from dpsym.certified.evaluation import Value
+from dpsym.certified.intervals import IntervalFunctions
 from dpsym.certified.rounding import decimal_fraction
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.expressions import to_sympy
@@ -148,7 +149,7 @@ class Mechanism(Distribution, Parametrised):
         """Guard digits of the ball paths (:func:`dpsym.certified.evaluation.guard_digits`)."""
         return evaluation.guard_digits(self, cost)
 
-    def _interval_functions(self, cost: Cost) -> tuple | None:
+    def _interval_functions(self, cost: Cost) -> IntervalFunctions | None:
         """The family's own ball functions ``(cost, slope, slope', sign numerator)`` of its
         continuous free parameter for the interval minimiser, or None (the engine's
         expressions are compiled instead)."""

@@ -52,7 +52,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dpsym.certified.intervals import polynomial_at
+from dpsym.certified.balls import BallLike
+from dpsym.certified.intervals import IntervalFunctions, polynomial_at
 from dpsym.certified.rounding import decimal_digits
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import FreeParameter, dim_param, eps_param, sensitivity_param
@@ -402,7 +403,7 @@ class StaircaseMD(DimensionalMechanism):
             best = min(candidates, key=value)
         return best, value(best)
 
-    def _interval_functions(self, cost: Cost) -> tuple | None:
+    def _interval_functions(self, cost: Cost) -> IntervalFunctions | None:
         r"""The cost, its slope, the slope's derivative and the slope's sign polynomial
         as ball functions of :math:`\gamma` for the interval minimiser
         (:func:`dpsym.certified.evaluation.interval_plan`), from the polynomials
@@ -526,18 +527,18 @@ class _RadialPolynomials:
                     self.const.numerator, self.const.denominator))}
         return self._cache[prec]
 
-    def cost(self, x: object) -> object:
+    def cost(self, x: BallLike) -> BallLike:
         """:math:`C S_{d+p}(x)/S_d(x)`."""
         q = self._polys()
         return q["c"] * polynomial_at(q["top"], x, True) / polynomial_at(q["bottom"], x,
                                                                          True)
 
-    def slope(self, x: object) -> object:
+    def slope(self, x: BallLike) -> BallLike:
         """:math:`C N(x)/S_d(x)^2`."""
         q = self._polys()
         return q["c"] * polynomial_at(q["n"], x) / polynomial_at(q["bottom"], x, True) ** 2
 
-    def dslope(self, x: object) -> object:
+    def dslope(self, x: BallLike) -> BallLike:
         r""":math:`C (N^{\prime} S_d - 2 N S_d^{\prime})/S_d^3`."""
         q = self._polys()
         sd = polynomial_at(q["bottom"], x, True)
@@ -548,7 +549,7 @@ class _RadialPolynomials:
         """The coefficients of :math:`N` (the slope's sign)."""
         return self._polys()["coeffs"]
 
-    def functions(self) -> tuple:
+    def functions(self) -> IntervalFunctions:
         """(cost, slope, slope derivative, sign numerator)."""
         return self.cost, self.slope, self.dslope, self.numerator
 

@@ -27,11 +27,12 @@ one of them (the :math:`d`-dimensional staircase) is followed by every later ste
 from __future__ import annotations
 
 from functools import cache
+from typing import ClassVar, Protocol, TypeAlias
 
 import sympy as sp
 
 from dpsym.core.costs import Cost, parse_cost
-from dpsym.core.params import Derived
+from dpsym.core.params import Derived, FreeParameter, Param
 from dpsym.errors import NoClosedFormError, UnsupportedError
 from dpsym.symbolic.asymptotics import minimiser_series
 from dpsym.symbolic.cache import derivation
@@ -43,9 +44,44 @@ from dpsym.symbolic.tidy import factor as tidy_factor
 from dpsym.symbolic.tidy import tidy
 from dpsym.symbols import NORM, Delta, b, eps, p
 
-#: A noise family: a class with ``noise_shape``, ``conditions``, ``params``, ``free``,
-#: ``derived`` and ``lattice`` (the mechanism classes of :mod:`dpsym.mechanisms`).
-Family = type
+
+class NoiseFamily(Protocol):
+    """A noise family's class: ``noise_shape``, ``conditions``, ``params``, ``free``,
+    ``derived`` and ``lattice`` (the mechanism classes of :mod:`dpsym.mechanisms`), and the
+    steps of this module reached through its own class methods."""
+
+    name: ClassVar[str]
+    lattice: ClassVar[bool]
+    params: ClassVar[tuple[Param, ...]]
+    free: ClassVar[FreeParameter | None]
+    derived: ClassVar[tuple[Derived, ...]]
+
+    @classmethod
+    def noise_shape(cls) -> SymmetricNoise: ...
+    @classmethod
+    def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]: ...
+    @classmethod
+    def check_quantity(cls, quantity: str) -> str: ...
+    @classmethod
+    def calibration(cls) -> dict[sp.Symbol, sp.Expr]: ...
+    @classmethod
+    def moment(cls, power: sp.Expr) -> sp.Expr: ...
+    @classmethod
+    def cost_function(cls, cost: Cost | str) -> sp.Expr: ...
+    @classmethod
+    def test_points(cls) -> list[dict[sp.Symbol, sp.Expr]]: ...
+    @classmethod
+    def _optimal_root(cls, cost: Cost | str) -> AlgebraicRoot | None: ...
+    @classmethod
+    def optimal_parameter(cls, cost: Cost | str) -> sp.Expr | None: ...
+    @classmethod
+    def optimal_cost(cls, cost: Cost | str) -> sp.Expr | None: ...
+    @classmethod
+    def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr: ...
+
+
+#: A noise family: the class itself (its class methods are called).
+Family: TypeAlias = type[NoiseFamily]
 
 #: Largest exponent of a term of a sum of powers given a closed form (``moment:P``'s bound).
 MAX_TERM_POWER = 20
