@@ -58,6 +58,7 @@ from dpsym.core.expressions import Exact, approximation, to_sympy
 from dpsym.core.params import Derived, FreeParameter, Param
 from dpsym.errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
 from dpsym.precision import exclusive, workdps
+from dpsym.symbolic.engine import Family
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbolic.numerics import evaluate
 from dpsym.symbolic.optimize import numeric_minimiser, refine_root
@@ -193,6 +194,7 @@ class Value:
     def number(self) -> mpmath.mpf:
         """The value (an mpf; the ball's midpoint or the finer evaluation)."""
         if self._number is None:
+            assert self._source is not None  # (a Value has its number or a source)
             self._number = self._source.number()
         return self._number
 
@@ -200,6 +202,7 @@ class Value:
     def text(self) -> str:
         """The value rounded to :attr:`digits` significant digits."""
         if self._text is None:
+            assert self._source is not None
             self._text = self._source.text()
         return self._text
 
@@ -444,9 +447,10 @@ def _operations(expr: sp.Expr) -> int:
 
 
 @lru_cache(maxsize=256)
-def _slope_derivative(fam: type, cost: Cost) -> sp.Expr:
+def _slope_derivative(fam: Family, cost: Cost) -> sp.Expr:
     r"""The derivative of the family's slope in its free parameter (the interval Newton
     step's :math:`s^{\prime}`)."""
+    assert fam.free is not None  # called for a family with a free parameter
     return sp.diff(fam.slope_function(cost), fam.free.symbol)
 
 
@@ -540,6 +544,7 @@ def integer_value(m: Instance, quantity: str, cost: Cost, digits: int) -> Value 
         If the argmin is not proven (a tie is named) or the digits do not round.
     """
     fp = m.free
+    assert fp is not None  # (an integer free parameter)
     try:
         if quantity in ("cost", fp.name):
             best, found = integer_optimum(m, cost, digits, quantity)
@@ -555,10 +560,10 @@ def integer_value(m: Instance, quantity: str, cost: Cost, digits: int) -> Value 
         plan = None if expr is None else BallPlan.prepare(
             expr, {symbol[n]: v for n, v in m.values.items()}, allow_zero=True,
             guard_digits=m._guard_digits(cost))
-        found = None if plan is None else plan(digits)
-        if found is None:
+        enclosed = None if plan is None else plan(digits)
+        if enclosed is None:
             raise UnsupportedError(f"{m.name}: {quantity} is not enclosed at the optimum")
-        return Value(None, None, digits, source=found)
+        return Value(None, None, digits, source=enclosed)
     except UnsupportedError:
         return None
 

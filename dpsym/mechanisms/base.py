@@ -116,12 +116,12 @@ class Mechanism(Distribution, Parametrised):
     # ------------------------------------------------------------------ derived (symbolic)
     calibration = classmethod(engine.calibration)
     normalisation = classmethod(engine.normalisation)
-    noise = classmethod(engine.noise)
+    noise = classmethod(engine.noise)  # type: ignore[arg-type, var-annotated]  # a class is Hashable
     moment = Moment(classmethod(exclusive(engine.moment)))  # instances: scipy's moment
     cost_function = classmethod(engine.cost_function)
     slope_function = classmethod(engine.slope_function)
     test_points = classmethod(engine.test_points)
-    _optimal_root = classmethod(engine.optimal_root)
+    _optimal_root = classmethod(engine.optimal_root)  # type: ignore[arg-type, var-annotated]
     optimal_parameter = classmethod(engine.optimal_parameter)
     optimal_cost = classmethod(engine.optimal_cost)
     formula = classmethod(engine.formula)
@@ -231,7 +231,7 @@ class Mechanism(Distribution, Parametrised):
         key = tuple(sorted(self.values.items()))
         free = self.free_given
         try:
-            return _cached_sampler(type(self), key,
+            return _cached_sampler(type(self), key,  # type: ignore[arg-type]  # a class is Hashable
                                    cost if self.free is not None and free is None else None,
                                    free)
         except ScaleError as err:
