@@ -115,18 +115,18 @@ class Mechanism(Distribution, Parametrised):
 
     # ------------------------------------------------------------------ derived (symbolic)
     calibration = classmethod(engine.calibration)
-    normalisation = classmethod(engine.normalisation)
+    normalisation = classmethod(engine.normalisation)  # type: ignore[arg-type, var-annotated]  # the class is its Family
     noise = classmethod(engine.noise)  # type: ignore[arg-type, var-annotated]  # a class is Hashable
     moment = Moment(classmethod(exclusive(engine.moment)))  # instances: scipy's moment
-    cost_function = classmethod(engine.cost_function)
+    cost_function = classmethod(engine.cost_function)  # type: ignore[arg-type, var-annotated]  # the class is its Family
     slope_function = classmethod(engine.slope_function)
-    test_points = classmethod(engine.test_points)
+    test_points = classmethod(engine.test_points)  # type: ignore[arg-type, var-annotated]  # the class is its Family
     _optimal_root = classmethod(engine.optimal_root)  # type: ignore[arg-type, var-annotated]
     optimal_parameter = classmethod(engine.optimal_parameter)
     optimal_cost = classmethod(engine.optimal_cost)
-    formula = classmethod(engine.formula)
+    formula = classmethod(engine.formula)  # type: ignore[arg-type, var-annotated]  # the class is its Family
     _closed_form = classmethod(engine.closed_form)
-    series = classmethod(engine.series)
+    series = classmethod(engine.series)  # type: ignore[arg-type, var-annotated]  # the class is its Family
 
     # ------------------------------------------------------------------ numeric
     def value(self, quantity: str = "cost", cost: Cost | str = "amplitude", digits: int = 30,

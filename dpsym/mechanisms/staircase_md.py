@@ -43,9 +43,11 @@ cancellation (:func:`dpsym.symbolic.l1.shifted_power_sums_numeric`).
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
+from typing import TypedDict
 
 import flint
 import mpmath
@@ -195,7 +197,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:
+    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:  # type: ignore[override]  # a cached classmethod
         r""":math:`a(\gamma)` from total mass = 1 (the mass is linear in :data:`NORM`)."""
         mass = RadialStaircaseLaw(cls.DIM, sp.Integer(1)).total_mass()
         return {NORM: sp.factor(sp.cancel(1 / mass))} if cls.DIM <= 6 else {NORM: 1 / mass}
@@ -208,7 +210,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def moment(cls, power: sp.Expr) -> sp.Expr:
+    def moment(cls, power: sp.Expr) -> sp.Expr:  # type: ignore[override]  # a cached classmethod
         r""":math:`\mathbb{E}\|X\|_1^p` for integer :math:`p \ge 0` (the radius's moment)."""
         p = sp.sympify(power)
         if not (p.is_Integer and p >= 0):
@@ -217,7 +219,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def cost_function(cls, cost: Cost | str) -> sp.Expr:
+    def cost_function(cls, cost: Cost | str) -> sp.Expr:  # type: ignore[override]  # a cached classmethod
         r"""``amplitude``: :math:`\mathbb{E}\|X\|_1`; ``power``: :math:`\mathbb{E}\|X\|_2^2`."""
         cost = parse_cost(cost)
         cls._specific(cost)
@@ -227,7 +229,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def slope_function(cls, cost: Cost | str) -> sp.Expr:
+    def slope_function(cls, cost: Cost | str) -> sp.Expr:  # type: ignore[override]  # a cached classmethod
         r"""The derivative in :math:`\gamma`, from :math:`S_m^{\prime} = m S_{m-1}`:
         :math:`\frac{d}{d\gamma}\frac{S_{d+p}}{S_d}
         = \frac{(d+p) S_{d+p-1} S_d - d\, S_{d+p} S_{d-1}}{S_d^2}`."""
@@ -240,7 +242,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def _optimal_root(cls, cost: Cost | str) -> AlgebraicRoot | None:
+    def _optimal_root(cls, cost: Cost | str) -> AlgebraicRoot | None:  # type: ignore[override]  # a cached classmethod
         if cls.DIM == 1:
             return super()._optimal_root(cost)
         return None  # degree 2d >= 4: see formula() for Ferrari's d = 2 root
@@ -272,7 +274,7 @@ class StaircaseMD(DimensionalMechanism):
         if reg.name not in ("eps->0", "eps->oo"):
             raise UnsupportedError(f"regime {reg.name} moves parameters that {cls.name} "
                                    "does not have")
-        g, v = _minimiser_series_cached(cls, cost, reg.name, order)
+        g, v = _minimiser_series_cached(cls, cost, reg.name, order)  # type: ignore[arg-type]
         return v if quantity == "cost" else g
 
     # -------------------------------------------------------------- numerics
@@ -441,7 +443,8 @@ class StaircaseMD(DimensionalMechanism):
 
     # -------------------------------------------------------------- sampling
     def ball_sampler(self, cost: Cost | str = "amplitude",
-                     gamma_value: object = None) -> BallMixtureSampler:
+                     gamma_value: numbers.Rational | float | str | None = None
+                     ) -> BallMixtureSampler:
         r"""The (cached) sampler of :meth:`sample` at this instance's parameters.
 
         ``gamma_value`` overrides the optimal :math:`\gamma` for ``cost``.
@@ -449,7 +452,7 @@ class StaircaseMD(DimensionalMechanism):
         self.require("eps", "Delta")
         if gamma_value is None:
             key = (type(self), self.values["eps"], self.values["Delta"], parse_cost(cost))
-            g = _optimal_gamma(*key)
+            g = _optimal_gamma(*key)  # type: ignore[arg-type]  # a class is Hashable
         else:
             g = Fraction(str(gamma_value)) if isinstance(gamma_value, float) \
                 else Fraction(gamma_value)
@@ -495,6 +498,18 @@ class StaircaseMD(DimensionalMechanism):
         return mass / total
 
 
+class _Polys(TypedDict):
+    """The polynomials of :class:`_RadialPolynomials` at one precision."""
+
+    top: flint.arb_poly
+    bottom: flint.arb_poly
+    dbottom: flint.arb_poly
+    n: flint.arb_poly
+    dn: flint.arb_poly
+    coeffs: list[flint.arb]
+    c: flint.arb
+
+
 class _RadialPolynomials:
     r"""The :math:`d`-dimensional staircase's cost :math:`C S_{d+p}/S_d` and its slope as
     ball functions of :math:`\gamma` (:meth:`StaircaseMD._interval_functions`), their
@@ -502,9 +517,9 @@ class _RadialPolynomials:
 
     def __init__(self, d: int, p: int, eps_value: Fraction, const: Fraction) -> None:
         self.d, self.p, self.eps, self.const = d, p, eps_value, const
-        self._cache: dict[int, dict[str, object]] = {}
+        self._cache: dict[int, _Polys] = {}
 
-    def _polys(self) -> dict[str, object]:
+    def _polys(self) -> _Polys:
         prec = flint.ctx.prec
         if prec not in self._cache:
             d, p = self.d, self.p
@@ -555,14 +570,14 @@ class _RadialPolynomials:
 
 
 @cache
-def _optimal_gamma(cls: type, eps_value: Fraction, Delta_value: Fraction,
+def _optimal_gamma(cls: type[StaircaseMD], eps_value: Fraction, Delta_value: Fraction,
                    cost: Cost) -> Fraction:
     g = cls(eps=eps_value, Delta=Delta_value, dim=cls.DIM).free_value(cost, 20)
     return Fraction(int(g.p), int(g.q))
 
 
 @cache
-def _minimiser_series_cached(cls: type, cost: Cost, regime: str, order: int
+def _minimiser_series_cached(cls: type[StaircaseMD], cost: Cost, regime: str, order: int
                              ) -> tuple[sp.Expr, sp.Expr]:
     return minimiser_series(cls.cost_function(cost), gamma, 0, 1, get_regime(regime), order)
 
