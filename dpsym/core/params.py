@@ -567,7 +567,7 @@ class Parametrised:
         return v
 
     @classmethod
-    def check_joint(cls, values: Mapping[str, Fraction]) -> None:
+    def check_joint(cls, values: Mapping[str, Exact]) -> None:
         """Constraints that involve several parameters at once (none by default)."""
 
     def __repr__(self) -> str:
