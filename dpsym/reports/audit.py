@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from itertools import pairwise
+from typing import Any
 
 import flint
 import mpmath
@@ -132,7 +133,7 @@ class Audit:
     certificate: str = "enclosure"
     enclosure: tuple[str, str] = ("", "")
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values (numbers as decimal strings)."""
         needed = self.needed
         return {"mechanism": self.mechanism, "eps": str(self.eps), "delta": self.text,
