@@ -238,8 +238,8 @@ class Certified:
             return enclosure_texts(self._ball, self._ball, self._digits)
         bits = int(self._ball.mid().man_exp()[0]).bit_length() + 64
         with arb_workprec(max(bits, 64)):  # Arb rounds each bound outwards
-            ends = (self._ball.lower(), self._ball.upper())
-        return enclosure_texts(*(man_exp(x) for x in ends), self._digits)
+            lower, upper = self._ball.lower(), self._ball.upper()
+        return enclosure_texts(man_exp(lower), man_exp(upper), self._digits)
 
     def number(self) -> mpmath.mpf:
         """The midpoint of the ball (the value itself when it is exact; zero for zero)."""
@@ -265,7 +265,8 @@ def directed_texts(x: flint.arb, digits: int) -> tuple[tuple[str, str], tuple[st
     out = []
     for end in (x.lower(), x.upper()):
         value = man_exp(end)
-        out.append(tuple(plain(directed_text(value, digits, up=u)) for u in (False, True)))
+        out.append((plain(directed_text(value, digits, up=False)),
+                    plain(directed_text(value, digits, up=True))))
     return out[0], out[1]
 
 

@@ -385,12 +385,14 @@ class _Parser:
         return self.builder.fail(f"{message} in {_shown(self.text)}")
 
     def _tokenise(self, text: str) -> list[tuple[str, str]]:
-        tokens, at = [], 0
+        tokens: list[tuple[str, str]] = []
+        at = 0
         while at < len(text):
             match = _TOKEN.match(text, at)
             if match is None:
                 raise self.fail(f"unexpected character {text[at]!r} at position {at + 1}")
             kind = match.lastgroup
+            assert kind is not None  # (every alternative of the pattern is a group)
             if kind != "space":
                 tokens.append((kind, match.group()))
             at = match.end()

@@ -200,12 +200,12 @@ def piecewise_cost(fam: Family, cost: Cost) -> sp.Expr:
     """
     shape = cost.shape
     if not shape.piecewise_polynomial or any(p > MAX_TERM_POWER for pc in shape.pieces
-                                             for _, p in pc.terms):
+                                             for _, p in pc.polynomial_terms):
         raise NoClosedFormError(
             f"{fam.name}: the cost {cost.name} is not a sum of powers of |x| on each piece "
             f"(of exponents at most {MAX_TERM_POWER}): no closed form; its values are "
             "certified numerically")
-    pieces = tuple((pc.lo, pc.hi, pc.terms) for pc in shape.pieces)
+    pieces = tuple((pc.lo, pc.hi, pc.polynomial_terms) for pc in shape.pieces)
     try:
         expr = fam.noise_shape().expected_cost(shape.cuts, shape.values, pieces)
     except NoClosedFormError as err:
