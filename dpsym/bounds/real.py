@@ -218,25 +218,27 @@ class LowerBound(BoundObject):
         exact = {sym: self.values[name] for sym, name in
                  ((eps, "eps"), (delta, "delta"), (Delta, "Delta"))}
         p = int(c.power)
-        plans: dict[int, object] = {}
+        plans: dict[int, BallPlan | ExactPlan | None] = {}
 
-        def plan(count: int) -> object:
+        def plan(count: int) -> BallPlan | ExactPlan | None:
             if count not in plans:
                 plans[count] = BallPlan.prepare(tail_bound(p).subs(n, count), exact)
             return plans[count]
 
         counts = self.term_counts(0)
-        if len(counts) == 1 and isinstance(plan(counts[0]), ExactPlan):
-            number, text = round_exact(plan(counts[0]).value, digits, down=True)
-            return Value.from_exact(plan(counts[0]).value, number, text, digits)
+        only = plan(counts[0]) if len(counts) == 1 else None
+        if isinstance(only, ExactPlan):
+            number, text = round_exact(only.value, digits, down=True)
+            return Value.from_exact(only.value, number, text, digits)
 
         def enclose(prec: int) -> flint.arb | None:
             found = [plan(count) for count in self.term_counts(prec)]
-            if not found or None in found or len(found) > MAX_COUNTS:
+            known = [x for x in found if x is not None]
+            if not found or len(known) < len(found) or len(found) > MAX_COUNTS:
                 return None
             balls = [x.enclosure(prec) if isinstance(x, BallPlan)
                      else flint.arb(flint.fmpq(x.value.numerator, x.value.denominator))
-                     for x in found]
+                     for x in known]
             if not all(ball.is_finite() for ball in balls):
                 return None
             lo = _largest([ball.lower() for ball in balls])

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TypeVar
+from typing import Protocol, Self, TypeVar
 
 import flint
 import mpmath
@@ -52,7 +52,15 @@ EPS_MAX_DISCRETE = Fraction(10) ** 4
 DELTA_MAX_LERCH = 1024
 
 
-T = TypeVar("T")
+class _Number(Protocol):
+    """A number type with sums and products (Arb balls, mpf)."""
+
+    def __add__(self, other: Self, /) -> Self: ...
+    def __mul__(self, other: Self | int, /) -> Self: ...
+    def __rmul__(self, other: int, /) -> Self: ...
+
+
+T = TypeVar("T", bound=_Number)
 
 
 class DiscreteStaircase(DeclaredNoise):

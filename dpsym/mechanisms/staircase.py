@@ -66,7 +66,7 @@ class Staircase(DeclaredNoise):
     #: minimised by :meth:`_interval_sign` (below, the sign covering of the slope).
     LARGE_EPS = 100
 
-    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value:
+    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value | None:
         r"""The optimal :math:`\gamma^*` and cost for a cost :math:`L` that is not a power:
         the minimum of :class:`StaircaseSlope` (:mod:`dpsym.certified.slope_argmin`)."""
         self.require("eps", "Delta")
@@ -202,7 +202,9 @@ class StaircaseSlope:
             raise DomainError("Delta", "a cost other than a power takes a rational "
                               "sensitivity")
         self.eps, self.Delta, self.balls = to_sympy(eps), Delta, cost
-        self.lo, self.hi, self.open_limit = Fraction(0), Fraction(1), None
+        self.lo = Fraction(0)
+        self.hi: Fraction | None = Fraction(1)
+        self.open_limit: Fraction | None = None
         self._memo: dict[int, tuple[flint.arb, flint.arb, flint.arb]] = {}
 
     def _constants(self) -> tuple[flint.arb, flint.arb, flint.arb]:
