@@ -115,18 +115,18 @@ class Mechanism(Distribution, Parametrised):
 
     # ------------------------------------------------------------------ derived (symbolic)
     calibration = classmethod(engine.calibration)
-    normalisation = classmethod(engine.normalisation)  # type: ignore[arg-type, var-annotated]  # the class is its Family
-    noise = classmethod(engine.noise)  # type: ignore[arg-type, var-annotated]  # a class is Hashable
+    normalisation = classmethod(engine.normalisation)  # type: ignore[arg-type, var-annotated]  # the class is a Family (mypy: not as a protocol)
+    noise = classmethod(engine.noise)  # type: ignore[arg-type, var-annotated]  # a class is Hashable (mypy: its instances are not)
     moment = Moment(classmethod(exclusive(engine.moment)))  # instances: scipy's moment
-    cost_function = classmethod(engine.cost_function)  # type: ignore[arg-type, var-annotated]  # the class is its Family
+    cost_function = classmethod(engine.cost_function)  # type: ignore[arg-type, var-annotated]  # the class is a Family (mypy: not as a protocol)
     slope_function = classmethod(engine.slope_function)
-    test_points = classmethod(engine.test_points)  # type: ignore[arg-type, var-annotated]  # the class is its Family
-    _optimal_root = classmethod(engine.optimal_root)  # type: ignore[arg-type, var-annotated]
+    test_points = classmethod(engine.test_points)  # type: ignore[arg-type, var-annotated]  # the class is a Family (mypy: not as a protocol)
+    _optimal_root = classmethod(engine.optimal_root)  # type: ignore[arg-type, var-annotated]  # a class is Hashable (mypy: its instances are not)
     optimal_parameter = classmethod(engine.optimal_parameter)
     optimal_cost = classmethod(engine.optimal_cost)
-    formula = classmethod(engine.formula)  # type: ignore[arg-type, var-annotated]  # the class is its Family
+    formula = classmethod(engine.formula)  # type: ignore[arg-type, var-annotated]  # the class is a Family (mypy: not as a protocol)
     _closed_form = classmethod(engine.closed_form)
-    series = classmethod(engine.series)  # type: ignore[arg-type, var-annotated]  # the class is its Family
+    series = classmethod(engine.series)  # type: ignore[arg-type, var-annotated]  # the class is a Family (mypy: not as a protocol)
 
     # ------------------------------------------------------------------ numeric
     def value(self, quantity: str = "cost", cost: Cost | str = "amplitude", digits: int = 30,
@@ -231,7 +231,7 @@ class Mechanism(Distribution, Parametrised):
         key = tuple(sorted(self.values.items()))
         free = self.free_given
         try:
-            return _cached_sampler(type(self), key,  # type: ignore[arg-type]  # a class is Hashable
+            return _cached_sampler(type(self), key,  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
                                    cost if self.free is not None and free is None else None,
                                    free)
         except ScaleError as err:

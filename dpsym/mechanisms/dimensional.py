@@ -61,7 +61,7 @@ class DimensionalMechanism(Mechanism):
         """
         root = cls._variant_of or cls
         value = int(dim_param().validate(d))
-        return root if value == root.DIM else _variant(root, value)  # type: ignore[arg-type]  # a class is Hashable
+        return root if value == root.DIM else _variant(root, value)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
 
     def __new__(cls, **values: object) -> DimensionalMechanism:
         target = cls if values.get("dim") is None else cls.for_dim(values["dim"])

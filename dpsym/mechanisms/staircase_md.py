@@ -197,7 +197,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:  # type: ignore[override]  # a cached classmethod
+    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
         r""":math:`a(\gamma)` from total mass = 1 (the mass is linear in :data:`NORM`)."""
         mass = RadialStaircaseLaw(cls.DIM, sp.Integer(1)).total_mass()
         return {NORM: sp.factor(sp.cancel(1 / mass))} if cls.DIM <= 6 else {NORM: 1 / mass}
@@ -210,7 +210,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def moment(cls, power: sp.Expr) -> sp.Expr:  # type: ignore[override]  # a cached classmethod
+    def moment(cls, power: sp.Expr) -> sp.Expr:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
         r""":math:`\mathbb{E}\|X\|_1^p` for integer :math:`p \ge 0` (the radius's moment)."""
         p = sp.sympify(power)
         if not (p.is_Integer and p >= 0):
@@ -219,7 +219,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def cost_function(cls, cost: Cost | str) -> sp.Expr:  # type: ignore[override]  # a cached classmethod
+    def cost_function(cls, cost: Cost | str) -> sp.Expr:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
         r"""``amplitude``: :math:`\mathbb{E}\|X\|_1`; ``power``: :math:`\mathbb{E}\|X\|_2^2`."""
         cost = parse_cost(cost)
         cls._specific(cost)
@@ -229,7 +229,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def slope_function(cls, cost: Cost | str) -> sp.Expr:  # type: ignore[override]  # a cached classmethod
+    def slope_function(cls, cost: Cost | str) -> sp.Expr:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
         r"""The derivative in :math:`\gamma`, from :math:`S_m^{\prime} = m S_{m-1}`:
         :math:`\frac{d}{d\gamma}\frac{S_{d+p}}{S_d}
         = \frac{(d+p) S_{d+p-1} S_d - d\, S_{d+p} S_{d-1}}{S_d^2}`."""
@@ -242,7 +242,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def _optimal_root(cls, cost: Cost | str) -> AlgebraicRoot | None:  # type: ignore[override]  # a cached classmethod
+    def _optimal_root(cls, cost: Cost | str) -> AlgebraicRoot | None:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
         if cls.DIM == 1:
             return super()._optimal_root(cost)
         return None  # degree 2d >= 4: see formula() for Ferrari's d = 2 root
@@ -274,7 +274,7 @@ class StaircaseMD(DimensionalMechanism):
         if reg.name not in ("eps->0", "eps->oo"):
             raise UnsupportedError(f"regime {reg.name} moves parameters that {cls.name} "
                                    "does not have")
-        g, v = _minimiser_series_cached(cls, cost, reg.name, order)  # type: ignore[arg-type]
+        g, v = _minimiser_series_cached(cls, cost, reg.name, order)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
         return v if quantity == "cost" else g
 
     # -------------------------------------------------------------- numerics
@@ -452,7 +452,7 @@ class StaircaseMD(DimensionalMechanism):
         self.require("eps", "Delta")
         if gamma_value is None:
             key = (type(self), self.values["eps"], self.values["Delta"], parse_cost(cost))
-            g = _optimal_gamma(*key)  # type: ignore[arg-type]  # a class is Hashable
+            g = _optimal_gamma(*key)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
         else:
             g = Fraction(str(gamma_value)) if isinstance(gamma_value, float) \
                 else Fraction(gamma_value)

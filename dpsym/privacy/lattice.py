@@ -248,10 +248,11 @@ class LatticeProfile:
         if not levels:
             raise _NotLattice
         self.levels = levels
-        ratios = [exp_rational(lv / levels[0]) for lv in levels]
-        if any(r is None for r in ratios):
+        found = [exp_rational(lv / levels[0]) for lv in levels]
+        ratios = [r for r in found if r is not None]
+        if len(ratios) < len(found):
             raise _NotLattice
-        self.ratios: list[ExpRat] = ratios  # type: ignore[assignment]
+        self.ratios: list[ExpRat] = ratios
         self.base_rational = sp.sympify(levels[0]).is_Rational
         eps_s = sp.Rational(eps.numerator, eps.denominator) if isinstance(eps, Fraction) \
             else sp.sympify(eps)
