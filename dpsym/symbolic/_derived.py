@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'ec042bb35802574c1d5fecd9fc8d728aabdf0f1b88c8b46a63c4e55ff5ac8c5a'
+FINGERPRINT = '1a1fc82de3238711d61c44fdcc9d832747d4b4f7f12cd419b67a10ca5803c62f'
 
 def _e0():
     with evaluate(False):
