@@ -67,6 +67,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -74,9 +75,11 @@ import sympy as sp
 
 from dpsym._version import STAMP
 from dpsym.bounds.table import write_comparison
+from dpsym.certified.evaluation import Value
 from dpsym.claims import CLAIMS
 from dpsym.errors import DomainError, DpsymError, UnsupportedError
 from dpsym.mechanisms import MECHANISMS
+from dpsym.mechanisms.base import Mechanism
 from dpsym.reports.cachegen import in_checkout
 from dpsym.reports.cachegen import write as write_cache
 from dpsym.reports.figures import plot_cost_ratios, section6
@@ -205,12 +208,11 @@ def derive_formulas(step: Step | None = None) -> dict[str, Any]:
                                   else None if norm is None else _expr_record(norm))
         for cost in COSTS:
             item: dict[str, Any] = {}
-            fn, exc = _attempt(lambda cls=cls, cost=cost: cls.cost_function(cost))
+            fn, exc = _attempt(partial(cls.cost_function, cost))
             item["cost_function"] = _failure(exc) if exc is not None else _expr_record(fn)
             item["formulas"] = {}
             for quantity in cls.quantities():
-                expr, exc = _attempt(
-                    lambda cls=cls, q=quantity, cost=cost: cls.formula(q, cost))
+                expr, exc = _attempt(partial(cls.formula, quantity, cost))
                 item["formulas"][quantity] = (_failure(exc) if exc is not None
                                               else _expr_record(expr))
             entry["costs"][cost] = item
@@ -231,9 +233,7 @@ def derive_series(step: Step | None = None) -> dict[str, Any]:
             for quantity in cls.quantities():
                 per_regime = {}
                 for regime in REGIMES:
-                    expr, exc = _attempt(
-                        lambda cls=cls, q=quantity, cost=cost, regime=regime:
-                        cls.series(q, cost, regime, ORDER))
+                    expr, exc = _attempt(partial(cls.series, quantity, cost, regime, ORDER))
                     if exc is not None:
                         per_regime[regime] = _failure(exc)
                         continue
@@ -247,7 +247,7 @@ def derive_series(step: Step | None = None) -> dict[str, Any]:
     return out
 
 
-def value_points(cls: type) -> list[dict[str, str]]:
+def value_points(cls: type[Mechanism]) -> list[dict[str, str]]:
     """The parameter points of ``cls``'s reference values, inside its declared domains."""
     declared = {prm.name: prm for prm in cls.params}
     axes: dict[str, tuple[str, ...]] = {}
@@ -269,6 +269,10 @@ def value_points(cls: type) -> list[dict[str, str]]:
     return points
 
 
+def _value(cls: type[Mechanism], kwargs: dict[str, str], quantity: str, cost: str) -> Value:
+    return cls(**kwargs).value(quantity, cost, DIGITS)
+
+
 def derive_values(step: Step | None = None) -> list[dict[str, Any]]:
     """The reference values at :data:`DIGITS` digits, one record per point (``step`` as in
     :func:`derive_formulas`)."""
@@ -283,9 +287,7 @@ def derive_values(step: Step | None = None) -> list[dict[str, Any]]:
                         "eps": kwargs.get("eps", ""), "delta": kwargs.get("delta", ""),
                         "Delta": kwargs.get("Delta", ""), "digits": DIGITS,
                     }
-                    value, exc = _attempt(
-                        lambda cls=cls, kw=kwargs, q=quantity, c=cost:
-                        cls(**kw).value(q, c, DIGITS))
+                    value, exc = _attempt(partial(_value, cls, kwargs, quantity, cost))
                     if exc is not None:
                         row["value"] = None
                         row["error"] = _failure(exc)["reason"]

@@ -37,9 +37,9 @@ from dpsym.symbols import eps
 try:  # Jupyter's display; a plain `pip install .` has no IPython: plain text then
     from IPython import get_ipython
     from IPython.display import HTML, Math, display
-except ImportError:
-    get_ipython = None
-    HTML = Math = display = None
+except ImportError:  # (IPython is optional: the names are None without it)
+    get_ipython = None  # type: ignore[assignment]
+    HTML = Math = display = None  # type: ignore[assignment, misc]
 
 __all__ = ["FIGURES_ENV", "VERBATIM_ROWS", "VERDICT_KINDS", "figure_directory", "in_jupyter",
            "math_text", "show", "show_figure", "show_verdict", "verdict_badge", "verdict_kind"]

@@ -37,7 +37,7 @@ import functools
 import os
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import flint
 import mpmath
@@ -102,6 +102,14 @@ if hasattr(os, "register_at_fork"):  # POSIX
     os.register_at_fork(before=_GUARD.before_fork,
                         after_in_parent=_GUARD.after_fork_in_parent,
                         after_in_child=_GUARD.after_fork_in_child)
+
+
+@overload
+def exclusive(function: None = None) -> _Guard: ...
+
+
+@overload
+def exclusive(function: F) -> F: ...
 
 
 def exclusive(function: F | None = None) -> F | _Guard:

@@ -173,6 +173,20 @@ class Component:
     def gaussian(self) -> bool:
         return self.mu is not None
 
+    @property
+    def loss_law(self) -> LossLaw:
+        """``law``, of a component that is not Gaussian."""
+        if self.law is None:
+            raise TypeError(f"{self.name}: a Gaussian component has no loss law")
+        return self.law
+
+    @property
+    def gaussian_mu(self) -> sp.Expr:
+        """``mu``, of a Gaussian component."""
+        if self.mu is None:
+            raise TypeError(f"{self.name}: not a Gaussian component")
+        return self.mu
+
 
 @exclusive
 def component(mechanism: Mechanism, cost: Cost | str = "amplitude", digits: int = 30, *,
@@ -455,7 +469,7 @@ def _exact_lattice(items: list[tuple[Component, int]]) -> sp.Expr | None:
     """The lattice step of an exact composition, or None (bounds instead): every loss on
     one lattice, each release's law spanning at most :data:`EXACT_POINTS` points."""
     g = _generator([c for c, _ in items])
-    if g is None or any(lattice_span(c.law, g) > EXACT_POINTS for c, _ in items):
+    if g is None or any(lattice_span(c.loss_law, g) > EXACT_POINTS for c, _ in items):
         return None
     return g
 
@@ -491,7 +505,7 @@ def compose(items: list[tuple[Component, int]], eps_target: object, digits: int 
     comps = [c for c, _ in items]
     shifts = tuple(str(c.shift) for c in comps)
     if all(c.gaussian for c in comps):
-        mu = sum((c.mu * k for c, k in items), sp.Integer(0))
+        mu = sum((c.gaussian_mu * k for c, k in items), sp.Integer(0))
         _, text = certify(lambda prec: _clip01(gaussian_delta(arb_of(mu), arb_of(target))),
                           digits, allow_zero=True)
         return Composed(True, text=text, method="gaussian closed form", shifts=shifts)
@@ -763,7 +777,7 @@ def merge_gaussians(items: list[tuple[Component, int]]) -> list[tuple[Component,
     gaussians = [(c, k) for c, k in items if c.gaussian]
     if (len(gaussians) == 1 and gaussians[0][1] == 1) or not gaussians:
         return items
-    mu = sum((c.mu * k for c, k in gaussians), sp.Integer(0))
+    mu = sum((c.gaussian_mu * k for c, k in gaussians), sp.Integer(0))
     merged = Component("+".join(sorted({c.name for c, _ in gaussians})), gaussians[0][0].shift,
                        mu=mu)
     return [(c, k) for c, k in items if not c.gaussian] + [(merged, 1)]
@@ -801,10 +815,10 @@ def grid_interval(items: list[tuple[Component, int]], interval: object, *,
         if comp.gaussian:
             w = 28 * math.sqrt(2 * to_float(comp.mu))
         else:
-            found = law_range(comp.law, prec)
+            found = law_range(comp.loss_law, prec)
             w = 0.0 if found is None else found[2] - found[1]
-            losses += [loss for loss in comp.law.atoms if loss != 0]
-            for iv in comp.law.runs:
+            losses += [loss for loss in comp.loss_law.atoms if loss != 0]
+            for iv in comp.loss_law.runs:
                 losses += [run_points(iv)[1]]
         widest = max(widest, w)
         total += count * w
@@ -868,7 +882,7 @@ def compose_epsilon(items: list[tuple[Component, int]], delta_target: object,
     comps = [c for c, _ in items]
     shifts = tuple(str(c.shift) for c in comps)
     if all(c.gaussian for c in comps):
-        mu = sum((c.mu * k for c, k in items), sp.Integer(0))
+        mu = sum((c.gaussian_mu * k for c, k in items), sp.Integer(0))
         text = gaussian_inverse(mu, target_exact, digits)
         return Composed(True, text=text, method="gaussian closed form", shifts=shifts)
     g = _exact_lattice(items)
@@ -924,9 +938,9 @@ def _largest_loss_text(items: list[tuple[Component, int]], g: sp.Expr, digits: i
     top = 0
     for comp, count in items:
         with arb_workprec(64):
-            if not comp.law.infinite_mass().is_zero():
+            if not comp.loss_law.infinite_mass().is_zero():
                 return "inf"
-            masses = lattice_masses(comp.law, g)
+            masses = lattice_masses(comp.loss_law, g)
         top += count * max(j for j, m in masses.items() if not m.is_zero())
     if top <= 0:
         return "0"

@@ -96,8 +96,8 @@ def to_pld(mechanism: Mechanism, value_discretization_interval: object = "1e-4",
 
 def _exact(value: flint.arb) -> Fraction:
     """An exact Arb number (a ball's endpoint) as a fraction."""
-    man, exp = value.man_exp()
-    man, exp = int(man), int(exp)
+    m, e = value.man_exp()
+    man, exp = int(m), int(e)
     return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
 
 
@@ -124,7 +124,9 @@ def certified_upper(text: str) -> Fraction:
     value = Decimal(text)
     if value == 0:
         return Fraction(0)  # certified zero: an exactly zero ball
-    half_unit = Fraction(Decimal((0, (5,), value.as_tuple().exponent - 1)))
+    exponent = value.as_tuple().exponent
+    assert isinstance(exponent, int)  # (a finite number)
+    half_unit = Fraction(Decimal((0, (5,), exponent - 1)))
     return Fraction(value) + half_unit
 
 
@@ -161,6 +163,8 @@ class MechanismEvent(dp_accounting.DpEvent):
 
 class PLDAccountant(pld_privacy_accountant.PLDAccountant):
     """dp_accounting's PLD accountant, composing :class:`MechanismEvent` too."""
+
+    _pld: pld_lib.PrivacyLossDistribution  # (the base class's composed distribution)
 
     def _maybe_compose(self, event, count, do_compose):
         if isinstance(event, MechanismEvent):

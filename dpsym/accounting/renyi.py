@@ -257,8 +257,9 @@ class ClosedForm:
         if order_ == math.inf:
             enclose = lambda prec: ball(self.largest)  # noqa: E731
         elif order_ == 1:
-            assert self.kl is not None
-            enclose = lambda prec: self.kl()  # noqa: E731
+            kl = self.kl
+            assert kl is not None
+            enclose = lambda prec: kl()  # noqa: E731
         else:
             enclose = lambda prec: self.divergence(Fraction(order_))  # noqa: E731
         number, text = certify(enclose, digits, allow_zero=True)
@@ -478,6 +479,7 @@ def renyi(mechanism: Mechanism, order: object, cost: Cost | str = "amplitude",
             return _infinite(a, "the Gaussian privacy loss is unbounded (an affine function "
                              "of a normal variable)", digits)
         s2 = gaussian_sigma2(mechanism, digits)
+        assert isinstance(a, Fraction)  # (the float is inf)
         factor = sp.Integer(1) if a == 1 else sp.Rational(a.numerator, a.denominator)
         expr = factor * sensitivity**2 / (2 * s2)
         number, text = certify(lambda prec: arb_of(expr), digits)
@@ -537,18 +539,18 @@ def noise_renyi(noise, sensitivity: object, order: Fraction | float,
     kl = order == 1
     a = None if kl else Fraction(order)
     for d in shifts:
-        if (kl_integral(unrolled, d) if kl else renyi_integral(unrolled, d, a)) is None:
+        if (kl_integral(unrolled, d) if a is None else renyi_integral(unrolled, d, a)) is None:
             return _infinite(order, "the supports of the noise and of its shift differ",
                              digits)
     chosen: list[sp.Expr] = [shifts[-1]]
     # alpha - 1 is an exact rational: its ball is exact (never a float, which is wrong
     # after 16 digits for a non-dyadic order such as 11/10)
-    a_minus_1 = None if kl else exact_sym(a - 1)
+    a_minus_1 = None if a is None else exact_sym(a - 1)
 
     def value_at(d: sp.Expr) -> flint.arb:
-        if kl:
-            return kl_integral(unrolled, d)
-        return renyi_integral(unrolled, d, a).log() / arb_of(a_minus_1)
+        found = kl_integral(unrolled, d) if a is None else renyi_integral(unrolled, d, a)
+        assert found is not None  # (finite at every shift: decided above)
+        return found if a is None else found.log() / arb_of(a_minus_1)
 
     def enclose(prec: int) -> flint.arb:
         balls = [value_at(d) for d in shifts]

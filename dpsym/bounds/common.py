@@ -212,7 +212,7 @@ class BoundObject(Parametrised):
                 raise DomainError("cost", f"{cls.name} takes amplitude, power or moment:P "
                                   f"with P an integer in [1, {cls.max_moment}]")
             return c
-        p = c.exponent
+        p = c.power
         if not (p.is_integer and 1 <= p <= cls.max_moment):
             raise DomainError("cost", f"{cls.name} takes amplitude, power or moment:P with "
                               f"P an integer in [1, {cls.max_moment}]")

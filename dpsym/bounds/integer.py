@@ -152,7 +152,7 @@ class DiscreteLowerBound(BoundObject):
             raise UnsupportedError(f"{self.name}: the certificate of a cost other than a "
                                    "power is built by value()")
         e, d, D = self._args()
-        return certified_lp_lower_bound(e, d, D, D, int(c.exponent), lattice=True)
+        return certified_lp_lower_bound(e, d, D, D, int(c.power), lattice=True)
 
     def value(self, quantity: str = "cost", cost="amplitude", digits: int = 30) -> Value:
         r"""The certified LP optimum rounded down; for a cost other than a power (any

@@ -48,6 +48,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 
 import flint
 import mpmath
@@ -223,8 +224,8 @@ def cell_costs(cost: Cost, step: Fraction, count: int, lattice: bool, bits: int
         return Fraction(j) if lattice else (Fraction(0) if j == 0 else step * (2 * j - 1) / 2)
 
     if cost.shape.rational:
-        values = [balls.exact_value(point(j)) for j in range(count + 1)]
-        return values[0], [values[j + 1] - values[j] for j in range(count)]
+        exact = [balls.exact_value(point(j)) for j in range(count + 1)]
+        return exact[0], [exact[j + 1] - exact[j] for j in range(count)]
     with arb_workprec(bits):
         values = [balls.value(point(j)) for j in range(count + 1)]
         first = _lower_fraction(values[0])
@@ -411,13 +412,13 @@ def cell_means(cost: Cost, step: Fraction, count: int, bits: int
     balls = CostBalls(cost)
     ends = [Fraction(0)] + [step * (2 * i + 1) / 2 for i in range(count)]
     if cost.shape.rational:
-        prims = [balls.exact_antiderivative(t) for t in ends]
-        return [2 * prims[1] / step] + [(prims[i + 1] - prims[i]) / step
-                                         for i in range(1, count)]
+        exact = [balls.exact_antiderivative(t) for t in ends]
+        means: list[Fraction | flint.arb] = [2 * exact[1] / step]
+        return means + [(exact[i + 1] - exact[i]) / step for i in range(1, count)]
     with arb_workprec(bits):
         prims = [balls.antiderivative(t) for t in ends]
-        return [2 * prims[1] / _ball(step)] + [(prims[i + 1] - prims[i]) / _ball(step)
-                                                for i in range(1, count)]
+        means = [2 * prims[1] / _ball(step)]
+        return means + [(prims[i + 1] - prims[i]) / _ball(step) for i in range(1, count)]
 
 
 def _ball(v: Fraction) -> flint.arb:
@@ -486,12 +487,12 @@ def lp_optimal_mechanism(eps: object, delta: object, Delta: object, N: int, p: i
     A_eq = np.zeros((1, nP + n_aux))
     A_eq[0, 0] = 1.0
     A_eq[0, 1:nP] = 2.0
-    b_ub = np.array(b_ub)
-    budget_rows = b_ub > 0
+    b_rows = np.array(b_ub)
+    budget_rows = b_rows > 0
     worst = Fraction(0)
     for attempt in range(5):  # tighten the margin until the exact check passes
         tight = margin * 10**attempt
-        b_try = b_ub.copy()
+        b_try = b_rows.copy()
         b_try[budget_rows] = float(d) * (1 - tight)
         res = linprog(cvec, A_ub=A_ub, b_ub=b_try, A_eq=A_eq, b_eq=[1.0], bounds=(0, None),
                       method="highs", options={"primal_feasibility_tolerance": 1e-10,
@@ -542,6 +543,7 @@ class LPBound(BoundObject):
     general_costs = True
 
     @classmethod
+    @cache
     def quantities(cls) -> tuple[str, ...]:
         return ("cost", "upper")
 
@@ -559,14 +561,16 @@ class LPBound(BoundObject):
         floats = [float(m) if isinstance(m, Fraction) else float(m.mid()) for m in means]
         found = lp_optimal_mechanism(e, d, D, N, K=K, means=floats)
         weights = [mass * (1 if i == 0 else 2) for i, mass in enumerate(found.noise.masses)]
-        if all(isinstance(m, Fraction) for m in means):
-            exact_cost = sum((w * m for w, m in zip(weights, means, strict=True)),
+        exact_means = [m for m in means if isinstance(m, Fraction)]
+        if len(exact_means) == len(means):
+            exact_cost = sum((w * m for w, m in zip(weights, exact_means, strict=True)),
                              Fraction(0))
             number, text = round_exact(exact_cost, digits, down=False)
             return Value.from_exact(exact_cost, number, text, digits)
 
         def enclose(prec: int) -> flint.arb:
-            balls = cell_means(cost, step, K + 1, prec)
+            balls = [m for m in cell_means(cost, step, K + 1, prec)
+                     if isinstance(m, flint.arb)]  # all of them (zip is strict)
             return sum((_ball(w) * m for w, m in zip(weights, balls, strict=True)),
                        flint.arb(0))
 
@@ -599,7 +603,7 @@ class LPBound(BoundObject):
         c = self.parse_bound_cost(cost)
         if not c.is_power:
             return self.general_value(quantity, c, digits)
-        p = int(c.exponent)
+        p = int(c.power)
         e, d, D, N = self._args()
         if quantity == "cost":
             exact = certified_lp_lower_bound(e, d, D, N, p).bound

@@ -52,7 +52,7 @@ import sympy as sp
 from dpsym.bounds.common import BoundObject, enclosed_lower, round_exact
 from dpsym.certified.balls import BallPlan, ExactPlan, enclosure
 from dpsym.certified.evaluation import Value, cost_balls
-from dpsym.certified.kernel import ball
+from dpsym.certified.kernel import ball, exact_integer
 from dpsym.certified.rounding import decimal_digits
 from dpsym.core.costs import AMPLITUDE, Cost
 from dpsym.core.params import Guarantee, delta_param, eps_param, sensitivity_param
@@ -157,7 +157,7 @@ class LowerBound(BoundObject):
             For any other cost (its bound is computed numerically by :meth:`value`).
         """
         if cost.is_power:
-            return tail_bound(int(cost.exponent))
+            return tail_bound(int(cost.power))
         terms = cost.terms
         if terms is None or not all(p.is_Integer and p <= cls.max_moment for _, p in terms):
             raise UnsupportedError(
@@ -192,7 +192,7 @@ class LowerBound(BoundObject):
         frac = mpmath.log1p(-mpmath.expm1(-e) / (2 * d) - (1 - bb)) / e
         count = max(2, 1 + int(mpmath.ceil(frac)))
         point[n] = sp.Integer(count)
-        return evaluate(tail_bound(int(cost.exponent)), point)
+        return evaluate(tail_bound(int(cost.power)), point)
 
     def value(self, quantity: str = "cost", cost: Cost | str = "amplitude",
               digits: int = 30) -> Value:
@@ -217,26 +217,28 @@ class LowerBound(BoundObject):
             return self.general_value(c, digits)
         exact = {sym: self.values[name] for sym, name in
                  ((eps, "eps"), (delta, "delta"), (Delta, "Delta"))}
-        p = int(c.exponent)
-        plans: dict[int, object] = {}
+        p = int(c.power)
+        plans: dict[int, BallPlan | ExactPlan | None] = {}
 
-        def plan(count: int) -> object:
+        def plan(count: int) -> BallPlan | ExactPlan | None:
             if count not in plans:
                 plans[count] = BallPlan.prepare(tail_bound(p).subs(n, count), exact)
             return plans[count]
 
         counts = self.term_counts(0)
-        if len(counts) == 1 and isinstance(plan(counts[0]), ExactPlan):
-            number, text = round_exact(plan(counts[0]).value, digits, down=True)
-            return Value.from_exact(plan(counts[0]).value, number, text, digits)
+        only = plan(counts[0]) if len(counts) == 1 else None
+        if isinstance(only, ExactPlan):
+            number, text = round_exact(only.value, digits, down=True)
+            return Value.from_exact(only.value, number, text, digits)
 
         def enclose(prec: int) -> flint.arb | None:
             found = [plan(count) for count in self.term_counts(prec)]
-            if not found or None in found or len(found) > MAX_COUNTS:
+            known = [x for x in found if x is not None]
+            if not found or len(known) < len(found) or len(found) > MAX_COUNTS:
                 return None
             balls = [x.enclosure(prec) if isinstance(x, BallPlan)
                      else flint.arb(flint.fmpq(x.value.numerator, x.value.denominator))
-                     for x in found]
+                     for x in known]
             if not all(ball.is_finite() for ball in balls):
                 return None
             lo = _largest([ball.lower() for ball in balls])
@@ -303,8 +305,8 @@ class LowerBound(BoundObject):
                              max(prec, 64))
             if ball is None or not ball.is_finite():
                 return []
-            first = max(2, int(ball.lower().ceil().unique_fmpz()))
-            last = max(2, int(ball.upper().ceil().unique_fmpz()))
+            first = max(2, exact_integer(ball.lower().ceil()))
+            last = max(2, exact_integer(ball.upper().ceil()))
         return list(range(first, last + 1)) if last - first < MAX_COUNTS else []
 
     def _guard_digits(self, cost: Cost) -> int:
@@ -313,7 +315,7 @@ class LowerBound(BoundObject):
         base = 10
         if e is not None and e < 1:
             lost = max(0, decimal_digits(e.denominator) - decimal_digits(e.numerator) + 1)
-            base += lost * (int(cost.exponent) + 2)
+            base += lost * (int(cost.power) + 2)
         d = self.values.get("delta")
         if d is not None and d < Fraction(1, 10**6):
             base += 10

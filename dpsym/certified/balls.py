@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import flint
 import mpmath
@@ -54,6 +54,13 @@ from dpsym.symbolic.lambdas import literal
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar, arb_lower_gamma_star
 from dpsym.symbols import b, eps
 
+#: A ball or a power series of balls (an Arb ``arb``, ``acb`` or ``arb_series``): the
+#: functions of the certified paths map each kind to the same kind (an arb to an arb, a
+#: series to a series), a correspondence that an annotation cannot state.
+BallLike = Any
+#: A function of a ball (:data:`BallLike`), with any further options.
+BallMap = Callable[..., Any]
+
 #: sympy function classes evaluated by Arb (printed as ``mpmath.<name>`` and mapped below;
 #: :class:`~dpsym.symbolic.sums.LowerGammaStar` and :class:`~dpsym.symbolic.sums.LerchSum` by their
 #: own names).
@@ -64,7 +71,7 @@ _NODES = (sp.Symbol, sp.Integer, sp.Rational, sp.Add, sp.Mul, sp.Pow,
           type(sp.pi), type(sp.E))
 
 
-def _arb(x: object) -> flint.arb:
+def _arb(x: BallLike) -> BallLike:
     # a Taylor series in the free parameter (dpsym.certified.intervals) passes through
     return x if isinstance(x, (flint.arb, flint.arb_series)) else flint.arb(x)
 
@@ -150,7 +157,7 @@ class _ArbPrinter(MpmathPrinter):
 _MAX_ROOT = 64
 
 
-def _root(x: object, k: int) -> flint.arb:
+def _root(x: BallLike, k: int) -> BallLike:
     """The real k-th root of a ball (not finite where the ball meets the negative axis)."""
     return _arb(x).root(k)
 
@@ -159,7 +166,7 @@ def _root(x: object, k: int) -> flint.arb:
 _WIDE_BITS = 24
 
 
-def _ipow(x: object, n: int) -> flint.arb:
+def _ipow(x: BallLike, n: int) -> BallLike:
     r""":math:`x^n` for an integer :math:`n`. A wide ball (an interval of the free
     parameter, :mod:`dpsym.certified.intervals`) is raised end by end, as an interval: Arb's
     midpoint-radius power of :math:`[1, 3]` squared is :math:`[-1, 9]`, and its inverse
@@ -331,7 +338,7 @@ class BallFunction:
 
     __slots__ = ("_args", "_cache", "_fn", "_index")
 
-    def __init__(self, fn: Callable[..., flint.arb], args: list[tuple[bool, object]],
+    def __init__(self, fn: Callable[..., flint.arb], args: list[tuple[bool, int | flint.fmpq]],
                  index: int | None) -> None:
         self._fn, self._args, self._index = fn, args, index
         self._cache: dict[int, list[flint.arb]] = {}
@@ -351,7 +358,7 @@ class BallFunction:
         if plan is None:
             return None
         symbols, fn = plan
-        args: list[tuple[bool, object]] = []
+        args: list[tuple[bool, int | flint.fmpq]] = []
         index = None
         for position, s in enumerate(symbols):
             if s == free:

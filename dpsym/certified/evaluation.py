@@ -36,7 +36,7 @@ threads get the digits of a serial run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Protocol
@@ -46,18 +46,20 @@ import mpmath
 import sympy as sp
 
 from dpsym.certified.agreement import agreement
-from dpsym.certified.balls import BallFunction, BallPlan, ExactPlan
+from dpsym.certified.balls import BallFunction, BallMap, BallPlan, ExactPlan
 from dpsym.certified.expectation import CostBalls, expectation
 from dpsym.certified.integer_argmin import integer_optimum
 from dpsym.certified.interval_plans import eps_bits, rational_functions, sign_numerator
-from dpsym.certified.intervals import CompiledCost, certify_minimum
+from dpsym.certified.intervals import CompiledCost, IntervalFunctions, certify_minimum
 from dpsym.certified.kernel import Certified, certify_ball
 from dpsym.certified.rounding import check_digits, decimal_digits, enclosure_texts, mpf_man_exp
 from dpsym.core.costs import AMPLITUDE, Cost, parse_cost
-from dpsym.core.expressions import approximation, to_sympy
-from dpsym.core.params import FreeParameter
+from dpsym.core.expressions import Exact, approximation, to_sympy
+from dpsym.core.params import Derived, FreeParameter, Param
 from dpsym.errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
 from dpsym.precision import exclusive, workdps
+from dpsym.symbolic.engine import Family
+from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbolic.numerics import evaluate
 from dpsym.symbolic.optimize import numeric_minimiser, refine_root
 from dpsym.symbols import b
@@ -97,19 +99,41 @@ class Instance(Protocol):
       computes it itself (:func:`general_value`), or None.
     """
 
-    name: str
-    params: tuple[Any, ...]
-    free: FreeParameter | None
-    derived: tuple[Any, ...]
-    values: dict[str, Any]
-    free_given: Any
+    @property
+    def name(self) -> str: ...
+    @property
+    def params(self) -> tuple[Param, ...]: ...
+    @property
+    def free(self) -> FreeParameter | None: ...
+    @property
+    def derived(self) -> tuple[Derived, ...]: ...
+    @property
+    def values(self) -> Mapping[str, Exact]: ...
+    @property
+    def free_given(self) -> Exact | None: ...
+
+    @property
+    def substitution(self) -> dict[sp.Symbol, sp.Expr]: ...
 
     def require(self, *names: str) -> None: ...
+    def check_quantity(self, quantity: str) -> str: ...
+    def _specific(self, cost: Cost) -> None: ...
+    def calibration(self) -> dict[sp.Symbol, sp.Expr]: ...
+    def noise(self) -> SymmetricNoise: ...
+    def derived_numeric(self, symbol: sp.Symbol, point: Mapping[sp.Symbol, object]
+                        ) -> mpmath.mpf: ...
+    def optimal_parameter(self, cost: Cost | str) -> sp.Expr | None: ...
+    def optimal_cost(self, cost: Cost | str) -> sp.Expr | None: ...
+    def _closed_form(self, quantity: str, cost: Cost) -> sp.Expr | None: ...
+    def _numeric_optimum(self, cost: Cost, hint: mpmath.mpf | None = None
+                         ) -> tuple[mpmath.mpf, mpmath.mpf]: ...
+    def numeric_noise(self, cost: Cost | str = "amplitude", free_value: object = None,
+                      digits: int = 30) -> SymmetricNoise: ...
     def symbols(self) -> dict[str, sp.Symbol]: ...
     def cost_function(self, cost: Cost | str) -> sp.Expr: ...
     def slope_function(self, cost: Cost | str) -> sp.Expr: ...
     def _guard_digits(self, cost: Cost) -> int: ...
-    def _interval_functions(self, cost: Cost) -> tuple | None: ...
+    def _interval_functions(self, cost: Cost) -> IntervalFunctions | None: ...
     def _interval_sign(self, cost: Cost) -> Callable[..., Any] | None: ...
     def _integer_cost_balls(self, cost: Cost) -> Callable[..., list[flint.arb]] | None: ...
     def _general_value(self, quantity: str, cost: Cost, digits: int) -> Any: ...
@@ -170,6 +194,7 @@ class Value:
     def number(self) -> mpmath.mpf:
         """The value (an mpf; the ball's midpoint or the finer evaluation)."""
         if self._number is None:
+            assert self._source is not None  # (a Value has its number or a source)
             self._number = self._source.number()
         return self._number
 
@@ -177,6 +202,7 @@ class Value:
     def text(self) -> str:
         """The value rounded to :attr:`digits` significant digits."""
         if self._text is None:
+            assert self._source is not None
             self._text = self._source.text()
         return self._text
 
@@ -421,9 +447,10 @@ def _operations(expr: sp.Expr) -> int:
 
 
 @lru_cache(maxsize=256)
-def _slope_derivative(fam: type, cost: Cost) -> sp.Expr:
+def _slope_derivative(fam: Family, cost: Cost) -> sp.Expr:
     r"""The derivative of the family's slope in its free parameter (the interval Newton
     step's :math:`s^{\prime}`)."""
+    assert fam.free is not None  # called for a family with a free parameter
     return sp.diff(fam.slope_function(cost), fam.free.symbol)
 
 
@@ -458,11 +485,11 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
         lo, hi = (Fraction(int(e.p), int(e.q)) for e in ends)
         own = m._interval_functions(cost)
         if own is not None:  # the family's own ball functions (no sympy expression)
-            plans[key] = CompiledCost(*own[:3], lo, hi, numerator=own[3])
+            plans[key] = CompiledCost(own[0], own[1], own[2], lo, hi, numerator=own[3])
             return plans[key]
         try:
             numerator = sign_numerator(m, cost, exact, lo)
-            functions = rational_functions(m, cost, exact)
+            functions: Sequence[BallMap | None] | None = rational_functions(m, cost, exact)
             if functions is None:  # not rational in the free parameter: the expressions
                 slope = m.slope_function(cost)
                 if _operations(slope) > MAX_INTERVAL_OPS:
@@ -471,9 +498,10 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
                 functions = [BallFunction.prepare(e, exact, fp.symbol) for e in exprs]
         except (NoClosedFormError, UnsupportedError):
             return None
-        if None in functions:
+        cost_f, slope_f, dslope_f = functions
+        if cost_f is None or slope_f is None or dslope_f is None:
             return None
-        plans[key] = CompiledCost(*functions, lo, hi, numerator=numerator,
+        plans[key] = CompiledCost(cost_f, slope_f, dslope_f, lo, hi, numerator=numerator,
                                   sign=m._interval_sign(cost))
     return plans[key]
 
@@ -516,6 +544,7 @@ def integer_value(m: Instance, quantity: str, cost: Cost, digits: int) -> Value 
         If the argmin is not proven (a tie is named) or the digits do not round.
     """
     fp = m.free
+    assert fp is not None  # (an integer free parameter)
     try:
         if quantity in ("cost", fp.name):
             best, found = integer_optimum(m, cost, digits, quantity)
@@ -531,10 +560,10 @@ def integer_value(m: Instance, quantity: str, cost: Cost, digits: int) -> Value 
         plan = None if expr is None else BallPlan.prepare(
             expr, {symbol[n]: v for n, v in m.values.items()}, allow_zero=True,
             guard_digits=m._guard_digits(cost))
-        found = None if plan is None else plan(digits)
-        if found is None:
+        enclosed = None if plan is None else plan(digits)
+        if enclosed is None:
             raise UnsupportedError(f"{m.name}: {quantity} is not enclosed at the optimum")
-        return Value(None, None, digits, source=found)
+        return Value(None, None, digits, source=enclosed)
     except UnsupportedError:
         return None
 

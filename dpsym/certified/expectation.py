@@ -51,9 +51,9 @@ from functools import lru_cache
 import flint
 import sympy as sp
 
-from dpsym.certified.balls import BallFunction
+from dpsym.certified.balls import BallFunction, BallLike, BallMap
 from dpsym.certified.constants import arb_of
-from dpsym.certified.kernel import ball
+from dpsym.certified.kernel import ball, exact_integer
 from dpsym.certified.lerch.balls import lerch_family
 from dpsym.core.costs import Cost
 from dpsym.core.monotone import Majorant, ext_compare, majorant, shown
@@ -62,7 +62,8 @@ from dpsym.precision import arb_workprec
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbols import u, x, y
 
-arb, acb = flint.arb, flint.acb
+arb = flint.arb
+acb = flint.acb
 
 #: Most terms summed one by one (a sum of a non-polynomial piece over many periods).
 MAX_DIRECT = 200_000
@@ -79,28 +80,28 @@ def _constant(expr: sp.Expr, prec: int) -> arb:
     return arb_of(expr)
 
 
-def compile_function(expr: sp.Expr, var: sp.Symbol) -> Callable[..., object]:
+def compile_function(expr: sp.Expr, var: sp.Symbol) -> BallMap:
     r"""``expr`` (in ``var``) as a function ``f(z, analytic=False)`` of an Arb real or
     complex ball, at the caller's precision. With ``analytic`` (``acb.integral``'s flag)
     a logarithm or a fractional power returns a non-finite ball where the ball meets its
     branch cut, as Arb's integration requires."""
     expr = sp.sympify(expr)
     if var not in expr.free_symbols:
-        def constant(z: object, analytic: bool = False, e: sp.Expr = expr) -> arb:
+        def constant(z: BallLike, analytic: bool = False, e: sp.Expr = expr) -> arb:
             return _constant(e, flint.ctx.prec)
         return constant
     if expr == var:
         return lambda z, analytic=False: z
     args = [compile_function(a, var) for a in expr.args]
     if isinstance(expr, sp.Add):
-        def add(z: object, analytic: bool = False) -> object:
+        def add(z: BallLike, analytic: bool = False) -> BallLike:
             total = args[0](z, analytic)
             for f in args[1:]:
                 total = total + f(z, analytic)
             return total
         return add
     if isinstance(expr, sp.Mul):
-        def mul(z: object, analytic: bool = False) -> object:
+        def mul(z: BallLike, analytic: bool = False) -> BallLike:
             total = args[0](z, analytic)
             for f in args[1:]:
                 total = total * f(z, analytic)
@@ -117,7 +118,7 @@ def compile_function(expr: sp.Expr, var: sp.Symbol) -> Callable[..., object]:
             return lambda z, analytic=False: f(z, analytic) ** n
         q = Fraction(int(power.p), int(power.q))
 
-        def frac_power(z: object, analytic: bool = False) -> object:
+        def frac_power(z: BallLike, analytic: bool = False) -> BallLike:
             v = f(z, analytic)
             if isinstance(v, acb):
                 return (v.log(analytic=analytic) * ball(q)).exp()
@@ -131,14 +132,14 @@ def compile_function(expr: sp.Expr, var: sp.Symbol) -> Callable[..., object]:
     if isinstance(expr, sp.log):
         f = args[0]
 
-        def log(z: object, analytic: bool = False) -> object:
+        def log(z: BallLike, analytic: bool = False) -> BallLike:
             v = f(z, analytic)
             return v.log(analytic=analytic) if isinstance(v, acb) else v.log()
         return log
     raise UnsupportedError(f"cannot evaluate {shown(expr)} in ball arithmetic")
 
 
-def _real(expr: sp.Expr, fallback: Callable[..., object]) -> Callable[[arb], arb]:
+def _real(expr: sp.Expr, fallback: BallMap) -> Callable[[arb], arb]:
     """``expr`` in :math:`y` compiled to one function of a real ball
     (:class:`dpsym.certified.balls.BallFunction`), or the interpreter ``fallback``."""
     found = BallFunction.prepare(expr, {}, y)
@@ -149,11 +150,25 @@ def _fraction(v: sp.Expr) -> Fraction | None:
     return Fraction(int(v.p), int(v.q)) if isinstance(v, sp.Rational) else None
 
 
+def _rational_terms(piece: _Piece) -> list[tuple[Fraction, Fraction]]:
+    """The terms of a piece of a rational shape (:attr:`dpsym.core.costs.Shape.rational`:
+    a polynomial with rational coefficients) as fractions."""
+    assert piece.terms is not None
+    return [(_rational(c), p) for c, p in piece.terms]
+
+
+def _rational(v: sp.Expr) -> Fraction:
+    """A cut, value or coefficient of a rational shape as a fraction."""
+    found = _fraction(v)
+    assert found is not None
+    return found
+
+
 def _floor(v: arb) -> int | None:
     """The floor of a ball that excludes every integer (or is one exactly), else None."""
     lo, hi = v.lower().floor(), v.upper().floor()
     if lo == hi:
-        return int(lo.unique_fmpz())
+        return exact_integer(lo)
     return None
 
 
@@ -164,9 +179,9 @@ class _Piece:
     hi: sp.Expr
     expr: sp.Expr
     terms: tuple[tuple[sp.Expr, Fraction], ...] | None
-    value: Callable[..., object]
-    slope: Callable[..., object]
-    primitive: Callable[..., object] | None  # an antiderivative (exact), or None
+    value: BallMap
+    slope: BallMap
+    primitive: BallMap | None  # an antiderivative (exact), or None
     # the same on real balls, compiled to one Python function each (faster in long sums)
     real_value: Callable[[arb], arb]
     real_slope: Callable[[arb], arb]
@@ -236,8 +251,9 @@ class CostBalls:
             self.pieces.append(_Piece(
                 pc.lo, pc.hi, pc.expr, terms, value, slope, primitive,
                 _real(pc.expr, value), _real(slope_expr, slope),
-                None if anti is None else _real(anti, primitive)))
-        self._memo: dict[tuple, object] = {}
+                None if anti is None or primitive is None else _real(anti, primitive)))
+        self._memo: dict[tuple[object, ...], arb] = {}
+        self._majorants: dict[tuple[object, ...], Majorant] = {}
 
     # -------------------------------------------------------------- locating points
     def _cut_ball(self, j: int) -> arb:
@@ -295,32 +311,42 @@ class CostBalls:
             return self._piece_value(j - 1, ball(t))
         return _constant(self.values[j], flint.ctx.prec)
 
-    def exact_value(self, t: Fraction, side: int = 0) -> Fraction | None:
-        r""":math:`L(t)` (or a one-sided limit) as an exact rational, for a cost whose
-        shape is rational (:attr:`dpsym.core.costs.Shape.rational`); else None."""
+    def _require_rational(self) -> None:
         if not self.shape.rational:
-            return None
+            raise UnsupportedError(f"the cost {self.cost.name} has no exact values (its "
+                                   "shape is not rational)")
+
+    def exact_cuts(self) -> list[Fraction]:
+        """The cuts of a rational shape as fractions (as :meth:`exact_value`)."""
+        self._require_rational()
+        return [_rational(c) for c in self.cuts]
+
+    def exact_value(self, t: Fraction, side: int = 0) -> Fraction:
+        r""":math:`L(t)` (or a one-sided limit) as an exact rational, for a cost whose
+        shape is rational (:attr:`dpsym.core.costs.Shape.rational`; else
+        :class:`~dpsym.errors.UnsupportedError`)."""
+        self._require_rational()
         j, at_cut = self.locate(t)
         if at_cut and side == 0:
-            return _fraction(self.values[j])
+            return _rational(self.values[j])
         if at_cut and side < 0 and j > 0:
             j -= 1
-        return sum((_fraction(c) * t ** int(p) for c, p in self.pieces[j].terms),
+        return sum((c * t ** int(p) for c, p in _rational_terms(self.pieces[j])),
                    Fraction(0))
 
-    def exact_antiderivative(self, t: Fraction) -> Fraction | None:
-        r""":math:`F(t)` as an exact rational for a rational shape; else None."""
-        if not self.shape.rational:
-            return None
+    def exact_antiderivative(self, t: Fraction) -> Fraction:
+        r""":math:`F(t)` as an exact rational for a rational shape (as :meth:`exact_value`)."""
+        self._require_rational()
+        cuts = self.exact_cuts()
         total = Fraction(0)
         for j, pc in enumerate(self.pieces):
-            a = self.cut_fractions[j]
+            a = cuts[j]
             if t <= a:
                 break
-            c = t if j + 1 == len(self.pieces) or t < self.cut_fractions[j + 1] \
-                else self.cut_fractions[j + 1]
-            total += sum((_fraction(k) * (c ** (int(p) + 1) - a ** (int(p) + 1))
-                          / (int(p) + 1) for k, p in pc.terms), Fraction(0))
+            c = t if j + 1 == len(self.pieces) or t < cuts[j + 1] \
+                else cuts[j + 1]
+            total += sum((k * (c ** (int(p) + 1) - a ** (int(p) + 1))
+                          / (int(p) + 1) for k, p in _rational_terms(pc)), Fraction(0))
         return total
 
     def slope(self, t: Fraction, side: int = 1) -> arb:
@@ -396,15 +422,15 @@ class CostBalls:
             while True:
                 with arb_workprec(prec):
                     kappa_ball = (self._cut_ball(j) - ball(a)) / ball(period)
-                    fl = _floor(kappa_ball)
-                if fl is not None:
+                    found = _floor(kappa_ball)
+                if found is not None:
                     break
                 prec *= 4
                 if prec > 1 << 16:
                     raise UnsupportedError("cannot place the periods against a cut")
-            first_above.append(max(fl + 1, 0))
+            first_above.append(max(found + 1, 0))
             hits.append(None)
-        out = []
+        out: list[tuple[int, int | None, int | None]] = []
         for j in range(m):
             start = first_above[j]
             if j + 1 < m:
@@ -491,9 +517,10 @@ class CostBalls:
             return pc.real_slope
         base = self._cut_primitive(j)
         low = self._primitive(j, self._cut_ball(j))
-        if low is not None and low.is_finite() and pc.real_primitive is not None:
+        primitive = pc.real_primitive
+        if low is not None and low.is_finite() and primitive is not None:
             shift = base - low
-            return lambda t: shift + pc.real_primitive(t)
+            return lambda t: shift + primitive(t)
         return lambda t: base + self._piece_integral(j, self._cut_ball(j), t)
 
     def _sum_terms(self, kind: str, j: int) -> list[tuple[arb, Fraction]] | None:
@@ -508,7 +535,9 @@ class CostBalls:
             if any(0 < p < 1 for _, p in pc.terms):
                 return None  # y^(p - 1) is not bounded at 0: summed term by term
             return [(_constant(c, prec) * ball(p), p - 1) for c, p in pc.terms if p != 0]
-        shift = self._cut_primitive(j) - self._primitive(j, self._cut_ball(j))
+        low = self._primitive(j, self._cut_ball(j))
+        assert low is not None  # a piece with terms has its antiderivative
+        shift = self._cut_primitive(j) - low
         out = [(shift, Fraction(0))]
         out += [(_constant(c, prec) / ball(p + 1), p + 1) for c, p in pc.terms]
         return out
@@ -556,7 +585,7 @@ class CostBalls:
     def growth(self, kind: str) -> Majorant:
         """The majorant of the last piece of ``L`` (or of ``F``) beyond the last cut."""
         key = ("growth", kind)
-        if key not in self._memo:
+        if key not in self._majorants:
             last = self.shape.pieces[-1]
             start = max(Fraction(1), Fraction(math.ceil(float(arb_of(last.lo).upper()))))
             found = majorant(sp.diff(last.expr, y) if kind == "dL" else last.expr, y, start)
@@ -571,8 +600,8 @@ class CostBalls:
                 found = Majorant(arb((found.scale + head.upper()).upper()),
                                  max(found.rate, Fraction(0)), max(found.power + 1,
                                                                    Fraction(0)))
-            self._memo[key] = found
-        return self._memo[key]
+            self._majorants[key] = found
+        return self._majorants[key]
 
     def _diverges(self, rate: arb | None, bound: Majorant) -> None:
         growth = self.exponential_rate()
@@ -761,7 +790,7 @@ def _integer_power_sum(p: Fraction, start: int, stop: int) -> arb:
     return s.zeta(arb(start)) - s.zeta(arb(stop + 1))
 
 
-def _integrate(f: Callable[..., object], a: arb, c: arb) -> arb:
+def _integrate(f: BallMap, a: arb, c: arb) -> arb:
     r""":math:`\int_a^c f` by ``acb.integral`` (its error bound included); an end that
     is a ball (an irrational cut) adds its radius times a bound of the integrand there."""
     if a.is_exact() and c.is_exact() and a == c:
@@ -781,7 +810,7 @@ class Weight:
     bound :math:`0 \le w(y) \le C e^{a_1 y + a_2 y^2}` that bounds the tail (``scale``
     :math:`C`, ``linear`` :math:`a_1`, ``quadratic`` :math:`a_2`, balls)."""
 
-    function: Callable[..., object]
+    function: BallMap
     scale: arb
     linear: arb
     quadratic: arb

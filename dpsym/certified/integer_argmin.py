@@ -54,6 +54,7 @@ from dpsym.certified.kernel import (
     exact,
     precisions,
 )
+from dpsym.core.expressions import Exact
 from dpsym.errors import CertificationError, NoClosedFormError, UnsupportedError
 from dpsym.precision import arb_workprec, exclusive
 
@@ -304,7 +305,7 @@ def _derivatives(expr: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
     return slope, sp.diff(slope, symbol)
 
 
-def _exact_values(m: Any) -> dict[sp.Symbol, object]:
+def _exact_values(m: Any) -> dict[sp.Symbol, Exact]:
     symbol = m.symbols()
     return {symbol[n]: v for n, v in m.values.items()}
 
@@ -372,18 +373,18 @@ def integer_optimum(m: Any, cost: Any, digits: int, quantity: str = "cost"
         else:
             exact = _exact_values(m)
             slope, dslope = _derivatives(sp.sympify(expr), fp.symbol)
-            functions = [BallFunction.prepare(e, exact, fp.symbol)
-                         for e in (expr, slope, dslope)]
-            if None in functions:
+            cost_f, slope_f, dslope_f = (BallFunction.prepare(e, exact, fp.symbol)
+                                         for e in (expr, slope, dslope))
+            if cost_f is None or slope_f is None or dslope_f is None:
                 raise UnsupportedError(f"{m.name}: the {cost.name} cost is not an expression "
                                        "ball arithmetic encloses")
-            compiled = CompiledCost(*functions, Fraction(lo), Fraction(hi))
+            compiled = CompiledCost(cost_f, slope_f, dslope_f, Fraction(lo), Fraction(hi))
             try:
                 cands = candidate_integers(compiled, 64 + GUARD_BITS
                                            + int(guard * BITS_PER_DIGIT))
             except CertificationError:
                 cands = list(range(lo, hi + 1))  # the finite range is the bound
-            memo[key] = (_closed_form_costs(functions[0]), cands)
+            memo[key] = (_closed_form_costs(cost_f), cands)
     costs, cands = memo[key]
     return integer_minimum(costs, cands, digits, guard_digits=guard, name=fp.name,
                            quantity="cost" if quantity == "cost" else "parameter")

@@ -19,16 +19,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import flint
 import sympy as sp
 
-from dpsym.certified.balls import BallFunction
+from dpsym.certified.balls import BallFunction, BallLike, BallMap
 from dpsym.certified.intervals import polynomial_at
 from dpsym.core.costs import Cost
 from dpsym.core.expressions import approximation
 from dpsym.precision import arb_workprec
+from dpsym.symbolic.engine import Family
+
+T = TypeVar("T")
 
 
 def _fraction(expr: sp.Expr, g: sp.Symbol) -> tuple[list, list] | None:
@@ -41,14 +44,16 @@ def _fraction(expr: sp.Expr, g: sp.Symbol) -> tuple[list, list] | None:
         return None
     if any(g in c.free_symbols for p in polys for c in p.coeffs()):
         return None
-    return tuple([sp.factor(c) for c in reversed(p.all_coeffs())] for p in polys)
+    num_c, den_c = ([sp.factor(c) for c in reversed(p.all_coeffs())] for p in polys)
+    return num_c, den_c
 
 
 @lru_cache(maxsize=256)
-def slope_fraction(fam: type, cost: Cost) -> tuple[list, sp.Expr, list] | None:
+def slope_fraction(fam: Family, cost: Cost) -> tuple[list, sp.Expr, list] | None:
     """The slope as a fraction: the coefficients of its numerator in ascending powers of
     the free parameter (each factored), and the constant and factors of its denominator
     (``sympy.factor_list``); None where the numerator is not a polynomial in it."""
+    assert fam.free is not None  # called for a family with a free parameter
     g = fam.free.symbol
     num, den = sp.fraction(sp.together(fam.slope_function(cost)))
     try:
@@ -62,15 +67,16 @@ def slope_fraction(fam: type, cost: Cost) -> tuple[list, sp.Expr, list] | None:
 
 
 @lru_cache(maxsize=256)
-def cost_fraction(fam: type, cost: Cost) -> tuple[tuple[list, list], tuple[list, list]] | None:
+def cost_fraction(fam: Family, cost: Cost) -> tuple[tuple[list, list], tuple[list, list]] | None:
     """(cost, slope) as (numerator, denominator) coefficient lists in the free parameter
     (:func:`_fraction`), or None."""
+    assert fam.free is not None  # called for a family with a free parameter
     g = fam.free.symbol
-    parts = (_fraction(fam.cost_function(cost), g), _fraction(fam.slope_function(cost), g))
-    return None if None in parts else parts
+    value, slope = _fraction(fam.cost_function(cost), g), _fraction(fam.slope_function(cost), g)
+    return None if value is None or slope is None else (value, slope)
 
 
-def _ball_sign(x: object) -> int:
+def _ball_sign(x: flint.arb | sp.Expr) -> int:
     return 1 if x > 0 else -1 if x < 0 else 0
 
 
@@ -78,7 +84,8 @@ class _Coefficients:
     """Ball values of constant expressions, computed once per working precision."""
 
     def __init__(self, functions: list[BallFunction]) -> None:
-        self._functions, self._cache = functions, {}
+        self._functions = functions
+        self._cache: dict[int, list[flint.arb]] = {}
 
     def __call__(self) -> list[flint.arb]:
         prec = flint.ctx.prec
@@ -88,38 +95,45 @@ class _Coefficients:
         return self._cache[prec]
 
 
+def _all(found: list[T | None]) -> list[T] | None:
+    """The items, or None if one of them is None."""
+    kept = [f for f in found if f is not None]
+    return kept if len(kept) == len(found) else None
+
+
 def _coefficients(exprs: list, exact: dict, g: sp.Symbol) -> _Coefficients | None:
-    functions = [BallFunction.prepare(e, exact, g) for e in exprs]
-    return None if None in functions else _Coefficients(functions)
+    functions = _all([BallFunction.prepare(e, exact, g) for e in exprs])
+    return None if functions is None else _Coefficients(functions)
 
 
 def _derivative(c: list[flint.arb]) -> list[flint.arb]:
     return [k * c[k] for k in range(1, len(c))] or [flint.arb(0)]
 
 
-def rational_functions(m: Any, cost: Cost, exact: dict) -> tuple[Callable, ...] | None:
+def rational_functions(m: Any, cost: Cost, exact: dict
+                       ) -> tuple[BallMap, BallMap, BallMap] | None:
     r"""(cost, slope, slope derivative) as ball functions of the free parameter, each a
     ratio of polynomials evaluated by Horner's scheme on coefficients computed once per
     precision (:math:`s^{\prime} = (N^{\prime} D - N D^{\prime})/D^2` from the slope :math:`N/D`);
     None where the
     cost or the slope is not rational in the free parameter or a coefficient is not
     compiled."""
-    parts = cost_fraction(type(m), cost)
+    parts = cost_fraction(type(m), cost)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
     if parts is None:
         return None
     g = m.free.symbol
-    coeffs = [_coefficients(side, exact, g) for part in parts for side in part]
-    if None in coeffs:
+    coeffs = _all([_coefficients(side, exact, g) for part in parts for side in part])
+    if coeffs is None:
         return None
     vn, vd, sn, sd = coeffs
 
-    def value(x: object) -> object:
+    def value(x: BallLike) -> BallLike:
         return polynomial_at(vn(), x) / polynomial_at(vd(), x)
 
-    def slope(x: object) -> object:
+    def slope(x: BallLike) -> BallLike:
         return polynomial_at(sn(), x) / polynomial_at(sd(), x)
 
-    def dslope(x: object) -> object:
+    def dslope(x: BallLike) -> BallLike:
         n, d = sn(), sd()
         den = polynomial_at(d, x)
         return (polynomial_at(_derivative(n), x) * den
@@ -136,13 +150,13 @@ def sign_numerator(m: Any, cost: Cost, exact: dict, lo: Fraction
     unless every factor of the denominator is a constant of proven sign or a polynomial
     in the free parameter whose coefficients share one proven sign, its constant term
     nonzero (so it does not vanish on :math:`[0, \infty)`)."""
-    parts = None if lo < 0 else slope_fraction(type(m), cost)
+    parts = None if lo < 0 else slope_fraction(type(m), cost)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
     if parts is None:
         return None
     g = m.free.symbol
     coeffs, const, factors = parts
-    functions = [BallFunction.prepare(c, exact, g) for c in coeffs]
-    if None in functions:
+    functions = _all([BallFunction.prepare(c, exact, g) for c in coeffs])
+    if functions is None:
         return None
     sign = _ball_sign(const)
     with arb_workprec(64 + eps_bits(m)):
@@ -154,8 +168,8 @@ def sign_numerator(m: Any, cost: Cost, exact: dict, lo: Fraction
                     signs = sp.Poly(factor, g).all_coeffs()
                 except sp.PolynomialError:
                     return None
-            balls = [BallFunction.prepare(s, exact, g) for s in signs]
-            if None in balls:
+            balls = _all([BallFunction.prepare(s, exact, g) for s in signs])
+            if balls is None:
                 return None
             found = [_ball_sign(f(flint.arb(0))) if not s.is_zero else 0
                      for f, s in zip(balls, signs, strict=True)]

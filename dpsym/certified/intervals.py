@@ -55,10 +55,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
+from typing import Protocol
 
 import flint
 
-from dpsym.certified.balls import BallFunction
+from dpsym.certified.balls import BallLike, BallMap
 from dpsym.certified.kernel import (
     BITS_PER_DIGIT,
     GUARD_BITS,
@@ -81,7 +82,29 @@ TAYLOR_ORDER = 6
 PRECISION_DOUBLINGS = 6
 #: Newton steps per precision before the contraction is judged stalled.
 MAX_NEWTON = 60
+#: A family's own ball functions of its free parameter for the interval minimiser: the cost,
+#: its slope, the slope's derivative and the slope's sign polynomial (its coefficients).
+IntervalFunctions = tuple[BallMap, BallMap, BallMap, Callable[[], list[flint.arb]]]
 
+
+
+class SlopeFunctions(Protocol):
+    """A cost's slope in the free parameter as ball functions on its exact range ``[lo, hi]``:
+    :class:`CompiledCost`, :class:`SignPolynomial`, a family's :class:`SignCovering`."""
+
+    @property
+    def lo(self) -> Fraction: ...
+    @property
+    def hi(self) -> Fraction: ...
+
+    def slope(self, x: BallLike) -> BallLike: ...
+    def dslope(self, x: BallLike) -> BallLike: ...
+
+
+class SignCovering(SlopeFunctions, Protocol):
+    """A family's own proof of the slope's sign (:attr:`CompiledCost.sign`)."""
+
+    def covering(self) -> list[Piece]: ...
 
 
 @dataclass(frozen=True)
@@ -89,9 +112,9 @@ class CompiledCost:
     """The cost, its slope and the slope's derivative in the free parameter, as ball
     functions at exact parameters, and the parameter's exact range ``[lo, hi]``."""
 
-    cost: BallFunction
-    slope: BallFunction
-    dslope: BallFunction
+    cost: BallMap
+    slope: BallMap
+    dslope: BallMap
     lo: Fraction
     hi: Fraction
     #: Optional: the coefficients (ascending powers of the parameter, balls at the current
@@ -101,7 +124,7 @@ class CompiledCost:
     #: Optional: the family's own sign covering, an object built from this cost with the
     #: slope's ``slope``, ``dslope``, ``cost``, ``lo``, ``hi`` and ``covering()``
     #: (:class:`dpsym.certified.lerch.intervals.IncreasingSign`), tried first.
-    sign: Callable[[CompiledCost], object] | None = None
+    sign: Callable[[CompiledCost], SignCovering] | None = None
     #: The proven candidates once found (they depend on the parameters only, not on the
     #: digits), their root boxes replaced by the narrowest contraction reached so far.
     memo: dict = field(default_factory=dict, compare=False)
@@ -112,7 +135,7 @@ def _interval(a: flint.arb, c: flint.arb) -> flint.arb:
     return flint.arb(a).union(flint.arb(c))
 
 
-def slope_sign(f: CompiledCost, a: flint.arb, c: flint.arb) -> int:
+def slope_sign(f: SlopeFunctions, a: flint.arb, c: flint.arb) -> int:
     """The proven sign of the slope on ``[a, c]`` (+1, -1), or 0 if not proven here."""
     dominance = getattr(f, "dominance", None)
     if dominance is not None:  # a sign polynomial: one monomial above all others
@@ -129,14 +152,14 @@ def slope_sign(f: CompiledCost, a: flint.arb, c: flint.arb) -> int:
     return 0
 
 
-def _slope_enclosures(f: CompiledCost, box: flint.arb):
+def _slope_enclosures(f: SlopeFunctions, box: flint.arb):
     yield f.slope(box)
     mid = box.mid()
     yield f.slope(mid) + f.dslope(box) * (box - mid)  # the mean-value form
     yield taylor_form(f, box)[0]
 
 
-def taylor_form(f: CompiledCost, box: flint.arb, order: int = TAYLOR_ORDER
+def taylor_form(f: SlopeFunctions, box: flint.arb, order: int = TAYLOR_ORDER
                 ) -> tuple[flint.arb, flint.arb]:
     r"""Enclosures of the slope and of its derivative on ``box`` by Taylor forms at the
     midpoint :math:`m` with a Lagrange remainder:
@@ -167,14 +190,14 @@ def taylor_form(f: CompiledCost, box: flint.arb, order: int = TAYLOR_ORDER
     return value, slope
 
 
-def _coefficients(series: object, n: int) -> list[flint.arb]:
+def _coefficients(series: flint.arb | flint.arb_series, n: int) -> list[flint.arb]:
     if isinstance(series, flint.arb):  # the slope does not depend on the parameter
         return [series] + [flint.arb(0)] * (n - 1)
     coeffs = list(series.coeffs())
     return coeffs + [flint.arb(0)] * (n - len(coeffs))
 
 
-def newton_step(f: CompiledCost, box: flint.arb) -> tuple[flint.arb, int] | None:
+def newton_step(f: SlopeFunctions, box: flint.arb) -> tuple[flint.arb, int] | None:
     r"""The interval Newton image :math:`N(X) = m - s(m)/s^{\prime}(X)` and the proven sign of
     :math:`s^{\prime}` on :math:`X`, or None where that sign is not proven."""
     d = f.dslope(box)
@@ -205,7 +228,7 @@ class Piece:
     root: bool
 
 
-def covering(f: CompiledCost, budget: int = MAX_BOXES, start: flint.arb | None = None,
+def covering(f: SlopeFunctions, budget: int = MAX_BOXES, start: flint.arb | None = None,
              stop: flint.arb | None = None) -> list[Piece]:
     r"""Cover ``[lo, hi]`` from left to right by intervals on which the slope has a proven
     sign, and boxes isolating its roots (interval Newton), at the current precision.
@@ -256,7 +279,7 @@ def covering(f: CompiledCost, budget: int = MAX_BOXES, start: flint.arb | None =
         "low, or a multiple root of the slope)")
 
 
-def _classify(f: CompiledCost, a: flint.arb, c: flint.arb, pieces: list[Piece]
+def _classify(f: SlopeFunctions, a: flint.arb, c: flint.arb, pieces: list[Piece]
               ) -> Piece | None:
     sign = slope_sign(f, a, c)
     if sign:
@@ -286,7 +309,7 @@ def _classify(f: CompiledCost, a: flint.arb, c: flint.arb, pieces: list[Piece]
 
 
 def _root_piece(a: flint.arb, c: flint.arb, dsign: int, pieces: list[Piece],
-                f: CompiledCost) -> Piece:
+                f: SlopeFunctions) -> Piece:
     # (a root box may overlap the previous one: candidates() removes a root found twice)
     if a < ball(f.lo) or c > ball(f.hi):
         raise CertificationError("a root of the slope lies at an end of the range")
@@ -312,8 +335,8 @@ def _power_of_two(n: int) -> flint.arb:
     return flint.arb((1, n))
 
 
-def polynomial_at(coeffs: list[flint.arb] | flint.arb_poly, x: object,
-                  increasing: bool = False) -> object:
+def polynomial_at(coeffs: list[flint.arb] | flint.arb_poly, x: BallLike,
+                  increasing: bool = False) -> BallLike:
     r""":math:`\sum_j c_j x^j` (ascending coefficients, or an Arb polynomial) at a ball or
     an Arb power series.
 
@@ -354,6 +377,7 @@ class SignPolynomial:
 
     def __init__(self, f: CompiledCost) -> None:
         self.cost, self.lo, self.hi = f.cost, f.lo, f.hi
+        assert f.numerator is not None  # (built for a cost with a sign numerator)
         self._numerator = f.numerator
         self._cache: dict[int, tuple[list[flint.arb], list[flint.arb]]] = {}
 
@@ -367,11 +391,11 @@ class SignPolynomial:
             self._cache[prec] = (c, [k * c[k] for k in range(1, len(c))] or [flint.arb(0)])
         return self._cache[prec]
 
-    def slope(self, x: object) -> object:
+    def slope(self, x: BallLike) -> BallLike:
         """:math:`N(x)`."""
         return polynomial_at(self.coefficients()[0], x)
 
-    def dslope(self, x: object) -> object:
+    def dslope(self, x: BallLike) -> BallLike:
         r""":math:`N^{\prime}(x)`."""
         return polynomial_at(self.coefficients()[1], x)
 
@@ -391,8 +415,9 @@ class SignPolynomial:
                 k = next((j for j, x in enumerate(logs) if x is not None), None)
             else:
                 e = _log2_upper(end)
-                k = max((j for j, x in enumerate(logs) if x is not None),
-                        key=lambda j: logs[j] + j * e, default=None)
+                assert e is not None  # (end is not zero)
+                known = {j: x for j, x in enumerate(logs) if x is not None}
+                k = max(known, key=lambda j: known[j] + j * e, default=None)
             if k is None or k in tried:
                 continue
             tried.add(k)
@@ -484,7 +509,7 @@ def tropical_covering(g: SignPolynomial, budget: int = MAX_BOXES) -> list[Piece]
     return pieces
 
 
-def _refine(f: CompiledCost | SignPolynomial, box: flint.arb, bits: int) -> flint.arb:
+def _refine(f: SlopeFunctions, box: flint.arb, bits: int) -> flint.arb:
     r"""``box`` contracted by Newton steps :math:`X \cap N(X)` to a relative radius below
     :math:`2^{-\mathrm{bits}}` (or until the steps stall at this precision)."""
     for _ in range(MAX_NEWTON):
@@ -527,7 +552,7 @@ def candidates(f: CompiledCost, prec: int) -> list[Candidate]:
         Naming why no covering was found.
     """
     failure: CertificationError | None = None
-    ways: list[object] = [f]
+    ways: list[CompiledCost | SignPolynomial | SignCovering] = [f]
     if f.numerator is not None:  # the slope's sign polynomial first, across decades
         ways.insert(0, f.memo.setdefault("sign", SignPolynomial(f)))
     if f.sign is not None:  # the family's proof of the slope's sign, across decades
@@ -540,7 +565,7 @@ def candidates(f: CompiledCost, prec: int) -> list[Candidate]:
                 continue
             for g in ways:
                 try:
-                    pieces = (covering(f) if g is f else tropical_covering(g)
+                    pieces = (covering(f) if isinstance(g, CompiledCost) else tropical_covering(g)
                               if isinstance(g, SignPolynomial) else g.covering())
                 except CertificationError as exc:
                     failure = exc
@@ -563,10 +588,11 @@ def candidates(f: CompiledCost, prec: int) -> list[Candidate]:
             if not found:
                 raise CertificationError("no candidate minimiser")
             return found
+    assert failure is not None  # (the last attempts try every way)
     raise failure
 
 
-def _resolves(g: CompiledCost | SignPolynomial, points: int = 8) -> bool:
+def _resolves(g: SlopeFunctions, points: int = 8) -> bool:
     """Whether the slope's sign is proven at all but two of ``points - 1`` equally spaced
     interior points (a root may fall near one or two): otherwise the working precision
     is too low for the slope's cancellation."""
@@ -578,7 +604,7 @@ def _resolves(g: CompiledCost | SignPolynomial, points: int = 8) -> bool:
     return unproven <= 2
 
 
-def _distinct_roots(f: CompiledCost | SignPolynomial, boxes: list[flint.arb]) -> list[flint.arb]:
+def _distinct_roots(f: SlopeFunctions, boxes: list[flint.arb]) -> list[flint.arb]:
     """The root boxes without repetition: each box holds exactly one root, so a root
     whose refined enclosure lies inside another box *is* that box's root (dropped), and
     one whose enclosure misses the other box is another root."""

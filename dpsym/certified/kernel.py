@@ -82,6 +82,14 @@ def exact(x: flint.arb) -> Fraction:
     return Fraction(int(q.p), int(q.q))
 
 
+def exact_integer(x: flint.arb) -> int:
+    """An exact integer Arb number (the floor or ceiling of an end of a ball) as an int."""
+    n = x.unique_fmpz()
+    if n is None:
+        raise ValueError(f"{x} is not one integer")
+    return int(n)
+
+
 def man_exp(x: flint.arb) -> tuple[int, int]:
     r"""An exact Arb number as ``(man, exp)``, :math:`\mathrm{man} \cdot 2^{\mathrm{exp}}`."""
     man, exp = x.man_exp()
@@ -230,8 +238,8 @@ class Certified:
             return enclosure_texts(self._ball, self._ball, self._digits)
         bits = int(self._ball.mid().man_exp()[0]).bit_length() + 64
         with arb_workprec(max(bits, 64)):  # Arb rounds each bound outwards
-            ends = (self._ball.lower(), self._ball.upper())
-        return enclosure_texts(*(man_exp(x) for x in ends), self._digits)
+            lower, upper = self._ball.lower(), self._ball.upper()
+        return enclosure_texts(man_exp(lower), man_exp(upper), self._digits)
 
     def number(self) -> mpmath.mpf:
         """The midpoint of the ball (the value itself when it is exact; zero for zero)."""
@@ -257,7 +265,8 @@ def directed_texts(x: flint.arb, digits: int) -> tuple[tuple[str, str], tuple[st
     out = []
     for end in (x.lower(), x.upper()):
         value = man_exp(end)
-        out.append(tuple(plain(directed_text(value, digits, up=u)) for u in (False, True)))
+        out.append((plain(directed_text(value, digits, up=False)),
+                    plain(directed_text(value, digits, up=True))))
     return out[0], out[1]
 
 
@@ -429,5 +438,6 @@ def adaptive(compute: Callable[[], flint.arb], bits: int, extra: int = GUARD_BIT
 __all__ = ["ATTEMPTS", "BITS_PER_DIGIT", "GUARD_BITS", "MAX_BITS", "Certified", "adaptive",
            "ball", "ball_log2", "ball_rounding", "ball_size", "bits_for", "certify",
            "certify_ball", "certify_directed", "decide_at_most", "directed_texts", "exact",
+           "exact_integer",
            "man_exp", "nonneg", "outward", "precisions", "refine", "size_bits", "to_mpf",
            "trimmed"]

@@ -334,6 +334,7 @@ def directed_rounding(value: Fraction | tuple[int, int], digits: int, up: bool
     """
     exact = _small_fraction(value)
     if exact is None:
+        assert not isinstance(value, Fraction)  # (a fraction is its own)
         man, e = int(value[0]), int(value[1])
         sign = 1 if man < 0 else 0
         x = mpmath.mp.make_mpf(from_man_exp(abs(man), e))
@@ -379,10 +380,10 @@ def enclosure_texts(lo: Fraction | tuple[int, int], hi: Fraction | tuple[int, in
     of huge exponent (:math:`e^{-10^{20}}`) are rounded to nearest and widened by one unit
     in the last digit, never formed as fractions.
     """
-    ends = [_small_fraction(x) for x in (lo, hi)]
-    if None in ends:
+    small_lo, small_hi = _small_fraction(lo), _small_fraction(hi)
+    if small_lo is None or small_hi is None:
         return _widened_texts(lo, hi, digits + 3)
-    lo, hi = ends
+    lo, hi = small_lo, small_hi
     if lo > hi:
         lo, hi = hi, lo
     size = max(abs(lo), abs(hi))
@@ -393,8 +394,7 @@ def enclosure_texts(lo: Fraction | tuple[int, int], hi: Fraction | tuple[int, in
     n = min(n, digits + ENCLOSURE_EXTRA_DIGITS)
     if lo == hi:
         n = _terminating_digits(lo, digits + ENCLOSURE_EXTRA_DIGITS) or n
-    return tuple(plain(text)
-                 for text in (directed_text(lo, n, up=False), directed_text(hi, n, up=True)))
+    return plain(directed_text(lo, n, up=False)), plain(directed_text(hi, n, up=True))
 
 
 #: Largest number of bits of an enclosure's end formed as a fraction.

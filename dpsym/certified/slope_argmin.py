@@ -151,6 +151,7 @@ class _Search:
             point, infimum = p.open_end()
             if point is None:
                 limit = p.open_limit
+                assert limit is not None  # (the open end of an open range)
                 return Minimum(limit, limit, attained=False, infimum=infimum)
             hi = point
         else:
@@ -309,6 +310,7 @@ def certify_minimum(problem: SlopeProblem, digits: int, quantity: str, *,
                 value = found.infimum
                 if isinstance(value, Fraction):
                     return Certified.exact(value, digits), found
+                assert value is not None  # (an infimum not attained is known)
                 box = value
             elif found.lo == found.hi or found.flat:
                 value = problem.cost(found.lo)

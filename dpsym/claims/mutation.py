@@ -35,6 +35,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import sympy as sp
 
@@ -257,7 +258,7 @@ def no_mutant_reason(entry: Claim) -> str | None:
 
 def mutation_report(ids: Iterable[str] | None = None,
                     progress: Callable[[MutantResult], None] | None = None
-                    ) -> dict[str, object]:
+                    ) -> dict[str, Any]:
     """Mutate the claims ``ids`` (default: all) and summarise per source.
 
     Returns
@@ -270,8 +271,8 @@ def mutation_report(ids: Iterable[str] | None = None,
     """
     reg = registry.REGISTRY
     selected = [reg[i] for i in ids] if ids is not None else list(reg.values())
-    sources: dict[str, dict[str, object]] = {}
-    rows = []
+    sources: dict[str, dict[str, Any]] = {}  # (JSON records)
+    rows: list[dict[str, Any]] = []
     for entry in selected:
         res = mutate_claim(entry, progress)
         killed = sum(r.killed for r in res)

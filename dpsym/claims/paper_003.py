@@ -992,7 +992,8 @@ def _section6(grid: bool) -> Callable[..., Verdict]:
 
     def everywhere() -> Verdict:
         pts = [(e, d) for e in ("0.0001", "1", "30") for d in ("0.3", "0.45")]
-        rows, worst = [], mpmath.mpf(0)
+        rows: list[str] = []
+        worst = mpmath.mpf(0)
         for e, d in pts:
             for cost in ("amplitude", "power"):
                 r = (cost_value(TruncatedLaplace, "cost", cost, 15, eps=e, delta=d)

@@ -382,6 +382,7 @@ def maximise(cost_name: str, tol: float = 1e-6, where: float = 0.01) -> Enclosur
         def push(box: _Box) -> None:
             nonlocal best, best_at, count
             _evaluate(cost, box)
+            assert box.lower is not None and box.upper is not None and box.point is not None
             count += 1
             if box.lower.lower() > best.lower():
                 best, best_at = box.lower, box.point
@@ -420,9 +421,9 @@ def maximise(cost_name: str, tol: float = 1e-6, where: float = 0.01) -> Enclosur
             along = 0 if ws > wt else 1
             lo, hi = (box.e0, box.e1) if along == 0 else (box.d0, box.d1)
             mid = _geo_mid(lo, hi)
-            for part in ((lo, mid), (mid, hi)):
-                child = (_Box(*part, box.d0, box.d1) if along == 0
-                         else _Box(box.e0, box.e1, *part))
+            for a, c in ((lo, mid), (mid, hi)):
+                child = (_Box(a, c, box.d0, box.d1) if along == 0
+                         else _Box(box.e0, box.e1, a, c))
                 _evaluate(cost, child)
                 count += 1
                 todo.append(child)

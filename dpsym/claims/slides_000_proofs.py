@@ -145,7 +145,8 @@ def _zero_delta_lp_value(f: dict) -> Verdict:
     at Delta = 1 the optimum is 1/(4 delta) for |i| (cost-free mass at 0). Not decided for
     every Delta and u: the LP's dual optimum is degenerate for Delta >= 3 and no closed-form
     dual certificate is derived."""
-    rows, printed_ok, corrected_ok = [], True, True
+    rows: list[str] = []
+    printed_ok = corrected_ok = True
     lps = iter(_slides_lp_values())
     for D in (1, 2, 3, 4):
         for dl in (Fraction(1, 10), Fraction(1, 12)):

@@ -29,6 +29,7 @@ satisfy :math:`B_{k+1} \ge b(B_k - N\delta)`, so :math:`B_k \ge N v_k` with
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import sympy as sp
 
@@ -162,7 +163,7 @@ def _class_cost(power: int, jj: sp.Expr, m: sp.Expr, D: sp.Expr) -> sp.Expr:
 
 
 @functools.cache
-def pair_window_bound(power: int) -> dict[str, object]:
+def pair_window_bound(power: int) -> dict[str, Any]:
     r"""The least cost of symmetric :math:`(0, \delta)`-DP noise on :math:`\mathbb{Z}`
     (sensitivity :math:`\Delta`, :math:`\delta = 1/(2u)`, :math:`L = |i|^p`), bounded below
     for every :math:`\Delta` and :math:`u`.
@@ -181,7 +182,8 @@ def pair_window_bound(power: int) -> dict[str, object]:
     Returns ``{"even": bound at Delta = 2h, "odd": bound at Delta = 2h + 1, "argmin": the
     certificates hold}``.
     """
-    out, ok = {}, True
+    out: dict[str, Any] = {}  # the two bounds (sympy) and the certificates' verdict
+    ok = True
     r, s = sp.symbols("r s", positive=True)
     for name, D in (("even", 2 * h), ("odd", 2 * h + 1)):
         def G(jj: sp.Expr, m: sp.Expr, D: sp.Expr = D) -> sp.Expr:

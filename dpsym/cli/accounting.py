@@ -33,7 +33,7 @@ _OPTIONS = {"order": "--order", "count": "--count", "eps_target": "--eps-target"
 
 def _named(exc: DomainError) -> CliError | DomainError:
     """An error of one of this module's options, named by its option."""
-    option = _OPTIONS.get(getattr(exc, "name", None))
+    option = _OPTIONS.get(getattr(exc, "name", ""))
     if option is None:
         return exc
     body = str(exc).partition(": ")[2]

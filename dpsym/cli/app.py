@@ -161,8 +161,8 @@ def main(argv: Sequence[str] | None = None, *, debug: bool | None = None) -> int
         out.flush()  # a full device or a closed pipe is reported here, not at exit
         return code
     except SystemExit as exc:  # --help, --version
-        code = exc.code
-        return code if isinstance(code, int) else (0 if code is None else 1)
+        exit_code = exc.code
+        return exit_code if isinstance(exit_code, int) else (0 if exit_code is None else 1)
     except BudgetExceeded as exc:
         err.write(f"{PROG}: error: {one_line(error_message(exc))}\n")
         return EXIT_BUDGET

@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from dpsym.cli.options import error_message
 from dpsym.core.params import Guarantee
+from dpsym.errors import DpsymError
 from dpsym.reports.printing import display_number, emit_json, format_table, one_line
 from dpsym.reports.selection import (
     QUERIES,
@@ -29,7 +30,7 @@ FORMATS = ("table", "md", "latex", "csv", "json")
 _COLUMNS = ("RANK", "MECHANISM", "GUARANTEE", "COST", "RATIO")
 
 
-def guarantee_label(guarantee: object) -> str:
+def guarantee_label(guarantee: str) -> str:
     """How a guarantee is shown in tables (``eps-DP``, ``(eps,delta)-DP``, ...)."""
     try:
         return Guarantee(guarantee).label
@@ -39,10 +40,10 @@ def guarantee_label(guarantee: object) -> str:
 
 def skip_reason(skipped: Skipped) -> str:
     """Why an entry was left out, on one line, in the command's words."""
-    if skipped.internal:
-        error = skipped.error
+    error = skipped.error
+    if not isinstance(error, DpsymError):  # (internal: a bug of that entry)
         return f"internal error: {type(error).__name__}: {one_line(error, 200)}"
-    return one_line(error_message(skipped.error), 300)
+    return one_line(error_message(error), 300)
 
 
 def comparison_record(result: Comparison) -> dict[str, Any]:
@@ -67,7 +68,7 @@ def comparison_record(result: Comparison) -> dict[str, Any]:
 
 def section_rows(record: dict[str, Any], query: str) -> list[tuple[str, ...]]:
     """The rows of one section (``real`` or ``integer``), numbers in the display style."""
-    table = []
+    table: list[tuple[str, ...]] = []
     for r in record["rows"]:
         if r["query"] != query:
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -48,7 +49,7 @@ def registries() -> tuple[dict[str, Any], dict[str, Any]]:
 
 def is_bound(cls: Any) -> bool:
     """Whether ``cls`` is a lower-bound object (an entry of ``BOUNDS``)."""
-    return BOUNDS.get(getattr(cls, "name", None)) is cls
+    return BOUNDS.get(getattr(cls, "name", "")) is cls
 
 
 def param_names() -> dict[str, list[str]]:
@@ -61,7 +62,7 @@ def param_names() -> dict[str, list[str]]:
     return names
 
 
-def params_of(names: list[str] | tuple[str, ...]) -> list[Any]:
+def params_of(names: Sequence[str]) -> list[Any]:
     """The declared parameters of the entries called ``names``."""
     out = []
     for registry in registries():

@@ -137,7 +137,7 @@ class ArgumentParser(argparse.ArgumentParser):
         return super().add_argument(*args, **kwargs)
 
     def parse_known_args(self, args: Any = None, namespace: Any = None
-                         ) -> tuple[argparse.Namespace, list[str]]:
+                         ) -> tuple[Any, list[str]]:  # (the namespace given, or a new one)
         """As :meth:`argparse.ArgumentParser.parse_known_args`, without the record of the
         options seen."""
         parsed, extras = super().parse_known_args(args, namespace)
@@ -373,10 +373,11 @@ def build_parser(params: Mapping[str, Sequence[str]] | None = None,
                        help="the cost whose optimal free parameter defines the noise "
                             "(amplitude, power or moment:P)")
         p.add_argument("--json", action="store_true", help="print one JSON object")
+        owner = None if noise is None else noise.name
         for prm in () if noise is None else noise.params:
             if prm.name not in (*PARAM_ALIASES.values(), "dim"):
                 p.add_argument(f"--{prm.name}", dest=f"param:{prm.name}", metavar="VALUE",
-                               help=f"the parameter {prm.name} of {noise.name}")
+                               help=f"the parameter {prm.name} of {owner}")
 
     p = sub.add_parser(
         "renyi", help="the Rényi divergence of a mechanism (its Rényi DP curve)",

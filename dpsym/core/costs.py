@@ -94,6 +94,13 @@ class Piece:
     terms: tuple[tuple[sp.Expr, sp.Rational], ...] | None
     behaviour: Behaviour
 
+    @property
+    def polynomial_terms(self) -> tuple[tuple[sp.Expr, sp.Rational], ...]:
+        """``terms``, of a piece that is a generalised polynomial."""
+        if self.terms is None:
+            raise TypeError(f"{self.expr} is not a generalised polynomial")
+        return self.terms
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -133,8 +140,8 @@ class Shape:
             return False
         numbers = [*self.cuts, *self.values]
         for pc in self.pieces:
-            numbers += [c for c, _ in pc.terms]
-            if not all(p.is_Integer for _, p in pc.terms):
+            numbers += [c for c, _ in pc.polynomial_terms]
+            if not all(p.is_Integer for _, p in pc.polynomial_terms):
                 return False
         return all(v.is_Rational for v in numbers)
 
@@ -189,6 +196,13 @@ class Cost:
     def is_power(self) -> bool:
         r"""Whether the cost is a power :math:`|x|^p` (a named cost)."""
         return self.exponent is not None
+
+    @property
+    def power(self) -> sp.Rational:
+        r"""The exponent :math:`p` of a power cost (:attr:`is_power`)."""
+        if self.exponent is None:
+            raise TypeError(f"the cost {self.name} is not a power")
+        return self.exponent
 
     @property
     def is_integer(self) -> bool:
@@ -507,7 +521,7 @@ def _value_at(expr: sp.Expr, var: sp.Symbol, point: sp.Expr) -> sp.Expr | None:
             return e
         if e == var:
             return point
-        args = [evaluate(a) for a in e.args] if not isinstance(e, sp.Piecewise) else None
+        args = [evaluate(a) for a in e.args] if not isinstance(e, sp.Piecewise) else []
         if isinstance(e, sp.Abs):
             return args[0] if _exact_sign(args[0]) >= 0 else -args[0]
         if isinstance(e, (sp.Min, sp.Max)):

@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from typing import TypeAlias
 
 import flint
 import sympy as sp
@@ -78,7 +79,7 @@ _CONSTANTS = {"pi": sp.pi, "e": sp.E, "E": sp.E}
 #: The sympy node classes an exact value may contain (what :func:`enclosure` evaluates).
 _NODES = (sp.Rational, sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log, type(sp.pi), type(sp.E))
 
-Exact = Fraction | sp.Expr
+Exact: TypeAlias = Fraction | sp.Expr
 
 
 def _shown(text: str) -> str:
@@ -384,12 +385,14 @@ class _Parser:
         return self.builder.fail(f"{message} in {_shown(self.text)}")
 
     def _tokenise(self, text: str) -> list[tuple[str, str]]:
-        tokens, at = [], 0
+        tokens: list[tuple[str, str]] = []
+        at = 0
         while at < len(text):
             match = _TOKEN.match(text, at)
             if match is None:
                 raise self.fail(f"unexpected character {text[at]!r} at position {at + 1}")
             kind = match.lastgroup
+            assert kind is not None  # (every alternative of the pattern is a group)
             if kind != "space":
                 tokens.append((kind, match.group()))
             at = match.end()

@@ -191,7 +191,8 @@ class _Analysis:
         factors = [self(t) for t in f.args if self.var in t.free_symbols]
         # |F| has the direction sign(F) * dir(F); a product of non-negative functions of
         # one direction has that direction
-        size_dir, sgn = 0, ext_sign(constant)
+        size_dir: int | None = 0
+        sgn = ext_sign(constant)
         for q in factors:
             if q.sign is None or q.direction is None or q.sign == 0:
                 size_dir = None
@@ -393,7 +394,7 @@ def decrease_witness(f: sp.Expr, var: sp.Symbol, a: sp.Expr, b: sp.Expr
                   for j in range(1, WITNESS_POINTS)]
     points = [t for t in points if ext_compare(sp.Rational(t.numerator, t.denominator), a) > 0
               and (b is sp.oo or ext_compare(sp.Rational(t.numerator, t.denominator), b) < 0)]
-    balls = []
+    balls: list[flint.arb | None] = []
     for t in points:
         value = f.subs(var, sp.Rational(t.numerator, t.denominator))
         if not _finite(value):
@@ -491,14 +492,16 @@ class _Growth:
         if f == self.var:
             return Majorant(flint.arb(1), Fraction(0), Fraction(1))
         if isinstance(f, sp.Add):
-            parts = [self.bound(t) for t in f.args]
-            if None in parts:
+            found = [self.bound(t) for t in f.args]
+            parts = [q for q in found if q is not None]
+            if len(parts) < len(found):
                 return None
             return Majorant(_upper(sum((q.scale for q in parts), flint.arb(0))),
                             max(q.rate for q in parts), max(q.power for q in parts))
         if isinstance(f, sp.Mul):
-            parts = [self.bound(t) for t in f.args]
-            if None in parts:
+            found = [self.bound(t) for t in f.args]
+            parts = [q for q in found if q is not None]
+            if len(parts) < len(found):
                 return None
             scale = flint.arb(1)
             for q in parts:
@@ -564,8 +567,9 @@ class _Growth:
         if f == self.var:
             return _Linear(Fraction(1), Fraction(0), flint.arb(0))
         if isinstance(f, sp.Add):
-            parts = [self.linear(t) for t in f.args]
-            if None in parts:
+            found = [self.linear(t) for t in f.args]
+            parts = [q for q in found if q is not None]
+            if len(parts) < len(found):
                 return None
             return _Linear(sum((q.rate for q in parts), Fraction(0)),
                            sum((q.power for q in parts), Fraction(0)),
@@ -583,10 +587,10 @@ class _Growth:
                 return None if low is None else _Linear(
                     low.rate * c, low.power * c, _upper(low.shift * _ball(c)))
         if isinstance(f, sp.log):
-            inner = self.bound(f.args[0])
-            if inner is None or not inner.scale > 0:
+            argument = self.bound(f.args[0])
+            if argument is None or not argument.scale > 0:
                 return None
-            return _Linear(inner.rate, inner.power, _upper(inner.scale.log()))
+            return _Linear(argument.rate, argument.power, _upper(argument.scale.log()))
         return self._sublinear(f)
 
     def lower_linear(self, f: sp.Expr) -> _Linear | None:
@@ -597,8 +601,9 @@ class _Growth:
         if f == self.var:
             return _Linear(Fraction(1), Fraction(0), flint.arb(0))
         if isinstance(f, sp.Add):
-            parts = [self.lower_linear(t) for t in f.args]
-            if None in parts:
+            found = [self.lower_linear(t) for t in f.args]
+            parts = [q for q in found if q is not None]
+            if len(parts) < len(found):
                 return None
             return _Linear(sum((q.rate for q in parts), Fraction(0)),
                            sum((q.power for q in parts), Fraction(0)),

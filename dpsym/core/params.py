@@ -28,7 +28,7 @@ from fractions import Fraction
 from functools import cache
 from numbers import Integral, Rational, Real
 from types import MappingProxyType
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import mpmath
 import numpy as np
@@ -104,7 +104,7 @@ def parse_exact(text: object, name: str) -> Exact:
     if isinstance(text, sp.Basic):
         return from_expression(text, name)
     if isinstance(text, Rational):
-        return Fraction(text.numerator, text.denominator)
+        return Fraction(int(text.numerator), int(text.denominator))
     if isinstance(text, Decimal):
         if not text.is_finite():
             raise DomainError(name, f"expected a finite number, got {text!r}")
@@ -230,8 +230,8 @@ class Domain:
             return "an integer " + " and ".join(parts) if parts else "an integer"
         left = "(" if self.lower_open or self.lower is None else "["
         right = ")" if self.upper_open or self.upper is None else "]"
-        lo = "-inf" if self.lower is None else _fmt(self.lower)
-        return f"{left}{lo}, {_fmt(self.upper)}{right}"
+        low = "-inf" if self.lower is None else _fmt(self.lower)
+        return f"{left}{low}, {_fmt(self.upper)}{right}"
 
 
 
@@ -529,6 +529,7 @@ class Parametrised:
         self.free_given: Exact | None = None
         if free_given is not None:
             fp = self.free
+            assert fp is not None  # (given only to a family with a free parameter)
             if any(prm.name == "dim" for prm in self.params):  # their samplers optimise it
                 raise DomainError(fp.name, f"{self.name}: a fixed {fp.name} is available for "
                                   "the one-dimensional mechanisms only")
@@ -594,12 +595,12 @@ class Parametrised:
         return v
 
     @classmethod
-    def check_joint(cls, values: Mapping[str, Fraction]) -> None:
+    def check_joint(cls, values: Mapping[str, Exact]) -> None:
         """Constraints that involve several parameters at once (none by default)."""
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={str(v)!r}" for k, v in self.values.items())
-        if getattr(self, "free_given", None) is not None:
+        if getattr(self, "free_given", None) is not None and self.free is not None:
             args += f", {self.free.name}={str(self.free_given)!r}"
         return f"{type(self).__name__}({args})"
 
@@ -610,7 +611,7 @@ class Parametrised:
         state["values"] = dict(self.values)
         return state
 
-    def __setstate__(self, state: dict[str, object]) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self.values = MappingProxyType(dict(state["values"]))
 

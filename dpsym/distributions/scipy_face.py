@@ -67,13 +67,14 @@ genuine frozen ``scipy.stats.rv_continuous`` / ``rv_discrete`` built on these me
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from numbers import Integral
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import mpmath
 import numpy as np
+import numpy.typing as npt
 import sympy as sp
 
 from dpsym.certified.agreement import agreement
@@ -82,8 +83,8 @@ from dpsym.certified.expectation import expectation
 from dpsym.certified.kernel import certify_ball
 from dpsym.certified.rounding import check_digits
 from dpsym.core.costs import EXPONENT_DOMAIN, Cost, parse_cost
-from dpsym.core.expressions import parse_function
-from dpsym.core.params import parse_number
+from dpsym.core.expressions import Exact, parse_function
+from dpsym.core.params import FreeParameter, Param, parse_number
 from dpsym.distributions.entropy import MIXED_LAW, noise_entropy
 from dpsym.distributions.floatbits import first_double
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
@@ -174,7 +175,7 @@ class Moment:
     def __init__(self, symbolic: classmethod) -> None:
         self.symbolic = symbolic
 
-    def __get__(self, obj: object, owner: type) -> Callable[..., Any]:
+    def __get__(self, obj: Distribution | None, owner: type) -> Callable[..., Any]:
         if obj is None:
             return self.symbolic.__get__(None, owner)
         return obj._scipy_moment
@@ -188,6 +189,26 @@ class Distribution:
     free parameter optimal for :attr:`law_cost`: the amplitude cost
     (:data:`DISTRIBUTION_COST`) unless :meth:`law` chose another cost.
     """
+
+    if TYPE_CHECKING:  # what the host class (a mechanism) provides
+        name: ClassVar[str]
+        lattice: ClassVar[bool]
+        params: ClassVar[tuple[Param, ...]]
+        free: ClassVar[FreeParameter | None]
+        values: Mapping[str, Exact]
+        free_given: Exact | None
+
+        @classmethod
+        def moment(cls, power: sp.Expr) -> sp.Expr: ...
+        @classmethod
+        def _specific(cls, cost: Cost) -> None: ...
+        def require(self, *names: str) -> None: ...
+        def numeric_noise(self, cost: Cost | str = "amplitude", free_value: object = None,
+                          digits: int = 30) -> SymmetricNoise: ...
+        def sample(self, rng: np.random.Generator | None, size: int | tuple[int, ...],
+                   cost: Cost | str = "amplitude") -> np.ndarray: ...
+        def __getstate__(self) -> dict[str, object]: ...
+        def __setstate__(self, state: dict[str, Any]) -> None: ...
 
     # ------------------------------------------------------------------ plumbing
     def _multivariate(self) -> bool:
@@ -248,6 +269,7 @@ class Distribution:
         chosen = parse_cost(cost)
         self._specific(chosen)
         if self.free_given is not None:
+            assert self.free is not None  # (a free parameter was given)
             raise DomainError("cost", f"{self.name}: {self.free.name} was given to the "
                               "constructor, so the law is that noise whatever the cost")
         other = object.__new__(type(self))
@@ -313,7 +335,7 @@ class Distribution:
         return draw[0] if shape is None else draw
 
     # ------------------------------------------------------------------ distribution
-    def cdf(self, x: object) -> np.ndarray | float:
+    def cdf(self, x: npt.ArrayLike) -> np.ndarray | float:
         r""":math:`F(x) = P(X \le x)` in float64 (vectorised; a scalar for a scalar)."""
         return _out(self._cdf(_points(x)), x)
 
@@ -332,7 +354,7 @@ class Distribution:
             out = np.where(xs == 0, self._dist_atom()[1], out)
         return out
 
-    def sf(self, x: object) -> np.ndarray | float:
+    def sf(self, x: npt.ArrayLike) -> np.ndarray | float:
         r""":math:`P(X > x)`, from the symmetry :math:`P(X > x) = P(X < -x)` (precise in
         the upper tail; at a point mass at 0, :math:`P(X > 0) = (1 - P(X = 0))/2`
         rounded once)."""
@@ -350,17 +372,17 @@ class Distribution:
             out = np.where(xs > 0, self._cdf(-xs), 1.0 - self._cdf(xs))
         return np.where(xs == 0, above, out)
 
-    def logcdf(self, x: object) -> np.ndarray | float:
+    def logcdf(self, x: npt.ArrayLike) -> np.ndarray | float:
         r""":math:`\log F(x)`."""
         with np.errstate(divide="ignore"):
             return np.log(self.cdf(x))
 
-    def logsf(self, x: object) -> np.ndarray | float:
+    def logsf(self, x: npt.ArrayLike) -> np.ndarray | float:
         r""":math:`\log P(X > x)`."""
         with np.errstate(divide="ignore"):
             return np.log(self.sf(x))
 
-    def ppf(self, q: object) -> np.ndarray | float:
+    def ppf(self, q: npt.ArrayLike) -> np.ndarray | float:
         r"""The quantile function, the exact inverse of :meth:`cdf` in float64: the
         smallest double :math:`x` with ``cdf(x) >= q``.
 
@@ -380,7 +402,7 @@ class Distribution:
         out = np.where(qs == 0, low, np.where(qs == 1, high, out))
         return _out(np.where((qs >= 0) & (qs <= 1), out, np.nan), q)
 
-    def isf(self, q: object) -> np.ndarray | float:
+    def isf(self, q: npt.ArrayLike) -> np.ndarray | float:
         r"""The inverse survival function, the exact inverse of :meth:`sf` in float64: the
         smallest double :math:`x` with ``sf(x) <= q``.
 
@@ -405,7 +427,7 @@ class Distribution:
         low, high = self.support()
         return (low - 1 if self.lattice else low), high
 
-    def pdf(self, x: object) -> np.ndarray | float:
+    def pdf(self, x: npt.ArrayLike) -> np.ndarray | float:
         """The density (float64). A point mass at 0 (``uniform-mass``) is not part of it:
         :meth:`cdf` jumps there.
 
@@ -418,12 +440,12 @@ class Distribution:
             raise UnsupportedError(f"{self.name} is integer-valued: use pmf, not pdf")
         return _out(self._dist_density()(_points(x)), x)
 
-    def logpdf(self, x: object) -> np.ndarray | float:
+    def logpdf(self, x: npt.ArrayLike) -> np.ndarray | float:
         """The logarithm of :meth:`pdf`."""
         with np.errstate(divide="ignore"):
             return np.log(self.pdf(x))
 
-    def pmf(self, k: object) -> np.ndarray | float:
+    def pmf(self, k: npt.ArrayLike) -> np.ndarray | float:
         """The mass function on the integers (0 off them).
 
         Raises
@@ -438,7 +460,7 @@ class Distribution:
         out = np.where(integer, self._dist_density()(np.where(integer, ks, 0.0)), 0.0)
         return _out(out, k)
 
-    def logpmf(self, k: object) -> np.ndarray | float:
+    def logpmf(self, k: npt.ArrayLike) -> np.ndarray | float:
         """The logarithm of :meth:`pmf`."""
         with np.errstate(divide="ignore"):
             return np.log(self.pmf(k))
@@ -844,11 +866,11 @@ def _exponent(p: object) -> sp.Rational:
     return parse_cost(f"moment:{value.numerator}/{value.denominator}").exponent
 
 
-def _points(values: object) -> np.ndarray:
+def _points(values: npt.ArrayLike) -> np.ndarray:
     return np.asarray(values, dtype=float)
 
 
-def _out(values: np.ndarray, like: object) -> np.ndarray | float:
+def _out(values: np.ndarray, like: npt.ArrayLike) -> np.ndarray | float:
     """A float for a scalar argument, else the array."""
     return float(values) if np.ndim(like) == 0 else values
 

@@ -351,7 +351,7 @@ class Calibration:
         for _ in range(6):
             with arb_workprec(bits + 2 * ball_size(x) + 2 * GUARD_BITS):
                 lo, hi = arb((x - h).mid()), arb((x + h).mid())  # exact points
-            sides = [None, None]
+            sides: list[int | None] = [None, None]
             for attempt in range(4):
                 want = bits + 24 << attempt
                 sides = [self._side(lo, want), self._side(hi, want)]

@@ -29,6 +29,7 @@ import sympy as sp
 
 from dpsym.certified import evaluation
 from dpsym.certified.evaluation import Value
+from dpsym.certified.intervals import IntervalFunctions
 from dpsym.certified.rounding import decimal_fraction
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.expressions import to_sympy
@@ -114,19 +115,19 @@ class Mechanism(Distribution, Parametrised):
 
     # ------------------------------------------------------------------ derived (symbolic)
     calibration = classmethod(engine.calibration)
-    normalisation = classmethod(engine.normalisation)
-    noise = classmethod(engine.noise)
+    normalisation = classmethod(engine.normalisation)  # type: ignore[arg-type, var-annotated]  # the class is a Family (mypy: not as a protocol)
+    noise = classmethod(engine.noise)  # type: ignore[arg-type, var-annotated]  # a class is Hashable (mypy: its instances are not)
     moment = Moment(classmethod(exclusive(engine.moment)))  # instances: scipy's moment
-    cost_function = classmethod(engine.cost_function)
+    cost_function = classmethod(engine.cost_function)  # type: ignore[arg-type, var-annotated]  # the class is a Family (mypy: not as a protocol)
     slope_function = classmethod(engine.slope_function)
-    test_points = classmethod(engine.test_points)
-    _optimal_root = classmethod(engine.optimal_root)
+    test_points = classmethod(engine.test_points)  # type: ignore[arg-type, var-annotated]  # the class is a Family (mypy: not as a protocol)
+    _optimal_root = classmethod(engine.optimal_root)  # type: ignore[arg-type, var-annotated]  # a class is Hashable (mypy: its instances are not)
     optimal_parameter = classmethod(engine.optimal_parameter)
     optimal_cost = classmethod(engine.optimal_cost)
-    formula = classmethod(engine.formula)
-    derived_form = classmethod(engine.derived_form)
+    formula = classmethod(engine.formula)  # type: ignore[arg-type, var-annotated]  # the class is a Family (mypy: not as a protocol)
+    derived_form = classmethod(engine.derived_form)  # type: ignore[arg-type, var-annotated]  # the class is a Family (mypy: not as a protocol)
     _closed_form = classmethod(engine.closed_form)
-    series = classmethod(engine.series)
+    series = classmethod(engine.series)  # type: ignore[arg-type, var-annotated]  # the class is a Family (mypy: not as a protocol)
 
     # ------------------------------------------------------------------ numeric
     def value(self, quantity: str = "cost", cost: Cost | str = "amplitude", digits: int = 30,
@@ -149,7 +150,7 @@ class Mechanism(Distribution, Parametrised):
         """Guard digits of the ball paths (:func:`dpsym.certified.evaluation.guard_digits`)."""
         return evaluation.guard_digits(self, cost)
 
-    def _interval_functions(self, cost: Cost) -> tuple | None:
+    def _interval_functions(self, cost: Cost) -> IntervalFunctions | None:
         """The family's own ball functions ``(cost, slope, slope', sign numerator)`` of its
         continuous free parameter for the interval minimiser, or None (the engine's
         expressions are compiled instead)."""
@@ -231,7 +232,7 @@ class Mechanism(Distribution, Parametrised):
         key = tuple(sorted(self.values.items()))
         free = self.free_given
         try:
-            return _cached_sampler(type(self), key,
+            return _cached_sampler(type(self), key,  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
                                    cost if self.free is not None and free is None else None,
                                    free)
         except ScaleError as err:

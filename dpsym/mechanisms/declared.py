@@ -66,7 +66,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import flint
 import mpmath
@@ -76,7 +76,7 @@ from dpsym.certified.balls import BallFunction
 from dpsym.certified.balls import enclosure as ball_enclosure
 from dpsym.certified.evaluation import Value
 from dpsym.core.costs import Cost, parse_cost
-from dpsym.core.expressions import compare, parse_function
+from dpsym.core.expressions import Exact, compare, parse_function
 from dpsym.core.names import suggestion
 from dpsym.core.params import (
     Derived,
@@ -214,7 +214,7 @@ class DeclaredNoise(Mechanism):
 
     # ------------------------------------------------------------------ instance checks
     @classmethod
-    def check_joint(cls, values: Mapping[str, object]) -> None:
+    def check_joint(cls, values: Mapping[str, Exact]) -> None:
         """Decide, at the exact parameter ``values``, what :func:`validate` left to the
         instance (:attr:`checks`): a piece's sign over its interval, a bound's order, a
         ratio below one. Skipped while a parameter it involves has no value.
@@ -456,10 +456,10 @@ def _sym(value: object) -> sp.Expr:
 
 
 def _exact(value: object) -> Fraction | sp.Expr:
-    value = _sym(value)
-    if value.is_Rational:
-        return Fraction(int(value.p), int(value.q))
-    return value
+    v = _sym(value)
+    if v.is_Rational:
+        return Fraction(int(v.p), int(v.q))
+    return v
 
 
 def _ball(expr: sp.Expr, prec: int) -> flint.arb | None:
@@ -741,6 +741,7 @@ def validate(cls: type[DeclaredNoise]) -> Checks:
         elif _decided_sign(expr.xreplace(point)) == -1:
             raise DeclarationError(key, f"{what} is negative at {_point_text(point, expr)}")
         if involved & free_symbols:
+            assert cls.free is not None  # (its symbol is involved)
             raise DeclarationError(key, f"{what} is not proven nonnegative for every "
                                    f"{cls.free.name} in its range; write it so that sympy "
                                    "sees its sign")
@@ -1297,7 +1298,7 @@ def noise_from_mapping(spec: Mapping[str, Any], *, defer: bool = False
         "__module__": "declared", "__doc__": f"The declared noise {name}.",
     }
     class_name = "".join(part.capitalize() for part in name.split("-"))
-    cls = type(class_name, (DeclaredNoise,), attrs)
+    cls = cast(type[DeclaredNoise], type(class_name, (DeclaredNoise,), attrs))
     if defer:
         cls.pending = True
     else:
@@ -1305,7 +1306,8 @@ def noise_from_mapping(spec: Mapping[str, Any], *, defer: bool = False
     return cls
 
 
-def _free(spec: object, variables: dict[str, sp.Symbol]) -> FreeParameter | None:
+def _free(spec: Mapping[str, Any] | None, variables: dict[str, sp.Symbol]
+          ) -> FreeParameter | None:
     if spec is None:
         return None
     _no_unknown(spec, ("name", "lower", "upper", "integer"), "free")

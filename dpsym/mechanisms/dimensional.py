@@ -48,7 +48,7 @@ class DimensionalMechanism(Mechanism):
     """
 
     DIM: ClassVar[int] = 2
-    _variant_of: ClassVar[type | None] = None
+    _variant_of: ClassVar[type[DimensionalMechanism] | None] = None
 
     @classmethod
     def for_dim(cls, d: object) -> type[DimensionalMechanism]:
@@ -61,7 +61,7 @@ class DimensionalMechanism(Mechanism):
         """
         root = cls._variant_of or cls
         value = int(dim_param().validate(d))
-        return root if value == root.DIM else _variant(root, value)
+        return root if value == root.DIM else _variant(root, value)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
 
     def __new__(cls, *args: object, **values: object) -> DimensionalMechanism:
         target = cls if values.get("dim") is None else cls.for_dim(values["dim"])
@@ -121,7 +121,8 @@ class DimensionalMechanism(Mechanism):
         raise CertificationError(f"{self.name}: the cost {cost.name} did not round to "
                                  f"{digits} digits")
 
-    def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
+    def sample(self, rng: np.random.Generator | None, size: int | tuple[int, ...],
+               cost: Cost | str = "amplitude") -> np.ndarray:
         """Noise vectors, an array of shape ``(size, d)``."""
         raise NotImplementedError
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TypeVar
+from typing import Protocol, Self, TypeVar
 
 import flint
 import mpmath
@@ -52,7 +52,15 @@ EPS_MAX_DISCRETE = Fraction(10) ** 4
 DELTA_MAX_LERCH = 1024
 
 
-T = TypeVar("T")
+class _Number(Protocol):
+    """A number type with sums and products (Arb balls, mpf)."""
+
+    def __add__(self, other: Self, /) -> Self: ...
+    def __mul__(self, other: Self | int, /) -> Self: ...
+    def __rmul__(self, other: int, /) -> Self: ...
+
+
+T = TypeVar("T", bound=_Number)
 
 
 class DiscreteStaircase(DeclaredNoise):
@@ -165,7 +173,7 @@ class DiscreteStaircase(DeclaredNoise):
         ratio = BallFunction.prepare(b, exact, r)
         if norm is None or ratio is None:
             raise UnsupportedError(f"{self.name}: the normalisation has no ball form")
-        power = Fraction(int(cost.exponent.p), int(cost.exponent.q))
+        power = Fraction(int(cost.power.p), int(cost.power.q))
         with arb_workprec(prec):
             bb = ratio(flint.arb(0))
             sums = [lerch_family(bb, power, flint.arb(flint.fmpq(j, big)), 1)[0]
@@ -246,7 +254,7 @@ class DiscreteStaircase(DeclaredNoise):
                               f"staircase takes a sensitivity in [1, {DELTA_MAX_LERCH}] "
                               f"(one Lerch sum per lattice point of a period), got {big}")
         bb = evaluate(b, point)
-        p = mpmath.mpf(cost.exponent.p) / cost.exponent.q
+        p = mpmath.mpf(cost.power.p) / cost.power.q
         lerch = [mp_lerch_sum(bb, p, mpmath.mpf(j) / big) for j in range(big)]
         norm = self.calibration()[NORM]
         costs = step_costs(lerch, bb, 2 * mpmath.mpf(big) ** p,

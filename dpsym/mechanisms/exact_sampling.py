@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from dpsym.sampling.exact import (
     DiscreteStaircaseExact,
     DiscreteUniformExact,
     ExactSampler,
+    check_delta,
     check_eps,
     check_integer,
 )
@@ -75,11 +77,12 @@ def exact_sampler(mechanism: object, *, eps: object = None, delta: object = None
         values: Mapping[str, object] = {"eps": eps, "delta": delta, "Delta": Delta}
         instance = None
     else:
-        name = getattr(type(mechanism), "name", None)
-        values = getattr(mechanism, "values", None)
-        if not isinstance(name, str) or not isinstance(values, Mapping):
+        found_name = getattr(type(mechanism), "name", None)
+        found_values = getattr(mechanism, "values", None)
+        if not isinstance(found_name, str) or not isinstance(found_values, Mapping):
             raise DomainError("mechanism", "expected a mechanism name or instance, got "
                               f"{type(mechanism).__name__}")
+        name, values = found_name, found_values
         for key, given in (("eps", eps), ("delta", delta), ("Delta", Delta)):
             if given is not None:
                 raise DomainError(key, "is read from the mechanism instance; pass it to "
@@ -100,20 +103,22 @@ def exact_sampler(mechanism: object, *, eps: object = None, delta: object = None
     if name != "discrete-staircase" and r is not None:
         raise DomainError("r", f"is a parameter of discrete-staircase only, not {name}")
     if name == "discrete-laplace":
-        return DiscreteLaplaceExact(need("eps"), need("Delta"))
+        return DiscreteLaplaceExact(check_eps(need("eps")),
+                                    check_integer(need("Delta"), "Delta", 1))
     if name == "discrete-uniform":
-        return DiscreteUniformExact(need("delta"), need("Delta"))
+        return DiscreteUniformExact(check_delta(need("delta")),
+                                    check_integer(need("Delta"), "Delta", 1))
     e, big = check_eps(need("eps")), check_integer(need("Delta"), "Delta", 1)
     if r is None:
         if isinstance(instance, Mechanism):
             r = int(instance.free_value(cost))
         else:
             r = _optimal_r(e, big, str(cost))
-    return DiscreteStaircaseExact(e, big, r)
+    return DiscreteStaircaseExact(e, big, check_integer(r, "r", 1, big))
 
 
 def sample_exact(mechanism: object, rng: object = None, size: int | tuple[int, ...] = 1,
-                 **params: object) -> np.ndarray:
+                 **params: Any) -> np.ndarray:
     r"""Exact noise samples of an integer-valued mechanism, as an ``int64`` array.
 
     ``sample_exact("discrete-laplace", numpy.random.default_rng(0), 1000, eps="1/2",
@@ -141,7 +146,7 @@ def sample_exact(mechanism: object, rng: object = None, size: int | tuple[int, .
     return exact_sampler(mechanism, **params).sample(rng, size)
 
 
-def draw_exact(mechanism: object, rng: object = None, **params: object) -> int:
+def draw_exact(mechanism: object, rng: object = None, **params: Any) -> int:
     """One exact sample as a Python ``int`` (scalar form of :func:`sample_exact`)."""
     return exact_sampler(mechanism, **params).draw(RandomBits(rng))
 

@@ -43,6 +43,7 @@ through :math:`\log c = \log(e^\varepsilon - 1) - \log 2\delta`, with
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -105,7 +106,8 @@ def truncated_laplace_factors(eps: npt.ArrayLike, delta: npt.ArrayLike
     :math:`c = (e^\varepsilon - 1)/(2\delta)`: the truncated Laplacian's amplitude and power
     relative to the Laplace mechanism's :math:`\Delta/\varepsilon` and
     :math:`2\Delta^2/\varepsilon^2`."""
-    return _factors(eps, delta, (1, 2))
+    h1, h2 = _factors(eps, delta, (1, 2))
+    return h1, h2
 
 
 def _factors(eps: npt.ArrayLike, delta: npt.ArrayLike, which: tuple[int, ...]
@@ -211,10 +213,11 @@ def laplace_amplitude(eps: npt.ArrayLike, Delta: npt.ArrayLike = 1.0) -> np.ndar
     check fails, the general path validates element by element (an
     :math:`\varepsilon` just below :math:`10^{300}` with :math:`q = t` is accepted there).
     """
-    kind = _common(Delta, eps)
+    kind = _common(Delta, eps)  # the types, checked: cast below
     if kind == "float":
-        return Delta / eps
-    q = _checked_quotient(Delta, eps) if kind == "array" else None
+        return cast(float, Delta) / cast(float, eps)
+    q = _checked_quotient(cast(float, Delta), cast(np.ndarray, eps)) if kind == "array" \
+        else None
     if q is not None:
         return q
     sens, e = _sens(Delta), _eps(eps)
@@ -252,11 +255,12 @@ def laplace_power(eps: npt.ArrayLike, Delta: npt.ArrayLike = 1.0) -> np.ndarray 
     overflows (underflows) only where :math:`q^2` does, so no intermediate is out of
     range where the result is not.
     """
-    kind = _common(Delta, eps)
+    kind = _common(Delta, eps)  # the types, checked: cast below
     if kind == "float":
-        q = Delta / eps
-        return 2.0 * q * q  # Python's ** would raise OverflowError
-    q = _checked_quotient(_SQRT2 * Delta, eps) if kind == "array" else None
+        r = cast(float, Delta) / cast(float, eps)
+        return 2.0 * r * r  # Python's ** would raise OverflowError
+    q = _checked_quotient(_SQRT2 * cast(float, Delta), cast(np.ndarray, eps)) \
+        if kind == "array" else None
     if q is not None:  # sqrt(2) Delta / eps, squared in place
         with np.errstate(over="ignore", under="ignore"):
             return np.multiply(q, q, out=q)

@@ -95,11 +95,12 @@ class _Gaussian(Mechanism):
         return self.__dict__["_sigma64"]
 
     def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
-                        digits: int = 30) -> Value:
+                        digits: int = 30, *, free_value: object = None) -> Value:
         r"""The exact :math:`\delta(\varepsilon^{\prime})` of the noise at this instance's exact
         :math:`\sigma`, enclosed (between the profiles at the ends of :math:`\sigma`'s
         enclosure, :func:`dpsym.gaussian.calibration.profile_on`) and rounded to ``digits``
-        proven digits."""
+        proven digits (``free_value`` is accepted as by every mechanism; a Gaussian has no
+        free parameter)."""
         self.require(*(prm.name for prm in self.params))
         enclose = profile_on(eps_prime, self._sigma_ball, self.values["Delta"])
         found = certify_ball(enclose, check_digits(digits), what="the Gaussian profile",
@@ -278,7 +279,7 @@ class AnalyticGaussian(_Gaussian):
             raise CertificationError(f"{self.name}: {quantity} has no ball form in sigma")
         root = self._root()
         # a power p of sigma multiplies its relative width by p
-        extra = 8 + int(float(cost.exponent)).bit_length() if quantity == "cost" else 8
+        extra = 8 + int(float(cost.power)).bit_length() if quantity == "cost" else 8
 
         def enclose(bits: int) -> flint.arb:
             s = root.sigma(bits + extra)

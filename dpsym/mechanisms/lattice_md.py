@@ -68,7 +68,8 @@ class _Product(DimensionalMechanism):
         cls._specific(cost)
         return cls.DIM * cls.one_dimensional.cost_function(cost)
 
-    def sample(self, rng: object, size: int, cost: Cost | str = "amplitude") -> np.ndarray:
+    def sample(self, rng: np.random.Generator | None, size: int | tuple[int, ...],
+               cost: Cost | str = "amplitude") -> np.ndarray:
         """Noise vectors, an int64 array of shape ``(size, d)``."""
         if not isinstance(size, int) or isinstance(size, bool) or size < 0:
             raise DomainError("size", "must be a nonnegative integer")

@@ -29,7 +29,7 @@ import sympy as sp
 from dpsym.certified.constants import arb_of
 from dpsym.certified.evaluation import Value, cost_balls, guard_digits, small_eps_digits
 from dpsym.certified.expectation import CostBalls
-from dpsym.certified.kernel import ball
+from dpsym.certified.kernel import ball, exact_integer
 from dpsym.certified.lerch.intervals import IncreasingSign
 from dpsym.certified.slope_argmin import Minimum, certify_minimum
 from dpsym.core.costs import AMPLITUDE, Cost
@@ -66,7 +66,7 @@ class Staircase(DeclaredNoise):
     #: minimised by :meth:`_interval_sign` (below, the sign covering of the slope).
     LARGE_EPS = 100
 
-    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value:
+    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value | None:
         r"""The optimal :math:`\gamma^*` and cost for a cost :math:`L` that is not a power:
         the minimum of :class:`StaircaseSlope` (:mod:`dpsym.certified.slope_argmin`)."""
         self.require("eps", "Delta")
@@ -90,7 +90,7 @@ class Staircase(DeclaredNoise):
         without cancellation (:class:`~dpsym.symbolic.sums.LerchSum` shifts its offsets), so it
         loses :math:`\log_{10}(1/\varepsilon)` digits a few times (in :math:`1 - b`, in
         :math:`-\log b` and in the slope), not once per power of :math:`p`."""
-        if cost.is_integer and cost.exponent <= MAX_POLYNOMIAL_DEGREE:
+        if cost.is_integer and cost.power <= MAX_POLYNOMIAL_DEGREE:
             return guard_digits(self, cost)
         lost = small_eps_digits(self)
         return 15 + 3 * lost if lost else guard_digits(self, cost)
@@ -121,7 +121,7 @@ class Staircase(DeclaredNoise):
         :math:`\gamma_0 = (b/(s-1))^{1/s}` (:math:`N \approx (s-1)\gamma^s - b` for small
         :math:`b`), the bracket search's start. None otherwise."""
         if type(self) is not Staircase or (cost.is_integer
-                                             and cost.exponent <= MAX_POLYNOMIAL_DEGREE):
+                                             and cost.power <= MAX_POLYNOMIAL_DEGREE):
             return None  # (a subclass's cost is not the one proven; a polynomial slope)
         eps = self.values.get("eps")
         if eps is None:
@@ -131,12 +131,12 @@ class Staircase(DeclaredNoise):
             if not e < enclosure(SMALL_EPS, 64):
                 return None
             return partial(IncreasingSign, estimate=-1)  # gamma* near 1/2 as eps -> 0
-        bits = int(e.upper().floor().unique_fmpz()).bit_length() + 64
+        bits = exact_integer(e.upper().floor()).bit_length() + 64
         with arb_workprec(bits):  # log2 gamma_0, to a few bits
-            s = flint.arb(cost.exponent.p) / cost.exponent.q + 1
+            s = flint.arb(cost.power.p) / cost.power.q + 1
             e = enclosure(eps, bits)
             log2 = (-e - (s - 1).log()) / (s * flint.arb(2).log())
-            estimate = int(log2.mid().floor().unique_fmpz())
+            estimate = exact_integer(log2.mid().floor())
         return partial(IncreasingSign, estimate=estimate)
 
 
@@ -202,7 +202,9 @@ class StaircaseSlope:
             raise DomainError("Delta", "a cost other than a power takes a rational "
                               "sensitivity")
         self.eps, self.Delta, self.balls = to_sympy(eps), Delta, cost
-        self.lo, self.hi, self.open_limit = Fraction(0), Fraction(1), None
+        self.lo = Fraction(0)
+        self.hi: Fraction | None = Fraction(1)
+        self.open_limit: Fraction | None = None
         self._memo: dict[int, tuple[flint.arb, flint.arb, flint.arb]] = {}
 
     def _constants(self) -> tuple[flint.arb, flint.arb, flint.arb]:

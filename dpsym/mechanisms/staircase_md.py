@@ -43,16 +43,19 @@ cancellation (:func:`dpsym.symbolic.l1.shifted_power_sums_numeric`).
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
+from typing import TypedDict
 
 import flint
 import mpmath
 import numpy as np
 import sympy as sp
 
-from dpsym.certified.intervals import polynomial_at
+from dpsym.certified.balls import BallLike
+from dpsym.certified.intervals import IntervalFunctions, polynomial_at
 from dpsym.certified.rounding import decimal_digits
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import FreeParameter, dim_param, eps_param, sensitivity_param
@@ -194,7 +197,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:
+    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
         r""":math:`a(\gamma)` from total mass = 1 (the mass is linear in :data:`NORM`)."""
         mass = RadialStaircaseLaw(cls.DIM, sp.Integer(1)).total_mass()
         return {NORM: sp.factor(sp.cancel(1 / mass))} if cls.DIM <= 6 else {NORM: 1 / mass}
@@ -207,7 +210,7 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def moment(cls, power: sp.Expr) -> sp.Expr:
+    def moment(cls, power: sp.Expr) -> sp.Expr:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
         r""":math:`\mathbb{E}\|X\|_1^p` for integer :math:`p \ge 0` (the radius's moment)."""
         p = sp.sympify(power)
         if not (p.is_Integer and p >= 0):
@@ -216,30 +219,30 @@ class StaircaseMD(DimensionalMechanism):
 
     @classmethod
     @cache
-    def cost_function(cls, cost: Cost | str) -> sp.Expr:
+    def cost_function(cls, cost: Cost | str) -> sp.Expr:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
         r"""``amplitude``: :math:`\mathbb{E}\|X\|_1`; ``power``: :math:`\mathbb{E}\|X\|_2^2`."""
         cost = parse_cost(cost)
         cls._specific(cost)
-        p = int(cost.exponent)
+        p = int(cost.power)
         return cost_constant(cls.DIM, p) * shifted_power_sum(cls.DIM + p) \
             / shifted_power_sum(cls.DIM)
 
     @classmethod
     @cache
-    def slope_function(cls, cost: Cost | str) -> sp.Expr:
+    def slope_function(cls, cost: Cost | str) -> sp.Expr:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
         r"""The derivative in :math:`\gamma`, from :math:`S_m^{\prime} = m S_{m-1}`:
         :math:`\frac{d}{d\gamma}\frac{S_{d+p}}{S_d}
         = \frac{(d+p) S_{d+p-1} S_d - d\, S_{d+p} S_{d-1}}{S_d^2}`."""
         cost = parse_cost(cost)
         cls._specific(cost)
-        d, p = cls.DIM, int(cost.exponent)
+        d, p = cls.DIM, int(cost.power)
         factor = cls.cost_function(cost) * shifted_power_sum(d) / shifted_power_sum(d + p)
         S = shifted_power_sum
         return factor * ((d + p) * S(d + p - 1) * S(d) - d * S(d + p) * S(d - 1)) / S(d) ** 2
 
     @classmethod
     @cache
-    def _optimal_root(cls, cost: Cost | str) -> AlgebraicRoot | None:
+    def _optimal_root(cls, cost: Cost | str) -> AlgebraicRoot | None:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
         if cls.DIM == 1:
             return super()._optimal_root(cost)
         return None  # degree 2d >= 4: see derived_form() for Ferrari's d = 2 root
@@ -271,7 +274,7 @@ class StaircaseMD(DimensionalMechanism):
         if reg.name not in ("eps->0", "eps->oo"):
             raise UnsupportedError(f"regime {reg.name} moves parameters that {cls.name} "
                                    "does not have")
-        g, v = _minimiser_series_cached(cls, cost, reg.name, order)
+        g, v = _minimiser_series_cached(cls, cost, reg.name, order)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
         return ascending(v if quantity == "cost" else g, reg.variable)
 
     # -------------------------------------------------------------- numerics
@@ -286,7 +289,7 @@ class StaircaseMD(DimensionalMechanism):
         r"""(cost as a function of :math:`\gamma`, the sums :math:`E_j`) at the working
         precision: :math:`C_{d,p}\,S_{d+p}(\gamma)/S_d(\gamma)` with :func:`cost_constant`
         and the sums of :func:`dpsym.symbolic.l1.shifted_power_sums_numeric`."""
-        d, p = self.DIM, int(cost.exponent)
+        d, p = self.DIM, int(cost.power)
         t, bb, omb = self._sums()
         const = evaluate(cost_constant(d, p), self.substitution)
         if self._small_eps():
@@ -339,7 +342,7 @@ class StaircaseMD(DimensionalMechanism):
             return super()._numeric_optimum(cost, hint)
         cost = parse_cost(cost)
         self._specific(cost)
-        d, p = self.DIM, int(cost.exponent)
+        d, p = self.DIM, int(cost.power)
         _, bb, _ = self._sums()
         value, e = self._cost_evaluator(cost)
 
@@ -402,7 +405,7 @@ class StaircaseMD(DimensionalMechanism):
             best = min(candidates, key=value)
         return best, value(best)
 
-    def _interval_functions(self, cost: Cost) -> tuple | None:
+    def _interval_functions(self, cost: Cost) -> IntervalFunctions | None:
         r"""The cost, its slope, the slope's derivative and the slope's sign polynomial
         as ball functions of :math:`\gamma` for the interval minimiser
         (:func:`dpsym.certified.evaluation.interval_plan`), from the polynomials
@@ -418,12 +421,12 @@ class StaircaseMD(DimensionalMechanism):
             return None
         self.require("eps", "Delta")
         delta = self.values["Delta"]
-        const = cost_constant(self.DIM, int(cost.exponent)).subs(
+        const = cost_constant(self.DIM, int(cost.power)).subs(
             Delta, sp.Rational(delta.numerator, delta.denominator))
         if not const.is_Rational:
             return None
         const = Fraction(int(const.p), int(const.q))
-        return _RadialPolynomials(self.DIM, int(cost.exponent), self.values["eps"],
+        return _RadialPolynomials(self.DIM, int(cost.power), self.values["eps"],
                                   const).functions()
 
     def _guard_digits(self, cost: Cost) -> int:
@@ -440,7 +443,8 @@ class StaircaseMD(DimensionalMechanism):
 
     # -------------------------------------------------------------- sampling
     def ball_sampler(self, cost: Cost | str = "amplitude",
-                     gamma_value: object = None) -> BallMixtureSampler:
+                     gamma_value: numbers.Rational | float | str | None = None
+                     ) -> BallMixtureSampler:
         r"""The (cached) sampler of :meth:`sample` at this instance's parameters.
 
         ``gamma_value`` overrides the optimal :math:`\gamma` for ``cost``.
@@ -448,7 +452,7 @@ class StaircaseMD(DimensionalMechanism):
         self.require("eps", "Delta")
         if gamma_value is None:
             key = (type(self), self.values["eps"], self.values["Delta"], parse_cost(cost))
-            g = _optimal_gamma(*key)
+            g = _optimal_gamma(*key)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
         else:
             g = Fraction(str(gamma_value)) if isinstance(gamma_value, float) \
                 else Fraction(gamma_value)
@@ -494,6 +498,18 @@ class StaircaseMD(DimensionalMechanism):
         return mass / total
 
 
+class _Polys(TypedDict):
+    """The polynomials of :class:`_RadialPolynomials` at one precision."""
+
+    top: flint.arb_poly
+    bottom: flint.arb_poly
+    dbottom: flint.arb_poly
+    n: flint.arb_poly
+    dn: flint.arb_poly
+    coeffs: list[flint.arb]
+    c: flint.arb
+
+
 class _RadialPolynomials:
     r"""The :math:`d`-dimensional staircase's cost :math:`C S_{d+p}/S_d` and its slope as
     ball functions of :math:`\gamma` (:meth:`StaircaseMD._interval_functions`), their
@@ -501,9 +517,9 @@ class _RadialPolynomials:
 
     def __init__(self, d: int, p: int, eps_value: Fraction, const: Fraction) -> None:
         self.d, self.p, self.eps, self.const = d, p, eps_value, const
-        self._cache: dict[int, dict[str, object]] = {}
+        self._cache: dict[int, _Polys] = {}
 
-    def _polys(self) -> dict[str, object]:
+    def _polys(self) -> _Polys:
         prec = flint.ctx.prec
         if prec not in self._cache:
             d, p = self.d, self.p
@@ -526,18 +542,18 @@ class _RadialPolynomials:
                     self.const.numerator, self.const.denominator))}
         return self._cache[prec]
 
-    def cost(self, x: object) -> object:
+    def cost(self, x: BallLike) -> BallLike:
         """:math:`C S_{d+p}(x)/S_d(x)`."""
         q = self._polys()
         return q["c"] * polynomial_at(q["top"], x, True) / polynomial_at(q["bottom"], x,
                                                                          True)
 
-    def slope(self, x: object) -> object:
+    def slope(self, x: BallLike) -> BallLike:
         """:math:`C N(x)/S_d(x)^2`."""
         q = self._polys()
         return q["c"] * polynomial_at(q["n"], x) / polynomial_at(q["bottom"], x, True) ** 2
 
-    def dslope(self, x: object) -> object:
+    def dslope(self, x: BallLike) -> BallLike:
         r""":math:`C (N^{\prime} S_d - 2 N S_d^{\prime})/S_d^3`."""
         q = self._polys()
         sd = polynomial_at(q["bottom"], x, True)
@@ -548,20 +564,20 @@ class _RadialPolynomials:
         """The coefficients of :math:`N` (the slope's sign)."""
         return self._polys()["coeffs"]
 
-    def functions(self) -> tuple:
+    def functions(self) -> IntervalFunctions:
         """(cost, slope, slope derivative, sign numerator)."""
         return self.cost, self.slope, self.dslope, self.numerator
 
 
 @cache
-def _optimal_gamma(cls: type, eps_value: Fraction, Delta_value: Fraction,
+def _optimal_gamma(cls: type[StaircaseMD], eps_value: Fraction, Delta_value: Fraction,
                    cost: Cost) -> Fraction:
     g = cls(eps=eps_value, Delta=Delta_value, dim=cls.DIM).free_value(cost, 20)
     return Fraction(int(g.p), int(g.q))
 
 
 @cache
-def _minimiser_series_cached(cls: type, cost: Cost, regime: str, order: int
+def _minimiser_series_cached(cls: type[StaircaseMD], cost: Cost, regime: str, order: int
                              ) -> tuple[sp.Expr, sp.Expr]:
     return minimiser_series(cls.cost_function(cost), gamma, 0, 1, get_regime(regime), order)
 

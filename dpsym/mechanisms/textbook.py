@@ -28,13 +28,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 import sympy as sp
 
 from dpsym.precision import exclusive, workdps
 
-Law = Mapping[Hashable, object]
+#: A finite law: outcome (any hashable value) -> probability (an int, a fraction or an
+#: exact sympy number).
+Law = Mapping[Any, int | Fraction | sp.Expr]
 
 
 @exclusive
@@ -91,14 +94,14 @@ def exponential_privacy_loss(u: Sequence[object], u_prime: Sequence[object], eps
 
 
 @exclusive
-def laplace_cdf(x: mpmath.mpf, centre: object, scale: object) -> mpmath.mpf:
+def laplace_cdf(x: mpmath.mpf, centre: mpmath.mpf, scale: mpmath.mpf) -> mpmath.mpf:
     r"""CDF of :math:`\mathrm{Lap}(\text{scale})` centred at ``centre``."""
     z = (x - centre) / scale
     return mpmath.exp(z) / 2 if z < 0 else 1 - mpmath.exp(-z) / 2
 
 
 @exclusive
-def laplace_pdf(x: mpmath.mpf, centre: object, scale: object) -> mpmath.mpf:
+def laplace_pdf(x: mpmath.mpf, centre: mpmath.mpf, scale: mpmath.mpf) -> mpmath.mpf:
     r"""Density :math:`e^{-|x - c|/s}/(2s)` of :math:`\mathrm{Lap}(s)` centred at :math:`c`."""
     return mpmath.exp(-abs(x - centre) / scale) / (2 * scale)
 
@@ -187,7 +190,7 @@ def noisy_max_privacy_loss(k: int, eps: object, base_counts: Sequence[Sequence[i
         return +worst
 
 
-def name_and_shame(delta: object, secret: Hashable) -> dict[Hashable, object]:
+def name_and_shame(delta: object, secret: Hashable) -> dict[Any, sp.Expr]:
     r"""The output law of one entry of the name-and-shame mechanism: the secret with
     probability :math:`\delta`, :math:`\bot` (``None``) with probability :math:`1 - \delta`."""
     d = sp.nsimplify(delta)

@@ -71,7 +71,7 @@ class UniformMass(DeclaredNoise):
                 for d in (sp.Rational(1, 10), sp.Rational(2, 5), sp.Rational(3, 5),
                           sp.Rational(7, 10), sp.Rational(4, 5), sp.Rational(19, 20))]
 
-    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value:
+    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value | None:
         r"""The optimal :math:`\alpha^*` (with :math:`L` and :math:`h`) and cost for a cost
         that is not a power: the minimum of :class:`UniformMassSlope`
         (:mod:`dpsym.certified.slope_argmin`); a flat minimum (the indicator cost) or one
@@ -129,7 +129,9 @@ class UniformMassSlope:
             raise DomainError("delta", "a cost other than a power takes rational delta and "
                               "Delta")
         self.delta, self.Delta, self.balls = delta, Delta, cost
-        self.lo, self.hi, self.open_limit = Fraction(0), None, delta
+        self.lo = Fraction(0)
+        self.hi: Fraction | None = None
+        self.open_limit: Fraction | None = delta
         self.exact = cost.shape.rational
 
     # --------------------------------------------------------------- the change of variable
@@ -202,7 +204,7 @@ class UniformMassSlope:
         w = self.width(t)
         if not (self._zero(w, -1) or self._zero(w, 1)):
             return None
-        cuts = self.balls.cut_fractions
+        cuts = self.balls.exact_cuts()
         j, at_cut = self.balls.locate(w)
         pieces = self.balls.shape.pieces
         # M is constant on a constant piece; the run of zeros spans whole such pieces
@@ -278,7 +280,7 @@ class UniformMassSlope:
                                  "(widen the minimiser's bracket)")
 
 
-def _inside(cuts: list[Fraction | None], j: int) -> Fraction:
+def _inside(cuts: list[Fraction], j: int) -> Fraction:
     """A rational point inside piece ``j``."""
     lo = cuts[j]
     return lo + 1 if j + 1 == len(cuts) else (lo + cuts[j + 1]) / 2

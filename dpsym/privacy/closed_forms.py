@@ -81,6 +81,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeAlias, overload
 
 import flint
 import sympy as sp
@@ -95,7 +96,7 @@ from dpsym.symbols import u, x
 
 arb = flint.arb
 #: An exact number: a fraction, or a constant sympy expression (``log(3)``).
-Exact = Fraction | sp.Expr
+Exact: TypeAlias = Fraction | sp.Expr
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,16 @@ def laplace(eps: Exact, scale: Exact, Delta: Fraction) -> Profile:
     return _enclosed(lambda: _one_minus_exp((ball_of(eps) - ball_of(top)) / 2))
 
 
+@overload
+def truncated_laplace(eps: Exact, scale: Fraction, bound: Fraction, Delta: Fraction
+                      ) -> Profile: ...
+
+
+@overload
+def truncated_laplace(eps: Exact, scale: Fraction, bound: Fraction | sp.Expr,
+                      Delta: Fraction) -> Profile | None: ...
+
+
 def truncated_laplace(eps: Exact, scale: Fraction, bound: Fraction | sp.Expr,
                       Delta: Fraction) -> Profile | None:
     r"""The profile of Laplace noise of scale :math:`\lambda` truncated to
@@ -152,10 +163,13 @@ def truncated_laplace(eps: Exact, scale: Fraction, bound: Fraction | sp.Expr,
         def a_ball() -> flint.arb:
             return arb_of(expr)
 
-        signs = tuple(_sign(lambda c=c: c[0] * a_ball() - ball(c[1]) - c[2] * ball_of(eps)
-                            * ball(lam)) for c in ((2, Delta, 0), (2, Delta, 1), (1, Delta, 0)))
-        if None in signs:
+        def gap(k: int, j: int) -> int | None:  # the sign of k A - Delta - j eps lam
+            return _sign(lambda: k * a_ball() - ball(Delta) - j * ball_of(eps) * ball(lam))
+
+        s0, s1, s2 = gap(2, 0), gap(2, 1), gap(1, 0)
+        if s0 is None or s1 is None or s2 is None:
             return None
+        signs = (s0, s1, s2)
     if signs[0] <= 0:  # Delta >= 2A: disjoint supports
         return Profile(exact=Fraction(1))
     if compare(eps, Delta / lam) < 0 and signs[1] > 0:  # eps lam < min(Delta, 2A - Delta)
@@ -312,7 +326,7 @@ def gaussian(eps: Fraction, sigma: Fraction, Delta: Fraction) -> Profile:
     return Profile(enclose=profile_enclosure(eps, sigma, Delta))
 
 
-def from_noise(noise: SymmetricNoise, eps: object, Delta: object) -> Profile | None:
+def from_noise(noise: SymmetricNoise, eps: Exact, Delta: object) -> Profile | None:
     r"""The closed form of a numeric noise description's profile at a rational
     :math:`\Delta` and a rational or constant irrational :math:`\varepsilon`, when it is
     one of the shapes above (checked exactly, normalisation included): one piece
@@ -357,7 +371,8 @@ def _uniform_with_atom(noise: SymmetricNoise, eps: Exact, Delta: Fraction) -> Pr
     (piece,) = noise.head
     expr = sp.sympify(piece.expr)
     height, lo, half = _rational(expr), _rational(piece.lo), _rational(piece.hi)
-    if x in expr.free_symbols or None in (height, lo, half) or lo != 0 or half <= 0:
+    if x in expr.free_symbols or height is None or lo is None or half is None or lo != 0 \
+            or half <= 0:
         return None
     return uniform_atom(eps, atom, height, half, Delta)
 
@@ -393,7 +408,7 @@ def _sigma_ball(sigma: sp.Expr, bits: int) -> flint.arb:
         return arb_of(sigma)
 
 
-def _exponential_piece(piece, eps: Fraction, Delta: Fraction) -> Profile | None:
+def _exponential_piece(piece, eps: Exact, Delta: Fraction) -> Profile | None:
     expr = sp.sympify(piece.expr)
     if sp.sympify(piece.lo) != 0 or x not in expr.free_symbols:
         return None
@@ -421,12 +436,12 @@ def _exponential_piece(piece, eps: Fraction, Delta: Fraction) -> Profile | None:
     return general
 
 
-def _staircase_tail(tail, eps: Fraction, Delta: Fraction) -> Profile | None:
+def _staircase_tail(tail, eps: Exact, Delta: Fraction) -> Profile | None:
     if sp.sympify(tail.start) != 0 or _rational(tail.period) != Delta:
         return None
     ratio = sp.sympify(tail.ratio)
     if isinstance(ratio, sp.exp) and ratio.args[0].is_Rational and ratio.args[0] < 0:
-        eps0: Exact = -_rational(ratio.args[0])
+        eps0: Exact = -Fraction(int(ratio.args[0].p), int(ratio.args[0].q))
     elif not ratio.free_symbols and ratio.is_positive and (ratio < 1) is sp.true:
         eps0 = sp.simplify(-sp.log(ratio))  # log(3), sqrt(2)
     else:

@@ -138,18 +138,22 @@ def _sym(v: Fraction | sp.Expr) -> sp.Expr:
     return sp.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else v
 
 
+#: A position: an integer on the lattice, a rational on the line.
+Point = int | Fraction
+
+
 @dataclass(frozen=True)
 class _Run:
     """``p(i) = level * q**(e + s*(i - a))`` for ``a <= i < b`` (level -1: mass 0); the ends
     are integers on the lattice, rationals on the line (where ``s`` is 0)."""
 
-    a: int | Fraction
-    b: int | Fraction
+    a: Point
+    b: Point
     level: int
     e: int
     s: int
 
-    def clip(self, lo: int | Fraction, hi: int | Fraction) -> _Run | None:
+    def clip(self, lo: Point, hi: Point) -> _Run | None:
         a, b = max(self.a, lo), min(self.b, hi)
         if a >= b:
             return None
@@ -163,7 +167,7 @@ class _Run:
 
 
 # one term of a plan: (sign, level, times c, exponent, step, count, over 1 - q)
-Term = tuple[int, int, bool, int, int, int, bool]
+Term = tuple[int, int, bool, int, int, Point, bool]
 
 
 class LatticeProfile:
@@ -188,8 +192,8 @@ class LatticeProfile:
         self.lattice = noise.lattice
         self.one = 1 if noise.lattice else 0  # mirror: i -> 1 - i on Z, x -> -x on R
 
-        def integer(v: object) -> int | Fraction:
-            v = sp.sympify(v)
+        def integer(value: sp.Expr | Fraction | int) -> Point:
+            v = sp.sympify(value)
             if v.is_Integer:
                 return int(v)
             if v.is_Rational and not noise.lattice:
@@ -201,8 +205,8 @@ class LatticeProfile:
             raise _NotLattice
         self.atom = atom
 
-        self.head: list[tuple[int, int, int]] = []
-        pos = 0
+        self.head: list[tuple[Point, Point, int]] = []
+        pos: Point = 0
         for pc in noise.head:
             lo, hi = integer(pc.lo), integer(pc.hi)
             if hi <= lo:
@@ -218,7 +222,8 @@ class LatticeProfile:
             start, period = integer(t.start), integer(t.period)
             if start < pos or period <= 0 or (noise.lattice and period < 1):
                 raise _NotLattice
-            shape, spos = [], 0
+            shape: list[tuple[Point, Point, int]] = []
+            spos: Point = 0
             for pc in t.pieces:
                 lo, hi = integer(pc.lo), integer(pc.hi)
                 if hi <= lo:
@@ -243,10 +248,11 @@ class LatticeProfile:
         if not levels:
             raise _NotLattice
         self.levels = levels
-        ratios = [exp_rational(lv / levels[0]) for lv in levels]
-        if any(r is None for r in ratios):
+        found = [exp_rational(lv / levels[0]) for lv in levels]
+        ratios = [r for r in found if r is not None]
+        if len(ratios) < len(found):
             raise _NotLattice
-        self.ratios: list[ExpRat] = ratios  # type: ignore[assignment]
+        self.ratios: list[ExpRat] = ratios
         self.base_rational = sp.sympify(levels[0]).is_Rational
         eps_s = sp.Rational(eps.numerator, eps.denominator) if isinstance(eps, Fraction) \
             else sp.sympify(eps)
@@ -259,9 +265,10 @@ class LatticeProfile:
         self._signs: dict[tuple[int, int, int], int] = {}
 
     # ------------------------------------------------------------------ the mass
-    def _positive(self, upto: int) -> list[_Run]:
+    def _positive(self, upto: Point) -> list[_Run]:
         """Runs covering ``[0, upto)``."""
-        out, pos = [], 0
+        out: list[_Run] = []
+        pos: Point = 0
         for lo, hi, lv in self.head:
             if lo > pos:
                 out.append(_Run(pos, lo, -1, 0, 0))
@@ -284,7 +291,7 @@ class LatticeProfile:
                     out.extend(_Run(base + lo, base + hi, lv, kk, 0) for lo, hi, lv in shape)
         return [r for r in (run.clip(0, upto) for run in out) if r is not None]
 
-    def runs(self, lo: int, hi: int) -> list[_Run]:
+    def runs(self, lo: Point, hi: Point) -> list[_Run]:
         """Runs of ``p`` covering ``[lo, hi)``."""
         out: list[_Run] = []
         one = self.one
@@ -297,15 +304,15 @@ class LatticeProfile:
                        if r is not None)
         return out
 
-    def breakpoints(self, reach: int) -> set[int]:
+    def breakpoints(self, reach: Point) -> set[Point]:
         """Every run boundary in ``[-reach, reach]`` (a superset of the points where
         ``p`` changes)."""
-        pts = set()
+        pts: set[Point] = set()
         for r in self.runs(-reach, reach + 1):
             if r.s == 0:
                 pts.update((r.a, r.b))
             else:
-                pts.update(range(r.a, r.b + 1))
+                pts.update(range(int(r.a), int(r.b) + 1))  # (integers: a lattice)
         return {p for p in pts if -reach <= p <= reach}
 
     # ------------------------------------------------------------------ decisions
@@ -334,7 +341,7 @@ class LatticeProfile:
         raise CertificationError(f"cannot decide the sign of log({r}) + {t} - eps' "
                                  f"(eps' = {self.eps})")
 
-    def _positive_range(self, pa: _Run, pb: _Run, n: int) -> tuple[int, int]:
+    def _positive_range(self, pa: _Run, pb: _Run, n: Point) -> tuple[int, Point]:
         """The ``j`` in ``[0, n)`` whose terms are positive, as a range."""
         def positive(j: int) -> bool:
             m = pa.e - pb.e + (pa.s - pb.s) * j
@@ -342,10 +349,11 @@ class LatticeProfile:
 
         if pa.s == pb.s:
             return (0, n) if positive(0) else (0, 0)
-        first, last = positive(0), positive(n - 1)
+        count = int(n)  # (steps differ on the lattice only)
+        first, last = positive(0), positive(count - 1)
         if first == last:
             return (0, n) if first else (0, 0)
-        lo, hi = 0, n - 1  # positive(lo) == first != positive(hi)
+        lo, hi = 0, count - 1  # positive(lo) == first != positive(hi)
         while hi - lo > 1:
             mid = (lo + hi) // 2
             if positive(mid) == first:
@@ -355,7 +363,7 @@ class LatticeProfile:
         return (0, hi) if first else (hi, n)
 
     # ------------------------------------------------------------------ plans
-    def _window(self, d: int, lo: int, hi: int, tail: bool) -> list[Term]:
+    def _window(self, d: Point, lo: Point, hi: Point, tail: bool) -> list[Term]:
         terms: list[Term] = []
         mine, moved = self.runs(lo, hi), self.runs(lo - d, hi - d)
         moved = [_Run(r.a + d, r.b + d, r.level, r.e, r.s) for r in moved]
@@ -383,7 +391,7 @@ class LatticeProfile:
                 ib += 1
         return terms
 
-    def plan(self, d: int) -> list[Term]:
+    def plan(self, d: Point) -> list[Term]:
         r"""The terms of :math:`H(d)`: the window where a head is involved, and one
         period of each far tail (over :math:`1 - q`)."""
         one = self.one
@@ -394,7 +402,7 @@ class LatticeProfile:
                 + self._window(d, start + d, start + d + period, True)
                 + self._window(d, one - start - period, one - start, True))
 
-    def shifts(self, top: int) -> list[int]:
+    def shifts(self, top: Point) -> list[Point]:
         """The shifts whose maximum is the supremum over ``|d| <= top`` (module docstring)."""
         if top < 1 and self.lattice:
             return [0]
@@ -424,9 +432,9 @@ class LatticeProfile:
         for sign, lv, with_c, e, s, n, tail in terms:
             if s == 0:
                 geo = n * q ** e
-            else:
-                low = e if s > 0 else e - n + 1
-                geo = q ** low * (1 - q ** n) / (1 - q)
+            else:  # (a step: on the lattice, n an integer)
+                low = e if s > 0 else e - int(n) + 1
+                geo = q ** low * (1 - q ** int(n)) / (1 - q)
             value = sign * self.ratios[lv][0] * geo * (c if with_c else 1)
             total += value / (1 - q) if tail else value
         return total * base
@@ -440,9 +448,9 @@ class LatticeProfile:
         for sign, lv, with_c, e, s, n, tail in terms:
             if s == 0:
                 geo = ball(n) * (e * lq).exp() if e else ball(n)
-            else:
-                low = e if s > 0 else e - n + 1
-                geo = (low * lq).exp() * -(n * lq).expm1() / one_minus_q
+            else:  # (a step: on the lattice, n an integer)
+                low = e if s > 0 else e - int(n) + 1
+                geo = (low * lq).exp() * -(int(n) * lq).expm1() / one_minus_q
             value = levels[lv] * geo * (c if with_c else 1)
             if tail:
                 value = value / one_minus_q

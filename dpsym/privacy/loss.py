@@ -45,12 +45,20 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cmp_to_key, lru_cache
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 import flint
 import sympy as sp
 
 from dpsym.certified.constants import arb_of, exact_sym, sort_key
-from dpsym.certified.kernel import certify, certify_directed, directed_texts, nonneg, outward
+from dpsym.certified.kernel import (
+    certify,
+    certify_directed,
+    directed_texts,
+    exact_integer,
+    nonneg,
+    outward,
+)
 from dpsym.errors import CertificationError, UnsupportedError
 from dpsym.precision import arb_workprec, exclusive
 from dpsym.privacy.closed_forms import compare
@@ -181,7 +189,7 @@ def exact_floor(expr: sp.Expr) -> int:
             if found.is_finite():
                 lo = found.lower().floor()
                 if lo == found.upper().floor():
-                    return int(lo.unique_fmpz())
+                    return exact_integer(lo)
     return int(sp.floor(expr))
 
 
@@ -198,7 +206,7 @@ def magnitude_bits(expr: sp.Expr) -> int:
             if not mag.is_finite() or not mag > 1:
                 return 0
             bits = (mag.log() / flint.arb(2).log()).upper().ceil()
-            return int(bits.unique_fmpz()) + 4
+            return exact_integer(bits) + 4
     except (ValueError, UnsupportedError):
         return 0
 
@@ -370,7 +378,7 @@ class Unrolled:
         The largest shift that will be asked for.
     """
 
-    def __init__(self, noise: SymmetricNoise, reach: object) -> None:
+    def __init__(self, noise: SymmetricNoise, reach: Fraction | int | sp.Expr) -> None:
         check_numeric(noise)
         self.noise = noise
         self.lattice = lattice = noise.lattice
@@ -702,9 +710,10 @@ def renyi_integral(unrolled: Unrolled, d: object, order_: Fraction) -> flint.arb
             return None
         f, g = iv.f, iv.g
         rate = alpha * f.rate + (1 - alpha) * g.rate
-        m0, _, _ = exp_moments(
-            iv, lambda t, f=f, g=g: alpha * f.log_exact(t) + (1 - alpha) * g.log_exact(t),
-            rate, unrolled.lattice)
+        def mixed(t: sp.Expr, f: Seg = f, g: Seg = g) -> sp.Expr:
+            return alpha * f.log_exact(t) + (1 - alpha) * g.log_exact(t)
+
+        m0, _, _ = exp_moments(iv, mixed, rate, unrolled.lattice)
         total += iv.weight_ball() * m0
     return total
 
@@ -829,11 +838,14 @@ def loss_law(unrolled: Unrolled, d: object) -> LossLaw:
     for iv in unrolled.intervals(d):
         if iv.f is None:
             continue
+        def weighted(iv: Interval = iv) -> flint.arb:
+            return iv.weight_ball() * _mass(iv, lattice)
+
         if iv.g is None:
-            infinite.append(lambda iv=iv: iv.weight_ball() * _mass(iv, lattice))
+            infinite.append(weighted)
             continue
         if _zero(iv.slope):
-            add(iv.loss_exact(iv.ref), lambda iv=iv: iv.weight_ball() * _mass(iv, lattice))
+            add(iv.loss_exact(iv.ref), weighted)
         elif not (iv.a.is_finite and iv.c.is_finite):
             raise UnsupportedError("an unbounded piece with a non-constant loss")
         elif lattice:
@@ -880,6 +892,16 @@ class _Affine:
 
     iv: Interval
     lattice: bool
+    if TYPE_CHECKING:  # derived in __post_init__
+        la: sp.Expr = field(init=False)
+        lc: sp.Expr = field(init=False)
+        slope: sp.Expr = field(init=False)
+        increasing: bool = field(init=False)
+        lo_loss: sp.Expr = field(init=False)
+        hi_loss: sp.Expr = field(init=False)
+        kappa: sp.Expr = field(init=False)
+        x_h: sp.Expr = field(init=False)
+        t_h: sp.Expr = field(init=False)
 
     def __post_init__(self) -> None:
         iv = self.iv

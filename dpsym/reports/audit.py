@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from itertools import pairwise
+from typing import Any
 
 import flint
 import mpmath
@@ -132,7 +133,7 @@ class Audit:
     certificate: str = "enclosure"
     enclosure: tuple[str, str] = ("", "")
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values (numbers as decimal strings)."""
         needed = self.needed
         return {"mechanism": self.mechanism, "eps": str(self.eps), "delta": self.text,
@@ -210,15 +211,15 @@ def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
     if mechanism not in AUDITED:
         raise DomainError("mechanism", f"cannot audit {str(mechanism)[:40]!r}; valid: "
                           + ", ".join(AUDITED))
-    needed = AUDITED[mechanism]
-    extra = sorted({k for k, v in noise.items() if v is not None} - set(needed))
+    names = AUDITED[mechanism]
+    extra = sorted({k for k, v in noise.items() if v is not None} - set(names))
     if extra:
         raise DomainError(extra[0], f"is not a parameter of {mechanism}; valid: "
-                          + ", ".join(needed))
-    for name in needed:
+                          + ", ".join(names))
+    for name in names:
         if noise.get(name) is None:
             raise DomainError(name, f"is required to audit {mechanism}")
-    values = {name: _PARAMS[name].validate(noise[name]) for name in needed}
+    values = {name: _PARAMS[name].validate(noise[name]) for name in names}
     if "bound" in values and values["bound"] > MAX_BOUND_RATIO * values["scale"]:
         raise DomainError("bound", f"must be at most {MAX_BOUND_RATIO} times the scale "
                           "(beyond, the truncated mass e^(-bound/scale) is below every "
@@ -229,7 +230,8 @@ def audit(mechanism: str, eps: object, delta: object = None, Delta: object = 1,
     digits = check_digits(digits)
     profile = _profile(mechanism, e, sens, values)
     found = _certified(profile, digits)
-    met = needed = None
+    met: bool | None = None
+    needed: Needed | None = None
     if target is not None:
         met = _meets(profile, target)
         needed = needed_scale(mechanism, e, sens, values, target)
@@ -286,6 +288,7 @@ def _meets(profile: profile_balls.Profile, target: Fraction) -> bool:
     """
     if profile.exact is not None:
         return profile.exact <= target
+    assert profile.enclose is not None  # (a profile is exact or enclosed)
     decided = decide_at_most(profile.enclose, target)
     if decided is None:
         raise CertificationError("delta could not be separated from the target delta")
@@ -313,6 +316,7 @@ def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, 
     """
     name, sign = SCALE_PARAMETER[mechanism]
     top = _PARAMS[name].domain.upper
+    assert top is not None  # (every audited parameter is bounded above)
     if name == "sigma":
         return _needed_sigma(e, sens, target, top)
     if mechanism == "truncated-laplace":
@@ -399,6 +403,7 @@ def needed_scales(e: Fraction, sens: Fraction, values: dict[str, Fraction],
     those ends.
     """
     A, top = values["bound"], _PARAMS["scale"].domain.upper
+    assert top is not None
     none = Needed("scale", None, f"no scale up to {float(top):.0e} meets the target (the "
                                  "other parameters unchanged)")
     if 2 * A <= sens or target == 0:  # delta = 1, or delta > 0 at every scale
@@ -550,6 +555,7 @@ def _certified(profile: profile_balls.Profile, digits: int) -> Value:
     else ``"enclosure"`` (:func:`dpsym.certified.kernel.certify_ball`)."""
     if profile.exact is not None:
         return Value(None, None, digits, source=Certified.exact(profile.exact, digits))
+    assert profile.enclose is not None
     return Value(None, None, digits,
                  source=certify_ball(profile.enclose, digits, what="the audited delta",
                                      within=(0, 1)))

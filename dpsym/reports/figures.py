@@ -189,7 +189,11 @@ def _grid_record(which: int, entry: dict[str, Any], R: np.ndarray, digits: int
     for kind in ("min", "max"):
         item = entry[kind]
         e, d = mpmath.mpf(item["grid_eps"]), mpmath.mpf(item["grid_delta"])
-        _, value, _ = agreement(lambda e=e, d=d: ratios_mp(e, d)[which], digits)
+
+        def ratio(e: mpmath.mpf = e, d: mpmath.mpf = d) -> mpmath.mpf:
+            return ratios_mp(e, d)[which]
+
+        _, value, _ = agreement(ratio, digits)
         refined = {k: v for k, v in item["refined"].items() if k != "value_float"}
         record[kind] = {"grid_value": value, "grid_eps": _decimal(item["grid_eps"], digits),
                         "grid_delta": _decimal(item["grid_delta"], digits),
@@ -224,7 +228,8 @@ def section6(out_dir: str | os.PathLike[str] = "derivations", n_eps: int = 121,
     out.mkdir(parents=True, exist_ok=True)
     e, d = _grid(n_eps, n_delta)
     E, D = np.meshgrid(e, d, indexing="ij")
-    grids = {"amplitude": amplitude_ratio(E, D), "power": power_ratio(E, D)}
+    grids = {"amplitude": np.asarray(amplitude_ratio(E, D)),  # (arrays: E, D are)
+             "power": np.asarray(power_ratio(E, D))}
     result: dict[str, Any] = {
         "grid": {"eps": [*EPS_RANGE, n_eps, "log-spaced"],
                  "delta": [*DELTA_RANGE, n_delta, "log-spaced"]},

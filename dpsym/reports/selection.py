@@ -297,8 +297,9 @@ def _kwargs(cls: Any, inputs: CompareInputs) -> dict[str, Fraction]:
     for prm in cls.params:
         unused = (prm.name == "eps" and guarantee == Guarantee.ZERO_EPS) or \
             (prm.name == "delta" and guarantee == Guarantee.PURE)
-        if exact.get(prm.name) is not None and not unused:
-            kwargs[prm.name] = exact[prm.name]
+        value = exact.get(prm.name)
+        if value is not None and not unused:
+            kwargs[prm.name] = value
         elif prm.default is None:
             raise IneligibleError(f"needs the parameter {prm.name}, which compare does "
                                   "not set")
@@ -349,19 +350,25 @@ def compare(inputs: CompareInputs) -> Comparison:
             excluded.append(cls.name)
             continue
         entry = _entry(cls, "mechanism", inputs)
-        (skipped if isinstance(entry, Skipped) else found).append(entry)
+        if isinstance(entry, Skipped):
+            skipped.append(entry)
+        else:
+            found.append(entry)
     lower: list[Ranked] = []
-    for cls in BOUNDS.values():
-        flag = OPT_IN_BOUNDS.get(cls.name)
+    for bound in BOUNDS.values():
+        flag = OPT_IN_BOUNDS.get(bound.name)
         if flag == "lp" and not inputs.lp:
             continue
-        query = "integer" if cls.lattice else "real"
+        query = "integer" if bound.lattice else "real"
         if multi:
-            skipped.append(Skipped(cls.name, "lower bound", query, IneligibleError(
+            skipped.append(Skipped(bound.name, "lower bound", query, IneligibleError(
                 "a one-dimensional bound: not compared with {dim}")))
             continue
-        entry = _entry(cls, "lower bound", inputs)
-        (skipped if isinstance(entry, Skipped) else lower).append(entry)
+        entry = _entry(bound, "lower bound", inputs)
+        if isinstance(entry, Skipped):
+            skipped.append(entry)
+        else:
+            lower.append(entry)
     rows: list[Ranked] = []
     with workdps(inputs.digits + 10):
         for query in QUERIES:

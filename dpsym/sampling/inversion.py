@@ -29,6 +29,7 @@ that they keep every digit whatever the cancellation in their closed form (e.g.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, Protocol
 
 import mpmath
 import numpy as np
@@ -243,7 +244,16 @@ def exponential_upper(c: sp.Expr, rate: sp.Expr, lo: sp.Expr, hi: sp.Expr, latti
     return upper(lo), upper(_t)
 
 
-def exponential_fraction(ns: object, s: object, rate: object, width: object) -> object:
+class ExpFunctions(Protocol):
+    """``exp`` and ``expm1`` of a numeric namespace (numpy, mpmath)."""
+
+    def exp(self, x: Any, /) -> Any: ...
+    def expm1(self, x: Any, /) -> Any: ...
+
+
+def exponential_fraction(ns: ExpFunctions, s: np.ndarray | float | mpmath.mpf,
+                         rate: float | mpmath.mpf, width: float | mpmath.mpf
+                         ) -> np.ndarray | float | mpmath.mpf:
     r""":math:`U(l + s)/M` for :math:`C e^{a t}` on :math:`[l, l + W)`, in numpy or mpmath
     (``ns``), without cancellation: with :math:`A = |a|`,
 

@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import prod
+from typing import TypedDict, cast
 
 import mpmath
 import numpy as np
@@ -82,6 +83,21 @@ def _is_zero(expr: sp.Expr) -> bool:
     if expr.is_zero is not None:
         return bool(expr.is_zero)
     return sp.simplify(expr) == 0
+
+
+class _Constants(TypedDict, total=False):
+    """A sampler's exact constants at one working precision (mpf; the tail's only with a
+    tail)."""
+
+    head_hi: list[mpmath.mpf]
+    head_end: mpmath.mpf
+    head_after: list[mpmath.mpf]
+    q: mpmath.mpf
+    log_inv_q: mpmath.mpf
+    start: mpmath.mpf
+    period: mpmath.mpf
+    period_hi: list[mpmath.mpf]
+    period_after: list[mpmath.mpf]
 
 
 @dataclass
@@ -127,7 +143,7 @@ class _Compiled:
         self._floats()
         self._check_reach()
         self.single_piece = self.tail is None and len(self.head) == 1 and _is_zero(self.zero)
-        self._mp_cache: dict[int, dict[str, object]] = {}
+        self._mp_cache: dict[int, _Constants] = {}
 
     # ------------------------------------------------------------------ structure
     def _check_layout(self) -> None:
@@ -216,12 +232,12 @@ class _Compiled:
         if not max(exact, default=0.0) < 2.0**62:
             raise ScaleError(max(exact), 2.0**62, self.lattice)
 
-    def _mp(self) -> dict[str, object]:
+    def _mp(self) -> _Constants:
         """The exact constants at the current working precision (cached per precision)."""
         prec = mpmath.mp.prec
         if prec not in self._mp_cache:
             head = [mp_constant(pt.mass) for pt in self.head]
-            c: dict[str, object] = {"head_hi": [mp_constant(pt.hi) for pt in self.head]}
+            c: _Constants = {"head_hi": [mp_constant(pt.hi) for pt in self.head]}
             tail_total = mpmath.mpf(0)
             if self.tail is not None:
                 t = self.tail
@@ -229,11 +245,11 @@ class _Compiled:
                 period = [mp_constant(pt.mass) for pt in t.parts]
                 mp_period = mpmath.fsum(period)
                 tail_total = mp_period / t.one_minus_q()
-                c.update(q=q, log_inv_q=t.log_inv_q(), start=mp_constant(t.start),
-                         period=mp_constant(t.period),
-                         period_hi=[mp_constant(pt.hi) for pt in t.parts],
-                         period_after=[mpmath.fsum(period[j + 1:]) + q * tail_total
-                                       for j in range(len(period))])
+                c.update({"q": q, "log_inv_q": t.log_inv_q(), "start": mp_constant(t.start),
+                          "period": mp_constant(t.period),
+                          "period_hi": [mp_constant(pt.hi) for pt in t.parts],
+                          "period_after": [mpmath.fsum(period[j + 1:]) + q * tail_total
+                                           for j in range(len(period))]})
                 c["head_end"] = c["start"]
             else:
                 c["head_end"] = c["head_hi"][-1] if self.head else mpmath.mpf(0)
@@ -248,7 +264,8 @@ class _Compiled:
         A large sample is drawn in blocks of :data:`_BLOCK` values, so that the
         intermediate arrays of :meth:`_draw` stay in the processor's cache.
         """
-        shape = (int(size),) if np.ndim(size) == 0 else tuple(int(n) for n in size)
+        shape = (int(cast(int, size)),) if np.ndim(size) == 0 \
+            else tuple(int(n) for n in cast(tuple[int, ...], size))
         n = prod(shape)
         dtype = np.int64 if self.lattice else np.float64
         if n <= _BLOCK:
@@ -290,7 +307,7 @@ class _Compiled:
         period_index = np.floor(rng.standard_exponential(m) / self.log_inv_q_f)
         if self.lattice:
             start, period = int(self.tail.start), int(self.tail.period)
-            pos = start + period_index.astype(np.int64) * period
+            pos: np.ndarray = start + period_index.astype(np.int64) * period
         else:
             pos = self.start_f + period_index * self.period_f
         if self.period_constant and len(self.period_cum) == 1:  # one piece per period
@@ -389,7 +406,7 @@ def _signed(rng: np.random.Generator, values: np.ndarray, dtype: type) -> np.nda
     """``values`` (a flat array of magnitudes) with independent fair signs, as ``dtype``
     (a zero magnitude stays ``+0.0``: ``x + 0.0`` turns ``-0.0`` into ``+0.0``)."""
     sign = 1 - 2 * rng.integers(0, 2, size=values.size, dtype=np.int8)
-    signed = (values * sign).astype(dtype, copy=False)
+    signed: np.ndarray = (values * sign).astype(dtype, copy=False)
     if signed.dtype.kind == "f":
         np.add(signed, 0.0, out=signed)
     return signed

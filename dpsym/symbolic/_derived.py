@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '713ed823dbeb360a5898b946cb0bd66766a7228fa60ab9267ce73d9fb54f73cc'
+FINGERPRINT = '12d8b3f3946ec0787cf8c8603d96916438469f7f9d6c8c4fdc0baf6cdcedaf90'
 
 def _e0():
     with evaluate(False):

@@ -165,7 +165,8 @@ class _Problem:
     def _split(expr: sp.Expr, gens: tuple) -> tuple[sp.Expr, sp.Expr]:
         """(factor free of the generators, the rest)."""
         coeff, factors = sp.factor_list(expr, *gens)
-        outer, inner = [coeff], []
+        outer: list[sp.Expr] = [coeff]
+        inner: list[sp.Expr] = []
         for f, mult in factors:
             (inner if f.has(*gens) else outer).append(f**mult)
         return sp.Mul(*outer), sp.expand(sp.Mul(*inner))
@@ -291,12 +292,12 @@ class _Branch:
 
 def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
     """The branch of the numeric minimiser, with exact coefficients."""
-    index = {pr.factor for pr in probes}
-    if len(index) != 1:
+    kinds = {pr.factor for pr in probes}
+    if len(kinds) != 1:
         raise UnsupportedError(
             f"regime {problem.regime.name}: the minimiser switches branches near the limit"
         )
-    (index,) = index
+    (index,) = kinds
     F = problem.F
     point = problem.point
     var, t = problem.var, problem.t
@@ -375,7 +376,7 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
             alpha = Fraction(o1 - o2, i2 - i1)
             on_edge = [i for i, o in points if i1 <= i <= i2
                        and Fraction(o1 - o, 1) == alpha * (i - i1)]
-            chi = {i - i1: g[i][orders[i]] for i in on_edge}
+            chi = {i - i1: g[i][o] for i, o in points if i in on_edge}
             chi_values = [numeric_element(K, chi.get(j, K.zero), point)
                           for j in range(i2 - i1, -1, -1)]
             for c in real_roots(chi_values):
@@ -405,20 +406,20 @@ def _find_branch(problem: _Problem, probes: list[_Probe]) -> _Branch:
     else:
         chi_poly = sp.Poly(list(reversed([F.to_sympy(chi.get(j, F.zero))
                                           for j in range(i2 - i1 + 1)])), x)
-        best = None
+        closest = None
         with workdps(PROBE_DIGITS):
             for psi, mult in sp.factor_list(chi_poly.as_expr(), x)[1]:
                 pp = sp.Poly(psi, x)
                 for r in real_roots(numeric_coeffs(pp, point)):
-                    if best is None or abs(r - c_num) < best[0]:
-                        best = (abs(r - c_num), pp, mult)
-            assert best is not None
-            if best[2] > 1:
+                    if closest is None or abs(r - c_num) < closest[0]:
+                        closest = (abs(r - c_num), pp, mult)
+            assert closest is not None
+            if closest[2] > 1:
                 raise UnsupportedError(
                     f"regime {problem.regime.name}: the leading coefficient of the minimiser "
                     "is a multiple root (a degenerate Newton polygon edge)"
                 )
-            K2, C = adjoin_root(F, best[1], c_num, point)
+            K2, C = adjoin_root(F, closest[1], c_num, point)
         if K2.ext:
             gamma0 = K2.embed(gamma0)
             K = K2
@@ -477,7 +478,7 @@ def _cost_series(problem: _Problem, branch: _Branch, order: int) -> list[tuple[i
     a, b_min = q * a_ord, q * b_ord
     exact = branch.m is None
     # v_B: the order of B along the curve (independent of the truncation once e + b_min > v_B)
-    e0 = 4 if exact else branch.m + 2
+    e0 = 4 if branch.m is None else branch.m + 2
     while True:
         n = e0 + b_min
         gamma = branch.gamma(n if exact else e0)

@@ -26,7 +26,7 @@ import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import sympy as sp
 
@@ -51,7 +51,14 @@ NOT_INPUTS = frozenset({"symbolic/cache.py", "symbolic/_derived.py", "symbolic/l
 _MISSING = object()
 #: In-memory results, by (class, method, arguments).
 _MEMO: dict[tuple[Any, ...], Any] = {}
-_state = {"store": None, "enabled": True}
+
+
+class _State(TypedDict):
+    store: dict[str, Callable[[], Any]] | None  # the generated module's entries, once read
+    enabled: bool
+
+
+_state: _State = {"store": None, "enabled": True}
 
 
 def inputs() -> list[Path]:
@@ -78,7 +85,8 @@ def fingerprint() -> str:
 
 def _store() -> dict[str, Callable[[], Any]]:
     """The generated module's entries, or an empty store if it is missing or stale."""
-    if _state["store"] is None:
+    store = _state["store"]
+    if store is None:
         entries: dict[str, Callable[[], Any]] = {}
         try:
             # generated code, loaded at the first lookup (it may be stale or missing)
@@ -88,8 +96,8 @@ def _store() -> dict[str, Callable[[], Any]]:
         else:
             if getattr(_derived, "FINGERPRINT", None) == fingerprint():
                 entries = _derived.ENTRIES
-        _state["store"] = entries
-    return _state["store"]
+        _state["store"] = store = entries
+    return store
 
 
 def class_key(cls: type) -> str:

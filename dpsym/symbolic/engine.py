@@ -27,11 +27,12 @@ one of them (the :math:`d`-dimensional staircase) is followed by every later ste
 from __future__ import annotations
 
 from functools import cache
+from typing import Protocol
 
 import sympy as sp
 
 from dpsym.core.costs import Cost, parse_cost
-from dpsym.core.params import Derived
+from dpsym.core.params import Derived, FreeParameter, Param
 from dpsym.errors import NoClosedFormError, UnsupportedError
 from dpsym.symbolic.asymptotics import minimiser_series
 from dpsym.symbolic.cache import derivation
@@ -43,9 +44,40 @@ from dpsym.symbolic.tidy import factor as tidy_factor
 from dpsym.symbolic.tidy import shortest, tidy
 from dpsym.symbols import NORM, Delta, b, eps, p
 
-#: A noise family: a class with ``noise_shape``, ``conditions``, ``params``, ``free``,
-#: ``derived`` and ``lattice`` (the mechanism classes of :mod:`dpsym.mechanisms`).
-Family = type
+
+class Family(Protocol):
+    """A noise family: a class with ``noise_shape``, ``conditions``, ``params``, ``free``,
+    ``derived`` and ``lattice`` (the mechanism classes of :mod:`dpsym.mechanisms`), and the
+    steps of this module reached through its own class methods (the class itself is passed:
+    its class attributes and class methods are what this protocol reads)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def lattice(self) -> bool: ...
+    @property
+    def params(self) -> tuple[Param, ...]: ...
+    @property
+    def free(self) -> FreeParameter | None: ...
+    @property
+    def derived(self) -> tuple[Derived, ...]: ...
+
+    def noise_shape(self) -> SymmetricNoise: ...
+    def conditions(self) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]: ...
+    def check_quantity(self, quantity: str) -> str: ...
+    def calibration(self) -> dict[sp.Symbol, sp.Expr]: ...
+    def moment(self, power: sp.Expr) -> sp.Expr: ...
+    def cost_function(self, cost: Cost | str) -> sp.Expr: ...
+    def slope_function(self, cost: Cost | str) -> sp.Expr: ...
+    def test_points(self) -> list[dict[sp.Symbol, sp.Expr]]: ...
+    def _optimal_root(self, cost: Cost | str) -> AlgebraicRoot | None: ...
+    def optimal_parameter(self, cost: Cost | str) -> sp.Expr | None: ...
+    def optimal_cost(self, cost: Cost | str) -> sp.Expr | None: ...
+    def formula(self, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr: ...
+
+    def derived_form(self, quantity: str = "cost", cost: Cost | str = "amplitude"
+                     ) -> sp.Expr: ...
+
 
 #: Largest exponent of a term of a sum of powers given a closed form (``moment:P``'s bound).
 MAX_TERM_POWER = 20
@@ -171,12 +203,12 @@ def piecewise_cost(fam: Family, cost: Cost) -> sp.Expr:
     """
     shape = cost.shape
     if not shape.piecewise_polynomial or any(p > MAX_TERM_POWER for pc in shape.pieces
-                                             for _, p in pc.terms):
+                                             for _, p in pc.polynomial_terms):
         raise NoClosedFormError(
             f"{fam.name}: the cost {cost.name} is not a sum of powers of |x| on each piece "
             f"(of exponents at most {MAX_TERM_POWER}): no closed form; its values are "
             "certified numerically")
-    pieces = tuple((pc.lo, pc.hi, pc.terms) for pc in shape.pieces)
+    pieces = tuple((pc.lo, pc.hi, pc.polynomial_terms) for pc in shape.pieces)
     try:
         expr = fam.noise_shape().expected_cost(shape.cuts, shape.values, pieces)
     except NoClosedFormError as err:

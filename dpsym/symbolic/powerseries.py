@@ -113,6 +113,7 @@ class Field:
         """The element as a sympy expression (powers of the generator expanded)."""
         if not self.ext:
             return self.base.to_sympy(a)
+        assert self.generator is not None  # (an extension has its generator)
         n = len(a)
         terms = [self.base.to_sympy(c) * self.generator ** (n - 1 - i) for i, c in enumerate(a)]
         return sp.expand(sp.Add(*terms))
@@ -367,7 +368,15 @@ class Puiseux:
     @property
     def order(self) -> Fraction:
         """The exponent of the leading term (of the order term for a zero series)."""
-        return Fraction(self.v if self.c else self.p, self.q)
+        order = self.v if self.c else self.p
+        assert order is not None  # (not an exact zero)
+        return Fraction(order, self.q)
+
+
+def _order_term(s: Puiseux) -> int:
+    """The precision of a series that is an order term only, :math:`O(t^{p/q})`."""
+    assert s.p is not None  # (a series that is not an exact zero)
+    return s.p
 
 
 class PuiseuxArithmetic:
@@ -472,7 +481,8 @@ class PuiseuxArithmetic:
         p = min(precs) if precs else None
         lo = min(f.v, g.v)
         hi = p if p is not None else max(f.v + len(f.c), g.v + len(g.c))
-        if hi <= lo:
+        if hi <= lo:  # (two order terms only: p is their precision)
+            assert p is not None
             return self.zero_to(q, p)
         K = self.K
         out = [K.zero] * (hi - lo)
@@ -496,7 +506,8 @@ class PuiseuxArithmetic:
         q = math.lcm(f.q, g.q)
         f, g = self.regrid(f, q), self.regrid(g, q)
         if not f.c or not g.c:
-            bounds = [s.p + (o.v if o.c else o.p) for s, o in ((f, g), (g, f)) if not s.c]
+            bounds = [_order_term(s) + (o.v if o.c else _order_term(o))
+                      for s, o in ((f, g), (g, f)) if not s.c]
             return self.zero_to(q, min(bounds))
         v = f.v + g.v
         rels = [s.p - s.v for s in (f, g) if s.p is not None]

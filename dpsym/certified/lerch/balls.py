@@ -188,7 +188,7 @@ def _binomial(s: Fraction, j: int) -> Fraction:
     return value
 
 
-def _constant(x: object) -> flint.arb:
+def _constant(x: flint.arb | flint.arb_series | int | flint.fmpq) -> flint.arb:
     """A ball from an argument that must not vary along a power series."""
     if isinstance(x, flint.arb_series):
         coeffs = x.coeffs()
@@ -198,7 +198,9 @@ def _constant(x: object) -> flint.arb:
     return x if isinstance(x, flint.arb) else flint.arb(x)
 
 
-def lerch_sum_ball(z: object, s: object, a: object) -> flint.arb | flint.arb_series:
+def lerch_sum_ball(z: flint.arb | flint.arb_series | int | flint.fmpq, s: object,
+                   a: flint.arb | flint.arb_series | int | flint.fmpq
+                   ) -> flint.arb | flint.arb_series:
     r"""A ball containing :math:`L(z, s, a) = \sum_{k \ge 0} z^k (k + a)^s`.
 
     Parameters

@@ -53,8 +53,8 @@ def ball_key(x: flint.arb) -> tuple:
 
 def _log_magnitude(x: flint.arb) -> float:
     r"""About :math:`\ln |x|` of a ball's midpoint (-inf for zero)."""
-    man, exp = x.mid().man_exp()
-    man = int(man)
+    m, exp = x.mid().man_exp()
+    man = int(m)
     if not man:
         return -math.inf
     return (man.bit_length() + int(exp)) * _LN2
@@ -96,6 +96,7 @@ def evaluate_point(z: flint.arb, s: Fraction, a: flint.arb, count: int, prec: in
         if method == "hurwitz":
             found = hurwitz_series(z, s, count, a, ball_key(a), prec)
         elif method == "euler-maclaurin":
+            assert sizes is not None  # (the method is offered with its sizes)
             found = euler_maclaurin(z, s, count, a, prec, sizes)
         elif direct_terms <= MAX_DIRECT_TERMS:
             found = direct_sum(z, sigmas, s, a, prec)
@@ -217,6 +218,7 @@ def _zeta(num: int, den: int, a: flint.arb, a_key: tuple, bits: int) -> flint.ar
             prec += max(64, bits - max(accuracy, 0) + 32)
         if len(_ZETAS) >= CACHE_SIZE:
             _ZETAS.clear()
+        assert found is not None  # (the loop ran)
         _ZETAS[key] = found
     return found
 
