@@ -359,9 +359,15 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
 
 # ---------------------------------------------------------------------- check, derive
 def _selected(ids: list[str] | None) -> list[Any]:
-    """The claims named by ``ids`` (ids or prefixes; default all)."""
+    """The claims named by ``ids`` as :func:`dpsym.claims.run_claims` reads them: a
+    registered id names that claim, any other id (``"003"``, ``"003.thm2."``) every claim
+    under it; default all."""
+    if not ids:
+        return list(CLAIMS)
+    known = {c.id for c in CLAIMS}
     return [c for c in CLAIMS
-            if not ids or any(c.id == i or c.id.startswith(i + ".") for i in ids)]
+            if any(c.id == i if i in known else c.id.startswith(i.rstrip(".") + ".")
+                   for i in ids)]
 
 
 def _decision_counts(claims: list[Any]) -> dict[str, int]:
