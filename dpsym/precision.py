@@ -37,12 +37,14 @@ import functools
 import os
 import threading
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, TypeVar, overload
 
 import flint
 import mpmath
 
-__all__ = ["arb_workprec", "exclusive", "extraprec", "held", "workdps", "workprec"]
+__all__ = ["arb_fraction", "arb_workprec", "exclusive", "extraprec", "held", "mpf_fraction",
+           "mpf_man_exp", "workdps", "workprec"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -178,3 +180,24 @@ def arb_workprec(prec: int) -> _Scoped:
     """``flint.ctx.workprec(prec)`` under the precision lock: python-flint's Arb balls at
     ``prec`` bits in the block."""
     return _Scoped(flint.ctx.workprec(prec))
+
+
+# ----------------------------------------------------------------------- exact numbers
+def arb_fraction(x: flint.arb) -> Fraction:
+    """An exact Arb number (an end or the midpoint of a ball) as the fraction it is
+    (python-flint's own conversion, ``arb.fmpq()``)."""
+    q = x.fmpq()
+    return Fraction(int(q.p), int(q.q))
+
+
+def mpf_man_exp(value: mpmath.mpf) -> tuple[int, int]:
+    r"""A finite mpf as its exact ``(man, exp)``, :math:`\mathrm{man} \cdot 2^{\mathrm{exp}}`
+    (no rounding to the working precision)."""
+    sign, man, exp, _ = value._mpf_
+    return (-int(man) if sign else int(man)), int(exp)
+
+
+def mpf_fraction(value: mpmath.mpf) -> Fraction:
+    """A finite mpf as the exact fraction it is (no rounding)."""
+    man, exp = mpf_man_exp(value)
+    return Fraction(man) * Fraction(2) ** exp

@@ -68,6 +68,7 @@ from dpsym.accounting.renyi import (
     noise_digits,
     one_dimensional,
 )
+from dpsym.certified.kernel import BITS_PER_DIGIT
 from dpsym.certified.rounding import check_digits, decimal_parts
 from dpsym.core.costs import Cost
 from dpsym.core.params import parse_exact, parse_number
@@ -112,7 +113,6 @@ RANGE_POINTS = 16
 MIN_RANGE_POINTS = 4
 #: Largest number of lattice points of one release's exact loss law (beyond, bounds).
 EXACT_POINTS = 2**15
-_BITS = 3.3219280948873626
 
 
 def parse_count(value: object) -> int:
@@ -519,7 +519,7 @@ def compose(items: list[tuple[Component, int]], eps_target: object, digits: int 
         _number, text = certify(enclose, digits, allow_zero=True)
         return Composed(True, text=text, method="exact lattice convolution", shifts=shifts)
     items = merge_gaussians(items)
-    prec = int(digits * _BITS) + 96
+    prec = int(digits * BITS_PER_DIGIT) + 96
     h = grid_interval(items, h, prec=_coarse_bits(digits))
     with arb_workprec(prec):
         for tol_bits in (_coarse_bits(digits), prec + 16):
@@ -537,7 +537,7 @@ def compose(items: list[tuple[Component, int]], eps_target: object, digits: int 
 def _coarse_bits(digits: int) -> int:
     r"""The first trimming tolerance of the bounds, :math:`2^{-b}`: 50 bits below the
     digits asked for (:func:`_trims_negligible` decides whether it suffices)."""
-    return int(digits * _BITS) + 50
+    return int(digits * BITS_PER_DIGIT) + 50
 
 
 def _trims_negligible(value: flint.arb, tol_bits: int) -> bool:
@@ -908,7 +908,7 @@ def compose_epsilon(items: list[tuple[Component, int]], delta_target: object,
             text = "inf"
         return Composed(True, text=text, method="exact lattice convolution", shifts=shifts)
     items = merge_gaussians(items)
-    prec = int(digits * _BITS) + 96
+    prec = int(digits * BITS_PER_DIGIT) + 96
     h = grid_interval(items, h, prec=_coarse_bits(digits))
     tol_bits = _coarse_bits(digits)
     if not _trims_negligible(arb_of(target_exact), tol_bits):

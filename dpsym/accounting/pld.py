@@ -41,7 +41,7 @@ from dpsym.accounting.composition import component, component_bins, parse_interv
 from dpsym.accounting.renyi import renyi
 from dpsym.core.costs import Cost
 from dpsym.mechanisms import Mechanism
-from dpsym.precision import arb_workprec, exclusive
+from dpsym.precision import arb_fraction, arb_workprec, exclusive
 from dpsym.privacy.loss import exact_sym
 
 __all__ = ["MechanismEvent", "PLDAccountant", "RdpAccountant", "certified_upper", "float_down",
@@ -94,23 +94,18 @@ def to_pld(mechanism: Mechanism, value_discretization_interval: object = "1e-4",
         rounded, inf_mass, h_float, pessimistic_estimate=pessimistic)
 
 
-def _exact(value: flint.arb) -> Fraction:
-    """An exact Arb number (a ball's endpoint) as a fraction."""
-    m, e = value.man_exp()
-    man, exp = int(m), int(e)
-    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
 
 
 def float_up(value: flint.arb | Fraction) -> float:
     """The smallest float >= the exact number ``value`` (an Arb endpoint or a fraction)."""
-    exact = value if isinstance(value, Fraction) else _exact(value)
+    exact = value if isinstance(value, Fraction) else arb_fraction(value)
     out = float(exact)  # correctly rounded to nearest
     return math.nextafter(out, math.inf) if Fraction(out) < exact else out
 
 
 def float_down(value: flint.arb | Fraction) -> float:
     """The largest float <= the exact number ``value``, never below 0 for a mass."""
-    exact = value if isinstance(value, Fraction) else _exact(value)
+    exact = value if isinstance(value, Fraction) else arb_fraction(value)
     if exact <= 0:
         return 0.0
     out = float(exact)

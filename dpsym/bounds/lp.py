@@ -71,7 +71,7 @@ from dpsym.core.params import (
     sensitivity_param,
 )
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
-from dpsym.precision import arb_workprec, workdps, workprec
+from dpsym.precision import arb_workprec, mpf_fraction, workdps, workprec
 
 #: The grid refinement :math:`N` as a symbol (for the parameter declaration).
 GRID = sp.Symbol("N", integer=True, positive=True)
@@ -89,8 +89,7 @@ def exp_bracket(eps: Fraction, bits: int = 200) -> tuple[Fraction, Fraction]:
     relative)."""
     with workprec(bits + 20):
         value = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
-        man, exp = mpmath.mpf(value).man_exp
-        central = Fraction(int(man)) * Fraction(2) ** int(exp)
+        central = mpf_fraction(mpmath.mpf(value))
     slack = central * Fraction(1, 2 ** (bits - 4))
     return central - slack, central + slack
 

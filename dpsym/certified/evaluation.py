@@ -52,12 +52,12 @@ from dpsym.certified.integer_argmin import integer_optimum
 from dpsym.certified.interval_plans import eps_bits, rational_functions, sign_numerator
 from dpsym.certified.intervals import CompiledCost, IntervalFunctions, certify_minimum
 from dpsym.certified.kernel import Certified, certify_ball
-from dpsym.certified.rounding import check_digits, decimal_digits, enclosure_texts, mpf_man_exp
+from dpsym.certified.rounding import check_digits, decimal_digits, enclosure_texts
 from dpsym.core.costs import AMPLITUDE, Cost, parse_cost
 from dpsym.core.expressions import Exact, approximation, to_sympy
 from dpsym.core.params import Derived, FreeParameter, Param
 from dpsym.errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
-from dpsym.precision import exclusive, workdps
+from dpsym.precision import exclusive, mpf_man_exp, workdps
 from dpsym.symbolic.engine import Family
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbolic.numerics import evaluate

@@ -52,7 +52,7 @@ from dpsym.certified.rounding import (
     shifted_rounding,
 )
 from dpsym.errors import CertificationError
-from dpsym.precision import arb_workprec, exclusive, workprec
+from dpsym.precision import arb_fraction, arb_workprec, exclusive, workprec
 
 arb = flint.arb
 
@@ -76,10 +76,9 @@ def ball(v: Fraction | int) -> flint.arb:
     return arb(flint.fmpq(v.numerator, v.denominator))
 
 
-def exact(x: flint.arb) -> Fraction:
-    """An exact Arb number (an end or the midpoint of a ball) as a fraction."""
-    q = x.fmpq()
-    return Fraction(int(q.p), int(q.q))
+#: An exact Arb number (an end or the midpoint of a ball) as a fraction
+#: (:func:`dpsym.precision.arb_fraction`, the package's one conversion).
+exact = arb_fraction
 
 
 def exact_integer(x: flint.arb) -> int:

@@ -519,14 +519,3 @@ def decimal_fraction(text: str, limit: int = 100_000) -> Fraction:
     return Fraction(man) * Fraction(10) ** power
 
 
-def mpf_fraction(value: mpmath.mpf) -> Fraction:
-    """A finite mpf as the exact fraction it is (no rounding)."""
-    man, exp = mpf_man_exp(value)
-    return Fraction(man) * Fraction(2) ** exp
-
-
-def mpf_man_exp(value: mpmath.mpf) -> tuple[int, int]:
-    r"""A finite mpf as its exact ``(man, exp)``, :math:`\mathrm{man} \cdot 2^{\mathrm{exp}}`
-    (no rounding to the working precision)."""
-    sign, man, exp, _ = value._mpf_
-    return (-int(man) if sign else int(man)), int(exp)

@@ -48,7 +48,7 @@ import flint
 import sympy as sp
 
 from dpsym.errors import DomainError
-from dpsym.precision import arb_workprec, exclusive
+from dpsym.precision import arb_fraction, arb_workprec, exclusive
 
 #: Longest text accepted.
 MAX_LENGTH = 1000
@@ -219,8 +219,7 @@ def approximation(value: Exact) -> Fraction:
     for sizes and guard digits, never for a decision."""
     if isinstance(value, Fraction):
         return value
-    man, exp = enclosure(value, 64).mid().man_exp()
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+    return arb_fraction(enclosure(value, 64).mid())
 
 
 # ---------------------------------------------------------------------- construction

@@ -40,7 +40,7 @@ import sympy as sp
 from dpsym.core.expressions import enclosure, from_sympy
 from dpsym.core.expressions import sign as exact_sign
 from dpsym.errors import DomainError
-from dpsym.precision import arb_workprec, exclusive
+from dpsym.precision import arb_fraction, arb_workprec, exclusive
 
 #: Points of a piece at which :func:`decrease_witness` compares values.
 WITNESS_POINTS = 48
@@ -421,8 +421,7 @@ def _upper_rational(v: sp.Expr) -> Fraction:
         return Fraction(int(v.p), int(v.q))
     with arb_workprec(128):
         ball = enclosure(from_sympy(v), 128)
-    man, exp = ball.upper().mid().man_exp()
-    return Fraction(int(man)) * Fraction(2) ** int(exp) + Fraction(1, 2**40)
+    return arb_fraction(ball.upper().mid()) + Fraction(1, 2**40)
 
 
 def _lower_rational(v: sp.Expr) -> Fraction:
@@ -431,8 +430,7 @@ def _lower_rational(v: sp.Expr) -> Fraction:
         return Fraction(int(v.p), int(v.q))
     with arb_workprec(128):
         ball = enclosure(from_sympy(v), 128)
-    man, exp = ball.lower().mid().man_exp()
-    return Fraction(int(man)) * Fraction(2) ** int(exp) - Fraction(1, 2**40)
+    return arb_fraction(ball.lower().mid()) - Fraction(1, 2**40)
 
 
 # ------------------------------------------------------------------------- growth
@@ -475,8 +473,7 @@ def _frac_up(v: sp.Expr) -> Fraction | None:
     ball = enclosure(from_sympy(v), 128)
     if not ball.is_finite():
         return None
-    man, exp = ball.upper().mid().man_exp()
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+    return arb_fraction(ball.upper().mid())
 
 
 class _Growth:
@@ -647,8 +644,7 @@ def _ball(v: Fraction) -> flint.arb:
 
 
 def _frac_up_arb(x: flint.arb) -> Fraction:
-    man, exp = x.upper().mid().man_exp()
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+    return arb_fraction(x.upper().mid())
 
 
 @exclusive

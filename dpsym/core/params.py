@@ -47,7 +47,7 @@ from dpsym.core.expressions import (
 )
 from dpsym.core.names import resolve, unknown
 from dpsym.errors import DomainError
-from dpsym.precision import workdps
+from dpsym.precision import mpf_fraction, workdps
 from dpsym.symbols import Delta, delta, dim, eps
 
 _RATIO = re.compile(r"^([+-]?[0-9]+)/([0-9]+)$")
@@ -117,7 +117,7 @@ def parse_exact(text: object, name: str) -> Exact:
             return Fraction(0)
         if abs(int(exp)) > 4 * MAX_EXPONENT:
             raise DomainError(name, f"exponent out of range (|exponent| <= {MAX_EXPONENT})")
-        return Fraction(int(man)) * Fraction(2) ** int(exp)
+        return mpf_fraction(text)
     if isinstance(text, Real) and not isinstance(text, str):
         return parse_exact(float(text), name)
     if not isinstance(text, str):

@@ -95,7 +95,7 @@ from dpsym.certified.rounding import check_digits
 from dpsym.core.params import Domain, Param, parse_number
 from dpsym.errors import CertificationError
 from dpsym.gaussian.enclosures import Calibration, profile_between, profile_enclosure
-from dpsym.precision import exclusive, extraprec, workprec
+from dpsym.precision import exclusive, extraprec, mpf_fraction, workprec
 from dpsym.symbolic.lambdas import mpmath_function
 from dpsym.symbolic.numerics import to_mpf
 from dpsym.symbols import Delta as _Delta_sym
@@ -290,8 +290,7 @@ def profile_on(eps: object, sigma: Callable[[int], flint.arb], Delta: object = 1
 def _validate(param: Param, value: object) -> Fraction:
     """``param.validate``, taking an mpmath number at its exact binary value (not via float)."""
     if isinstance(value, mpmath.mpf) and mpmath.isfinite(value):
-        man, exp = value.man_exp
-        value = Fraction(int(man)) * Fraction(2) ** int(exp)
+        value = mpf_fraction(value)
     return param.validate(value)
 
 

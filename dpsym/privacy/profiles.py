@@ -80,10 +80,10 @@ import sympy as sp
 from dpsym.certified.agreement import agreement
 from dpsym.certified.evaluation import Value
 from dpsym.certified.kernel import Certified, ball, certify_ball
-from dpsym.certified.rounding import check_digits, mpf_fraction
+from dpsym.certified.rounding import check_digits
 from dpsym.core.params import parse_exact, parse_number
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
-from dpsym.precision import arb_workprec, exclusive, workdps
+from dpsym.precision import arb_workprec, exclusive, mpf_fraction, workdps
 from dpsym.privacy.closed_forms import from_noise
 from dpsym.privacy.divergence import Density, check_numeric, numeric_value
 from dpsym.privacy.lattice import lattice_profile

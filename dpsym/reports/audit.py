@@ -48,7 +48,7 @@ from dpsym.core.params import POSITIVE, Domain, Param
 from dpsym.errors import CertificationError, DomainError
 from dpsym.gaussian.enclosures import ATTEMPTS, Calibration
 from dpsym.mechanisms.base import Mechanism
-from dpsym.precision import arb_workprec, exclusive, workdps
+from dpsym.precision import arb_workprec, exclusive, mpf_fraction, workdps
 from dpsym.privacy import closed_forms as profile_balls
 
 #: What each audited mechanism needs, besides ``eps`` and ``Delta`` (any other noise is
@@ -353,9 +353,8 @@ def needed_scale(mechanism: str, e: Fraction, sens: Fraction, values: dict[str, 
     with workdps(30):
         lo, hi = sorted((good, bad))
         for _ in range(_BISECTIONS):
-            man, exp = mpmath.sqrt(mpmath.mpf(lo.numerator) / lo.denominator
-                                   * hi.numerator / hi.denominator).man_exp
-            mid = Fraction(int(man)) * Fraction(2) ** int(exp)
+            mid = mpf_fraction(mpmath.sqrt(mpmath.mpf(lo.numerator) / lo.denominator
+                                           * hi.numerator / hi.denominator))
             if not lo < mid < hi:
                 break
             if (sign > 0) == meets(mid):
@@ -473,8 +472,7 @@ def _lowest_scale(e: Fraction, sens: Fraction, target: Fraction,
         guess = mpmath.mpf(sens.numerator) / sens.denominator / (
             mpmath.mpf(e.numerator) / e.denominator
             - 2 * mpmath.log1p(-mpmath.mpf(target.numerator) / target.denominator)) / 2
-        man, exp = guess.man_exp
-    lam = Fraction(int(man)) * Fraction(2) ** int(exp)
+        lam = mpf_fraction(guess)
     if lam0 is not None:
         lam = min(lam, lam0 / 2)
     for _ in range(64):
@@ -491,8 +489,7 @@ def _geometric_mid(lo: Fraction, hi: Fraction) -> Fraction:
     with workdps(20):
         mid = mpmath.sqrt(mpmath.mpf(lo.numerator) / lo.denominator
                           * mpmath.mpf(hi.numerator) / hi.denominator)
-        man, exp = mid.man_exp
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+    return mpf_fraction(mid)
 
 
 def _needed_sigma(e: Fraction, sens: Fraction, target: Fraction, top: Fraction) -> Needed:

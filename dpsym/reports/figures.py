@@ -44,14 +44,14 @@ import sympy as sp
 
 from dpsym._version import STAMP
 from dpsym.certified.agreement import agreement
-from dpsym.certified.rounding import decimal_text, format_digits, fraction_rounding, mpf_fraction
+from dpsym.certified.rounding import decimal_text, format_digits, fraction_rounding
 from dpsym.gaussian.calibration import calibrate_sigma_value
 from dpsym.mechanisms.fastpath import amplitude_ratio, power_ratio
 from dpsym.mechanisms.independent_staircase import IndependentStaircase
 from dpsym.mechanisms.laplace_md import LaplaceMD
 from dpsym.mechanisms.staircase_md import StaircaseMD
 from dpsym.mechanisms.truncated_laplace import TruncatedLaplace
-from dpsym.precision import extraprec, workdps
+from dpsym.precision import extraprec, mpf_fraction, workdps
 from dpsym.symbolic.numerics import to_mpf
 from dpsym.symbols import in_eps
 

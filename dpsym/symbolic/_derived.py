@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '12d8b3f3946ec0787cf8c8603d96916438469f7f9d6c8c4fdc0baf6cdcedaf90'
+FINGERPRINT = '0e7d1d0d417095b949c45b1ecc63ab95120f6dcd39b2b3d16e1ae0b8a8a13098'
 
 def _e0():
     with evaluate(False):

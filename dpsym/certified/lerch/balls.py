@@ -83,7 +83,7 @@ from dpsym.certified.lerch.methods import (
     magnitude,
     ratio_data,
 )
-from dpsym.precision import arb_workprec
+from dpsym.precision import arb_fraction, arb_workprec
 
 #: Guard bits of the internal evaluation, beyond the caller's working precision.
 GUARD = 20
@@ -109,8 +109,7 @@ def exact_exponent(s: object) -> Fraction:
     if isinstance(s, flint.fmpq):
         return Fraction(int(s.p), int(s.q))
     if isinstance(s, flint.arb) and s.is_exact():
-        man, exp = s.man_exp()
-        return Fraction(int(man)) * Fraction(2) ** int(exp)
+        return arb_fraction(s)
     raise TypeError(f"the exponent of a Lerch sum must be exact, got {s!r}")
 
 
