@@ -598,6 +598,20 @@ def parse_function(text: str, name: str,
     return _Parser(text.strip(), name, dict(variables), _DeclarationBuilder(name)).parse()
 
 
+def _combine(expr: sp.Basic, args: list[sp.Expr], builder: _Builder) -> sp.Expr:
+    """The arithmetic node ``expr`` (a sum, product, power, log or exp) rebuilt from its
+    rebuilt ``args``, each step checked by ``builder``."""
+    if isinstance(expr, (sp.Add, sp.Mul)):
+        step = builder.add if isinstance(expr, sp.Add) else builder.mul
+        value = args[0]
+        for arg in args[1:]:
+            value = step(value, arg)
+        return value
+    if isinstance(expr, sp.Pow):
+        return builder.power(*args)
+    return builder.call("log" if isinstance(expr, sp.log) else "exp", args[0])
+
+
 def _rebuild(expr: sp.Basic, builder: _Builder, depth: int) -> sp.Expr:
     if depth > MAX_DEPTH:
         raise builder.fail(f"nesting deeper than {MAX_DEPTH}")
@@ -607,19 +621,7 @@ def _rebuild(expr: sp.Basic, builder: _Builder, depth: int) -> sp.Expr:
         raise builder.fail(f"not an exact number dpsym reads: {str(expr)[:40]} (exact "
                            "numbers are rationals, log, exp, sqrt, rational powers, pi, e)")
     args = [_rebuild(arg, builder, depth + 1) for arg in expr.args]
-    if isinstance(expr, sp.Add):
-        value = args[0]
-        for arg in args[1:]:
-            value = builder.add(value, arg)
-        return value
-    if isinstance(expr, sp.Mul):
-        value = args[0]
-        for arg in args[1:]:
-            value = builder.mul(value, arg)
-        return value
-    if isinstance(expr, sp.Pow):
-        return builder.power(*args)
-    return builder.call("log" if isinstance(expr, sp.log) else "exp", args[0])
+    return _combine(expr, args, builder)
 
 
 @exclusive
@@ -675,19 +677,7 @@ def _rebuild_function(expr: sp.Basic, builder: _Builder, variable: sp.Symbol,
         return builder.select("abs", args)
     if isinstance(expr, (sp.Min, sp.Max)):
         return builder.select("min" if isinstance(expr, sp.Min) else "max", args)
-    if isinstance(expr, sp.Add):
-        value = args[0]
-        for arg in args[1:]:
-            value = builder.add(value, arg)
-        return value
-    if isinstance(expr, sp.Mul):
-        value = args[0]
-        for arg in args[1:]:
-            value = builder.mul(value, arg)
-        return value
-    if isinstance(expr, sp.Pow):
-        return builder.power(*args)
-    return builder.call("log" if isinstance(expr, sp.log) else "exp", args[0])
+    return _combine(expr, args, builder)
 
 
 @exclusive
