@@ -58,6 +58,7 @@ from dpsym.certified.kernel import (
     exact_integer,
     nonneg,
     outward,
+    precisions,
 )
 from dpsym.errors import CertificationError, UnsupportedError
 from dpsym.precision import arb_workprec, exclusive
@@ -218,9 +219,7 @@ def _ball_at(expr: sp.Expr, prec: int) -> flint.arb:
         return found
     # cancellation inside the expression (1 - e^{-t} for a tiny t): evaluate it again at
     # more bits until the ball has the working precision's relative accuracy
-    bits = prec
-    for _ in range(8):
-        bits *= 2
+    for bits in precisions(2 * prec, 8):
         with arb_workprec(bits):
             found = arb_of(expr)
         if found.rel_accuracy_bits() >= prec - 16:
