@@ -38,7 +38,13 @@ import mpmath
 
 from dpsym.bounds import BOUNDS
 from dpsym.bounds.lp import grid_param
-from dpsym.certified.rounding import check_digits, display_number, format_digits
+from dpsym.certified.rounding import (
+    check_digits,
+    decimal_fraction,
+    directed_text,
+    display_number,
+    format_digits,
+)
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import Guarantee, delta_param, dim_param, eps_param, sensitivity_param
 from dpsym.errors import DpsymError, UnsupportedError
@@ -328,6 +334,28 @@ def _ratio_text(ratio: Any) -> str:
     return display_number(format_digits(mpmath.mpf(ratio), RATIO_DIGITS), RATIO_DIGITS)
 
 
+#: The optimal mechanism of each section under pure :math:`\varepsilon`-DP, for every cost
+#: the theorems allow (symmetric, non-decreasing in :math:`|x|`): the staircase mechanism
+#: for a real-valued query, the discrete staircase for an integer-valued one (seed ``000``,
+#: Part One). At :math:`\delta = 0` its optimal cost is the section's lower bound.
+PURE_OPTIMA: dict[str, str] = {"real": "staircase", "integer": "discrete-staircase"}
+
+
+def _pure_optima_bounds(found: list[Ranked], digits: int) -> list[Ranked]:
+    r"""The lower bounds at :math:`\delta = 0`: the optimal mechanism's cost
+    (:data:`PURE_OPTIMA`), the lower end of its enclosure rounded down to ``digits``."""
+    out = []
+    for row in found:
+        if PURE_OPTIMA.get(row.query) == row.name:
+            low = directed_text(decimal_fraction(row.enclosure[0] or row.cost), digits,
+                                up=False)
+            out.append(Ranked(name=row.name, title=row.title, kind="lower bound",
+                              query=row.query, guarantee=row.guarantee, cost=low,
+                              number=mpmath.mpf(low), certificate=row.certificate,
+                              enclosure=(low, low)))
+    return out
+
+
 def compare(inputs: CompareInputs) -> Comparison:
     """Rank the mechanisms that qualify at ``inputs`` (see the module docstring).
 
@@ -369,6 +397,8 @@ def compare(inputs: CompareInputs) -> Comparison:
             skipped.append(entry)
         else:
             lower.append(entry)
+    if not multi and inputs.delta == 0:
+        lower.extend(_pure_optima_bounds(found, inputs.digits))
     rows: list[Ranked] = []
     with workdps(inputs.digits + 10):
         for query in QUERIES:

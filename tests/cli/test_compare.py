@@ -9,6 +9,7 @@ import io
 import json
 from fractions import Fraction
 
+import mpmath
 import pytest
 from cli_helpers import assert_one_line_error, mp_from_text, run, run_json
 
@@ -19,6 +20,7 @@ from dpsym.core.params import Guarantee
 from dpsym.errors import DomainError, DpsymError, UnsupportedError
 from dpsym.mechanisms import MECHANISMS
 from dpsym.reports.selection import (
+    PURE_OPTIMA,
     CompareInputs,
     Comparison,
     IneligibleError,
@@ -68,7 +70,8 @@ def check_sections(data: dict) -> None:
         if rows:
             assert rows[0]["ratio"] == "1.00000"
         for b in bounds_of(data, query):
-            assert b["name"] in BOUNDS
+            assert b["name"] in BOUNDS or (data["delta"] == "0"
+                                           and b["name"] == PURE_OPTIMA[query])
             if rows:
                 assert mp_from_text(b["cost"]) <= costs[0]
                 assert float(b["ratio"]) >= 1
@@ -93,6 +96,16 @@ def test_compare_pure_dp(capsys):
     multi = [n for n, c in MECHANISMS.items() if any(p.name == "dim" for p in c.params)]
     assert data["excluded"] == multi
     assert not set(multi) & {r["name"] for r in data["rows"]}
+    # delta = 0: the optimal eps-DP mechanism's cost (the staircase theorems) is the lower
+    # bound, rounded down: at most one unit of the last digit below the best
+    for query, name in PURE_OPTIMA.items():
+        (bound,) = bounds_of(data, query)
+        best = mechanisms_of(data, query)[0]
+        assert bound["name"] == name and best["name"] == name
+        low, top = (mp_from_text(r["cost"]) for r in (bound, best))
+        assert low <= top <= low + mpmath.mpf(10) ** (mpmath.floor(mpmath.log10(top)) - 10)
+        lo_end = mp_from_text(best["enclosure"][0])
+        assert low <= lo_end
 
 
 def test_compare_takes_exact_fractions(capsys):
