@@ -750,7 +750,7 @@ def quadrature_expectation(noise: SymmetricNoise, g: Callable[[mpmath.mpf], mpma
 
     Continuous noise: :math:`\mathrm{atom}\cdot g(0) + 2\int_0^\infty g f`; lattice noise:
     :math:`2\sum_{i \ge 0} g(i) P(i) - g(0) P(0)`. A constant piece of a density is
-    integrated through ``antiderivative`` (:math:`G' = g`) when one is given. The
+    integrated through ``antiderivative`` (:math:`G^{\prime} = g`) when one is given. The
     geometric tail is unrolled period by period while ``remaining(k, total)`` says the
     periods from the :math:`k`-th on may still matter (default: until two successive
     periods add less than the working precision, relative).
