@@ -103,7 +103,8 @@ def test_compare_pure_dp(capsys):
         best = mechanisms_of(data, query)[0]
         assert bound["name"] == name and best["name"] == name
         low, top = (mp_from_text(r["cost"]) for r in (bound, best))
-        assert low <= top <= low + mpmath.mpf(10) ** (mpmath.floor(mpmath.log10(top)) - 10)
+        unit = mpmath.mpf(10) ** (mpmath.floor(mpmath.log10(top)) - 11)  # 12 digits
+        assert low <= top <= low + unit
         lo_end = mp_from_text(best["enclosure"][0])
         assert low <= lo_end
 
