@@ -24,9 +24,9 @@ import sympy as sp
 
 from dpsym.bounds.real import LowerBound, n, tail_bound
 from dpsym.core.costs import parse_cost
-from dpsym.errors import DomainError
+from dpsym.errors import DomainError, UnsupportedError
 from dpsym.mechanisms.truncated_laplace import TruncatedLaplace
-from dpsym.symbolic.regimes import get_regime
+from dpsym.symbolic.regimes import expand_series, get_regime
 from dpsym.symbols import b, c, delta, eps, in_eps
 
 REGIMES = ("eps->0", "delta->0", "eps=delta->0")
@@ -67,6 +67,16 @@ def _simplify_logs(expr: sp.Expr) -> sp.Expr:
     return sp.simplify(sp.factor(split))
 
 
+def _limit_at_zero(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
+    r"""The finite limit of ``expr`` as ``var`` :math:`\to 0^+`: the constant term of its
+    asymptotic expansion (:func:`~dpsym.symbolic.regimes.expand_series`), which must have
+    no term of negative order and no :math:`\log` of ``var`` left."""
+    head = expand_series(expr, var, 1).removeO()
+    if head.has(var):
+        raise UnsupportedError(f"no finite limit as {var} -> 0: the expansion starts {head}")
+    return head
+
+
 @cache
 def ratio_limit(cost: object = "amplitude", regime: str = "eps->0") -> sp.Expr:
     r"""The exact limit of :math:`V_p^{\mathrm{low}}/V_p^{\mathrm{upp}}` in ``regime``.
@@ -74,15 +84,17 @@ def ratio_limit(cost: object = "amplitude", regime: str = "eps->0") -> sp.Expr:
     ``eps->0``: a function of :math:`\delta` and :math:`n = \lceil 1/(2\delta)\rceil`
     (the symbol :data:`~dpsym.bounds.real.n`); ``delta->0``: a function of
     :math:`\varepsilon`; ``eps=delta->0``: a function of :math:`c = \delta/\varepsilon`.
+    Each limit is the constant term of the engine's exact expansion of the bound
+    (:func:`~dpsym.symbolic.regimes.expand_series`) in the variable that tends to 0.
     """
     p = _power(cost)
     low, up = lower_bound(p, regime), upper_bound(p)
     if regime == "eps->0":
-        return sp.factor(sp.limit(low, eps, 0) / sp.limit(up, eps, 0))
+        return sp.factor(_limit_at_zero(low, eps) / _limit_at_zero(up, eps))
     if regime == "delta->0":
-        return sp.simplify(sp.limit(low, delta, 0) / sp.limit(up, delta, 0))
-    scaled_low = sp.limit((eps**p * low).subs(delta, c * eps), eps, 0)
-    scaled_up = sp.limit((eps**p * up).subs(delta, c * eps), eps, 0)
+        return sp.simplify(_limit_at_zero(low, delta) / _limit_at_zero(up, delta))
+    scaled_low = _limit_at_zero((eps**p * low).subs(delta, c * eps), eps)
+    scaled_up = _limit_at_zero((eps**p * up).subs(delta, c * eps), eps)
     return _simplify_logs(scaled_low / scaled_up)
 
 

@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '0e7d1d0d417095b949c45b1ecc63ab95120f6dcd39b2b3d16e1ae0b8a8a13098'
+FINGERPRINT = '8206ab1a03d9902093b5c2d8270242efe55074bec11d55f2f660e301d5347bf8'
 
 def _e0():
     with evaluate(False):
