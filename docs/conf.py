@@ -120,6 +120,9 @@ MATHJAX2_CONFIG = {
                  "imageFont": None, "linebreaks": {"automatic": True}},
     "showMathMenu": False,
     "messageStyle": "none",
+    # no quick preview typeset first and then replaced: each formula is typeset once
+    # (the check of every page in a browser takes half the time)
+    "fast-preview": {"disabled": True},
 }
 if MATHJAX_STATIC is not None and (MATHJAX_STATIC / "MathJax.js").is_file():
     mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"

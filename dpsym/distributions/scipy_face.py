@@ -81,7 +81,7 @@ from dpsym.certified.agreement import agreement
 from dpsym.certified.evaluation import Value, certify_expression, cost_balls
 from dpsym.certified.expectation import expectation
 from dpsym.certified.kernel import certify_ball
-from dpsym.certified.rounding import check_digits
+from dpsym.certified.rounding import GUARD, check_digits
 from dpsym.core.costs import EXPONENT_DOMAIN, Cost, parse_cost
 from dpsym.core.expressions import Exact, parse_function
 from dpsym.core.params import FreeParameter, Param, parse_number
@@ -608,7 +608,7 @@ class Distribution:
                 found = certify_ball(lambda bits: expectation(noise, balls), digits,
                                      what=f"the expectation of {str(expr)[:40]}")
                 return Value(None, None, digits, source=found)
-            g = mpmath_function(x, even)
+            g, floats = mpmath_function(x, even), False
         elif callable(func):
             g, floats = _even_part(func)
             if floats:
@@ -618,7 +618,12 @@ class Distribution:
                               f"{type(func).__name__}")
 
         def compute() -> mpmath.mpf:
-            found = quadrature_expectation(noise, g)
+            # A float64 function carries about 16 digits: a quadrature asked for more never
+            # converges (its error estimate stays at the function's rounding) and runs to
+            # its largest degree. Its two evaluations are at FLOAT_DIGITS + 1 and + 2.
+            dps = FLOAT_DIGITS + (mpmath.mp.dps - digits) // GUARD if floats else mpmath.mp.dps
+            with workdps(dps):
+                found = quadrature_expectation(noise, g)
             if found is None:
                 raise CertificationError(f"{self.name}: the quadrature of the expectation "
                                          "did not converge")
