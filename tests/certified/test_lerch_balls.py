@@ -8,6 +8,7 @@ term by term in mpmath (with more terms than the precision needs), mpmath's own
 
 from __future__ import annotations
 
+import functools
 import random
 from fractions import Fraction
 
@@ -30,6 +31,7 @@ from dpsym.symbols import b, eps
 DPS = 120  # digits of the references
 
 
+@functools.cache  # the representations of one sum share their references
 def reference(t: object, s: Fraction, a: object, dps: int = DPS) -> mpmath.mpf:
     r""":math:`\sum_{k \ge 0} e^{-kt} (k + a)^s` (:math:`0^s = 0`) at ``dps`` digits: term by
     term when :math:`t` is not small (until the terms are :math:`10^{-dps-20}` of the sum
@@ -271,20 +273,28 @@ def _staircase_reference(e: str, p: Fraction) -> tuple[mpmath.mpf, mpmath.mpf]:
     r"""(:math:`\gamma^*`, optimal cost) of the staircase (:math:`\Delta = 1`) from its
     density: :math:`V(\gamma) = 2 a(\gamma) \sum_k b^k [\int_k^{k+\gamma} x^p\,dx
     + b \int_{k+\gamma}^{k+1} x^p\,dx]`, :math:`a = (1 - b)/(2(\gamma + b(1 - \gamma)))`,
-    minimised by a root of :math:`V'` (mpmath's numerical derivative)."""
+    minimised by the root of :math:`V^{\prime}`, differentiated by hand:
+    with :math:`L_q(x) = \sum_k b^k (k + x)^q`, :math:`L_q^{\prime} = q L_{q-1}`."""
     with mpmath.workdps(60):
         bb = mpmath.exp(-_mp(Fraction(e)))
         q = mpmath.mpf(p.numerator) / p.denominator + 1
 
-        def lerch(x: mpmath.mpf) -> mpmath.mpf:  # sum_k b^k (k + x)^q, at mpmath's precision
-            return reference(Fraction(e), p + 1, x, dps=mpmath.mp.dps)
+        def lerch(s: Fraction, x: mpmath.mpf) -> mpmath.mpf:  # sum_k b^k (k + x)^s
+            return reference(Fraction(e), s, x, dps=mpmath.mp.dps)
+
+        ends = bb * lerch(p + 1, mpmath.mpf(1)) - lerch(p + 1, mpmath.mpf(0))
 
         def cost(g: mpmath.mpf) -> mpmath.mpf:
             # sum_k b^k [(k+g)^q - k^q + b((k+1)^q - (k+g)^q)] / q
-            total = (1 - bb) * lerch(g) + bb * lerch(1) - lerch(0)
-            return 2 * (1 - bb) / (2 * (g + bb * (1 - g))) * total / q
+            total = (1 - bb) * lerch(p + 1, g) + ends
+            return (1 - bb) / (g + bb * (1 - g)) * total / q
 
-        g = mpmath.findroot(lambda x: mpmath.diff(cost, x), mpmath.mpf("0.45"), tol=1e-100)
+        def slope(g: mpmath.mpf) -> mpmath.mpf:
+            weight = g + bb * (1 - g)
+            total = (1 - bb) * lerch(p + 1, g) + ends
+            return (1 - bb) ** 2 * (q * lerch(p, g) / weight - total / weight**2) / q
+
+        g = mpmath.findroot(slope, mpmath.mpf("0.45"))
         return g, cost(g)
 
 
