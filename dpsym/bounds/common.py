@@ -36,7 +36,7 @@ from dpsym.certified.rounding import (
     scaled_decimal,
 )
 from dpsym.core.costs import Cost, parse_cost
-from dpsym.core.params import Guarantee, Parametrised
+from dpsym.core.params import Guarantee, Parametrised, check_quantity
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.precision import arb_workprec, exclusive, workdps
 from dpsym.symbolic.regimes import ascending, get_regime
@@ -222,7 +222,7 @@ class BoundObject(Parametrised):
     @exclusive
     def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
         """The closed form of ``quantity`` (subclasses; none by default)."""
-        cls.check_quantity(quantity)
+        check_quantity(cls, quantity)
         raise UnsupportedError(f"{cls.name}: no closed form for {quantity}")
 
     @classmethod
@@ -232,7 +232,7 @@ class BoundObject(Parametrised):
         """The expansion of :meth:`regime_formula` in ``regime`` (see the subclass), in
         increasing powers (:func:`dpsym.symbolic.regimes.ascending`)."""
         reg = get_regime(regime)
-        cls.check_quantity(quantity)
+        check_quantity(cls, quantity)
         cost = cls.parse_bound_cost(cost)
         return ascending(reg.expand(cls.regime_formula(cost, regime), order), reg.variable)
 

@@ -49,9 +49,11 @@ from dpsym.core.expressions import from_sympy
 from dpsym.core.expressions import sign as exact_sign
 from dpsym.core.params import (
     Guarantee,
+    check_quantity,
     delta_param,
     eps_param,
     parse_number,
+    require,
     sensitivity_param,
 )
 from dpsym.errors import DomainError, UnsupportedError
@@ -123,7 +125,7 @@ class DiscreteLowerBound(BoundObject):
 
     @classmethod
     def formula(cls, quantity: str = "cost", cost="amplitude") -> sp.Expr:
-        cls.check_quantity(quantity)
+        check_quantity(cls, quantity)
         cls.parse_bound_cost(cost)
         raise UnsupportedError(
             f"{cls.name}: the value is an exact LP optimum with no closed form in "
@@ -131,13 +133,13 @@ class DiscreteLowerBound(BoundObject):
 
     @classmethod
     def series(cls, quantity="cost", cost="amplitude", regime="eps->0", order=3):
-        cls.check_quantity(quantity)
+        check_quantity(cls, quantity)
         raise UnsupportedError(f"{cls.name}: an LP optimum has no series")
 
     general_costs = True
 
     def _args(self) -> tuple[Fraction, Fraction, int]:
-        self.require("eps", "delta", "Delta")
+        require(self, "eps", "delta", "Delta")
         e, d, D = self.values["eps"], self.values["delta"], int(self.values["Delta"])
         if auto_support(e, d, D) > MAX_SUPPORT:
             raise DomainError("delta", f"the LP support would exceed {MAX_SUPPORT} points "
@@ -160,7 +162,7 @@ class DiscreteLowerBound(BoundObject):
         objective :math:`\sum_i L(i)P(i) = L(0) + 2\sum_{j \ge 0}(L(j + 1) - L(j))
         P(X > j)`), its steps as exact rationals or certified lower bounds
         (:func:`dpsym.bounds.lp.general_lower`)."""
-        self.check_quantity(quantity)
+        check_quantity(self, quantity)
         c = self.parse_bound_cost(cost)
         if not c.is_power:
             e, d, D = self._args()

@@ -65,9 +65,11 @@ from dpsym.core.params import (
     Domain,
     Guarantee,
     Param,
+    check_quantity,
     delta_param,
     eps_param,
     parse_number,
+    require,
     sensitivity_param,
 )
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
@@ -579,17 +581,17 @@ class LPBound(BoundObject):
 
     @classmethod
     def formula(cls, quantity="cost", cost="amplitude"):
-        cls.check_quantity(quantity)
+        check_quantity(cls, quantity)
         raise UnsupportedError(f"{cls.name}: an LP optimum has no closed form; use "
                                "lower-bound for the closed form")
 
     @classmethod
     def series(cls, quantity="cost", cost="amplitude", regime="eps->0", order=3):
-        cls.check_quantity(quantity)
+        check_quantity(cls, quantity)
         raise UnsupportedError(f"{cls.name}: an LP optimum at fixed parameters has no series")
 
     def _args(self) -> tuple[Fraction, Fraction, Fraction, int]:
-        self.require("eps", "delta", "Delta", "grid")
+        require(self, "eps", "delta", "Delta", "grid")
         N = int(self.values["grid"])
         e, d = self.values["eps"], self.values["delta"]
         if auto_support(e, d, N) > MAX_SUPPORT:
@@ -598,7 +600,7 @@ class LPBound(BoundObject):
         return e, d, self.values["Delta"], N
 
     def value(self, quantity: str = "cost", cost="amplitude", digits: int = 30) -> Value:
-        self.check_quantity(quantity)
+        check_quantity(self, quantity)
         c = self.parse_bound_cost(cost)
         if not c.is_power:
             return self.general_value(quantity, c, digits)

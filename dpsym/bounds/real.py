@@ -55,7 +55,15 @@ from dpsym.certified.evaluation import Value, cost_balls
 from dpsym.certified.kernel import ball, exact_integer
 from dpsym.certified.rounding import decimal_digits
 from dpsym.core.costs import AMPLITUDE, Cost
-from dpsym.core.params import Guarantee, delta_param, eps_param, sensitivity_param
+from dpsym.core.params import (
+    Guarantee,
+    check_quantity,
+    delta_param,
+    eps_param,
+    require,
+    sensitivity_param,
+    substitution,
+)
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.numerics import evaluate
@@ -140,7 +148,7 @@ class LowerBound(BoundObject):
 
     @classmethod
     def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
-        cls.check_quantity(quantity)
+        check_quantity(cls, quantity)
         c = cls.parse_bound_cost(cost)
         expr = cls.bound_in_n(c).subs(b, sp.exp(-eps))
         return expr.subs(n, sp.ceiling(nu_expr()))
@@ -182,8 +190,8 @@ class LowerBound(BoundObject):
 
     def bound_at_working_precision(self, cost: Cost) -> mpmath.mpf:
         r""":math:`V_p^{\mathrm{low}}` at the current precision (not rounded)."""
-        self.require("eps", "delta", "Delta")
-        point = dict(self.substitution)
+        require(self, "eps", "delta", "Delta")
+        point = dict(substitution(self))
         e = evaluate(eps, point)
         d = evaluate(delta, point)
         # nu = 1 + log((1 - b)/(2 delta) + b)/eps > 1 for delta < 1/2 (this form keeps the
@@ -210,9 +218,9 @@ class LowerBound(BoundObject):
         polynomial equation in it for :math:`n \ge 2`; the balls separate it from every
         integer at a high enough precision.)
         """
-        self.check_quantity(quantity)
+        check_quantity(self, quantity)
         c = self.parse_bound_cost(cost)
-        self.require("eps", "delta", "Delta")
+        require(self, "eps", "delta", "Delta")
         if not c.is_power:
             return self.general_value(c, digits)
         exact = {sym: self.values[name] for sym, name in

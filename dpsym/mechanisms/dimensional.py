@@ -79,13 +79,13 @@ class DimensionalMechanism(Mechanism):
     #: Whether the noise is a product of one-dimensional laws, so that a cost
     #: :math:`L` of one coordinate defines the separable cost :math:`\sum_i L(X_i)` (of
     #: which :math:`\|x\|_1` and :math:`\|x\|_2^2` are the cases :math:`|x|`, :math:`x^2`).
-    separable: ClassVar[bool] = False
+    _separable: ClassVar[bool] = False
 
     @classmethod
     def _specific(cls, cost: Cost) -> None:
         if cost.is_power and cost.exponent in (1, 2):
             return
-        if not cost.is_power and cls.separable:
+        if not cost.is_power and cls._separable:
             return
         extra = ("; a cost L given as an expression in x is the separable cost "
                  "sum_i L(X_i) of the product mechanisms") if not cost.is_power else ""

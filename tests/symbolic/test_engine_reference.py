@@ -29,7 +29,7 @@ def close(a, b_, digits: int = DIGITS) -> bool:
 @pytest.mark.parametrize("name", list(MECHANISMS))
 def test_normalised_noise_has_total_mass_one(name):
     mech = MECHANISMS[name]
-    mass = mech.noise().total_mass()
+    mass = mech.engine.noise().total_mass()
     # powsimp(force): the calibrated parameters are positive on the declared domains
     mass = sp.powsimp(sp.together(mass.rewrite(sp.exp)), force=True)
     assert sp.simplify(mass - 1) == 0
@@ -135,7 +135,7 @@ def test_changing_the_density_changes_the_derived_cost():
         name = "three-step"
 
         @classmethod
-        def noise_shape(cls) -> SymmetricNoise:
+        def _noise_shape(cls) -> SymmetricNoise:
             half = (1 + gamma) / 2
             period = (Piece(0, gamma * Delta, NORM),
                       Piece(gamma * Delta, half * Delta, NORM * sp.sqrt(b)),
