@@ -115,7 +115,7 @@ class DiscreteLowerBound(BoundObject):
     source = "000 Part Three: LP duality with threshold sets; (0, delta) closed forms"
     guarantee = Guarantee.APPROXIMATE
     lattice = True
-    max_moment = 4
+    _max_moment = 4
     params = (eps_param("privacy parameter (0 allowed: (0, delta)-DP)", LP_EPS_MAX, zero=True),
               delta_param(Fraction(1, 2)), sensitivity_param(integer=True, upper=MAX_DELTA))
     #: Joint limit of the parameters (shown by ``dpsym list``), checked by
@@ -126,7 +126,7 @@ class DiscreteLowerBound(BoundObject):
     @classmethod
     def formula(cls, quantity: str = "cost", cost="amplitude") -> sp.Expr:
         check_quantity(cls, quantity)
-        cls.parse_bound_cost(cost)
+        cls._parse_bound_cost(cost)
         raise UnsupportedError(
             f"{cls.name}: the value is an exact LP optimum with no closed form in "
             "(eps, delta); the (0, delta) closed forms are in dpsym.bounds.integer")
@@ -136,7 +136,7 @@ class DiscreteLowerBound(BoundObject):
         check_quantity(cls, quantity)
         raise UnsupportedError(f"{cls.name}: an LP optimum has no series")
 
-    general_costs = True
+    _general_costs = True
 
     def _args(self) -> tuple[Fraction, Fraction, int]:
         require(self, "eps", "delta", "Delta")
@@ -149,7 +149,7 @@ class DiscreteLowerBound(BoundObject):
 
     def certificate(self, cost="amplitude"):
         """The exact dual certificate behind :meth:`value` (a power :math:`|x|^m`)."""
-        c = self.parse_bound_cost(cost)
+        c = self._parse_bound_cost(cost)
         if not c.is_power:
             raise UnsupportedError(f"{self.name}: the certificate of a cost other than a "
                                    "power is built by value()")
@@ -163,7 +163,7 @@ class DiscreteLowerBound(BoundObject):
         P(X > j)`), its steps as exact rationals or certified lower bounds
         (:func:`dpsym.bounds.lp.general_lower`)."""
         check_quantity(self, quantity)
-        c = self.parse_bound_cost(cost)
+        c = self._parse_bound_cost(cost)
         if not c.is_power:
             e, d, D = self._args()
             return general_lower(e, d, Fraction(D), D, c, digits, lattice=True)

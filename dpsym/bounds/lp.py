@@ -534,21 +534,21 @@ class LPBound(BoundObject):
     title = "Certified LP lower bound (and achievable LP upper bound) on a grid"
     source = "003 discretisation argument of Theorems 4-5; slides 000 Part Three LP"
     guarantee = Guarantee.APPROXIMATE
-    max_moment = 2
+    _max_moment = 2
     params = (eps_param(upper=LP_EPS_MAX), delta_param(Fraction(1, 2)), sensitivity_param(),
               grid_param())
     #: Joint limit of the parameters (shown by ``dpsym list``), checked by :meth:`_args`.
     limits = (f"support ceil(1.3 nu grid) + grid <= {MAX_SUPPORT} cells, "
               "nu = log(1 + (e^eps - 1)/(2 delta))/eps",)
 
-    general_costs = True
+    _general_costs = True
 
     @classmethod
     @cache
     def quantities(cls) -> tuple[str, ...]:
         return ("cost", "upper")
 
-    def general_value(self, quantity: str, cost: Cost, digits: int) -> Value:
+    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value:
         r"""For a cost other than a power: the certified LP lower bound
         (:func:`general_lower`), or (``"upper"``) the exact cost of the LP-optimal
         piecewise-constant mechanism for that cost (:func:`cell_means`), rounded up."""
@@ -601,9 +601,9 @@ class LPBound(BoundObject):
 
     def value(self, quantity: str = "cost", cost="amplitude", digits: int = 30) -> Value:
         check_quantity(self, quantity)
-        c = self.parse_bound_cost(cost)
+        c = self._parse_bound_cost(cost)
         if not c.is_power:
-            return self.general_value(quantity, c, digits)
+            return self._general_value(quantity, c, digits)
         p = int(c.power)
         e, d, D, N = self._args()
         if quantity == "cost":

@@ -28,7 +28,7 @@ from fractions import Fraction
 from functools import cache
 from numbers import Integral, Rational, Real
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import mpmath
 import numpy as np
@@ -606,7 +606,32 @@ class Parametrised:
 
 
 # ---------------------------------------------------------------------- services
-def check_free(obj: Parametrised, value: object) -> Exact:
+class Declaration(Protocol):
+    """What the services below read of a declared object (a mechanism or bound class, or
+    an instance): its name, parameters, free parameter and quantities."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def params(self) -> tuple[Param, ...]: ...
+    @property
+    def free(self) -> FreeParameter | None: ...
+
+    def quantities(self) -> tuple[str, ...]: ...
+
+
+class Valued(Protocol):
+    """A declared object with parameter values (an instance)."""
+
+    @property
+    def params(self) -> tuple[Param, ...]: ...
+    @property
+    def free(self) -> FreeParameter | None: ...
+    @property
+    def values(self) -> Mapping[str, Exact]: ...
+
+
+def check_free(obj: Valued, value: object) -> Exact:
     """Validate a value of ``obj``'s free parameter against its range at ``obj``'s
     parameters (decided rigorously).
 
@@ -632,19 +657,19 @@ def check_free(obj: Parametrised, value: object) -> Exact:
     return v
 
 
-def parameter_symbols(owner: type[Parametrised] | Parametrised) -> dict[str, sp.Symbol]:
+def parameter_symbols(owner: Declaration) -> dict[str, sp.Symbol]:
     """The symbol of each of ``owner``'s parameters, by name."""
     return {prm.name: prm.symbol for prm in owner.params}
 
 
-def substitution(obj: Parametrised) -> dict[sp.Symbol, sp.Expr]:
+def substitution(obj: Valued) -> dict[sp.Symbol, sp.Expr]:
     """``obj``'s parameter values as a sympy substitution (exact: rationals, or constant
     expressions for irrational values)."""
-    symbol = parameter_symbols(obj)
+    symbol = {prm.name: prm.symbol for prm in obj.params}
     return {symbol[n]: to_sympy(v) for n, v in obj.values.items()}
 
 
-def require(obj: Parametrised, *names: str) -> None:
+def require(obj: Valued, *names: str) -> None:
     """Raise a :class:`DomainError` if a parameter of ``obj`` needed numerically is missing."""
     for n in names:
         if n not in obj.values:
@@ -652,7 +677,7 @@ def require(obj: Parametrised, *names: str) -> None:
             raise DomainError(n, f"a value is required, in {prm.domain.describe()}")
 
 
-def check_quantity(owner: type[Parametrised] | Parametrised, quantity: str) -> str:
+def check_quantity(owner: Declaration, quantity: str) -> str:
     """Validate a quantity name of ``owner`` (exactly; the error suggests the closest name).
 
     Raises
@@ -665,7 +690,7 @@ def check_quantity(owner: type[Parametrised] | Parametrised, quantity: str) -> s
     return quantity
 
 
-def resolve_quantity(owner: type[Parametrised] | Parametrised, quantity: str) -> str:
+def resolve_quantity(owner: Declaration, quantity: str) -> str:
     """The quantity of ``owner`` a user's name stands for, in any case
     (:func:`dpsym.core.names.resolve`; for the command line)."""
     return resolve("quantity", f"quantity of {owner.name}", quantity, owner.quantities())

@@ -268,6 +268,12 @@ class Mechanism(Distribution, Parametrised):
         The parameter the family is optimised over (the staircase's :math:`\gamma`).
     derived : tuple of Derived
         The parameters its definition determines.
+    density : SymmetricNoise
+        (A declared noise, :class:`~dpsym.mechanisms.declared.DeclaredNoise`: the
+        one-dimensional families and ``--noise FILE``.) The noise density or mass function
+        as declared, possibly with the unknown normalising constant :data:`NORM`.
+    limits : tuple of str
+        (Some families.) The limits of the computation, as ``dpsym list`` shows them.
     engine : Engine
         Its derivation services (:class:`Engine`): the symbolic calibration, moments,
         optimum, closed forms and series that the methods here ask for.

@@ -93,7 +93,7 @@ class DimensionalMechanism(Mechanism):
             f"{cls.name}: costs are amplitude (E||X||_1) and power (E||X||_2^2); "
             f"{cost.name} is not defined in {cls.DIM} dimensions{extra}")
 
-    def one_dimensional_instance(self) -> Mechanism:
+    def _one_dimensional_instance(self) -> Mechanism:
         """The law of one coordinate as a one-dimensional mechanism instance (separable
         families)."""
         raise NotImplementedError
@@ -103,7 +103,7 @@ class DimensionalMechanism(Mechanism):
         :math:`d` times the one-dimensional enclosure, re-rounded (the one-dimensional
         value is certified with more digits until :math:`d` times its proven range
         rounds); the free and derived parameters are the one-dimensional ones."""
-        one = self.one_dimensional_instance()
+        one = self._one_dimensional_instance()
         if quantity != "cost":
             return one.value(quantity, cost, digits)
         d = Fraction(self.DIM)

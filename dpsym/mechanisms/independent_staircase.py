@@ -27,13 +27,16 @@ from dpsym.symbols import b, gamma
 
 
 class IndependentEngine(Engine):
-    r"""The engine of independent staircases: the one-dimensional staircase's derivations at :math:`\varepsilon/d` (:math:`b \to b^{1/d}`), the cost :math:`d` times one coordinate's."""
+    r"""The engine of independent staircases: the one-dimensional staircase's derivations at
+    :math:`\varepsilon/d` (:math:`b \to b^{1/d}`), the cost :math:`d` times one
+    coordinate's."""
 
     mechanism: type[IndependentStaircase]
 
     def calibration(self) -> dict[sp.Symbol, sp.Expr]:
         r"""The 1-D staircase normalisation at :math:`\varepsilon/d`."""
-        return {s: self.mechanism._per_coordinate(e) for s, e in Staircase.engine.calibration().items()}
+        per_coordinate = self.mechanism._per_coordinate
+        return {s: per_coordinate(e) for s, e in Staircase.engine.calibration().items()}
 
     def cost_function(self, cost: Cost | str) -> sp.Expr:
         r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`."""
@@ -67,7 +70,7 @@ class IndependentStaircase(DimensionalMechanism):
 
     _engine_type = IndependentEngine
 
-    def one_dimensional_instance(self) -> Staircase:
+    def _one_dimensional_instance(self) -> Staircase:
         r"""The staircase of one coordinate, at :math:`\varepsilon/d`."""
         require(self, "eps", "Delta")
         return Staircase(eps=self.values["eps"] / self.DIM, Delta=self.values["Delta"])

@@ -26,7 +26,8 @@ from dpsym.symbolic.noise import SymmetricNoise
 
 
 class LaplaceMDEngine(Engine):
-    r"""The engine of independent Laplace noise: the one-dimensional Laplace derivations, the cost :math:`d` times one coordinate's."""
+    r"""The engine of independent Laplace noise: the one-dimensional Laplace derivations, the cost
+    :math:`d` times one coordinate's."""
 
     mechanism: type[LaplaceMD]
 
@@ -54,7 +55,7 @@ class LaplaceMD(DimensionalMechanism):
 
     _engine_type = LaplaceMDEngine
 
-    def one_dimensional_instance(self) -> Laplace:
+    def _one_dimensional_instance(self) -> Laplace:
         """The Laplace noise of one coordinate."""
         require(self, "eps", "Delta")
         return Laplace(eps=self.values["eps"], Delta=self.values["Delta"])

@@ -37,7 +37,8 @@ from dpsym.symbolic.noise import SymmetricNoise
 
 
 class ProductEngine(Engine):
-    r"""The engine of a product of one-dimensional lattice laws: one coordinate's calibration, the cost :math:`d` times one coordinate's."""
+    r"""The engine of a product of one-dimensional lattice laws: one coordinate's calibration, the
+    cost :math:`d` times one coordinate's."""
 
     mechanism: type[_Product]
 
@@ -61,7 +62,7 @@ class _Product(DimensionalMechanism):
 
     _engine_type = ProductEngine
 
-    def one_dimensional_instance(self) -> Mechanism:
+    def _one_dimensional_instance(self) -> Mechanism:
         """The law of one coordinate."""
         return self._one_dimensional(**{k: v for k, v in self.values.items() if k != "dim"})
 

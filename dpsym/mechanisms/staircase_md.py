@@ -197,18 +197,19 @@ class RadialEngine(Engine):
 
     mechanism: type[StaircaseMD]
 
-    @cache
+    @cache  # noqa: B019  (one engine per class, kept for the process)
     def calibration(self) -> dict[sp.Symbol, sp.Expr]:
         r""":math:`a(\gamma)` from total mass = 1 (the mass is linear in :data:`NORM`)."""
-        mass = RadialStaircaseLaw(self.mechanism.DIM, sp.Integer(1)).total_mass()
-        return {NORM: sp.factor(sp.cancel(1 / mass))} if self.mechanism.DIM <= 6 else {NORM: 1 / mass}
+        d = self.mechanism.DIM
+        mass = RadialStaircaseLaw(d, sp.Integer(1)).total_mass()
+        return {NORM: sp.factor(sp.cancel(1 / mass))} if d <= 6 else {NORM: 1 / mass}
 
-    @cache
-    def noise(self) -> RadialStaircaseLaw:
+    @cache  # noqa: B019  (one engine per class, kept for the process)
+    def noise(self) -> RadialStaircaseLaw:  # type: ignore[override]  # the radial law
         """The normalised law of the radius."""
         return RadialStaircaseLaw(self.mechanism.DIM, self.calibration()[NORM])
 
-    @cache
+    @cache  # noqa: B019  (one engine per class, kept for the process)
     def moment(self, power: sp.Expr) -> sp.Expr:
         r""":math:`\mathbb{E}\|X\|_1^p` for integer :math:`p \ge 0` (the radius's moment)."""
         p = sp.sympify(power)
@@ -216,7 +217,7 @@ class RadialEngine(Engine):
             raise UnsupportedError(f"{self.name}: radial moments for integer powers only")
         return radial_moment(self.mechanism.DIM, int(p))
 
-    @cache
+    @cache  # noqa: B019  (one engine per class, kept for the process)
     def cost_function(self, cost: Cost | str) -> sp.Expr:
         r"""``amplitude``: :math:`\mathbb{E}\|X\|_1`; ``power``: :math:`\mathbb{E}\|X\|_2^2`."""
         cost = parse_cost(cost)
@@ -225,7 +226,7 @@ class RadialEngine(Engine):
         return cost_constant(self.mechanism.DIM, p) * shifted_power_sum(self.mechanism.DIM + p) \
             / shifted_power_sum(self.mechanism.DIM)
 
-    @cache
+    @cache  # noqa: B019  (one engine per class, kept for the process)
     def slope_function(self, cost: Cost | str) -> sp.Expr:
         r"""The derivative in :math:`\gamma`, from :math:`S_m^{\prime} = m S_{m-1}`:
         :math:`\frac{d}{d\gamma}\frac{S_{d+p}}{S_d}
@@ -237,7 +238,7 @@ class RadialEngine(Engine):
         S = shifted_power_sum
         return factor * ((d + p) * S(d + p - 1) * S(d) - d * S(d + p) * S(d - 1)) / S(d) ** 2
 
-    @cache
+    @cache  # noqa: B019  (one engine per class, kept for the process)
     def optimal_root(self, cost: Cost | str) -> AlgebraicRoot | None:
         if self.mechanism.DIM == 1:
             return super().optimal_root(cost)
@@ -637,7 +638,8 @@ def hockey_stick_2d(eps_value: float, eps_prime: float, shift: tuple[float, floa
 def _normalisation_function(d: int):
     r"""The engine's :math:`a(\gamma)` of dimension ``d`` compiled to numpy in
     :math:`(b, \gamma, \Delta)`."""
-    return sp.lambdify((b, gamma, Delta), StaircaseMD.for_dim(d).calibration()[NORM], "numpy")
+    return sp.lambdify((b, gamma, Delta),
+                       StaircaseMD.for_dim(d).engine.calibration()[NORM], "numpy")
 
 
 def normalisation(d: int, eps_value: float, gamma_value: float, Delta_value: float = 1.0

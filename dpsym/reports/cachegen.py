@@ -23,13 +23,14 @@ from dpsym._version import __version__
 from dpsym.core.costs import parse_cost
 from dpsym.errors import DpsymError
 from dpsym.mechanisms import MECHANISMS
+from dpsym.mechanisms.base import Mechanism
 from dpsym.symbolic.cache import MODULE, PACKAGE, entry_key, fingerprint, fresh, reload
 
 #: The costs whose derivations are cached (and tabulated by the main job).
 COSTS = ("amplitude", "power")
 
 
-def calls() -> Iterator[tuple[type, str, tuple[object, ...]]]:
+def calls() -> Iterator[tuple[type[Mechanism], str, tuple[object, ...]]]:
     """The derivations the generated module holds: for every mechanism of the registry
     and every cost of :data:`COSTS`, the calibration, the cost function, its
     slope, the optimal parameter and cost, and each quantity's closed form (the methods of

@@ -185,7 +185,8 @@ def test_the_same_declarations_in_python(declared: dict[str, type[DeclaredNoise]
     for ours, theirs in ((staircase, declared["staircase"]),
                          (truncated, declared["truncated"])):
         assert ours.density == theirs.density and ours.params == theirs.params
-        assert ours.derived == theirs.derived and ours.engine.conditions() == theirs.engine.conditions()
+        assert ours.derived == theirs.derived
+        assert ours.engine.conditions() == theirs.engine.conditions()
     assert truncated.engine.conditions() == TruncatedLaplace.engine.conditions()
 
 
