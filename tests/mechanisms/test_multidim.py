@@ -382,7 +382,7 @@ def test_baseline_samplers(rng):
     with mpmath.workdps(30):
         m1 = float(one.value("cost", "amplitude", 20).number)
         g1 = one.free_value("amplitude", 20)
-        m2 = float(evaluate(Staircase.moment(2), {eps: 1, Delta: 1, gamma: g1}))
+        m2 = float(evaluate(Staircase.engine.moment(2), {eps: 1, Delta: 1, gamma: g1}))
     z = (np.abs(y).mean() - m1) / math.sqrt((m2 - m1**2) / (2 * n))
     assert abs(z) < 5.7
 

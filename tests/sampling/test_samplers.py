@@ -150,7 +150,7 @@ def exact_moments(case: Case) -> dict[int, float]:
         point[m.free.symbol] = free_value(m, case.cost)
     needed = sorted({k for p in POWERS for k in (p, 2 * p)})
     with mpmath.workdps(30):
-        return {k: float(evaluate(case.cls.moment(k), point)) for k in needed}
+        return {k: float(evaluate(case.cls.engine.moment(k), point)) for k in needed}
 
 
 def draw(case: Case, rng: np.random.Generator) -> np.ndarray:
