@@ -494,7 +494,7 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
                 slope = m.engine.slope_function(cost)
                 if _operations(slope) > MAX_INTERVAL_OPS:
                     return None
-                exprs = (m.cost_function(cost), slope, _slope_derivative(type(m), cost))
+                exprs = (m.cost_function(cost), slope, _slope_derivative(m.engine, cost))  # type: ignore[arg-type]  # an engine is Hashable (mypy: a protocol is not)
                 functions = [BallFunction.prepare(e, exact, fp.symbol) for e in exprs]
         except (NoClosedFormError, UnsupportedError):
             return None

@@ -43,6 +43,7 @@ from dpsym.accounting.composition import component, compose
 from dpsym.accounting.renyi import renyi
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.mechanisms import MECHANISMS, registered
+from dpsym.mechanisms.base import Engine
 from dpsym.mechanisms.declared import (
     DeclarationError,
     DeclaredNoise,
@@ -513,8 +514,12 @@ def test_a_closed_form_that_disagrees_with_quadrature_is_refused() -> None:
     """The cross-check of a declared noise's costs: a wrong closed form (here a moment
     doubled on purpose) is refused, not printed."""
     cls = noise_from_mapping(CLIPPED)
-    wrong = type("Wrong", (cls,), {"cost_function": classmethod(
-        lambda fam, cost: 2 * cls.cost_function(cost)), "__module__": "declared"})
+
+    class WrongEngine(Engine):
+        def cost_function(self, cost):
+            return 2 * cls.cost_function(cost)
+
+    wrong = type("Wrong", (cls,), {"_engine_type": WrongEngine, "__module__": "declared"})
     assert cls().value("cost", "power", 20).certificate == "enclosure"
     with pytest.raises(CertificationError, match="disagrees with a quadrature"):
         wrong().value("cost", "power", 20)

@@ -361,7 +361,7 @@ def test_ball_sampler_signs_and_tail(rng):
     assert big.tail_probability > 0.9
     point = {eps: Fraction(1, 10**5), Delta: 1, gamma: Fraction(1, 2)}
     with mpmath.workdps(30):
-        mom = {p: float(evaluate(type(mech).moment(p), point)) for p in (1, 2, 4)}
+        mom = {p: float(evaluate(type(mech).engine.moment(p), point)) for p in (1, 2, 4)}
     r = np.abs(big(rng, m)).sum(axis=1)
     for p in (1, 2):
         z = ((r**p).mean() - mom[p]) / math.sqrt((mom[2 * p] - mom[p] ** 2) / m)
@@ -497,7 +497,7 @@ def test_normalisation_float_is_the_engines():
     from dpsym.mechanisms.staircase_md import normalisation
 
     for d in (2, 3):
-        a = StaircaseMD.for_dim(d).calibration()[NORM]
+        a = StaircaseMD.for_dim(d).engine.calibration()[NORM]
         want = float(evaluate(a, {b: sp.exp(-sp.Rational(1, 2)), gamma: sp.Rational(1, 4),
                                   Delta: 1}))
         assert abs(normalisation(d, 0.5, 0.25) - want) < 1e-14 * want
