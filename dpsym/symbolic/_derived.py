@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '7c9c70107b003e027ff642f901c51c25f47dac324ce137f5da69464af56dbb71'
+FINGERPRINT = '43ecdb94f9ddb25fa835a953da95979713151a68d7a54b40e75fe2742e194fc0'
 
 def _e0():
     with evaluate(False):
