@@ -75,7 +75,7 @@ p_sym = sp.Symbol("p", positive=True)
 indep_p = 2 * sp.integrate(x**p_sym * density.subs(sp.Abs(x), x), (x, 0, sp.oo), conds="none")
 assert sp.simplify(indep_p.subs(on_mech) - sp.gamma(p_sym + 1) * (Delta / eps) ** p_sym) == 0
 for p_ in (sp.Rational(1, 2), sp.Integer(3)):
-    assert sp.simplify(Laplace.moment(p_) - sp.gamma(p_ + 1) * (Delta / eps) ** p_) == 0
+    assert sp.simplify(Laplace.engine.moment(p_) - sp.gamma(p_ + 1) * (Delta / eps) ** p_) == 0
 
 # %% [markdown]
 # The Laplace mechanism is $\varepsilon$-DP, exactly: the engine's privacy profile vanishes at

@@ -45,7 +45,7 @@ U = UniformMass
 # $L = \frac{1-\alpha}{\delta-\alpha}\frac{\Delta}{2}$.
 
 # %%
-solved = U.calibration()
+solved = U.engine.calibration()
 print(solved)
 assert sp.simplify(U.normalisation() - (delta - alpha) / Delta) == 0
 assert sp.simplify(solved[L] - (1 - alpha) / (delta - alpha) * Delta / 2) == 0

@@ -82,7 +82,7 @@ B_OF_EPS = {b: sp.exp(-eps)}
 # stores exactly this: one period and a geometric ratio.
 
 # %%
-shape = Staircase.noise_shape()
+shape = Staircase.engine.noise_shape()
 print(shape.tail)
 assert shape.tail.ratio == b and shape.tail.period == Delta and not shape.head
 assert [(pc.lo, pc.hi) for pc in shape.tail.pieces] == [(0, gamma * Delta), (gamma * Delta, Delta)]
@@ -557,8 +557,8 @@ staircase_delta1 = (a_r_engine * b ** sp.Abs(i_sym)).subs({Delta: 1, r_sym: 1})
 assert sp.simplify(staircase_delta1.subs(B_OF_EPS) - geometric.subs(Delta, 1)) == 0
 assert sp.simplify((DiscreteStaircase.normalisation().subs({Delta: 1, r_sym: 1}).subs(B_OF_EPS)
                     - DiscreteLaplace.normalisation().subs(Delta, 1)).rewrite(sp.exp)) == 0
-tail = DiscreteStaircase.noise_shape().tail
-assert tail.ratio.subs(B_OF_EPS) == DiscreteLaplace.noise_shape().tail.ratio.subs(Delta, 1)
+tail = DiscreteStaircase.engine.noise_shape().tail
+assert tail.ratio.subs(B_OF_EPS) == DiscreteLaplace.engine.noise_shape().tail.ratio.subs(Delta, 1)
 for p_ in (1, 2):
     stair_cost = DiscreteStaircase.cost_function(f"moment:{p_}").subs({Delta: 1, r_sym: 1})
     diff = stair_cost.subs(B_OF_EPS) - DiscreteLaplace.cost_function(f"moment:{p_}").subs(Delta, 1)

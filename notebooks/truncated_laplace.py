@@ -49,7 +49,7 @@ z = (sp.exp(eps) - 1) / (2 * delta)
 # $z = (e^\varepsilon - 1)/(2\delta)$.
 
 # %%
-solved = T.calibration()
+solved = T.engine.calibration()
 A_engine, B_engine = solved[A], T.normalisation()
 print("A =", A_engine, "\nB =", B_engine)
 assert sp.simplify(sp.expand_log(A_engine - lam * sp.log(1 + z), force=True)) == 0

@@ -250,7 +250,7 @@ _LOCKED_CODE = exclusive(len).__code__
     "reports.audit.audit", "symbolic.asymptotics.minimiser_series",
     "mechanisms.textbook.report_noisy_max", "mechanisms.textbook.sup_over_sets",
     "bounds.real.LowerBound.value", "bounds.real.LowerBound.series",
-    "bounds.real.LowerBound.formula", "bounds.real.LowerBound.bound_at_working_precision",
+    "bounds.real.LowerBound.formula", "bounds.real.LowerBound._bound_at_working_precision",
     "bounds.lp.LPBound.value", "bounds.integer.DiscreteLowerBound.value",
     "bounds.integer.DiscreteLowerBound.certificate", "mechanisms.Staircase.value",
 ])

@@ -71,7 +71,7 @@ from dpsym.accounting.renyi import (
 from dpsym.certified.kernel import BITS_PER_DIGIT
 from dpsym.certified.rounding import check_digits, decimal_parts
 from dpsym.core.costs import Cost
-from dpsym.core.params import parse_exact, parse_number
+from dpsym.core.params import parse_exact, parse_number, require
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.gaussian.loss import MAX_DEGREE, gaussian_bins, gaussian_delta, gaussian_inverse
 from dpsym.mechanisms import Mechanism, Staircase
@@ -203,7 +203,7 @@ def component(mechanism: Mechanism, cost: Cost | str = "amplitude", digits: int 
     if isinstance(reduced, str):
         raise UnsupportedError(f"{mechanism.name}: {reduced}")
     mechanism = reduced
-    mechanism.require(*(prm.name for prm in mechanism.params))
+    require(mechanism, *(prm.name for prm in mechanism.params))
     sens = exact_sym(mechanism.values["Delta"])
     if is_gaussian(mechanism):
         return Component(mechanism.name, sens, mu=sens**2 / (2 * gaussian_sigma2(mechanism,

@@ -53,7 +53,7 @@ from dpsym.certified.rounding import MAX_DIGITS, check_digits, decimal_ball, dec
 from dpsym.core.costs import Cost
 from dpsym.core.expressions import to_sympy
 from dpsym.core.names import redirection_hint
-from dpsym.core.params import parse_number
+from dpsym.core.params import check_free, parse_number, require
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.mechanisms import (
     AnalyticGaussian,
@@ -223,7 +223,7 @@ def gaussian_sigma2(mechanism: Mechanism, digits: int) -> sp.Expr:
     defining condition, or the analytic calibration certified to ``digits + 10`` digits
     and read back exactly (the noise :mod:`dpsym.privacy.profiles` certifies too)."""
     if isinstance(mechanism, ClassicGaussian):
-        ((_, _, expr),) = ClassicGaussian.conditions()
+        ((_, _, expr),) = ClassicGaussian.engine.conditions()
         subs = {eps: _sym_value(mechanism, "eps"), delta: _sym_value(mechanism, "delta"),
                 Delta: _sym_value(mechanism, "Delta")}
         return sp.expand_power_base(expr.subs(subs) ** 2, force=True)
@@ -357,7 +357,7 @@ def staircase_gamma(mechanism: Mechanism, cost: Cost | str, digits: int,
     exponent: :math:`\gamma^* \approx e^{-\varepsilon/2}`)."""
     given = free_value if free_value is not None else getattr(mechanism, "free_given", None)
     if given is not None:
-        exact = to_sympy(mechanism.check_free(given))
+        exact = to_sympy(check_free(mechanism, given))
         return (lambda: ball(exact)), exact_order(exact, sp.Rational(1, 2)) <= 0
     text = mechanism.value("gamma", cost, noise_digits(digits)).text
     man, power = decimal_parts(text)
@@ -472,7 +472,7 @@ def renyi(mechanism: Mechanism, order: object, cost: Cost | str = "amplitude",
     if isinstance(reduced, str):
         return _infinite(a, reduced, digits)
     mechanism = reduced
-    mechanism.require(*(prm.name for prm in mechanism.params))
+    require(mechanism, *(prm.name for prm in mechanism.params))
     sensitivity = _sym_value(mechanism, "Delta")
     if is_gaussian(mechanism):
         if a == math.inf:
@@ -624,7 +624,7 @@ def renyi_formula(name: str) -> sp.Expr:
                      + lam ** ((1 - a) * Delta) * (r - r**Delta) / (1 - r))
         return sp.log(total) / (a - 1)
     if name == "gaussian":
-        ((_, _, expr),) = ClassicGaussian.conditions()
+        ((_, _, expr),) = ClassicGaussian.engine.conditions()
         return sp.simplify(a * Delta**2 / (2 * expr**2))
     if name == "analytic-gaussian":
         return a * Delta**2 / (2 * sigma**2)

@@ -36,7 +36,7 @@ from dpsym.certified.rounding import (
     scaled_decimal,
 )
 from dpsym.core.costs import Cost, parse_cost
-from dpsym.core.params import Guarantee, Parametrised
+from dpsym.core.params import Guarantee, Parametrised, check_quantity
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.precision import arb_workprec, exclusive, workdps
 from dpsym.symbolic.regimes import ascending, get_regime
@@ -46,7 +46,7 @@ ROUNDING_GUARD = 12
 #: The methods of a bound that compute: each holds the precision lock (every subclass's
 #: own definitions are wrapped by :meth:`BoundObject.__init_subclass__`).
 LOCKED_METHODS = ("value", "formula", "series", "regime_formula", "certificate",
-                  "bound_at_working_precision")
+                  "_bound_at_working_precision")
 
 
 def round_down(value: mpmath.mpf, digits: int, uncertainty_digits: int = ROUNDING_GUARD
@@ -185,7 +185,7 @@ class BoundObject(Parametrised):
 
     guarantee: ClassVar[Guarantee] = Guarantee.APPROXIMATE
     #: The largest integer moment this object accepts.
-    max_moment: ClassVar[int] = 8
+    _max_moment: ClassVar[int] = 8
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         """Wrap the subclass's own :data:`LOCKED_METHODS` in
@@ -200,29 +200,29 @@ class BoundObject(Parametrised):
 
     #: Whether the bound is stated for any symmetric cost non-decreasing in :math:`|x|`
     #: (then computed for a cost given as an expression in ``x``).
-    general_costs: ClassVar[bool] = False
+    _general_costs: ClassVar[bool] = False
 
     @classmethod
-    def parse_bound_cost(cls, cost: Cost | str) -> Cost:
+    def _parse_bound_cost(cls, cost: Cost | str) -> Cost:
         """Accept ``amplitude``, ``power`` and ``moment:P`` with integer ``P`` up to
-        :attr:`max_moment`, and (:attr:`general_costs`) any other cost."""
+        ``_max_moment``, and (``_general_costs``) any other cost."""
         c = parse_cost(cost)
         if not c.is_power:
-            if not cls.general_costs:
+            if not cls._general_costs:
                 raise DomainError("cost", f"{cls.name} takes amplitude, power or moment:P "
-                                  f"with P an integer in [1, {cls.max_moment}]")
+                                  f"with P an integer in [1, {cls._max_moment}]")
             return c
         p = c.power
-        if not (p.is_integer and 1 <= p <= cls.max_moment):
+        if not (p.is_integer and 1 <= p <= cls._max_moment):
             raise DomainError("cost", f"{cls.name} takes amplitude, power or moment:P with "
-                              f"P an integer in [1, {cls.max_moment}]")
+                              f"P an integer in [1, {cls._max_moment}]")
         return c
 
     @classmethod
     @exclusive
     def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
         """The closed form of ``quantity`` (subclasses; none by default)."""
-        cls.check_quantity(quantity)
+        check_quantity(cls, quantity)
         raise UnsupportedError(f"{cls.name}: no closed form for {quantity}")
 
     @classmethod
@@ -232,8 +232,8 @@ class BoundObject(Parametrised):
         """The expansion of :meth:`regime_formula` in ``regime`` (see the subclass), in
         increasing powers (:func:`dpsym.symbolic.regimes.ascending`)."""
         reg = get_regime(regime)
-        cls.check_quantity(quantity)
-        cost = cls.parse_bound_cost(cost)
+        check_quantity(cls, quantity)
+        cost = cls._parse_bound_cost(cost)
         return ascending(reg.expand(cls.regime_formula(cost, regime), order), reg.variable)
 
     @classmethod

@@ -49,9 +49,11 @@ from dpsym.core.expressions import from_sympy
 from dpsym.core.expressions import sign as exact_sign
 from dpsym.core.params import (
     Guarantee,
+    check_quantity,
     delta_param,
     eps_param,
     parse_number,
+    require,
     sensitivity_param,
 )
 from dpsym.errors import DomainError, UnsupportedError
@@ -113,7 +115,7 @@ class DiscreteLowerBound(BoundObject):
     source = "000 Part Three: LP duality with threshold sets; (0, delta) closed forms"
     guarantee = Guarantee.APPROXIMATE
     lattice = True
-    max_moment = 4
+    _max_moment = 4
     params = (eps_param("privacy parameter (0 allowed: (0, delta)-DP)", LP_EPS_MAX, zero=True),
               delta_param(Fraction(1, 2)), sensitivity_param(integer=True, upper=MAX_DELTA))
     #: Joint limit of the parameters (shown by ``dpsym list``), checked by
@@ -123,21 +125,21 @@ class DiscreteLowerBound(BoundObject):
 
     @classmethod
     def formula(cls, quantity: str = "cost", cost="amplitude") -> sp.Expr:
-        cls.check_quantity(quantity)
-        cls.parse_bound_cost(cost)
+        check_quantity(cls, quantity)
+        cls._parse_bound_cost(cost)
         raise UnsupportedError(
             f"{cls.name}: the value is an exact LP optimum with no closed form in "
             "(eps, delta); the (0, delta) closed forms are in dpsym.bounds.integer")
 
     @classmethod
     def series(cls, quantity="cost", cost="amplitude", regime="eps->0", order=3):
-        cls.check_quantity(quantity)
+        check_quantity(cls, quantity)
         raise UnsupportedError(f"{cls.name}: an LP optimum has no series")
 
-    general_costs = True
+    _general_costs = True
 
     def _args(self) -> tuple[Fraction, Fraction, int]:
-        self.require("eps", "delta", "Delta")
+        require(self, "eps", "delta", "Delta")
         e, d, D = self.values["eps"], self.values["delta"], int(self.values["Delta"])
         if auto_support(e, d, D) > MAX_SUPPORT:
             raise DomainError("delta", f"the LP support would exceed {MAX_SUPPORT} points "
@@ -147,7 +149,7 @@ class DiscreteLowerBound(BoundObject):
 
     def certificate(self, cost="amplitude"):
         """The exact dual certificate behind :meth:`value` (a power :math:`|x|^m`)."""
-        c = self.parse_bound_cost(cost)
+        c = self._parse_bound_cost(cost)
         if not c.is_power:
             raise UnsupportedError(f"{self.name}: the certificate of a cost other than a "
                                    "power is built by value()")
@@ -160,8 +162,8 @@ class DiscreteLowerBound(BoundObject):
         objective :math:`\sum_i L(i)P(i) = L(0) + 2\sum_{j \ge 0}(L(j + 1) - L(j))
         P(X > j)`), its steps as exact rationals or certified lower bounds
         (:func:`dpsym.bounds.lp.general_lower`)."""
-        self.check_quantity(quantity)
-        c = self.parse_bound_cost(cost)
+        check_quantity(self, quantity)
+        c = self._parse_bound_cost(cost)
         if not c.is_power:
             e, d, D = self._args()
             return general_lower(e, d, Fraction(D), D, c, digits, lattice=True)

@@ -65,9 +65,11 @@ from dpsym.core.params import (
     Domain,
     Guarantee,
     Param,
+    check_quantity,
     delta_param,
     eps_param,
     parse_number,
+    require,
     sensitivity_param,
 )
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
@@ -532,21 +534,21 @@ class LPBound(BoundObject):
     title = "Certified LP lower bound (and achievable LP upper bound) on a grid"
     source = "003 discretisation argument of Theorems 4-5; slides 000 Part Three LP"
     guarantee = Guarantee.APPROXIMATE
-    max_moment = 2
+    _max_moment = 2
     params = (eps_param(upper=LP_EPS_MAX), delta_param(Fraction(1, 2)), sensitivity_param(),
               grid_param())
     #: Joint limit of the parameters (shown by ``dpsym list``), checked by :meth:`_args`.
     limits = (f"support ceil(1.3 nu grid) + grid <= {MAX_SUPPORT} cells, "
               "nu = log(1 + (e^eps - 1)/(2 delta))/eps",)
 
-    general_costs = True
+    _general_costs = True
 
     @classmethod
     @cache
     def quantities(cls) -> tuple[str, ...]:
         return ("cost", "upper")
 
-    def general_value(self, quantity: str, cost: Cost, digits: int) -> Value:
+    def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value:
         r"""For a cost other than a power: the certified LP lower bound
         (:func:`general_lower`), or (``"upper"``) the exact cost of the LP-optimal
         piecewise-constant mechanism for that cost (:func:`cell_means`), rounded up."""
@@ -579,17 +581,17 @@ class LPBound(BoundObject):
 
     @classmethod
     def formula(cls, quantity="cost", cost="amplitude"):
-        cls.check_quantity(quantity)
+        check_quantity(cls, quantity)
         raise UnsupportedError(f"{cls.name}: an LP optimum has no closed form; use "
                                "lower-bound for the closed form")
 
     @classmethod
     def series(cls, quantity="cost", cost="amplitude", regime="eps->0", order=3):
-        cls.check_quantity(quantity)
+        check_quantity(cls, quantity)
         raise UnsupportedError(f"{cls.name}: an LP optimum at fixed parameters has no series")
 
     def _args(self) -> tuple[Fraction, Fraction, Fraction, int]:
-        self.require("eps", "delta", "Delta", "grid")
+        require(self, "eps", "delta", "Delta", "grid")
         N = int(self.values["grid"])
         e, d = self.values["eps"], self.values["delta"]
         if auto_support(e, d, N) > MAX_SUPPORT:
@@ -598,10 +600,10 @@ class LPBound(BoundObject):
         return e, d, self.values["Delta"], N
 
     def value(self, quantity: str = "cost", cost="amplitude", digits: int = 30) -> Value:
-        self.check_quantity(quantity)
-        c = self.parse_bound_cost(cost)
+        check_quantity(self, quantity)
+        c = self._parse_bound_cost(cost)
         if not c.is_power:
-            return self.general_value(quantity, c, digits)
+            return self._general_value(quantity, c, digits)
         p = int(c.power)
         e, d, D, N = self._args()
         if quantity == "cost":

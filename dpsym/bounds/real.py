@@ -55,13 +55,21 @@ from dpsym.certified.evaluation import Value, cost_balls
 from dpsym.certified.kernel import ball, exact_integer
 from dpsym.certified.rounding import decimal_digits
 from dpsym.core.costs import AMPLITUDE, Cost
-from dpsym.core.params import Guarantee, delta_param, eps_param, sensitivity_param
+from dpsym.core.params import (
+    Guarantee,
+    check_quantity,
+    delta_param,
+    eps_param,
+    require,
+    sensitivity_param,
+    substitution,
+)
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.numerics import evaluate
 from dpsym.symbols import Delta, b, delta, eps, k
 
-#: Most values of :math:`n` a ball of :math:`\nu` may leave (:meth:`LowerBound.term_counts`).
+#: Most values of :math:`n` a ball of :math:`\nu` may leave (``LowerBound._term_counts``).
 MAX_COUNTS = 3
 
 #: The number of positive terms :math:`n = \lceil A/\Delta \rceil` (an integer symbol).
@@ -134,19 +142,19 @@ class LowerBound(BoundObject):
     title = "Lower bound on the (eps, delta)-DP noise cost, real-valued query"
     source = "003 Lemma 2, Theorems 4-5 (general (eps, delta): fractional last mass)"
     guarantee = Guarantee.APPROXIMATE
-    max_moment = 4
-    general_costs = True
+    _max_moment = 4
+    _general_costs = True
     params = (eps_param(), delta_param(Fraction(1, 2)), sensitivity_param())
 
     @classmethod
     def formula(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
-        cls.check_quantity(quantity)
-        c = cls.parse_bound_cost(cost)
-        expr = cls.bound_in_n(c).subs(b, sp.exp(-eps))
+        check_quantity(cls, quantity)
+        c = cls._parse_bound_cost(cost)
+        expr = cls._bound_in_n(c).subs(b, sp.exp(-eps))
         return expr.subs(n, sp.ceiling(nu_expr()))
 
     @classmethod
-    def bound_in_n(cls, cost: Cost) -> sp.Expr:
+    def _bound_in_n(cls, cost: Cost) -> sp.Expr:
         r""":math:`V^{\mathrm{low}}` in :math:`b, \delta, \Delta, n`: :func:`tail_bound`
         for :math:`|x|^p`; for a sum of integer powers :math:`L = c_0 + \sum_p c_p |x|^p`
         (the bound is linear in :math:`L`) :math:`c_0 + \sum_p c_p V_p^{\mathrm{low}}`.
@@ -159,16 +167,16 @@ class LowerBound(BoundObject):
         if cost.is_power:
             return tail_bound(int(cost.power))
         terms = cost.terms
-        if terms is None or not all(p.is_Integer and p <= cls.max_moment for _, p in terms):
+        if terms is None or not all(p.is_Integer and p <= cls._max_moment for _, p in terms):
             raise UnsupportedError(
                 f"{cls.name}: no closed form for the cost {cost.name} (a sum of integer "
-                f"powers of |x| up to {cls.max_moment} has one); its value is certified "
+                f"powers of |x| up to {cls._max_moment} has one); its value is certified "
                 "numerically")
         return sp.Add(*[c * (tail_bound(int(p)) if p > 0 else 1) for c, p in terms])
 
     @classmethod
     def regime_formula(cls, cost: Cost, regime: str) -> sp.Expr:
-        expr = cls.bound_in_n(cost)
+        expr = cls._bound_in_n(cost)
         if regime == "eps->0":
             return expr.subs(n, sp.ceiling(1 / (2 * delta)))
         if regime == "eps->oo":
@@ -180,10 +188,10 @@ class LowerBound(BoundObject):
             return expr.subs(n, nu_expr().subs(eps, -sp.log(b)) + theta)
         raise UnsupportedError(f"{cls.name}: no series in regime {regime}")
 
-    def bound_at_working_precision(self, cost: Cost) -> mpmath.mpf:
+    def _bound_at_working_precision(self, cost: Cost) -> mpmath.mpf:
         r""":math:`V_p^{\mathrm{low}}` at the current precision (not rounded)."""
-        self.require("eps", "delta", "Delta")
-        point = dict(self.substitution)
+        require(self, "eps", "delta", "Delta")
+        point = dict(substitution(self))
         e = evaluate(eps, point)
         d = evaluate(delta, point)
         # nu = 1 + log((1 - b)/(2 delta) + b)/eps > 1 for delta < 1/2 (this form keeps the
@@ -200,7 +208,7 @@ class LowerBound(BoundObject):
         (:func:`~dpsym.bounds.common.enclosed_lower`): certificate ``"enclosure"``.
 
         The integer :math:`n = \lceil\nu\rceil` is decided from a ball of :math:`\nu`
-        (:meth:`term_counts`); where the ball still meets an integer, the bound is the
+        (:meth:`_term_counts`); where the ball still meets an integer, the bound is the
         largest of :math:`V(n)` over the integers it leaves, which is exact, not a
         heuristic: :math:`V(n) - V(n - 1) = 2\Delta^p x_{n-1}((n-1)^p - (n-2)^p)` has the
         sign of :math:`x_{n-1}`, positive exactly for :math:`n - 1 < \nu`, so
@@ -210,11 +218,11 @@ class LowerBound(BoundObject):
         polynomial equation in it for :math:`n \ge 2`; the balls separate it from every
         integer at a high enough precision.)
         """
-        self.check_quantity(quantity)
-        c = self.parse_bound_cost(cost)
-        self.require("eps", "delta", "Delta")
+        check_quantity(self, quantity)
+        c = self._parse_bound_cost(cost)
+        require(self, "eps", "delta", "Delta")
         if not c.is_power:
-            return self.general_value(c, digits)
+            return self._general_value(c, digits)
         exact = {sym: self.values[name] for sym, name in
                  ((eps, "eps"), (delta, "delta"), (Delta, "Delta"))}
         p = int(c.power)
@@ -225,14 +233,14 @@ class LowerBound(BoundObject):
                 plans[count] = BallPlan.prepare(tail_bound(p).subs(n, count), exact)
             return plans[count]
 
-        counts = self.term_counts(0)
+        counts = self._term_counts(0)
         only = plan(counts[0]) if len(counts) == 1 else None
         if isinstance(only, ExactPlan):
             number, text = round_exact(only.value, digits, down=True)
             return Value.from_exact(only.value, number, text, digits)
 
         def enclose(prec: int) -> flint.arb | None:
-            found = [plan(count) for count in self.term_counts(prec)]
+            found = [plan(count) for count in self._term_counts(prec)]
             known = [x for x in found if x is not None]
             if not found or len(known) < len(found) or len(found) > MAX_COUNTS:
                 return None
@@ -247,7 +255,7 @@ class LowerBound(BoundObject):
 
         return enclosed_lower(enclose, digits, guard=self._guard_digits(c))
 
-    def general_value(self, cost: Cost, digits: int = 30) -> Value:
+    def _general_value(self, cost: Cost, digits: int = 30) -> Value:
         r"""The bound for any cost :math:`L` symmetric and non-decreasing in :math:`|x|`,
         enclosed and rounded down (certificate ``"enclosure"``).
 
@@ -274,7 +282,7 @@ class LowerBound(BoundObject):
         balls = cost_balls(cost)
 
         def enclose(prec: int) -> flint.arb | None:
-            counts = self.term_counts(prec)
+            counts = self._term_counts(prec)
             if not counts or len(counts) > MAX_COUNTS:
                 return None
             eb = ball(e)
@@ -295,7 +303,7 @@ class LowerBound(BoundObject):
 
         return enclosed_lower(enclose, digits, guard=self._guard_digits(AMPLITUDE))
 
-    def term_counts(self, prec: int) -> list[int]:
+    def _term_counts(self, prec: int) -> list[int]:
         r"""The integers that :math:`n = \max(2, \lceil\nu\rceil)` can be, from a ball of
         :math:`\nu = 1 + \log(b + (1 - b)/(2\delta))/\varepsilon` at ``prec`` bits (64 if
         0): one integer once the ball excludes every integer; empty for a ball not finite."""

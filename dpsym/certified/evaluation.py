@@ -55,7 +55,15 @@ from dpsym.certified.kernel import Certified, certify_ball
 from dpsym.certified.rounding import check_digits, decimal_digits, enclosure_texts
 from dpsym.core.costs import AMPLITUDE, Cost, parse_cost
 from dpsym.core.expressions import Exact, approximation, to_sympy
-from dpsym.core.params import Derived, FreeParameter, Param
+from dpsym.core.params import (
+    Derived,
+    FreeParameter,
+    Param,
+    check_quantity,
+    parameter_symbols,
+    require,
+    substitution,
+)
 from dpsym.errors import CertificationError, DomainError, NoClosedFormError, UnsupportedError
 from dpsym.precision import exclusive, mpf_man_exp, workdps
 from dpsym.symbolic.engine import Family
@@ -113,25 +121,17 @@ class Instance(Protocol):
     def free_given(self) -> Exact | None: ...
 
     @property
-    def substitution(self) -> dict[sp.Symbol, sp.Expr]: ...
+    def engine(self) -> Family: ...
 
-    def require(self, *names: str) -> None: ...
-    def check_quantity(self, quantity: str) -> str: ...
+    def quantities(self) -> tuple[str, ...]: ...
     def _specific(self, cost: Cost) -> None: ...
-    def calibration(self) -> dict[sp.Symbol, sp.Expr]: ...
-    def noise(self) -> SymmetricNoise: ...
-    def derived_numeric(self, symbol: sp.Symbol, point: Mapping[sp.Symbol, object]
-                        ) -> mpmath.mpf: ...
     def optimal_parameter(self, cost: Cost | str) -> sp.Expr | None: ...
     def optimal_cost(self, cost: Cost | str) -> sp.Expr | None: ...
-    def _closed_form(self, quantity: str, cost: Cost) -> sp.Expr | None: ...
     def _numeric_optimum(self, cost: Cost, hint: mpmath.mpf | None = None
                          ) -> tuple[mpmath.mpf, mpmath.mpf]: ...
     def numeric_noise(self, cost: Cost | str = "amplitude", free_value: object = None,
                       digits: int = 30) -> SymmetricNoise: ...
-    def symbols(self) -> dict[str, sp.Symbol]: ...
     def cost_function(self, cost: Cost | str) -> sp.Expr: ...
-    def slope_function(self, cost: Cost | str) -> sp.Expr: ...
     def _guard_digits(self, cost: Cost) -> int: ...
     def _interval_functions(self, cost: Cost) -> IntervalFunctions | None: ...
     def _interval_sign(self, cost: Cost) -> Callable[..., Any] | None: ...
@@ -290,11 +290,11 @@ def _range_texts(a: mpmath.mpf, c: mpmath.mpf, digits: int) -> tuple[str, str]:
 def numeric_point(m: Instance) -> dict[sp.Symbol, object]:
     """The parameter values, and every numeric-only derived parameter at the working
     precision."""
-    m.require(*(prm.name for prm in m.params))
-    point: dict[sp.Symbol, object] = dict(m.substitution)
+    require(m, *(prm.name for prm in m.params))
+    point: dict[sp.Symbol, object] = dict(substitution(m))
     for der in m.derived:
         if der.numeric:
-            point[der.symbol] = m.derived_numeric(der.symbol, point)
+            point[der.symbol] = m.engine.derived_numeric(der.symbol, point)
     return point
 
 
@@ -311,7 +311,7 @@ def cost_at(m: Instance, cost: Cost, point: Mapping) -> Callable[[object], mpmat
         def direct(t):
             values = dict(point) if sym is None else {**point, sym: sp.Integer(int(t))}
             try:
-                return evaluate(m.noise().subs(values).moment(cost.exponent), point)
+                return evaluate(m.engine.noise().subs(values).moment(cost.exponent), point)
             except RecursionError:  # one Lerch sum per lattice point of a period
                 raise UnsupportedError(
                     f"{m.name}: the {cost.name} cost has no closed form and its sum over "
@@ -347,7 +347,7 @@ def numeric_optimum(m: Instance, cost: Cost, hint: mpmath.mpf | None = None
     closed = m.optimal_parameter(cost)
     if closed is not None:
         return evaluate(closed, point), evaluate(m.optimal_cost(cost), point)
-    slope_expr = m.slope_function(cost)
+    slope_expr = m.engine.slope_function(cost)
 
     def slope(s: mpmath.mpf) -> mpmath.mpf:
         return evaluate(slope_expr, {**point, fp.symbol: s})
@@ -407,7 +407,7 @@ def derived_value(m: Instance, quantity: str, free_value: mpmath.mpf | None) -> 
         return point[der.symbol]
     if m.free is not None:
         point[m.free.symbol] = free_value
-    return evaluate(m.calibration()[der.symbol], point)
+    return evaluate(m.engine.calibration()[der.symbol], point)
 
 
 @exclusive
@@ -421,12 +421,12 @@ def ball_plan(m: Instance, quantity: str, cost: Cost) -> BallPlan | ExactPlan | 
     plans = m.__dict__.setdefault("_plans", {})
     key = (quantity, cost.name)
     if key not in plans:
-        m.require(*(prm.name for prm in m.params))
+        require(m, *(prm.name for prm in m.params))
         plans[key] = None
         if not (m.free is not None and m.free.integer):
-            expr = m._closed_form(quantity, cost)
+            expr = m.engine.closed_form(quantity, cost)
             if expr is not None:
-                symbol = m.symbols()
+                symbol = parameter_symbols(m)
                 exact = {symbol[n]: v for n, v in m.values.items()}
                 plans[key] = BallPlan.prepare(expr, exact, allow_zero=quantity != "cost",
                                               guard_digits=m._guard_digits(cost))
@@ -474,8 +474,8 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
         fp = m.free
         if fp is None or fp.integer or m.free_given is not None:
             return None
-        m.require(*(prm.name for prm in m.params))
-        symbol = m.symbols()
+        require(m, *(prm.name for prm in m.params))
+        symbol = parameter_symbols(m)
         exact = {symbol[n]: v for n, v in m.values.items()}
         rational = {s: sp.Rational(v.numerator, v.denominator) for s, v in exact.items()
                     if isinstance(v, Fraction)}
@@ -491,10 +491,10 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
             numerator = sign_numerator(m, cost, exact, lo)
             functions: Sequence[BallMap | None] | None = rational_functions(m, cost, exact)
             if functions is None:  # not rational in the free parameter: the expressions
-                slope = m.slope_function(cost)
+                slope = m.engine.slope_function(cost)
                 if _operations(slope) > MAX_INTERVAL_OPS:
                     return None
-                exprs = (m.cost_function(cost), slope, _slope_derivative(type(m), cost))
+                exprs = (m.cost_function(cost), slope, _slope_derivative(m.engine, cost))  # type: ignore[arg-type]  # an engine is Hashable (mypy: a protocol is not)
                 functions = [BallFunction.prepare(e, exact, fp.symbol) for e in exprs]
         except (NoClosedFormError, UnsupportedError):
             return None
@@ -555,8 +555,8 @@ def integer_value(m: Instance, quantity: str, cost: Cost, digits: int) -> Value 
                          enclosure=(text, text))
         der = next(d for d in m.derived if d.name == quantity)
         best, _ = integer_optimum(m, cost, digits, "parameter")
-        expr = None if der.numeric else m.calibration()[der.symbol].subs(fp.symbol, best)
-        symbol = m.symbols()
+        expr = None if der.numeric else m.engine.calibration()[der.symbol].subs(fp.symbol, best)
+        symbol = parameter_symbols(m)
         plan = None if expr is None else BallPlan.prepare(
             expr, {symbol[n]: v for n, v in m.values.items()}, allow_zero=True,
             guard_digits=m._guard_digits(cost))
@@ -600,7 +600,7 @@ def value(m: Instance, quantity: str = "cost", cost: Cost | str = "amplitude",
     CertificationError
         If the value cannot be certified.
     """
-    m.check_quantity(quantity)
+    check_quantity(m, quantity)
     cost = parse_cost(cost)
     m._specific(cost)
     if method not in METHODS:

@@ -55,6 +55,7 @@ from dpsym.certified.kernel import (
     precisions,
 )
 from dpsym.core.expressions import Exact
+from dpsym.core.params import parameter_symbols, require
 from dpsym.errors import CertificationError, NoClosedFormError, UnsupportedError
 from dpsym.precision import arb_workprec, exclusive
 
@@ -306,7 +307,7 @@ def _derivatives(expr: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
 
 
 def _exact_values(m: Any) -> dict[sp.Symbol, Exact]:
-    symbol = m.symbols()
+    symbol = parameter_symbols(m)
     return {symbol[n]: v for n, v in m.values.items()}
 
 
@@ -356,7 +357,7 @@ def integer_optimum(m: Any, cost: Any, digits: int, quantity: str = "cost"
         If the minimiser or the digits cannot be proven (a tie is named).
     """
     fp = m.free
-    m.require(*(prm.name for prm in m.params))
+    require(m, *(prm.name for prm in m.params))
     lo, hi = _integer_range(m)
     memo = m.__dict__.setdefault("_plans", {})
     key = ("integer", cost.name)

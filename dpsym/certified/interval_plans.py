@@ -118,7 +118,7 @@ def rational_functions(m: Any, cost: Cost, exact: dict
     None where the
     cost or the slope is not rational in the free parameter or a coefficient is not
     compiled."""
-    parts = cost_fraction(type(m), cost)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
+    parts = cost_fraction(m.engine, cost)
     if parts is None:
         return None
     g = m.free.symbol
@@ -150,7 +150,7 @@ def sign_numerator(m: Any, cost: Cost, exact: dict, lo: Fraction
     unless every factor of the denominator is a constant of proven sign or a polynomial
     in the free parameter whose coefficients share one proven sign, its constant term
     nonzero (so it does not vanish on :math:`[0, \infty)`)."""
-    parts = None if lo < 0 else slope_fraction(type(m), cost)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
+    parts = None if lo < 0 else slope_fraction(m.engine, cost)
     if parts is None:
         return None
     g = m.free.symbol

@@ -198,7 +198,7 @@ def _p_alpha(f: dict) -> Verdict:
     Delta/2]) for the half-width and the density; the printed ones must be those (sympy
     identities), so that P_alpha is a law meeting the condition of 002.condition with
     equality."""
-    solved = UniformMass.calibration()
+    solved = UniformMass.engine.calibration()
     width_ok = decide_identity(solved[_L], f["half_width"])[0] is True
     dens_ok = decide_identity(UniformMass.normalisation(), f["density"])[0] is True
     mass = sp.simplify(_alpha + 2 * sp.sympify(f["half_width"]) * sp.sympify(f["density"]))

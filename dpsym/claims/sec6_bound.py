@@ -58,6 +58,7 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
+from dpsym.core.params import parameter_symbols
 from dpsym.mechanisms import TruncatedLaplace
 from dpsym.precision import arb_workprec
 from dpsym.reports.figures import in_eps
@@ -81,7 +82,7 @@ def reduction() -> dict[str, bool]:
         return sp.exp(-z**2 / 2) / sp.sqrt(2 * sp.pi)
     a, b = m / 2 - e / m, -m / 2 - e / m
     g = Phi(a) - sp.exp(e) * Phi(b)
-    sym = TruncatedLaplace.symbols()
+    sym = parameter_symbols(TruncatedLaplace)
     ee, dd = sym["eps"], sym["delta"]
     cc = (sp.exp(ee) - 1) / (2 * dd)
     L = sp.log(1 + c)

@@ -32,6 +32,7 @@ from dpsym.cli.options import (
 )
 from dpsym.cli.output import check_output, write_output
 from dpsym.core.costs import parse_cost
+from dpsym.core.params import resolve_quantity
 from dpsym.derive import main_job
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.reports.audit import audit, audit_noise
@@ -113,7 +114,7 @@ def cmd_value(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym value``: a quantity certified to ``--digits`` significant digits (a lower
     bound's value is rounded down)."""
     cls = get_entry(args.mechanism)
-    quantity = cls.resolve_quantity(args.quantity)
+    quantity = resolve_quantity(cls, args.quantity)
     cost = parse_cost(args.cost)
     digits = check_digits(args.digits)
     given = given_params(args)
@@ -166,7 +167,7 @@ def _symbolic_entry(command: str, args: argparse.Namespace
 def cmd_formula(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym formula``: the closed form of a quantity (or the cost to minimise)."""
     cls, subs, shown = _symbolic_entry("formula", args)
-    quantity = cls.resolve_quantity(args.quantity)
+    quantity = resolve_quantity(cls, args.quantity)
     cost = parse_cost(args.cost)
     record: dict[str, Any] = {"mechanism": cls.name, "quantity": quantity, "cost": cost.name,
                               "params": dict(shown)}
@@ -201,7 +202,7 @@ def cmd_formula(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_series(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym series``: the asymptotic expansion of a quantity in a regime."""
     cls, subs, shown = _symbolic_entry("series", args)
-    quantity = cls.resolve_quantity(args.quantity)
+    quantity = resolve_quantity(cls, args.quantity)
     cost = parse_cost(args.cost)
     regime = get_regime(args.regime)
     order = parse_order(args.order)
@@ -318,7 +319,7 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     """
     grid = _sweep_grid(args.param)
     entry = get_entry(args.mechanism)  # names in any case, as every command takes them
-    args.mechanism, args.quantity = entry.name, entry.resolve_quantity(args.quantity)
+    args.mechanism, args.quantity = entry.name, resolve_quantity(entry, args.quantity)
     workers = None
     if args.workers is not None:
         workers = parse_count(args.workers, "--workers", 1, 256)

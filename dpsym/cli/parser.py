@@ -462,7 +462,7 @@ def _declared_noise(argv: Sequence[str]) -> tuple[list[str], type[DeclaredNoise]
     """``argv`` with ``--noise FILE`` replaced by the declared noise's name (where the
     command takes a mechanism's name), and the noise, read from the file and registered
     (:func:`dpsym.mechanisms.register`); its validation runs at its first use, within the
-    command's budgets (:attr:`~dpsym.mechanisms.declared.DeclaredNoise.pending`).
+    command's budgets (``_pending``).
 
     Raises
     ------
@@ -490,10 +490,9 @@ def _declared_noise(argv: Sequence[str]) -> tuple[list[str], type[DeclaredNoise]
         raise CliError(f"--noise: not an option of `{PROG} {command}`; the commands that "
                        f"take it: {', '.join(NOISE_COMMANDS)}")
     try:
-        cls = load_noise(path, defer=True)
+        cls = load_noise(path, defer=True, origin=f"--noise {path}")
     except DeclarationError as err:
         raise CliError(f"--noise {path}: {err}") from None
-    cls.origin = f"--noise {path}"
     mechanisms, bounds = registries()
     if cls.name in mechanisms or cls.name in bounds:
         raise CliError(f"--noise {path}: name: {cls.name!r} is already an entry of "

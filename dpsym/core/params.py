@@ -28,7 +28,7 @@ from fractions import Fraction
 from functools import cache
 from numbers import Integral, Rational, Real
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import mpmath
 import numpy as np
@@ -466,7 +466,7 @@ class Parametrised:
     values, e.g. ``Staircase(eps="0.5", Delta=2)``; missing values take their declared
     default or stay symbolic. An instance is its parameters: they are read-only. The
     first declared parameter may also be given positionally, as scipy's distributions take
-    their shape (``Staircase(0.5)``, ``UniformMass("0.1")``: :meth:`positional`).
+    their shape (``Staircase(0.5)``, ``UniformMass("0.1")``).
 
     Attributes
     ----------
@@ -499,11 +499,11 @@ class Parametrised:
 
     #: Whether parameter values may be irrational (``eps="log(3)"``); where ``False``,
     #: such a value is refused with a :class:`DomainError` (the numerics read fractions).
-    irrational_values: ClassVar[bool] = False
+    _irrational_values: ClassVar[bool] = False
 
     def __init__(self, *args: object, **values: object) -> None:
         values = _aliased(values, {prm.name for prm in self.params})
-        values = self.positional(args, values)
+        values = self._positional(args, values)
         free_given = None
         if self.free is not None and self.free.name in values:
             free_given = values.pop(self.free.name)
@@ -517,10 +517,10 @@ class Parametrised:
         given: dict[str, Exact] = {}
         for prm in self.params:
             if values.get(prm.name) is not None:
-                given[prm.name] = self.validate(prm, values[prm.name])
+                given[prm.name] = self._validate(prm, values[prm.name])
             elif prm.default is not None:
                 given[prm.name] = prm.validate(prm.default)
-        self.check_joint(given)
+        self._check_joint(given)
         #: The parameter values (exact, read-only: an instance is its parameters): a
         #: Fraction, or a constant sympy expression for an irrational value.
         self.values: Mapping[str, Exact] = MappingProxyType(given)
@@ -533,10 +533,10 @@ class Parametrised:
             if any(prm.name == "dim" for prm in self.params):  # their samplers optimise it
                 raise DomainError(fp.name, f"{self.name}: a fixed {fp.name} is available for "
                                   "the one-dimensional mechanisms only")
-            self.free_given = self.check_free(free_given)
+            self.free_given = check_free(self, free_given)
 
     @classmethod
-    def positional(cls, args: tuple[object, ...], values: dict[str, object]
+    def _positional(cls, args: tuple[object, ...], values: dict[str, object]
                    ) -> dict[str, object]:
         """``values`` with the one positional argument a constructor takes, the first
         declared parameter (``Staircase(1)`` is ``Staircase(eps=1)``, ``UniformMass(0.1)``
@@ -560,42 +560,17 @@ class Parametrised:
             raise TypeError(f"{owner} got multiple values for argument {first!r}")
         return {first: args[0], **values}
 
-    def check_free(self, value: object) -> Exact:
-        """Validate a value of the free parameter against its range at this instance's
-        parameters (decided rigorously).
-
-        Raises
-        ------
-        DomainError
-            Naming the free parameter and its range.
-        """
-        fp = self.free
-        assert fp is not None
-        v = parse_exact(value, fp.name)
-        subs = {prm.symbol: to_sympy(self.values[prm.name]) for prm in self.params
-                if prm.name in self.values}
-        lo, hi = (sp.sympify(e).xreplace(subs) for e in (fp.lower, fp.upper))
-        kind = "an integer" if fp.integer else "a number"
-        where = f"must be {kind} in [{lo}, {hi}], got {_fmt(v)}"
-        if not (lo.is_number and hi.is_number):
-            raise DomainError(fp.name, f"{where} (give the parameters it depends on)")
-        if fp.integer and not (isinstance(v, Fraction) and v.denominator == 1):
-            raise DomainError(fp.name, where)
-        if compare(v, from_sympy(lo), fp.name) < 0 or compare(v, from_sympy(hi), fp.name) > 0:
-            raise DomainError(fp.name, where)
-        return v
-
-    def validate(self, prm: Param, value: object) -> Exact:
+    def _validate(self, prm: Param, value: object) -> Exact:
         """Validate one parameter value (irrational values where
-        :attr:`irrational_values`); subclasses refine (e.g. integer sensitivity)."""
+        ``_irrational_values``); subclasses refine (e.g. integer sensitivity)."""
         v = prm.validate_exact(value)
-        if not (self.irrational_values or isinstance(v, Fraction)):
+        if not (self._irrational_values or isinstance(v, Fraction)):
             raise DomainError(prm.name, f"{self.name} takes rational values only (a decimal "
                               f"or p/q), got {_fmt(v)}")
         return v
 
     @classmethod
-    def check_joint(cls, values: Mapping[str, Exact]) -> None:
+    def _check_joint(cls, values: Mapping[str, Exact]) -> None:
         """Constraints that involve several parameters at once (none by default)."""
 
     def __repr__(self) -> str:
@@ -617,43 +592,10 @@ class Parametrised:
 
     @classmethod
     @cache
-    def symbols(cls) -> dict[str, sp.Symbol]:
-        """The symbol of each parameter, by name."""
-        return {prm.name: prm.symbol for prm in cls.params}
-
-    @property
-    def substitution(self) -> dict[sp.Symbol, sp.Expr]:
-        """The instance's values as a sympy substitution (exact: rationals, or constant
-        expressions for irrational values)."""
-        symbol = self.symbols()
-        return {symbol[n]: to_sympy(v) for n, v in self.values.items()}
-
-    def require(self, *names: str) -> None:
-        """Raise a :class:`DomainError` if a parameter needed numerically is missing."""
-        for n in names:
-            if n not in self.values:
-                prm = next(q for q in self.params if q.name == n)
-                raise DomainError(n, f"a value is required, in {prm.domain.describe()}")
-
-    @classmethod
-    @cache
     def quantities(cls) -> tuple[str, ...]:
         """The quantity names: ``cost``, the free parameter's and the derived parameters'."""
         return (("cost",) + (() if cls.free is None else (cls.free.name,))
                 + tuple(d.name for d in cls.derived))
-
-    @classmethod
-    def check_quantity(cls, quantity: str) -> str:
-        """Validate a quantity name (exactly; the error suggests the closest name)."""
-        if quantity not in cls.quantities():
-            raise unknown("quantity", f"quantity of {cls.name}", quantity, cls.quantities())
-        return quantity
-
-    @classmethod
-    def resolve_quantity(cls, quantity: str) -> str:
-        """The quantity a user's name stands for, in any case (:func:`dpsym.core.names.resolve`;
-        for the command line)."""
-        return resolve("quantity", f"quantity of {cls.name}", quantity, cls.quantities())
 
     @classmethod
     def describe_params(cls) -> list[dict[str, str]]:
@@ -661,3 +603,94 @@ class Parametrised:
         return [{"name": prm.name, "domain": prm.domain.describe(),
                  "description": prm.description, "default": prm.default or ""}
                 for prm in cls.params]
+
+
+# ---------------------------------------------------------------------- services
+class Declaration(Protocol):
+    """What the services below read of a declared object (a mechanism or bound class, or
+    an instance): its name, parameters, free parameter and quantities."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def params(self) -> tuple[Param, ...]: ...
+    @property
+    def free(self) -> FreeParameter | None: ...
+
+    def quantities(self) -> tuple[str, ...]: ...
+
+
+class Valued(Protocol):
+    """A declared object with parameter values (an instance)."""
+
+    @property
+    def params(self) -> tuple[Param, ...]: ...
+    @property
+    def free(self) -> FreeParameter | None: ...
+    @property
+    def values(self) -> Mapping[str, Exact]: ...
+
+
+def check_free(obj: Valued, value: object) -> Exact:
+    """Validate a value of ``obj``'s free parameter against its range at ``obj``'s
+    parameters (decided rigorously).
+
+    Raises
+    ------
+    DomainError
+        Naming the free parameter and its range.
+    """
+    fp = obj.free
+    assert fp is not None
+    v = parse_exact(value, fp.name)
+    subs = {prm.symbol: to_sympy(obj.values[prm.name]) for prm in obj.params
+            if prm.name in obj.values}
+    lo, hi = (sp.sympify(e).xreplace(subs) for e in (fp.lower, fp.upper))
+    kind = "an integer" if fp.integer else "a number"
+    where = f"must be {kind} in [{lo}, {hi}], got {_fmt(v)}"
+    if not (lo.is_number and hi.is_number):
+        raise DomainError(fp.name, f"{where} (give the parameters it depends on)")
+    if fp.integer and not (isinstance(v, Fraction) and v.denominator == 1):
+        raise DomainError(fp.name, where)
+    if compare(v, from_sympy(lo), fp.name) < 0 or compare(v, from_sympy(hi), fp.name) > 0:
+        raise DomainError(fp.name, where)
+    return v
+
+
+def parameter_symbols(owner: Declaration) -> dict[str, sp.Symbol]:
+    """The symbol of each of ``owner``'s parameters, by name."""
+    return {prm.name: prm.symbol for prm in owner.params}
+
+
+def substitution(obj: Valued) -> dict[sp.Symbol, sp.Expr]:
+    """``obj``'s parameter values as a sympy substitution (exact: rationals, or constant
+    expressions for irrational values)."""
+    symbol = {prm.name: prm.symbol for prm in obj.params}
+    return {symbol[n]: to_sympy(v) for n, v in obj.values.items()}
+
+
+def require(obj: Valued, *names: str) -> None:
+    """Raise a :class:`DomainError` if a parameter of ``obj`` needed numerically is missing."""
+    for n in names:
+        if n not in obj.values:
+            prm = next(q for q in obj.params if q.name == n)
+            raise DomainError(n, f"a value is required, in {prm.domain.describe()}")
+
+
+def check_quantity(owner: Declaration, quantity: str) -> str:
+    """Validate a quantity name of ``owner`` (exactly; the error suggests the closest name).
+
+    Raises
+    ------
+    DomainError
+        For a name that is not one of ``owner.quantities()``.
+    """
+    if quantity not in owner.quantities():
+        raise unknown("quantity", f"quantity of {owner.name}", quantity, owner.quantities())
+    return quantity
+
+
+def resolve_quantity(owner: Declaration, quantity: str) -> str:
+    """The quantity of ``owner`` a user's name stands for, in any case
+    (:func:`dpsym.core.names.resolve`; for the command line)."""
+    return resolve("quantity", f"quantity of {owner.name}", quantity, owner.quantities())

@@ -84,13 +84,14 @@ from dpsym.certified.kernel import certify_ball
 from dpsym.certified.rounding import GUARD, check_digits
 from dpsym.core.costs import EXPONENT_DOMAIN, Cost, parse_cost
 from dpsym.core.expressions import Exact, parse_function
-from dpsym.core.params import FreeParameter, Param, parse_number
+from dpsym.core.params import FreeParameter, Param, check_quantity, parse_number, require
 from dpsym.distributions.entropy import MIXED_LAW, noise_entropy
 from dpsym.distributions.floatbits import first_double
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.precision import exclusive, workdps
 from dpsym.sampling.checks import check_random_state, check_size
 from dpsym.sampling.samplers import cdf as noise_cdf
+from dpsym.symbolic.engine import Family
 from dpsym.symbolic.lambdas import mpmath_function
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbols import u, x
@@ -166,21 +167,6 @@ def _numpy(expr: sp.Expr, var: sp.Symbol) -> Callable[[np.ndarray], np.ndarray]:
     return lambda t: np.asarray(function(t), dtype=float)
 
 
-# ---------------------------------------------------------------------- moments
-class Moment:
-    r"""``moment``: on the class, the engine's symbolic :math:`\mathbb{E}|X|^p` (a function
-    of the free parameter, :func:`dpsym.symbolic.engine.moment`); on an instance, scipy's
-    ``moment(order)``, :math:`\mathbb{E}X^n` of the instance's noise (a float)."""
-
-    def __init__(self, symbolic: classmethod) -> None:
-        self.symbolic = symbolic
-
-    def __get__(self, obj: Distribution | None, owner: type) -> Callable[..., Any]:
-        if obj is None:
-            return self.symbolic.__get__(None, owner)
-        return obj._scipy_moment
-
-
 class Distribution:
     """The scipy.stats methods of a mechanism instance (a mixin of
     :class:`~dpsym.mechanisms.base.Mechanism`; see the module docstring).
@@ -198,11 +184,10 @@ class Distribution:
         values: Mapping[str, Exact]
         free_given: Exact | None
 
-        @classmethod
-        def moment(cls, power: sp.Expr) -> sp.Expr: ...
+        engine: ClassVar[Family]
+
         @classmethod
         def _specific(cls, cost: Cost) -> None: ...
-        def require(self, *names: str) -> None: ...
         def numeric_noise(self, cost: Cost | str = "amplitude", free_value: object = None,
                           digits: int = 30) -> SymmetricNoise: ...
         def sample(self, rng: np.random.Generator | None, size: int | tuple[int, ...],
@@ -533,7 +518,7 @@ class Distribution:
                 raise DomainError("moments", f"letters of 'mvsk', got {moments[:10]!r}")
         return tuple(out)
 
-    def _scipy_moment(self, order: int) -> float:
+    def moment(self, order: int) -> float:
         r""":math:`\mathbb{E}X^n` for an integer order :math:`n \ge 0` (0 for odd
         :math:`n`: the noise is symmetric), as scipy's ``moment``; :meth:`abs_moment`
         takes any real :math:`p > 0`."""
@@ -648,8 +633,8 @@ class Distribution:
             For ``p`` not in (0, 20] or invalid ``digits``.
         """
         self._univariate("moment_value")
-        self.require(*(prm.name for prm in self.params))
-        return certify_expression(self, type(self).moment(_exponent(p)), check_digits(digits))
+        require(self, *(prm.name for prm in self.params))
+        return certify_expression(self, self.engine.moment(_exponent(p)), check_digits(digits))
 
     def entropy(self) -> float:
         r"""The differential entropy in nats (lattice: the Shannon entropy).
@@ -839,13 +824,13 @@ def fixed_free_value(m: Any, quantity: str, cost: object, digits: int, *,
     DomainError
         For an unknown quantity, cost, digits or method.
     """
-    m.check_quantity(quantity)
+    check_quantity(m, quantity)
     cost = parse_cost(cost)
     m._specific(cost)
     if method not in ("auto", "ball", "mpmath"):
         raise DomainError("method", f"must be one of auto, ball, mpmath, got {str(method)[:40]!r}")
     digits = check_digits(digits)
-    m.require(*(prm.name for prm in m.params))
+    require(m, *(prm.name for prm in m.params))
     if quantity == m.free.name:
         found = certify_expression(m, m.free.symbol, digits, method=method, allow_zero=True)
         if m.free.integer:  # printed as an integer, like the optimum's value
@@ -854,7 +839,7 @@ def fixed_free_value(m: Any, quantity: str, cost: object, digits: int, *,
         return found
     if quantity == "cost":
         return certify_expression(m, m.cost_function(cost), digits, method=method)
-    formula = m.calibration().get(next(d.symbol for d in m.derived if d.name == quantity))
+    formula = m.engine.calibration().get(next(d.symbol for d in m.derived if d.name == quantity))
     if formula is None:
         raise UnsupportedError(f"{m.name}: {quantity} has no formula at a fixed "
                                f"{m.free.name}")

@@ -139,7 +139,7 @@ class DeclaredNoise(Mechanism):
 
     Subclasses set the attributes of :class:`~dpsym.core.params.Parametrised` and
     :attr:`density` (possibly with the unknown constant :data:`~dpsym.symbols.NORM`), and,
-    for derived parameters, :attr:`defining_conditions`; :func:`declare_noise` builds such
+    for derived parameters, ``_defining_conditions``; :func:`declare_noise` builds such
     a subclass from a user's text. Instances are those of every mechanism
     (``Laplace(eps=1)``); their values are certified or refused (module docstring).
     """
@@ -148,75 +148,75 @@ class DeclaredNoise(Mechanism):
     density: ClassVar[SymmetricNoise]
     #: ``(symbol, lhs, rhs)``: the conditions fixing the derived parameters, in order
     #: (:meth:`~dpsym.mechanisms.base.Mechanism.conditions`).
-    defining_conditions: ClassVar[tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]] = ()
+    _defining_conditions: ClassVar[tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]] = ()
     #: Derived parameters fixed by a mass, ``(symbol, j, lo, hi, rhs)``: the mass of
     #: piece ``j`` of the head on :math:`[lo, hi)` is ``rhs`` (integrated into
-    #: :attr:`defining_conditions` when first needed).
-    mass_conditions: ClassVar[tuple[tuple[sp.Symbol, int, sp.Expr, sp.Expr, sp.Expr], ...]] = ()
+    #: ``_defining_conditions`` when first needed).
+    _mass_conditions: ClassVar[tuple[tuple[sp.Symbol, int, sp.Expr, sp.Expr, sp.Expr], ...]] = ()
     #: The density as declared on the whole line, if it was (proven even by
     #: :func:`validate`).
-    line_density: ClassVar[sp.Expr | None] = None
+    _line_density: ClassVar[sp.Expr | None] = None
     #: What :func:`validate` left to each instance.
-    checks: ClassVar[Checks] = Checks()
+    _checks: ClassVar[Checks] = Checks()
     #: Whether a theorem (checked by the claims) makes every instance meet
     #: :attr:`guarantee` at its own parameters; otherwise ``compare`` decides it
     #: (:meth:`check_guarantee`).
-    private_by_theorem: ClassVar[bool] = False
+    _private_by_theorem: ClassVar[bool] = False
     #: Whether :func:`validate` is still to run: a declaration read by the command line
     #: is validated at its first use, within the command's time and memory budgets.
-    pending: ClassVar[bool] = False
+    _pending: ClassVar[bool] = False
     #: Where the declaration was read (``--noise FILE``), named by a refusal at its first
     #: use; None for a declaration in Python.
-    origin: ClassVar[str | None] = None
+    _origin: ClassVar[str | None] = None
 
     @classmethod
-    def validated(cls) -> None:
-        """Run :func:`validate` if it is :attr:`pending` (once).
+    def _validated(cls) -> None:
+        """Run :func:`validate` if it is ``_pending`` (once).
 
         Raises
         ------
         DeclarationError
             If the declaration is refused.
         """
-        if cls.pending:
-            cls.pending = False
+        if cls._pending:
+            cls._pending = False
             try:
-                cls.checks = validate(cls)
+                cls._checks = validate(cls)
             except DeclarationError as err:
-                cls.pending = True
-                if cls.origin is None:
+                cls._pending = True
+                if cls._origin is None:
                     raise
-                raise DeclarationError(cls.origin, str(err)) from None
+                raise DeclarationError(cls._origin, str(err)) from None
             except BaseException:
-                cls.pending = True
+                cls._pending = True
                 raise
 
     @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
-        """The declared :attr:`density` (validated first if :attr:`pending`)."""
-        cls.validated()
+    def _noise_shape(cls) -> SymmetricNoise:
+        """The declared :attr:`density` (validated first if ``_pending``)."""
+        cls._validated()
         return cls.density
 
     @classmethod
-    def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
-        """The declared :attr:`defining_conditions` (from :attr:`mass_conditions`)."""
-        if cls.mass_conditions and not cls.defining_conditions:
+    def _conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
+        """The declared ``_defining_conditions`` (from ``_mass_conditions``)."""
+        if cls._mass_conditions and not cls._defining_conditions:
             found = []
-            for symbol, j, lo, hi, rhs in cls.mass_conditions:
+            for symbol, j, lo, hi, rhs in cls._mass_conditions:
                 expr = cls.density.head[j].expr
                 if cls.lattice:
                     mass = sp.summation(expr, (x, lo, hi - 1))
                 else:
                     mass = sp.integrate(expr, (x, lo, hi), conds="none")
                 found.append((symbol, mass, rhs))
-            cls.defining_conditions = tuple(found)
-        return cls.defining_conditions
+            cls._defining_conditions = tuple(found)
+        return cls._defining_conditions
 
     # ------------------------------------------------------------------ instance checks
     @classmethod
-    def check_joint(cls, values: Mapping[str, Exact]) -> None:
+    def _check_joint(cls, values: Mapping[str, Exact]) -> None:
         """Decide, at the exact parameter ``values``, what :func:`validate` left to the
-        instance (:attr:`checks`): a piece's sign over its interval, a bound's order, a
+        instance (``_checks``): a piece's sign over its interval, a bound's order, a
         ratio below one. Skipped while a parameter it involves has no value.
 
         Raises
@@ -224,9 +224,9 @@ class DeclaredNoise(Mechanism):
         DomainError
             Naming the key of the declaration at fault and the parameter values.
         """
-        super().check_joint(values)
-        cls.validated()
-        if not (cls.checks.nonnegative or cls.checks.below_one or cls.checks.integers):
+        super()._check_joint(values)
+        cls._validated()
+        if not (cls._checks.nonnegative or cls._checks.below_one or cls._checks.integers):
             return
         subs = {prm.symbol: _sym(values[prm.name]) for prm in cls.params
                 if prm.name in values}
@@ -235,7 +235,7 @@ class DeclaredNoise(Mechanism):
         known = set(subs)
         at = ", ".join(f"{prm.name}={values[prm.name]}" for prm in cls.params
                        if prm.name in values)
-        for key, expr, var, lo, hi in cls.checks.nonnegative:
+        for key, expr, var, lo, hi in cls._checks.nonnegative:
             parts = (expr, lo, hi)
             if any(not (sp.sympify(e).free_symbols - {var} <= known) for e in parts):
                 continue
@@ -243,13 +243,13 @@ class DeclaredNoise(Mechanism):
             found = _numeric_nonnegative(expr, var, lo, hi)
             if found is not True:
                 raise DomainError(key, f"{found} at {at}")
-        for key, expr in cls.checks.integers:
+        for key, expr in cls._checks.integers:
             if sp.sympify(expr).free_symbols <= known:
                 value = sp.sympify(expr).xreplace(subs)
                 if not value.is_Integer:
                     raise DomainError(key, f"must be an integer (a mass function's piece "
                                       f"bound), got {value} at {at}")
-        for key, expr, strict in cls.checks.below_one:
+        for key, expr, strict in cls._checks.below_one:
             if not sp.sympify(expr).free_symbols <= known:
                 continue
             value = sp.sympify(expr).xreplace(subs)
@@ -261,8 +261,8 @@ class DeclaredNoise(Mechanism):
     @classmethod
     def _specific(cls, cost: Cost) -> None:
         """Refuse a moment the noise does not have (:attr:`Checks.moments_below`)."""
-        cls.validated()
-        bound = cls.checks.moments_below
+        cls._validated()
+        bound = cls._checks.moments_below
         if bound is not None and bound.is_number and compare(
                 _exact(cost.exponent), _exact(bound), "cost") >= 0:
             raise DomainError("cost", f"{cost.name}: E|X|^{cost.exponent} diverges for "
@@ -281,7 +281,7 @@ class DeclaredNoise(Mechanism):
             If no certified path proves the value.
         """
         cost = parse_cost(cost)
-        bound = self.checks.moments_below
+        bound = self._checks.moments_below
         if bound is not None and not bound.is_number:
             self._check_moment(cost, bound)
         found = super().value(quantity, cost, digits, method=method)
@@ -290,7 +290,7 @@ class DeclaredNoise(Mechanism):
                 f"{self.name}: {quantity} (cost {cost.name}) has no certified path for this "
                 "noise (no closed form that ball arithmetic evaluates, no proven minimiser); "
                 "method 'mpmath' gives the uncertified cross-check")
-        if quantity == "cost" and not self.private_by_theorem:
+        if quantity == "cost" and not self._private_by_theorem:
             self._cross_check(found, cost)
         return found
 
@@ -330,7 +330,7 @@ class DeclaredNoise(Mechanism):
     def privacy_profile(self, eps_prime: object, cost: Cost | str = "amplitude",
                         digits: int = 30, *, free_value: object = None) -> Value:
         """:meth:`~dpsym.mechanisms.base.Mechanism.privacy_profile`, certified or refused
-        (a catalogue entry, :attr:`private_by_theorem`, keeps the documented two-precision
+        (a catalogue entry, ``_private_by_theorem``, keeps the documented two-precision
         path of :func:`dpsym.privacy.profiles.privacy_profile` where no certified one
         applies, e.g. at an irrational sensitivity).
 
@@ -339,7 +339,7 @@ class DeclaredNoise(Mechanism):
         UnsupportedError
             If the profile of this noise's shape has no certified path.
         """
-        if self.private_by_theorem:
+        if self._private_by_theorem:
             return super().privacy_profile(eps_prime, cost, digits, free_value=free_value)
         try:
             found = super().privacy_profile(eps_prime, cost, digits, free_value=free_value)
@@ -360,7 +360,7 @@ class DeclaredNoise(Mechanism):
         UnsupportedError
             If the profile of this noise's shape has no certified path.
         """
-        if self.private_by_theorem:
+        if self._private_by_theorem:
             return super().is_private(eps, delta, cost, digits, free_value=free_value)
         try:
             found = super().is_private(eps, delta, cost, digits, free_value=free_value)
@@ -370,11 +370,11 @@ class DeclaredNoise(Mechanism):
             raise _no_certified_profile(self.name)
         return found
 
-    def check_guarantee(self, eps: object, delta: object, cost: Cost | str = "amplitude"
+    def _check_guarantee(self, eps: object, delta: object, cost: Cost | str = "amplitude"
                         ) -> None:
         r"""Decide that this noise is :math:`(\varepsilon, \delta)`-DP at its sensitivity
         (its free parameter at the optimum for ``cost``): nothing for the catalogue
-        (:attr:`private_by_theorem`), else :meth:`is_private` from the certified profile.
+        (``_private_by_theorem``), else :meth:`is_private` from the certified profile.
 
         Raises
         ------
@@ -382,7 +382,7 @@ class DeclaredNoise(Mechanism):
             If the noise is not :math:`(\varepsilon, \delta)`-DP, or its privacy cannot
             be decided (no certified profile).
         """
-        if self.private_by_theorem:
+        if self._private_by_theorem:
             return
         shown = f"({_shown(eps)}, {_shown(delta)})-DP"
         try:
@@ -702,8 +702,8 @@ def validate(cls: type[DeclaredNoise]) -> Checks:
     shape = cls.density
     if shape.lattice != cls.lattice:
         raise DeclarationError("lattice", "the class and its density disagree")
-    if cls.line_density is not None:
-        odd = sp.simplify(cls.line_density.subs(x, -x) - cls.line_density)
+    if cls._line_density is not None:
+        odd = sp.simplify(cls._line_density.subs(x, -x) - cls._line_density)
         if odd != 0:
             raise DeclarationError("density", f"is not symmetric: f(-x) - f(x) = {odd} is "
                                    "not 0")
@@ -895,7 +895,7 @@ def _check_mass(cls: type[DeclaredNoise], shape: SymmetricNoise,
                 point: Mapping[sp.Symbol, sp.Expr]) -> None:
     """Total mass one, identically (or the constant solved, the conditions solved)."""
     try:
-        solved = cls.calibration()
+        solved = cls.engine.calibration()
     except (UnsupportedError, NotImplementedError, ValueError) as err:
         raise DeclarationError("derived" if cls.derived else "normalise",
                                f"the engine does not solve the definition: {err}") from None
@@ -1233,12 +1233,13 @@ def _names_in(spec: Mapping[str, Any]) -> set[str]:
 
 
 @exclusive
-def noise_from_mapping(spec: Mapping[str, Any], *, defer: bool = False
-                       ) -> type[DeclaredNoise]:
+def noise_from_mapping(spec: Mapping[str, Any], *, defer: bool = False,
+                       origin: str | None = None) -> type[DeclaredNoise]:
     """The mechanism class of a declaration given as a mapping (the content of a TOML or
     JSON noise file; :func:`declare_noise`'s keywords). Keys left ``None`` take their
     defaults. The text is read at once; the validation (:func:`validate`: signs, mass,
-    decay) too, or at the class's first use with ``defer`` (:attr:`DeclaredNoise.pending`).
+    decay) too, or at the class's first use with ``defer``, where a refusal names
+    ``origin`` (where the declaration was read, ``--noise FILE``).
 
     Raises
     ------
@@ -1293,16 +1294,17 @@ def noise_from_mapping(spec: Mapping[str, Any], *, defer: bool = False
     attrs = {
         "name": name, "title": str(spec.get("title", f"declared noise {name}")),
         "source": "declared", "lattice": lattice, "guarantee": guarantee, "params": prms,
-        "free": fp, "derived": derived, "density": shape, "mass_conditions": conditions,
-        "line_density": line,
+        "free": fp, "derived": derived, "density": shape, "_mass_conditions": conditions,
+        "_line_density": line,
+        "_origin": origin,
         "__module__": "declared", "__doc__": f"The declared noise {name}.",
     }
     class_name = "".join(part.capitalize() for part in name.split("-"))
     cls = cast(type[DeclaredNoise], type(class_name, (DeclaredNoise,), attrs))
     if defer:
-        cls.pending = True
+        cls._pending = True
     else:
-        cls.checks = validate(cls)
+        cls._checks = validate(cls)
     return cls
 
 
@@ -1424,10 +1426,12 @@ def _derived(spec: Mapping[str, Any], symbols: Mapping[str, sp.Symbol],
 
 
 # ---------------------------------------------------------------------- files
-def load_noise(path: str | Path, *, defer: bool = False) -> type[DeclaredNoise]:
+def load_noise(path: str | Path, *, defer: bool = False, origin: str | None = None
+               ) -> type[DeclaredNoise]:
     """The mechanism class declared by a TOML (``.toml``) or JSON (``.json``) noise file
     (keys: those of :func:`declare_noise`; see ``docs/noise.md``), validated at once or,
-    with ``defer``, at its first use (:func:`noise_from_mapping`). A file with another
+    with ``defer``, at its first use, a refusal then naming ``origin``
+    (:func:`noise_from_mapping`). A file with another
     name (a pipe, ``<(echo ...)`` in a shell) is JSON when it starts with ``{``.
 
     Raises
@@ -1458,4 +1462,4 @@ def load_noise(path: str | Path, *, defer: bool = False) -> type[DeclaredNoise]:
                                f"{' '.join(str(err).split())}") from None
     if not isinstance(data, Mapping):
         raise DeclarationError("noise", f"{path.name}: expected a table of keys")
-    return noise_from_mapping(data, defer=defer)
+    return noise_from_mapping(data, defer=defer, origin=origin)

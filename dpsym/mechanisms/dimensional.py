@@ -79,13 +79,13 @@ class DimensionalMechanism(Mechanism):
     #: Whether the noise is a product of one-dimensional laws, so that a cost
     #: :math:`L` of one coordinate defines the separable cost :math:`\sum_i L(X_i)` (of
     #: which :math:`\|x\|_1` and :math:`\|x\|_2^2` are the cases :math:`|x|`, :math:`x^2`).
-    separable: ClassVar[bool] = False
+    _separable: ClassVar[bool] = False
 
     @classmethod
     def _specific(cls, cost: Cost) -> None:
         if cost.is_power and cost.exponent in (1, 2):
             return
-        if not cost.is_power and cls.separable:
+        if not cost.is_power and cls._separable:
             return
         extra = ("; a cost L given as an expression in x is the separable cost "
                  "sum_i L(X_i) of the product mechanisms") if not cost.is_power else ""
@@ -93,7 +93,7 @@ class DimensionalMechanism(Mechanism):
             f"{cls.name}: costs are amplitude (E||X||_1) and power (E||X||_2^2); "
             f"{cost.name} is not defined in {cls.DIM} dimensions{extra}")
 
-    def one_dimensional_instance(self) -> Mechanism:
+    def _one_dimensional_instance(self) -> Mechanism:
         """The law of one coordinate as a one-dimensional mechanism instance (separable
         families)."""
         raise NotImplementedError
@@ -103,7 +103,7 @@ class DimensionalMechanism(Mechanism):
         :math:`d` times the one-dimensional enclosure, re-rounded (the one-dimensional
         value is certified with more digits until :math:`d` times its proven range
         rounds); the free and derived parameters are the one-dimensional ones."""
-        one = self.one_dimensional_instance()
+        one = self._one_dimensional_instance()
         if quantity != "cost":
             return one.value(quantity, cost, digits)
         d = Fraction(self.DIM)

@@ -27,7 +27,7 @@ class DiscreteLaplace(DeclaredNoise):
     source = "000 Part Three (discrete Laplacian mechanism)"
     lattice = True
     params = (eps_param(), sensitivity_param(integer=True))
-    private_by_theorem = True
+    _private_by_theorem = True
     #: Mass :math:`a \lambda^i` at :math:`i \ge 0`: a tail of period 1 and ratio
     #: :math:`\lambda` (sympy integers: the lattice moment's offsets (start + j)/period stay
     #: exact; Python ints would divide to the float 0.0 inside a non-integer moment's Lerch

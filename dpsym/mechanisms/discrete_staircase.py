@@ -33,7 +33,13 @@ from dpsym.certified.evaluation import MAX_INTEGER_SCAN, cost_balls
 from dpsym.certified.lerch.balls import lerch_family
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.expressions import to_sympy
-from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
+from dpsym.core.params import (
+    FreeParameter,
+    eps_param,
+    parameter_symbols,
+    require,
+    sensitivity_param,
+)
 from dpsym.errors import DomainError, NoClosedFormError, UnsupportedError
 from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.precision import arb_workprec, exclusive
@@ -73,7 +79,7 @@ class DiscreteStaircase(DeclaredNoise):
     params = (eps_param(upper=EPS_MAX_DISCRETE),
               sensitivity_param(integer=True, upper=MAX_INTEGER_SCAN))
     free = FreeParameter("r", r, 1, Delta, integer=True)
-    private_by_theorem = True
+    _private_by_theorem = True
     #: Mass :math:`a` on :math:`0, \dots, r - 1`, :math:`ab` on :math:`r, \dots, \Delta - 1`,
     #: repeated on every period :math:`\Delta` with ratio :math:`b`.
     density = SymmetricNoise(lattice=True, tail=GeometricTail(
@@ -95,7 +101,7 @@ class DiscreteStaircase(DeclaredNoise):
                             ) -> Callable[[Sequence[int], int], list[flint.arb]]:
         r"""The cost of a non-integer moment (no closed form in :math:`r`) at integer steps
         as Arb balls, for :func:`dpsym.certified.integer_argmin.integer_optimum`: the balls of
-        :meth:`step_cost_balls`, computed once per precision.
+        :meth:`_step_cost_balls`, computed once per precision.
 
         Raises
         ------
@@ -104,7 +110,7 @@ class DiscreteStaircase(DeclaredNoise):
         UnsupportedError
             If the normalisation has no ball form.
         """
-        compute = self.step_cost_balls if cost.is_power else self.general_step_cost_balls
+        compute = self._step_cost_balls if cost.is_power else self._general_step_cost_balls
         compute(cost, 64)  # the errors now, not inside the argmin's search
         balls: dict[int, list[flint.arb]] = {}
 
@@ -116,7 +122,7 @@ class DiscreteStaircase(DeclaredNoise):
 
     # ------------------------------------------------------------------ cost at a step
     def _step(self, step: int) -> int:
-        self.require("eps", "Delta")
+        require(self, "eps", "Delta")
         big = int(self.values["Delta"])
         if isinstance(step, bool) or int(step) != step or not 1 <= step <= big:
             raise DomainError("r", f"the step must be an integer in [1, {big}], got {step!r}")
@@ -133,7 +139,7 @@ class DiscreteStaircase(DeclaredNoise):
         (:class:`~dpsym.symbolic.sums.LerchSum`, exact offsets), in :math:`b = e^{-\varepsilon}`;
         :class:`dpsym.certified.balls.BallPlan` encloses it at the exact :math:`\varepsilon`
         (:mod:`dpsym.certified.lerch.balls`). One sum per lattice point of a period: for every
-        :math:`r` at once, :meth:`step_cost_balls` is :math:`\Delta` times cheaper.
+        :math:`r` at once, :meth:`_step_cost_balls` is :math:`\Delta` times cheaper.
 
         Raises
         ------
@@ -142,10 +148,10 @@ class DiscreteStaircase(DeclaredNoise):
         """
         cost = parse_cost(cost)
         big = self._step(step)
-        return self.noise().subs({Delta: big, r: int(step)}).moment(cost.exponent)
+        return self.engine.noise().subs({Delta: big, r: int(step)}).moment(cost.exponent)
 
     @exclusive
-    def step_cost_balls(self, cost: Cost | str, prec: int) -> list[flint.arb]:
+    def _step_cost_balls(self, cost: Cost | str, prec: int) -> list[flint.arb]:
         r"""Balls containing the expected cost at every step :math:`r = 1, \dots,
         \Delta` (item :math:`r - 1`), computed at ``prec`` bits: the formula of
         :meth:`step_cost` with each of the :math:`\Delta` Lerch sums
@@ -167,9 +173,9 @@ class DiscreteStaircase(DeclaredNoise):
             raise DomainError("Delta", f"the cost at every step takes a sensitivity in "
                               f"[1, {DELTA_MAX_LERCH}] (one Lerch sum per lattice point of "
                               f"a period), got {big}")
-        symbol = self.symbols()
+        symbol = parameter_symbols(self)
         exact = {symbol[n]: v for n, v in self.values.items()}
-        norm = BallFunction.prepare(self.calibration()[NORM], exact, r)
+        norm = BallFunction.prepare(self.engine.calibration()[NORM], exact, r)
         ratio = BallFunction.prepare(b, exact, r)
         if norm is None or ratio is None:
             raise UnsupportedError(f"{self.name}: the normalisation has no ball form")
@@ -183,7 +189,7 @@ class DiscreteStaircase(DeclaredNoise):
             return step_costs(sums, bb, scale, lambda step: norm(flint.arb(step)))
 
     @exclusive
-    def general_step_cost_balls(self, cost: Cost | str, prec: int) -> list[flint.arb]:
+    def _general_step_cost_balls(self, cost: Cost | str, prec: int) -> list[flint.arb]:
         r"""Balls of the expected cost of any cost :math:`L` (symmetric, non-decreasing in
         :math:`|x|`) at every step :math:`r = 1, \dots, \Delta`: with the :math:`\Delta`
         sums :math:`\Lambda_j = \sum_{k \ge 0} b^k L(k\Delta + j)`
@@ -206,9 +212,9 @@ class DiscreteStaircase(DeclaredNoise):
             raise DomainError("Delta", f"the cost {cost.name} at every step takes a "
                               f"sensitivity in [1, {DELTA_MAX_LERCH}] (one sum per lattice "
                               f"point of a period), got {big}")
-        symbol = self.symbols()
+        symbol = parameter_symbols(self)
         exact = {symbol[n]: v for n, v in self.values.items()}
-        norm = BallFunction.prepare(self.calibration()[NORM], exact, r)
+        norm = BallFunction.prepare(self.engine.calibration()[NORM], exact, r)
         if norm is None:
             raise UnsupportedError(f"{self.name}: the normalisation has no ball form")
         balls = cost_balls(cost)
@@ -246,7 +252,7 @@ class DiscreteStaircase(DeclaredNoise):
             pass
         else:
             return evaluation.numeric_optimum(self, cost, hint)
-        self.require("eps", "Delta")
+        require(self, "eps", "Delta")
         point = evaluation.numeric_point(self)
         big = int(self.values["Delta"])
         if big > DELTA_MAX_LERCH:
@@ -256,7 +262,7 @@ class DiscreteStaircase(DeclaredNoise):
         bb = evaluate(b, point)
         p = mpmath.mpf(cost.power.p) / cost.power.q
         lerch = [mp_lerch_sum(bb, p, mpmath.mpf(j) / big) for j in range(big)]
-        norm = self.calibration()[NORM]
+        norm = self.engine.calibration()[NORM]
         costs = step_costs(lerch, bb, 2 * mpmath.mpf(big) ** p,
                            lambda step: evaluate(norm, {**point, r: step}))
         value, step = min((v, k) for k, v in enumerate(costs, start=1))

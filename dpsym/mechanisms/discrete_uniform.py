@@ -57,7 +57,7 @@ class DiscreteUniform(DeclaredNoise):
     limits = (f"Delta/delta <= {MAX_SUPPORT:.0e}",)
     derived = (Derived("n", n, "number of support points"),
                Derived("P0", NORM, "mass of each interior point"))
-    private_by_theorem = True
+    _private_by_theorem = True
     #: Mass :math:`P_0` on :math:`0, \dots, \lfloor (n+1)/2 \rfloor - 1` and
     #: :math:`P_0/2` up to :math:`\lfloor n/2 \rfloor`.
     density = SymmetricNoise(lattice=True, head=(
@@ -65,12 +65,12 @@ class DiscreteUniform(DeclaredNoise):
         Piece(sp.floor((n + 1) / 2), sp.floor(n / 2) + 1, NORM / 2)))
 
     @classmethod
-    def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
+    def _conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
         return ((n, n, sp.ceiling(Delta / delta)),)
 
     @classmethod
-    def check_joint(cls, values) -> None:
-        super().check_joint(values)
+    def _check_joint(cls, values) -> None:
+        super()._check_joint(values)
         if "delta" in values and "Delta" in values:
             if values["Delta"] / values["delta"] > MAX_SUPPORT:
                 raise DomainError("delta", f"Delta/delta must be at most {MAX_SUPPORT:.0e} "

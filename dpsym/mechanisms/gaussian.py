@@ -48,9 +48,12 @@ from dpsym.core.params import (
     Domain,
     Guarantee,
     Param,
+    check_quantity,
     delta_param,
     eps_param,
+    parameter_symbols,
     parse_exact,
+    require,
     sensitivity_param,
 )
 from dpsym.errors import CertificationError
@@ -73,7 +76,7 @@ class _Gaussian(Mechanism):
     guarantee = Guarantee.APPROXIMATE
 
     @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
+    def _noise_shape(cls) -> SymmetricNoise:
         return SymmetricNoise(lattice=False,
                               head=(Piece(0, sp.oo, NORM * sp.exp(-x**2 / (2 * sigma**2))),))
 
@@ -101,7 +104,7 @@ class _Gaussian(Mechanism):
         enclosure, :func:`dpsym.gaussian.calibration.profile_on`) and rounded to ``digits``
         proven digits (``free_value`` is accepted as by every mechanism; a Gaussian has no
         free parameter)."""
-        self.require(*(prm.name for prm in self.params))
+        require(self, *(prm.name for prm in self.params))
         enclose = profile_on(eps_prime, self._sigma_ball, self.values["Delta"])
         found = certify_ball(enclose, check_digits(digits), what="the Gaussian profile",
                              within=(0, 1))
@@ -159,12 +162,12 @@ class ClassicGaussian(_Gaussian):
                Derived("density0", NORM, "density at the origin"))
 
     @classmethod
-    def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
+    def _conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
         return ((sigma, sigma, CLASSIC_SIGMA),)
 
     def _sigma_ball(self, bits: int) -> flint.arb:
         r""":data:`~dpsym.gaussian.calibration.CLASSIC_SIGMA` in balls."""
-        self.require(*(prm.name for prm in self.params))
+        require(self, *(prm.name for prm in self.params))
         found = enclosure(CLASSIC_SIGMA, {s: self.values[str(s)] for s in (eps, delta, Delta)},
                           bits + 32)
         assert found is not None  # (an elementary expression at exact rationals)
@@ -178,7 +181,7 @@ def _monotone_in_sigma(m: _Gaussian, cost: Cost, digits: int) -> Value:
     between its values at the two exact ends, each enclosed over the noise description
     (:func:`dpsym.certified.expectation.expectation`)."""
     balls = cost_balls(cost)
-    shape = m.noise_shape().subs(m.calibration())
+    shape = m.engine.noise_shape().subs(m.engine.calibration())
 
     def enclose(bits: int) -> flint.arb:
         s = m._sigma_ball(bits + 16)
@@ -198,7 +201,7 @@ class AnalyticGaussian(_Gaussian):
     r"""Gaussian noise with the smallest :math:`\sigma` that is :math:`(\varepsilon, \delta)`-DP."""
 
     name = "analytic-gaussian"
-    irrational_values = False  # its numerics read eps (and delta) as fractions
+    _irrational_values = False  # its numerics read eps (and delta) as fractions
     title = "Analytic Gaussian mechanism (Balle and Wang)"
     source = "001 (analytic Gaussian mechanism); 003 Section 6"
     params = (eps_param(), delta_param(Fraction(1)), sensitivity_param())
@@ -206,7 +209,7 @@ class AnalyticGaussian(_Gaussian):
                Derived("density0", NORM, "density at the origin"))
 
     @classmethod
-    def derived_numeric(cls, symbol: sp.Symbol, point) -> mpmath.mpf:
+    def _derived_numeric(cls, symbol: sp.Symbol, point) -> mpmath.mpf:
         r""":math:`\sigma^*` at the working precision (mpmath, not certified: the
         ``method="mpmath"`` path and cross-checks)."""
         assert symbol is sigma
@@ -219,7 +222,7 @@ class AnalyticGaussian(_Gaussian):
         r"""The rigorous root isolation of :math:`\sigma^*`, kept per instance (its
         parameters are read-only)."""
         if "_calibration" not in self.__dict__:
-            self.require(*(prm.name for prm in self.params))
+            require(self, *(prm.name for prm in self.params))
             v = self.values
             self.__dict__["_calibration"] = Calibration(v["eps"], v["delta"], v["Delta"])
         return self.__dict__["_calibration"]
@@ -232,11 +235,11 @@ class AnalyticGaussian(_Gaussian):
         (:func:`_monotone_in_sigma`); the other quantities do not depend on the cost."""
         if quantity != "cost":
             return self.value(quantity, "amplitude", digits)
-        self.require(*(prm.name for prm in self.params))
+        require(self, *(prm.name for prm in self.params))
         return _monotone_in_sigma(self, cost, digits)
 
     def _calibrated_at(self, eps_exact: Fraction, target: Fraction) -> bool:
-        self.require("eps", "delta")
+        require(self, "eps", "delta")
         return (eps_exact, target) == (self.values["eps"], self.values["delta"])
 
     def value(self, quantity: str = "cost", cost: Cost | str = "amplitude", digits: int = 30,
@@ -261,18 +264,18 @@ class AnalyticGaussian(_Gaussian):
         cost = parse_cost(cost)
         if method != "auto" or not cost.is_power:
             return super().value(quantity, cost, digits, method=method)
-        self.check_quantity(quantity)
+        check_quantity(self, quantity)
         self._specific(cost)
         digits = check_digits(digits)
-        self.require(*(prm.name for prm in self.params))
+        require(self, *(prm.name for prm in self.params))
         if quantity == "cost":
             expr = self.cost_function(cost)
         elif quantity == "sigma":
             expr = sigma
         else:
             der = next(d for d in self.derived if d.name == quantity)
-            expr = self.calibration()[der.symbol]
-        symbol = self.symbols()
+            expr = self.engine.calibration()[der.symbol]
+        symbol = parameter_symbols(self)
         exact = {symbol[n]: v for n, v in self.values.items()}
         function = BallFunction.prepare(expr, exact, sigma)
         if function is None:  # pragma: no cover - every closed form here is elementary

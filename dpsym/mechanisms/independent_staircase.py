@@ -17,12 +17,44 @@ import numpy as np
 import sympy as sp
 
 from dpsym.core.costs import Cost, parse_cost
-from dpsym.core.params import FreeParameter, dim_param, eps_param, sensitivity_param
+from dpsym.core.params import FreeParameter, dim_param, eps_param, require, sensitivity_param
+from dpsym.mechanisms.base import Engine
 from dpsym.mechanisms.dimensional import DimensionalMechanism
 from dpsym.mechanisms.staircase import Staircase
 from dpsym.sampling.checks import check_rng, check_size
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbols import b, gamma
+
+
+class IndependentEngine(Engine):
+    r"""The engine of independent staircases: the one-dimensional staircase's derivations at
+    :math:`\varepsilon/d` (:math:`b \to b^{1/d}`), the cost :math:`d` times one
+    coordinate's."""
+
+    mechanism: type[IndependentStaircase]
+
+    def calibration(self) -> dict[sp.Symbol, sp.Expr]:
+        r"""The 1-D staircase normalisation at :math:`\varepsilon/d`."""
+        per_coordinate = self.mechanism._per_coordinate
+        return {s: per_coordinate(e) for s, e in Staircase.engine.calibration().items()}
+
+    def cost_function(self, cost: Cost | str) -> sp.Expr:
+        r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`."""
+        cost = parse_cost(cost)
+        self.mechanism._specific(cost)
+        return self.mechanism.DIM * self.mechanism._per_coordinate(Staircase.cost_function(cost))
+
+    def optimal_parameter(self, cost: Cost | str) -> sp.Expr | None:
+        r"""The 1-D optimum at :math:`\varepsilon/d`."""
+        cost = parse_cost(cost)
+        self.mechanism._specific(cost)
+        return self.mechanism._per_coordinate(Staircase.optimal_parameter(cost))
+
+    def optimal_cost(self, cost: Cost | str) -> sp.Expr | None:
+        r""":math:`d` times the optimal 1-D cost at :math:`\varepsilon/d`."""
+        cost = parse_cost(cost)
+        self.mechanism._specific(cost)
+        return self.mechanism.DIM * self.mechanism._per_coordinate(Staircase.optimal_cost(cost))
 
 
 class IndependentStaircase(DimensionalMechanism):
@@ -34,11 +66,13 @@ class IndependentStaircase(DimensionalMechanism):
     source = "000 Part Two (baseline: independent staircase mechanism, Theta(2 Delta e^{-eps/4}))"
     params = (eps_param(), sensitivity_param(), dim_param())
     free = FreeParameter("gamma", gamma, 0, 1)
-    separable = True
+    _separable = True
 
-    def one_dimensional_instance(self) -> Staircase:
+    _engine_type = IndependentEngine
+
+    def _one_dimensional_instance(self) -> Staircase:
         r"""The staircase of one coordinate, at :math:`\varepsilon/d`."""
-        self.require("eps", "Delta")
+        require(self, "eps", "Delta")
         return Staircase(eps=self.values["eps"] / self.DIM, Delta=self.values["Delta"])
 
     @classmethod
@@ -47,35 +81,9 @@ class IndependentStaircase(DimensionalMechanism):
         return sp.sympify(expr).subs(b, b ** sp.Rational(1, cls.DIM))
 
     @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
+    def _noise_shape(cls) -> SymmetricNoise:
         r"""The law of one coordinate (the 1-D staircase at :math:`\varepsilon/d`)."""
-        return Staircase.noise_shape().subs({b: b ** sp.Rational(1, cls.DIM)})
-
-    @classmethod
-    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:
-        r"""The 1-D staircase normalisation at :math:`\varepsilon/d`."""
-        return {s: cls._per_coordinate(e) for s, e in Staircase.calibration().items()}
-
-    @classmethod
-    def cost_function(cls, cost: Cost | str) -> sp.Expr:
-        r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`."""
-        cost = parse_cost(cost)
-        cls._specific(cost)
-        return cls.DIM * cls._per_coordinate(Staircase.cost_function(cost))
-
-    @classmethod
-    def optimal_parameter(cls, cost: Cost | str) -> sp.Expr | None:
-        r"""The 1-D optimum at :math:`\varepsilon/d`."""
-        cost = parse_cost(cost)
-        cls._specific(cost)
-        return cls._per_coordinate(Staircase.optimal_parameter(cost))
-
-    @classmethod
-    def optimal_cost(cls, cost: Cost | str) -> sp.Expr | None:
-        r""":math:`d` times the optimal 1-D cost at :math:`\varepsilon/d`."""
-        cost = parse_cost(cost)
-        cls._specific(cost)
-        return cls.DIM * cls._per_coordinate(Staircase.optimal_cost(cost))
+        return Staircase.engine.noise_shape().subs({b: b ** sp.Rational(1, cls.DIM)})
 
     def sample(self, rng: object, size: int | tuple[int, ...],
                cost: Cost | str = "amplitude") -> np.ndarray:
@@ -83,7 +91,7 @@ class IndependentStaircase(DimensionalMechanism):
         1-D staircase sampler at :math:`\varepsilon/d`; ``rng`` a
         :class:`numpy.random.Generator` or ``None`` (a fresh unseeded one)."""
         shape, generator = check_size(size), check_rng(rng)
-        self.require("eps", "Delta")
+        require(self, "eps", "Delta")
         one = Staircase(eps=self.values["eps"] / self.DIM, Delta=self.values["Delta"])
         return one.sample(generator, (*shape, self.DIM), cost)
 

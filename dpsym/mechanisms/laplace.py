@@ -25,7 +25,7 @@ class Laplace(DeclaredNoise):
     title = "Laplace mechanism"
     source = "000 Part One (Laplace mechanism); 004 (counting and histogram queries)"
     params = (eps_param(), sensitivity_param())
-    private_by_theorem = True
+    _private_by_theorem = True
     #: :math:`a\, e^{-x/\lambda}` on :math:`[0, \infty)`, :math:`a` solved by the engine.
     density = SymmetricNoise(lattice=False,
                              head=(Piece(0, sp.oo, NORM * sp.exp(-x / (Delta / eps))),))

@@ -16,12 +16,31 @@ import numpy as np
 import sympy as sp
 
 from dpsym.core.costs import Cost, parse_cost
-from dpsym.core.params import dim_param, eps_param, sensitivity_param
+from dpsym.core.params import dim_param, eps_param, require, sensitivity_param
 from dpsym.errors import DomainError
+from dpsym.mechanisms.base import Engine
 from dpsym.mechanisms.dimensional import DimensionalMechanism
 from dpsym.mechanisms.laplace import Laplace
 from dpsym.sampling.checks import REACH_MAX, check_rng, check_size
 from dpsym.symbolic.noise import SymmetricNoise
+
+
+class LaplaceMDEngine(Engine):
+    r"""The engine of independent Laplace noise: the one-dimensional Laplace derivations, the cost
+    :math:`d` times one coordinate's."""
+
+    mechanism: type[LaplaceMD]
+
+    def calibration(self) -> dict[sp.Symbol, sp.Expr]:
+        """The 1-D Laplace normalisation."""
+        return Laplace.engine.calibration()
+
+    def cost_function(self, cost: Cost | str) -> sp.Expr:
+        r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`;
+        a separable cost :math:`d\,\mathbb{E}\,L(X_1)`."""
+        cost = parse_cost(cost)
+        self.mechanism._specific(cost)
+        return self.mechanism.DIM * Laplace.cost_function(cost)
 
 
 class LaplaceMD(DimensionalMechanism):
@@ -32,37 +51,26 @@ class LaplaceMD(DimensionalMechanism):
     title = "Laplace noise on each coordinate (l1 sensitivity)"
     source = "000 Part Two (baseline: Laplacian mechanism, V = 2 Delta / eps for d = 2)"
     params = (eps_param(), sensitivity_param(), dim_param())
-    separable = True
+    _separable = True
 
-    def one_dimensional_instance(self) -> Laplace:
+    _engine_type = LaplaceMDEngine
+
+    def _one_dimensional_instance(self) -> Laplace:
         """The Laplace noise of one coordinate."""
-        self.require("eps", "Delta")
+        require(self, "eps", "Delta")
         return Laplace(eps=self.values["eps"], Delta=self.values["Delta"])
 
     @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
+    def _noise_shape(cls) -> SymmetricNoise:
         """The law of one coordinate (the 1-D Laplace noise)."""
-        return Laplace.noise_shape()
-
-    @classmethod
-    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:
-        """The 1-D Laplace normalisation."""
-        return Laplace.calibration()
-
-    @classmethod
-    def cost_function(cls, cost: Cost | str) -> sp.Expr:
-        r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`;
-        a separable cost :math:`d\,\mathbb{E}\,L(X_1)`."""
-        cost = parse_cost(cost)
-        cls._specific(cost)
-        return cls.DIM * Laplace.cost_function(cost)
+        return Laplace.engine.noise_shape()
 
     def sample(self, rng: object, size: int | tuple[int, ...],
                cost: Cost | str = "amplitude") -> np.ndarray:
         """Noise vectors, shape ``(size, d)`` (``size + (d,)`` for a tuple ``size``);
         ``rng`` a :class:`numpy.random.Generator` or ``None`` (a fresh unseeded one)."""
         shape, generator = check_size(size), check_rng(rng)
-        self.require("eps", "Delta")
+        require(self, "eps", "Delta")
         scale = self.values["Delta"] / self.values["eps"]
         if scale > REACH_MAX:
             raise DomainError("eps/Delta", f"the float64 sampler draws noise of scale up to "

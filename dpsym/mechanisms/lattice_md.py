@@ -29,44 +29,51 @@ import sympy as sp
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import Guarantee, delta_param, dim_param, eps_param, sensitivity_param
 from dpsym.errors import DomainError
-from dpsym.mechanisms.base import Mechanism
+from dpsym.mechanisms.base import Engine, Mechanism
 from dpsym.mechanisms.dimensional import DimensionalMechanism
 from dpsym.mechanisms.discrete_laplace import DiscreteLaplace
 from dpsym.mechanisms.discrete_uniform import DiscreteUniform
 from dpsym.symbolic.noise import SymmetricNoise
 
 
+class ProductEngine(Engine):
+    r"""The engine of a product of one-dimensional lattice laws: one coordinate's calibration, the
+    cost :math:`d` times one coordinate's."""
+
+    mechanism: type[_Product]
+
+    def calibration(self) -> dict[sp.Symbol, sp.Expr]:
+        """The one-dimensional calibration."""
+        return self.mechanism._one_dimensional.engine.calibration()
+
+    def cost_function(self, cost: Cost | str) -> sp.Expr:
+        r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`."""
+        cost = parse_cost(cost)
+        self.mechanism._specific(cost)
+        return self.mechanism.DIM * self.mechanism._one_dimensional.cost_function(cost)
+
+
 class _Product(DimensionalMechanism):
     """Independent copies of a one-dimensional lattice mechanism on each coordinate."""
 
     lattice = True
-    one_dimensional: type[Mechanism]
-    separable = True
+    _one_dimensional: type[Mechanism]
+    _separable = True
 
-    def one_dimensional_instance(self) -> Mechanism:
+    _engine_type = ProductEngine
+
+    def _one_dimensional_instance(self) -> Mechanism:
         """The law of one coordinate."""
-        return self.one_dimensional(**{k: v for k, v in self.values.items() if k != "dim"})
+        return self._one_dimensional(**{k: v for k, v in self.values.items() if k != "dim"})
 
     @classmethod
-    def noise_shape(cls) -> SymmetricNoise:
+    def _noise_shape(cls) -> SymmetricNoise:
         """The law of one coordinate."""
-        return cls.one_dimensional.noise_shape()
+        return cls._one_dimensional.engine.noise_shape()
 
     @classmethod
-    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:
-        """The one-dimensional calibration."""
-        return cls.one_dimensional.calibration()
-
-    @classmethod
-    def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
-        return cls.one_dimensional.conditions()
-
-    @classmethod
-    def cost_function(cls, cost: Cost | str) -> sp.Expr:
-        r"""``amplitude``: :math:`d\,\mathbb{E}|X_1|`; ``power``: :math:`d\,\mathbb{E}X_1^2`."""
-        cost = parse_cost(cost)
-        cls._specific(cost)
-        return cls.DIM * cls.one_dimensional.cost_function(cost)
+    def _conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
+        return cls._one_dimensional.engine.conditions()
 
     def sample(self, rng: np.random.Generator | None, size: int | tuple[int, ...],
                cost: Cost | str = "amplitude") -> np.ndarray:
@@ -74,7 +81,7 @@ class _Product(DimensionalMechanism):
         if not isinstance(size, int) or isinstance(size, bool) or size < 0:
             raise DomainError("size", "must be a nonnegative integer")
         values = {k: v for k, v in self.values.items() if k != "dim"}
-        return self.one_dimensional(**values).sample(rng, (size, self.DIM))
+        return self._one_dimensional(**values).sample(rng, (size, self.DIM))
 
 
 class DiscreteUniformMD(_Product):
@@ -85,7 +92,7 @@ class DiscreteUniformMD(_Product):
     title = "Discrete uniform noise on each coordinate (l1 sensitivity)"
     source = "000 Part Three (d-dimensional upper bound: uniform noise mechanism)"
     guarantee = Guarantee.ZERO_EPS
-    one_dimensional = DiscreteUniform
+    _one_dimensional = DiscreteUniform
     params = (delta_param(Fraction(1)), sensitivity_param(integer=True, upper=10**6),
               dim_param())
     derived = DiscreteUniform.derived
@@ -97,7 +104,7 @@ class DiscreteLaplaceMD(_Product):
     name = "discrete-laplace-md"
     title = "Discrete Laplace noise on each coordinate (l1 sensitivity)"
     source = "000 Part Three (d-dimensional upper bound: discrete Laplacian mechanism)"
-    one_dimensional = DiscreteLaplace
+    _one_dimensional = DiscreteLaplace
     params = (eps_param(), sensitivity_param(integer=True), dim_param())
 
 

@@ -35,7 +35,7 @@ from dpsym.certified.slope_argmin import Minimum, certify_minimum
 from dpsym.core.costs import AMPLITUDE, Cost
 from dpsym.core.expressions import enclosure, from_sympy, to_sympy
 from dpsym.core.expressions import sign as exact_sign
-from dpsym.core.params import FreeParameter, eps_param, sensitivity_param
+from dpsym.core.params import FreeParameter, eps_param, require, sensitivity_param
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.precision import arb_workprec
@@ -56,7 +56,7 @@ class Staircase(DeclaredNoise):
     source = "000 Part One (staircase mechanism, optimal gamma*)"
     params = (eps_param(), sensitivity_param())
     free = FreeParameter("gamma", gamma, 0, 1)
-    private_by_theorem = True
+    _private_by_theorem = True
     #: Level :math:`a` on :math:`[0, \gamma\Delta)`, :math:`ab` on :math:`[\gamma\Delta,
     #: \Delta)`, repeated on every period :math:`\Delta` with ratio :math:`b`.
     density = SymmetricNoise(lattice=False, tail=GeometricTail(
@@ -64,12 +64,12 @@ class Staircase(DeclaredNoise):
         pieces=(Piece(0, gamma * Delta, NORM), Piece(gamma * Delta, Delta, NORM * b))))
     #: The smallest :math:`\varepsilon` at which a moment written with Lerch sums is
     #: minimised by :meth:`_interval_sign` (below, the sign covering of the slope).
-    LARGE_EPS = 100
+    _LARGE_EPS = 100
 
     def _general_value(self, quantity: str, cost: Cost, digits: int) -> Value | None:
         r"""The optimal :math:`\gamma^*` and cost for a cost :math:`L` that is not a power:
         the minimum of :class:`StaircaseSlope` (:mod:`dpsym.certified.slope_argmin`)."""
-        self.require("eps", "Delta")
+        require(self, "eps", "Delta")
         if self.free_given is not None:
             return None
         problem = StaircaseSlope(self.values["eps"], self.values["Delta"], cost_balls(cost))
@@ -99,7 +99,7 @@ class Staircase(DeclaredNoise):
         r"""For a moment written with Lerch sums :math:`L_s(\gamma) = \sum_k b^k (k +
         \gamma)^s` (:math:`s = p + 1 > 1`; :math:`p` not an integer, or above
         :data:`~dpsym.symbolic.noise.MAX_POLYNOMIAL_DEGREE`) at :math:`\varepsilon \ge`
-        :attr:`LARGE_EPS`: the sign covering of
+        :attr:`_LARGE_EPS`: the sign covering of
         :class:`~dpsym.certified.lerch.intervals.IncreasingSign` (a factory of it), started at
         :math:`\lfloor \log_2 \gamma_0 \rfloor`; below :data:`SMALL_EPS` the same,
         started at :math:`\gamma = 1/2` (the limit of :math:`\gamma^*` as
@@ -127,7 +127,7 @@ class Staircase(DeclaredNoise):
         if eps is None:
             return None
         e = enclosure(eps, 64)
-        if not e >= self.LARGE_EPS:
+        if not e >= self._LARGE_EPS:
             if not e < enclosure(SMALL_EPS, 64):
                 return None
             return partial(IncreasingSign, estimate=-1)  # gamma* near 1/2 as eps -> 0

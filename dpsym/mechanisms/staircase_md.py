@@ -58,8 +58,16 @@ from dpsym.certified.balls import BallLike
 from dpsym.certified.intervals import IntervalFunctions, polynomial_at
 from dpsym.certified.rounding import decimal_digits
 from dpsym.core.costs import Cost, parse_cost
-from dpsym.core.params import FreeParameter, dim_param, eps_param, sensitivity_param
+from dpsym.core.params import (
+    FreeParameter,
+    dim_param,
+    eps_param,
+    require,
+    sensitivity_param,
+    substitution,
+)
 from dpsym.errors import UnsupportedError
+from dpsym.mechanisms.base import Engine
 from dpsym.mechanisms.dimensional import DimensionalMechanism
 from dpsym.sampling.ball_sampling import BallMixtureSampler, ball_sampler
 from dpsym.sampling.checks import check_rng, check_size
@@ -180,107 +188,111 @@ def gamma_star_d2() -> sp.Expr:
 SERIES_EPS = Fraction(1, 10**20)
 
 
-class StaircaseMD(DimensionalMechanism):
-    r"""The :math:`d`-dimensional staircase: a staircase profile in :math:`\|x\|_1`."""
+class RadialEngine(Engine):
+    r"""The engine of the :math:`d`-dimensional staircase: the law of the radius
+    :math:`\|X\|_1` (:class:`RadialStaircaseLaw`) summed over the periods in closed form,
+    the costs :math:`\mathbb{E}\|X\|_1` and :math:`\mathbb{E}\|X\|_2^2` as ratios of
+    the sums :math:`S_m(\gamma)` (:mod:`dpsym.symbolic.l1`), Ferrari's root for
+    :math:`d = 2` and the series from the optimality condition."""
 
-    name = "staircase-md"
-    irrational_values = False  # its numerics read eps (and delta) as fractions
-    title = "Multi-dimensional staircase mechanism"
-    source = "000 Part Two (multidimensional staircase, optimal for d = 2, conjectured for all d)"
-    params = (eps_param(upper=EPS_MAX_MD), sensitivity_param(), dim_param())
-    free = FreeParameter("gamma", gamma, 0, 1)
+    mechanism: type[StaircaseMD]
 
-    @classmethod
-    def noise_shape(cls) -> RadialStaircaseLaw:  # type: ignore[override]
-        """The law of the radius with the unknown constant :data:`NORM`."""
-        return RadialStaircaseLaw(cls.DIM)
-
-    @classmethod
-    @cache
-    def calibration(cls) -> dict[sp.Symbol, sp.Expr]:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
+    @cache  # noqa: B019  (one engine per class, kept for the process)
+    def calibration(self) -> dict[sp.Symbol, sp.Expr]:
         r""":math:`a(\gamma)` from total mass = 1 (the mass is linear in :data:`NORM`)."""
-        mass = RadialStaircaseLaw(cls.DIM, sp.Integer(1)).total_mass()
-        return {NORM: sp.factor(sp.cancel(1 / mass))} if cls.DIM <= 6 else {NORM: 1 / mass}
+        d = self.mechanism.DIM
+        mass = RadialStaircaseLaw(d, sp.Integer(1)).total_mass()
+        return {NORM: sp.factor(sp.cancel(1 / mass))} if d <= 6 else {NORM: 1 / mass}
 
-    @classmethod
-    @cache
-    def noise(cls) -> RadialStaircaseLaw:  # type: ignore[override]
+    @cache  # noqa: B019  (one engine per class, kept for the process)
+    def noise(self) -> RadialStaircaseLaw:  # type: ignore[override]  # the radial law
         """The normalised law of the radius."""
-        return RadialStaircaseLaw(cls.DIM, cls.calibration()[NORM])
+        return RadialStaircaseLaw(self.mechanism.DIM, self.calibration()[NORM])
 
-    @classmethod
-    @cache
-    def moment(cls, power: sp.Expr) -> sp.Expr:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
+    @cache  # noqa: B019  (one engine per class, kept for the process)
+    def moment(self, power: sp.Expr) -> sp.Expr:
         r""":math:`\mathbb{E}\|X\|_1^p` for integer :math:`p \ge 0` (the radius's moment)."""
         p = sp.sympify(power)
         if not (p.is_Integer and p >= 0):
-            raise UnsupportedError(f"{cls.name}: radial moments for integer powers only")
-        return radial_moment(cls.DIM, int(p))
+            raise UnsupportedError(f"{self.name}: radial moments for integer powers only")
+        return radial_moment(self.mechanism.DIM, int(p))
 
-    @classmethod
-    @cache
-    def cost_function(cls, cost: Cost | str) -> sp.Expr:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
+    @cache  # noqa: B019  (one engine per class, kept for the process)
+    def cost_function(self, cost: Cost | str) -> sp.Expr:
         r"""``amplitude``: :math:`\mathbb{E}\|X\|_1`; ``power``: :math:`\mathbb{E}\|X\|_2^2`."""
         cost = parse_cost(cost)
-        cls._specific(cost)
+        self.mechanism._specific(cost)
         p = int(cost.power)
-        return cost_constant(cls.DIM, p) * shifted_power_sum(cls.DIM + p) \
-            / shifted_power_sum(cls.DIM)
+        return cost_constant(self.mechanism.DIM, p) * shifted_power_sum(self.mechanism.DIM + p) \
+            / shifted_power_sum(self.mechanism.DIM)
 
-    @classmethod
-    @cache
-    def slope_function(cls, cost: Cost | str) -> sp.Expr:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
+    @cache  # noqa: B019  (one engine per class, kept for the process)
+    def slope_function(self, cost: Cost | str) -> sp.Expr:
         r"""The derivative in :math:`\gamma`, from :math:`S_m^{\prime} = m S_{m-1}`:
         :math:`\frac{d}{d\gamma}\frac{S_{d+p}}{S_d}
         = \frac{(d+p) S_{d+p-1} S_d - d\, S_{d+p} S_{d-1}}{S_d^2}`."""
         cost = parse_cost(cost)
-        cls._specific(cost)
-        d, p = cls.DIM, int(cost.power)
-        factor = cls.cost_function(cost) * shifted_power_sum(d) / shifted_power_sum(d + p)
+        self.mechanism._specific(cost)
+        d, p = self.mechanism.DIM, int(cost.power)
+        factor = self.cost_function(cost) * shifted_power_sum(d) / shifted_power_sum(d + p)
         S = shifted_power_sum
         return factor * ((d + p) * S(d + p - 1) * S(d) - d * S(d + p) * S(d - 1)) / S(d) ** 2
 
-    @classmethod
-    @cache
-    def _optimal_root(cls, cost: Cost | str) -> AlgebraicRoot | None:  # type: ignore[override]  # a cached classmethod (mypy: not a method)
-        if cls.DIM == 1:
-            return super()._optimal_root(cost)
+    @cache  # noqa: B019  (one engine per class, kept for the process)
+    def optimal_root(self, cost: Cost | str) -> AlgebraicRoot | None:
+        if self.mechanism.DIM == 1:
+            return super().optimal_root(cost)
         return None  # degree 2d >= 4: see derived_form() for Ferrari's d = 2 root
 
-    @classmethod
-    def derived_form(cls, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
+    def derived_form(self, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr:
         """Closed forms: the engine's for ``dim = 1``; Ferrari's root for ``dim = 2`` and
         ``amplitude`` (:func:`gamma_star_d2`) and the cost there."""
-        cls.check_quantity(quantity)
+        self.check_quantity(quantity)
         cost = parse_cost(cost)
-        cls._specific(cost)
-        if cls.DIM == 2 and cost.exponent == 1:
+        self.mechanism._specific(cost)
+        if self.mechanism.DIM == 2 and cost.exponent == 1:
             g = gamma_star_d2()
-            return g if quantity == "gamma" else cls.cost_function(cost).subs(gamma, g)
+            return g if quantity == "gamma" else self.cost_function(cost).subs(gamma, g)
         return super().derived_form(quantity, cost)
 
-    @classmethod
-    def series(cls, quantity: str = "cost", cost: Cost | str = "amplitude",
+    def series(self, quantity: str = "cost", cost: Cost | str = "amplitude",
                regime: str = "eps->0", order: int = 3) -> sp.Expr:
         """Series from the optimality condition
         (:func:`dpsym.symbolic.asymptotics.minimiser_series`)
         for ``dim >= 2``; from the closed form for ``dim = 1``."""
         reg = get_regime(regime)
-        cls.check_quantity(quantity)
+        self.check_quantity(quantity)
         cost = parse_cost(cost)
-        cls._specific(cost)
-        if cls.DIM == 1:
+        self.mechanism._specific(cost)
+        if self.mechanism.DIM == 1:
             return super().series(quantity, cost, regime, order)
         if reg.name not in ("eps->0", "eps->oo"):
-            raise UnsupportedError(f"regime {reg.name} moves parameters that {cls.name} "
+            raise UnsupportedError(f"regime {reg.name} moves parameters that {self.name} "
                                    "does not have")
-        g, v = _minimiser_series_cached(cls, cost, reg.name, order)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
+        g, v = _minimiser_series_cached(self, cost, reg.name, order)
         return ascending(v if quantity == "cost" else g, reg.variable)
+
+
+class StaircaseMD(DimensionalMechanism):
+    r"""The :math:`d`-dimensional staircase: a staircase profile in :math:`\|x\|_1`."""
+
+    name = "staircase-md"
+    _irrational_values = False  # its numerics read eps (and delta) as fractions
+    title = "Multi-dimensional staircase mechanism"
+    source = "000 Part Two (multidimensional staircase, optimal for d = 2, conjectured for all d)"
+    params = (eps_param(upper=EPS_MAX_MD), sensitivity_param(), dim_param())
+    free = FreeParameter("gamma", gamma, 0, 1)
+    _engine_type = RadialEngine
+
+    @classmethod
+    def _noise_shape(cls) -> RadialStaircaseLaw:  # type: ignore[override]
+        """The law of the radius with the unknown constant :data:`NORM`."""
+        return RadialStaircaseLaw(cls.DIM)
 
     # -------------------------------------------------------------- numerics
     def _sums(self) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
         """(eps, b, 1 - b) at the working precision, 1 - b without cancellation."""
-        self.require("eps", "Delta")
+        require(self, "eps", "Delta")
         e = self.values["eps"]
         e = mpmath.mpf(e.numerator) / e.denominator
         return e, mpmath.exp(-e), -mpmath.expm1(-e)
@@ -291,7 +303,7 @@ class StaircaseMD(DimensionalMechanism):
         and the sums of :func:`dpsym.symbolic.l1.shifted_power_sums_numeric`."""
         d, p = self.DIM, int(cost.power)
         t, bb, omb = self._sums()
-        const = evaluate(cost_constant(d, p), self.substitution)
+        const = evaluate(cost_constant(d, p), substitution(self))
         if self._small_eps():
             lead = const * mpmath.mpf(math.factorial(d + p)) / math.factorial(d) / t**p
 
@@ -419,7 +431,7 @@ class StaircaseMD(DimensionalMechanism):
         :math:`d = 1`."""
         if self.DIM == 1:
             return None
-        self.require("eps", "Delta")
+        require(self, "eps", "Delta")
         delta = self.values["Delta"]
         const = cost_constant(self.DIM, int(cost.power)).subs(
             Delta, sp.Rational(delta.numerator, delta.denominator))
@@ -449,7 +461,7 @@ class StaircaseMD(DimensionalMechanism):
 
         ``gamma_value`` overrides the optimal :math:`\gamma` for ``cost``.
         """
-        self.require("eps", "Delta")
+        require(self, "eps", "Delta")
         if gamma_value is None:
             key = (type(self), self.values["eps"], self.values["Delta"], parse_cost(cost))
             g = _optimal_gamma(*key)  # type: ignore[arg-type]  # a class is Hashable (mypy: its instances are not)
@@ -478,7 +490,7 @@ class StaircaseMD(DimensionalMechanism):
         :math:`a\,(2\Delta)^d/d! \sum` of :math:`b^{\text{level}}` times the differences of
         :math:`(r/\Delta)^d` over the steps below :math:`r`.
         """
-        self.require("eps", "Delta")
+        require(self, "eps", "Delta")
         d = self.DIM
         e = mpmath.mpf(self.values["eps"].numerator) / self.values["eps"].denominator
         D = mpmath.mpf(self.values["Delta"].numerator) / self.values["Delta"].denominator
@@ -577,9 +589,9 @@ def _optimal_gamma(cls: type[StaircaseMD], eps_value: Fraction, Delta_value: Fra
 
 
 @cache
-def _minimiser_series_cached(cls: type[StaircaseMD], cost: Cost, regime: str, order: int
+def _minimiser_series_cached(fam: RadialEngine, cost: Cost, regime: str, order: int
                              ) -> tuple[sp.Expr, sp.Expr]:
-    return minimiser_series(cls.cost_function(cost), gamma, 0, 1, get_regime(regime), order)
+    return minimiser_series(fam.cost_function(cost), gamma, 0, 1, get_regime(regime), order)
 
 
 # ---------------------------------------------------------------------- privacy
@@ -626,7 +638,8 @@ def hockey_stick_2d(eps_value: float, eps_prime: float, shift: tuple[float, floa
 def _normalisation_function(d: int):
     r"""The engine's :math:`a(\gamma)` of dimension ``d`` compiled to numpy in
     :math:`(b, \gamma, \Delta)`."""
-    return sp.lambdify((b, gamma, Delta), StaircaseMD.for_dim(d).calibration()[NORM], "numpy")
+    return sp.lambdify((b, gamma, Delta),
+                       StaircaseMD.for_dim(d).engine.calibration()[NORM], "numpy")
 
 
 def normalisation(d: int, eps_value: float, gamma_value: float, Delta_value: float = 1.0

@@ -49,7 +49,7 @@ class TruncatedLaplace(DeclaredNoise):
     params = (eps_param(), delta_param(Fraction(1, 2)), sensitivity_param())
     derived = (Derived("A", A, "truncation point"),
                Derived("B", NORM, "density at the origin"))
-    private_by_theorem = True
+    _private_by_theorem = True
     #: :math:`B\, e^{-x/\lambda}` on :math:`[0, A)`.
     density = SymmetricNoise(lattice=False,
                              head=(Piece(0, A, NORM * sp.exp(-x / Laplace.scale())),))
@@ -58,7 +58,7 @@ class TruncatedLaplace(DeclaredNoise):
     scale = Laplace.scale
 
     @classmethod
-    def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
-        (piece,) = cls.noise_shape().head
+    def _conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
+        (piece,) = cls.engine.noise_shape().head
         last = sp.integrate(piece.expr, (x, A - Delta, A), conds="none")
         return ((A, last, delta),)

@@ -29,7 +29,14 @@ from dpsym.certified.expectation import CostBalls
 from dpsym.certified.kernel import Certified, ball, ball_rounding, bits_for, precisions
 from dpsym.certified.slope_argmin import Minimum, certify_minimum
 from dpsym.core.costs import Cost
-from dpsym.core.params import Derived, FreeParameter, Guarantee, delta_param, sensitivity_param
+from dpsym.core.params import (
+    Derived,
+    FreeParameter,
+    Guarantee,
+    delta_param,
+    require,
+    sensitivity_param,
+)
 from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.mechanisms.staircase import not_unique
@@ -54,18 +61,18 @@ class UniformMass(DeclaredNoise):
     free = FreeParameter("alpha", alpha, 0, delta)
     derived = (Derived("L", L, "half-width of the uniform part"),
                Derived("h", NORM, "density of the uniform part"))
-    private_by_theorem = True
+    _private_by_theorem = True
     #: A mass :math:`\alpha` at 0 and the level :math:`h` on :math:`[0, L)`.
     density = SymmetricNoise(lattice=False, head=(Piece(0, L, NORM),), atom=alpha)
 
     @classmethod
-    def conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
-        (piece,) = cls.noise_shape().head
+    def _conditions(cls) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]:
+        (piece,) = cls.engine.noise_shape().head
         central = alpha + 2 * piece.expr * Delta / 2
         return ((L, central, delta),)
 
     @classmethod
-    def test_points(cls) -> list[dict[sp.Symbol, sp.Expr]]:
+    def _test_points(cls) -> list[dict[sp.Symbol, sp.Expr]]:
         # delta on both sides of every threshold p/(p+1) that the checks use
         return [{Delta: sp.Rational(3, 2), delta: d, eps: sp.Integer(1), b: sp.exp(-1)}
                 for d in (sp.Rational(1, 10), sp.Rational(2, 5), sp.Rational(3, 5),
@@ -77,7 +84,7 @@ class UniformMass(DeclaredNoise):
         (:mod:`dpsym.certified.slope_argmin`); a flat minimum (the indicator cost) or one
         approached as :math:`\alpha \to \delta` names its set of minimisers instead of a
         parameter."""
-        self.require("delta", "Delta")
+        require(self, "delta", "Delta")
         if self.free_given is not None:
             return None
         problem = UniformMassSlope(self.values["delta"], self.values["Delta"],

@@ -23,16 +23,18 @@ from dpsym._version import __version__
 from dpsym.core.costs import parse_cost
 from dpsym.errors import DpsymError
 from dpsym.mechanisms import MECHANISMS
+from dpsym.mechanisms.base import Mechanism
 from dpsym.symbolic.cache import MODULE, PACKAGE, entry_key, fingerprint, fresh, reload
 
 #: The costs whose derivations are cached (and tabulated by the main job).
 COSTS = ("amplitude", "power")
 
 
-def calls() -> Iterator[tuple[type, str, tuple[object, ...]]]:
+def calls() -> Iterator[tuple[type[Mechanism], str, tuple[object, ...]]]:
     """The derivations the generated module holds: for every mechanism of the registry
     and every cost of :data:`COSTS`, the calibration, the cost function, its
-    slope, the optimal parameter and cost, and each quantity's closed form."""
+    slope, the optimal parameter and cost, and each quantity's closed form (the methods of
+    its engine component, :class:`dpsym.mechanisms.base.Engine`)."""
     for cls in MECHANISMS.values():
         yield cls, "calibration", ()
         for cost in map(parse_cost, COSTS):
@@ -42,7 +44,7 @@ def calls() -> Iterator[tuple[type, str, tuple[object, ...]]]:
                 yield cls, "optimal_parameter", (cost,)
             yield cls, "optimal_cost", (cost,)
             for quantity in cls.quantities():
-                yield cls, "_closed_form", (quantity, cost)
+                yield cls, "closed_form", (quantity, cost)
 
 
 def _python(value: Any) -> str:
@@ -67,7 +69,7 @@ def collect() -> dict[str, Any]:
     with fresh():
         for cls, method, args in calls():
             try:
-                values[entry_key(cls, method, args)] = getattr(cls, method)(*args)
+                values[entry_key(cls, method, args)] = getattr(cls.engine, method)(*args)
             except (DpsymError, NotImplementedError):  # no such derivation: nothing to store
                 continue
     return values

@@ -45,6 +45,7 @@ import sympy as sp
 from dpsym._version import STAMP
 from dpsym.certified.agreement import agreement
 from dpsym.certified.rounding import decimal_text, format_digits, fraction_rounding
+from dpsym.core.params import parameter_symbols
 from dpsym.gaussian.calibration import calibrate_sigma_value
 from dpsym.mechanisms.fastpath import amplitude_ratio, power_ratio
 from dpsym.mechanisms.independent_staircase import IndependentStaircase
@@ -69,7 +70,7 @@ def _truncated_laplace_costs() -> tuple[Callable[..., Any], Callable[..., Any]]:
     r"""The truncated Laplacian's optimal :math:`\mathbb{E}|X|` and :math:`\mathbb{E}X^2`
     at :math:`\Delta = 1`, the engine's closed forms compiled for mpmath (functions of
     :math:`(\varepsilon, \delta)`)."""
-    symbol = TruncatedLaplace.symbols()
+    symbol = parameter_symbols(TruncatedLaplace)
     compiled = []
     for cost in ("amplitude", "power"):
         expr = in_eps(TruncatedLaplace.formula("cost", cost)).subs(symbol["Delta"], 1)

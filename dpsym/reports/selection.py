@@ -319,7 +319,7 @@ def _entry(cls: Any, kind: str, inputs: CompareInputs) -> Ranked | Skipped:
         guarantee = _guarantee(cls)
         instance = cls(**_kwargs(cls, inputs))
         if isinstance(instance, Mechanism):  # a declared noise proves its guarantee here
-            instance.check_guarantee(inputs.eps, inputs.delta, inputs.cost)
+            instance.engine.check_guarantee(instance, inputs.eps, inputs.delta, inputs.cost)
         value = instance.value("cost", inputs.cost, inputs.digits)
     except Exception as exc:  # one entry's failure (even a bug) must not hide the others
         return Skipped(cls.name, kind, query, exc)

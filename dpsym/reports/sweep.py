@@ -57,7 +57,7 @@ import mpmath
 from dpsym.bounds import get_entry
 from dpsym.certified.rounding import check_digits
 from dpsym.core.costs import parse_cost
-from dpsym.core.params import parse_number
+from dpsym.core.params import check_quantity, parse_number
 from dpsym.errors import BudgetExceeded, DomainError, DpsymError
 from dpsym.precision import workdps
 from dpsym.runtime.budget import MAX_TIMEOUT, Worker, check_memory, check_timeout
@@ -366,7 +366,7 @@ def sweep(mechanism: str, grid: Mapping[str, Sequence[str]], quantity: str = "co
         ``points``).
     """
     cls = get_entry(mechanism)
-    cls.check_quantity(quantity)
+    check_quantity(cls, quantity)
     parse_cost(cost)
     digits = check_digits(digits)
     seconds = check_timeout(timeout)

@@ -121,14 +121,15 @@ def entry_key(cls: type, method: str, args: tuple[object, ...]) -> str:
 
 
 def derivation(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Decorate a symbolic derivation ``method(cls, *args)`` of a family class (a function
-    of :mod:`dpsym.symbolic.engine`, or a classmethod under ``@classmethod``): its result is
-    computed once per class and arguments, and taken from the generated module when that
-    is current."""
+    """Decorate a symbolic derivation ``method(fam, *args)`` of a family (a function of
+    :mod:`dpsym.symbolic.engine`, or a method of an engine component, whose ``mechanism``
+    class names it): its result is computed once per class and arguments, and taken from
+    the generated module when that is current."""
     name = method.__name__
 
     @functools.wraps(method)
-    def wrapper(cls: type, *args: Any) -> Any:
+    def wrapper(fam: Any, *args: Any) -> Any:
+        cls = getattr(fam, "mechanism", fam)  # an engine component: its mechanism class
         memo_key = (cls, name, *map(_argument_key, args))
         value = _MEMO.get(memo_key, _MISSING)
         if value is _MISSING:
@@ -143,7 +144,7 @@ def derivation(method: Callable[..., Any]) -> Callable[..., Any]:
                         except Exception:  # a stored entry that no longer rebuilds
                             value = _MISSING
                 if value is _MISSING:
-                    value = method(cls, *args)
+                    value = method(fam, *args)
                 _MEMO[memo_key] = value
         return value
 

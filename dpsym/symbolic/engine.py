@@ -19,16 +19,19 @@ family as their first argument and derive:
 
 Each function is a :func:`~dpsym.symbolic.cache.derivation`: computed once per family and
 arguments, and read from the generated module :mod:`dpsym.symbolic._derived` when that is current.
-Steps that a family may refine (``calibration``, ``cost_function``, ``_optimal_root``,
+Steps that a family may refine (``calibration``, ``cost_function``, ``optimal_root``,
 ``formula``...) are reached through the family's own methods, so that a family overriding
-one of them (the :math:`d`-dimensional staircase) is followed by every later step.
+one of them (the engine of the :math:`d`-dimensional staircase) is followed by every later
+step.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Protocol
 
+import mpmath
 import sympy as sp
 
 from dpsym.core.costs import Cost, parse_cost
@@ -46,10 +49,12 @@ from dpsym.symbols import NORM, Delta, b, eps, p
 
 
 class Family(Protocol):
-    """A noise family: a class with ``noise_shape``, ``conditions``, ``params``, ``free``,
-    ``derived`` and ``lattice`` (the mechanism classes of :mod:`dpsym.mechanisms`), and the
-    steps of this module reached through its own class methods (the class itself is passed:
-    its class attributes and class methods are what this protocol reads)."""
+    """A noise family: an object with ``noise_shape``, ``conditions``, ``params``, ``free``,
+    ``derived`` and ``lattice``, and the steps of this module reached through its own
+    methods -- the engine component of a mechanism class
+    (:class:`dpsym.mechanisms.base.Engine`, ``Staircase.engine``), which a family may
+    subclass to refine a step. Its ``mechanism`` is the class whose name keys the
+    derivation cache (:func:`dpsym.symbolic.cache.derivation`)."""
 
     @property
     def name(self) -> str: ...
@@ -66,11 +71,15 @@ class Family(Protocol):
     def conditions(self) -> tuple[tuple[sp.Symbol, sp.Expr, sp.Expr], ...]: ...
     def check_quantity(self, quantity: str) -> str: ...
     def calibration(self) -> dict[sp.Symbol, sp.Expr]: ...
+    def noise(self) -> SymmetricNoise: ...
+    def derived_numeric(self, symbol: sp.Symbol, point: Mapping[sp.Symbol, object]
+                        ) -> mpmath.mpf: ...
+    def closed_form(self, quantity: str, cost: Cost) -> sp.Expr | None: ...
     def moment(self, power: sp.Expr) -> sp.Expr: ...
     def cost_function(self, cost: Cost | str) -> sp.Expr: ...
     def slope_function(self, cost: Cost | str) -> sp.Expr: ...
     def test_points(self) -> list[dict[sp.Symbol, sp.Expr]]: ...
-    def _optimal_root(self, cost: Cost | str) -> AlgebraicRoot | None: ...
+    def optimal_root(self, cost: Cost | str) -> AlgebraicRoot | None: ...
     def optimal_parameter(self, cost: Cost | str) -> sp.Expr | None: ...
     def optimal_cost(self, cost: Cost | str) -> sp.Expr | None: ...
     def formula(self, quantity: str = "cost", cost: Cost | str = "amplitude") -> sp.Expr: ...
@@ -266,7 +275,7 @@ def optimal_parameter(fam: Family, cost: Cost | str) -> sp.Expr | None:
     """The optimal free parameter in closed form, or None if none was found."""
     if fam.free is None:
         return None
-    root = fam._optimal_root(cost)
+    root = fam.optimal_root(cost)
     return None if root is None else root.expr
 
 
@@ -276,7 +285,7 @@ def optimal_cost(fam: Family, cost: Cost | str) -> sp.Expr | None:
     value = fam.cost_function(cost)
     if fam.free is None:
         return value
-    root = fam._optimal_root(cost)
+    root = fam.optimal_root(cost)
     if root is None:
         return None
     return root.reduce(value, fam.free.symbol)

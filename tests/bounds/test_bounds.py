@@ -417,9 +417,9 @@ def test_term_counts_decide_n_from_a_ball():
     bound = LowerBound(eps=1, delta="0.01")
     with mpmath.workdps(50):
         nu = 1 + mpmath.log(mpmath.exp(-1) + (1 - mpmath.exp(-1)) / F("0.02"))
-    assert bound.term_counts(200) == [int(mpmath.ceil(nu))]
+    assert bound._term_counts(200) == [int(mpmath.ceil(nu))]
     # eps = 1e99: nu = 1 + 10^-99-ish, a coarse ball cannot tell 1 from 2; n >= 2 anyway
-    assert LowerBound(eps="1e99", delta="0.1").term_counts(64) == [2]
+    assert LowerBound(eps="1e99", delta="0.1")._term_counts(64) == [2]
 
 
 def test_compare_row_of_the_lower_bound_is_an_enclosure(capsys):
@@ -436,7 +436,7 @@ def test_more_term_counts_change_nothing(monkeypatch):
     """V(n) is largest at n = ceil(nu) (its increments have the sign of x_{n-1}): the
     bound taken as the largest over n - 1, n, n + 1 is the same number."""
     plain = LowerBound(eps=1, delta="0.01").value("cost", "power", 30).text
-    counts = LowerBound.term_counts
-    monkeypatch.setattr(LowerBound, "term_counts", lambda self, prec: [
+    counts = LowerBound._term_counts
+    monkeypatch.setattr(LowerBound, "_term_counts", lambda self, prec: [
         x + s for x in counts(self, prec) for s in (-1, 0, 1)])
     assert LowerBound(eps=1, delta="0.01").value("cost", "power", 30).text == plain

@@ -105,7 +105,7 @@ def test_every_quantity_and_cost_is_proven(name, params):
     for cost in COSTS:
         try:
             if name in BOUNDS:
-                entry.parse_bound_cost(cost)
+                entry._parse_bound_cost(cost)
             else:
                 m._specific(parse_cost(cost))
         except (UnsupportedError, DomainError):

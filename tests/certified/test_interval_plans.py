@@ -21,6 +21,7 @@ from dpsym.certified.interval_plans import (
 )
 from dpsym.certified.intervals import polynomial_at
 from dpsym.core.costs import parse_cost
+from dpsym.core.params import parameter_symbols
 from dpsym.mechanisms.discrete_uniform import DiscreteUniform
 from dpsym.mechanisms.staircase import Staircase
 from dpsym.precision import arb_workprec, workdps
@@ -30,7 +31,7 @@ CASES = [(Fraction(1), Fraction(2), "amplitude", 1), (Fraction(2), Fraction(1, 3
 
 
 def exact_of(m) -> dict:
-    symbol = m.symbols()
+    symbol = parameter_symbols(m)
     return {symbol[n]: v for n, v in m.values.items()}
 
 

@@ -23,6 +23,7 @@ from dpsym.certified.lerch import balls as lerch_balls
 from dpsym.certified.lerch import methods as lerch_methods
 from dpsym.certified.lerch.balls import lerch_by_method, lerch_family, lerch_sum_ball
 from dpsym.core.costs import parse_cost
+from dpsym.core.params import parameter_symbols
 from dpsym.mechanisms import DiscreteLaplace, DiscreteStaircase, Staircase
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.sums import LerchSum
@@ -351,9 +352,9 @@ def _discrete_staircase_reference(e: str, delta: int, step: int, p: Fraction
 def test_discrete_staircase_cost_at_each_step(e: str, delta: int) -> None:
     m = DiscreteStaircase(eps=e, Delta=delta)
     p = Fraction(3, 2)
-    balls = m.step_cost_balls("moment:3/2", 128)
+    balls = m._step_cost_balls("moment:3/2", 128)
     assert len(balls) == delta
-    symbol = m.symbols()
+    symbol = parameter_symbols(m)
     exact = {symbol[n]: v for n, v in m.values.items()}
     for step in range(1, delta + 1):
         ref = _discrete_staircase_reference(e, delta, step, p)

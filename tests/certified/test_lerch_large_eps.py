@@ -149,7 +149,7 @@ def test_property_large_eps_enclosures_contain_the_density_reference(log_eps, p)
 
 
 def test_the_family_covering_serves_lerch_moments_at_large_and_tiny_eps_only():
-    """Integer moments (a polynomial slope) and eps between SMALL_EPS and LARGE_EPS keep
+    """Integer moments (a polynomial slope) and eps between SMALL_EPS and _LARGE_EPS keep
     their paths; below SMALL_EPS the family covering (its proof holds for every b)
     replaces the generic one, whose slope enclosures cost the bits of 1/eps each."""
     def sign(e, p):

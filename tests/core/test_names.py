@@ -8,6 +8,7 @@ from cli_helpers import assert_one_line_error, run
 
 from dpsym.core.costs import AMPLITUDE, POWER, parse_cost
 from dpsym.core.names import resolve, suggestion
+from dpsym.core.params import check_quantity
 from dpsym.errors import DomainError
 from dpsym.mechanisms import Staircase, get_mechanism
 from dpsym.reports.printing import ascending, expression_text, parse_expression
@@ -128,4 +129,4 @@ def test_quantities_in_any_case_on_the_command_line(capsys):
                          "--digits", "5", "--workers", "1")
     assert code == 0 and "0.37754" in out
     with pytest.raises(DomainError, match="did you mean 'gamma'"):
-        Staircase.check_quantity("Gamma")  # the API takes names exactly
+        check_quantity(Staircase, "Gamma")  # the API takes names exactly

@@ -18,11 +18,14 @@ from dpsym.core.params import (
     Guarantee,
     Param,
     Parametrised,
+    check_quantity,
     delta_param,
     dim_param,
     eps_param,
     parse_number,
+    require,
     sensitivity_param,
+    substitution,
 )
 from dpsym.errors import DomainError
 from dpsym.symbols import Delta, delta, eps, gamma
@@ -98,7 +101,7 @@ class _Toy(Parametrised):
     derived = (Derived("A", sp.Symbol("A", positive=True), "a derived parameter"),)
 
     @classmethod
-    def check_joint(cls, values):
+    def _check_joint(cls, values):
         if "eps" in values and "delta" in values and values["eps"] * values["delta"] > 1:
             raise DomainError("eps, delta", "eps * delta must be at most 1")
 
@@ -107,7 +110,7 @@ def test_parametrised_validates_and_freezes_its_values():
     t = _Toy(eps="0.5", delta="0.1")
     assert dict(t.values) == {"eps": Fraction(1, 2), "delta": Fraction(1, 10),
                               "Delta": Fraction(1)}
-    assert t.substitution == {eps: sp.Rational(1, 2), delta: sp.Rational(1, 10),
+    assert substitution(t) == {eps: sp.Rational(1, 2), delta: sp.Rational(1, 10),
                               Delta: sp.Integer(1)}
     assert repr(t) == "_Toy(eps='1/2', delta='1/10', Delta='1')"
     with pytest.raises(TypeError):
@@ -118,16 +121,16 @@ def test_parametrised_validates_and_freezes_its_values():
     with pytest.raises(DomainError, match="eps, delta"):
         _Toy(eps="100", delta="0.1")
     with pytest.raises(DomainError, match=r"delta: a value is required, in \(0, 0.5\)"):
-        _Toy(eps=1).require("delta")
+        require(_Toy(eps=1), "delta")
     again = pickle.loads(pickle.dumps(t))
     assert dict(again.values) == dict(t.values)
 
 
 def test_parametrised_quantities():
     assert _Toy.quantities() == ("cost", "gamma", "A")
-    assert _Toy.check_quantity("A") == "A"
+    assert check_quantity(_Toy, "A") == "A"
     with pytest.raises(DomainError, match="valid: cost, gamma, A"):
-        _Toy.check_quantity("B")
+        check_quantity(_Toy, "B")
     assert [p["name"] for p in _Toy.describe_params()] == ["eps", "delta", "Delta"]
 
 

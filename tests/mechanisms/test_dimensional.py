@@ -55,7 +55,7 @@ def discrete_laplace_moment(lam, f):
 @pytest.mark.parametrize("dim", [1, 3, 7])
 def test_separable_cost_is_d_times_one_coordinate(dim):
     m = DiscreteLaplaceMD(eps=1, Delta=2, dim=dim)
-    one = m.one_dimensional_instance()
+    one = m._one_dimensional_instance()
     assert dict(one.values) == {"eps": 1, "Delta": 2}
     got = m.value("cost", "x**2 + abs(x)", 20)
     with workdps(40):

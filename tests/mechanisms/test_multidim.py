@@ -20,6 +20,7 @@ from scipy import stats
 from dpsym import Staircase
 from dpsym.bounds.radial_lp import radial_lp
 from dpsym.certified.rounding import format_digits
+from dpsym.core.params import substitution
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.mechanisms.independent_staircase import IndependentStaircase
 from dpsym.mechanisms.laplace_md import LaplaceMD
@@ -82,10 +83,10 @@ def test_normalisation_and_moments_from_the_shells(d):
     cls = StaircaseMD.for_dim(d)
     law = RadialStaircaseLaw(d)
     assert NORM in law.period_integral(0).free_symbols
-    mass = cls.noise().total_mass()
+    mass = cls.engine.noise().total_mass()
     assert sp.cancel(sp.together(mass) - 1) == 0
     for p in (1, 2):
-        derived = cls.noise().moment(p)
+        derived = cls.engine.noise().moment(p)
         assert sp.cancel(sp.together(derived - radial_moment(d, p))) == 0
     # a(gamma) = d! / ((2 Delta)^d (1 - b) S_d(gamma)) checked numerically against quadrature
     point = {b: sp.Rational(1, 3), gamma: sp.Rational(2, 7), Delta: sp.Rational(3, 2)}
@@ -360,7 +361,7 @@ def test_ball_sampler_signs_and_tail(rng):
     assert big.tail_probability > 0.9
     point = {eps: Fraction(1, 10**5), Delta: 1, gamma: Fraction(1, 2)}
     with mpmath.workdps(30):
-        mom = {p: float(evaluate(type(mech).moment(p), point)) for p in (1, 2, 4)}
+        mom = {p: float(evaluate(type(mech).engine.moment(p), point)) for p in (1, 2, 4)}
     r = np.abs(big(rng, m)).sum(axis=1)
     for p in (1, 2):
         z = ((r**p).mean() - mom[p]) / math.sqrt((mom[2 * p] - mom[p] ** 2) / m)
@@ -381,7 +382,7 @@ def test_baseline_samplers(rng):
     with mpmath.workdps(30):
         m1 = float(one.value("cost", "amplitude", 20).number)
         g1 = one.free_value("amplitude", 20)
-        m2 = float(evaluate(Staircase.moment(2), {eps: 1, Delta: 1, gamma: g1}))
+        m2 = float(evaluate(Staircase.engine.moment(2), {eps: 1, Delta: 1, gamma: g1}))
     z = (np.abs(y).mean() - m1) / math.sqrt((m2 - m1**2) / (2 * n))
     assert abs(z) < 5.7
 
@@ -488,7 +489,7 @@ def test_numeric_cost_and_slope_are_the_engines(d, cost):
     with mpmath.workdps(40):
         inst = StaircaseMD(eps="0.7", Delta="1.5", dim=d)
         for g in ("0.1", "0.5", "0.9"):
-            want = evaluate(cls.cost_function(cost), {**inst.substitution, gamma: sp.Rational(g)})
+            want = evaluate(cls.cost_function(cost), {**substitution(inst), gamma: sp.Rational(g)})
             assert abs(inst.cost_at(g, cost) - want) < mpmath.mpf(10) ** -35 * want
 
 
@@ -496,7 +497,7 @@ def test_normalisation_float_is_the_engines():
     from dpsym.mechanisms.staircase_md import normalisation
 
     for d in (2, 3):
-        a = StaircaseMD.for_dim(d).calibration()[NORM]
+        a = StaircaseMD.for_dim(d).engine.calibration()[NORM]
         want = float(evaluate(a, {b: sp.exp(-sp.Rational(1, 2)), gamma: sp.Rational(1, 4),
                                   Delta: 1}))
         assert abs(normalisation(d, 0.5, 0.25) - want) < 1e-14 * want

@@ -160,7 +160,7 @@ def test_errors():
     with pytest.raises(DomainError, match="SymmetricNoise"):
         check_numeric("not a noise")
     with pytest.raises(DomainError, match="substitute Delta, eps"):
-        Density(Laplace.noise(), 1)
+        Density(Laplace.engine.noise(), 1)
     with pytest.raises(DomainError, match="must be an integer"):
         piece_bound(sp.Rational(1, 2), True)
     assert piece_bound(sp.oo, True) == mpmath.inf and piece_bound(sp.Integer(3), True) == 3

@@ -446,7 +446,7 @@ def test_zero_shift_and_negative_eps_prime():
 
 def test_errors():
     with pytest.raises(DomainError):
-        hockey_stick(Staircase.noise(), 1, 0)
+        hockey_stick(Staircase.engine.noise(), 1, 0)
     noise, _ = numeric_noise(DiscreteLaplace(eps=1, Delta=2))
     with pytest.raises(DomainError):
         hockey_stick(noise, "0.5", 0)

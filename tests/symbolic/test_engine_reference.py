@@ -29,7 +29,7 @@ def close(a, b_, digits: int = DIGITS) -> bool:
 @pytest.mark.parametrize("name", list(MECHANISMS))
 def test_normalised_noise_has_total_mass_one(name):
     mech = MECHANISMS[name]
-    mass = mech.noise().total_mass()
+    mass = mech.engine.noise().total_mass()
     # powsimp(force): the calibrated parameters are positive on the declared domains
     mass = sp.powsimp(sp.together(mass.rewrite(sp.exp)), force=True)
     assert sp.simplify(mass - 1) == 0
@@ -39,7 +39,7 @@ def test_normalised_noise_has_total_mass_one(name):
                                            ("7", "3", "0.05")])
 @pytest.mark.parametrize("p", [1, 2, 3, sp.Rational(3, 2), sp.Rational(1, 3)])
 def test_staircase_moment_matches_summation(e, D, g, p):
-    expr = Staircase.moment(p)
+    expr = Staircase.engine.moment(p)
     with mpmath.workdps(DIGITS + 15):
         point = {eps: sp.Rational(e), Delta: sp.Rational(D), gamma: sp.Rational(g)}
         got = evaluate(expr, point)
@@ -50,7 +50,7 @@ def test_staircase_moment_matches_summation(e, D, g, p):
 
 def test_staircase_moment_matches_quadrature():
     with mpmath.workdps(40):
-        got = evaluate(Staircase.moment(2), {eps: 1, Delta: 2, gamma: sp.Rational(1, 4)})
+        got = evaluate(Staircase.engine.moment(2), {eps: 1, Delta: 2, gamma: sp.Rational(1, 4)})
         want = ref.staircase_cost(1, 2, mpmath.mpf(1) / 4, 2, quad=True)
     assert close(got, want)
 
@@ -59,7 +59,7 @@ def test_staircase_moment_matches_quadrature():
 @pytest.mark.parametrize("p", [1, 2, sp.Rational(5, 2)])
 def test_laplace_moment_matches_quadrature(e, D, p):
     with mpmath.workdps(DIGITS + 10):
-        got = evaluate(Laplace.moment(p), {eps: sp.Rational(e), Delta: D})
+        got = evaluate(Laplace.engine.moment(p), {eps: sp.Rational(e), Delta: D})
         want = ref.laplace_cost(mpmath.mpf(sp.Rational(e)), D, mpmath.mpf(p))
     assert close(got, want)
 
@@ -69,7 +69,7 @@ def test_laplace_moment_matches_quadrature(e, D, p):
 @pytest.mark.parametrize("p", [1, 2, 3])
 def test_discrete_staircase_moment_matches_summation(e, D, rr, p):
     with mpmath.workdps(DIGITS + 10):
-        got = evaluate(DiscreteStaircase.moment(p), {eps: sp.Rational(e), Delta: D, r: rr})
+        got = evaluate(DiscreteStaircase.engine.moment(p), {eps: sp.Rational(e), Delta: D, r: rr})
         want = ref.lattice_cost(ref.discrete_staircase_mass(mpmath.mpf(sp.Rational(e)), D, rr),
                                 p, sp.Rational(e), D)
     assert close(got, want)
@@ -79,7 +79,7 @@ def test_discrete_staircase_moment_matches_summation(e, D, rr, p):
 @pytest.mark.parametrize("p", [1, 2, 4])
 def test_discrete_laplace_moment_matches_summation(e, D, p):
     with mpmath.workdps(DIGITS + 10):
-        got = evaluate(DiscreteLaplace.moment(p), {eps: sp.Rational(e), Delta: D})
+        got = evaluate(DiscreteLaplace.engine.moment(p), {eps: sp.Rational(e), Delta: D})
         e_mp = mpmath.mpf(sp.Rational(e))
         want = ref.lattice_cost(ref.discrete_laplace_mass(e_mp, D), p, e_mp / D, 1)
     assert close(got, want)
@@ -135,7 +135,7 @@ def test_changing_the_density_changes_the_derived_cost():
         name = "three-step"
 
         @classmethod
-        def noise_shape(cls) -> SymmetricNoise:
+        def _noise_shape(cls) -> SymmetricNoise:
             half = (1 + gamma) / 2
             period = (Piece(0, gamma * Delta, NORM),
                       Piece(gamma * Delta, half * Delta, NORM * sp.sqrt(b)),
