@@ -37,7 +37,7 @@ def test_the_store_covers_the_closed_forms_of_the_registry():
     for cls in MECHANISMS.values():
         for cost in ("amplitude", "power"):
             for quantity in cls.quantities():
-                key = cache.entry_key(cls, "_closed_form", (quantity, cost))
+                key = cache.entry_key(cls, "closed_form", (quantity, cost))
                 assert key in keys, key
 
 
