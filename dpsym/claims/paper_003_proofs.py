@@ -303,6 +303,32 @@ def _thm1_middle(f: dict) -> Verdict:
                    f"Delta); largest end point A - Delta = {end}")
 
 
+@functools.cache
+def _thm1_maximiser_facts() -> dict:
+    """What the check of 003.thm1.s3 derives without its formula (computed once): the
+    Laplace lemma's rate on [-A, A - d], the mass of (A - d, A] by sympy's integral and in
+    closed form, the printed value and the value at the printed set against it at
+    d = Delta/2, and the quadrature at one point."""
+    inside = sp.simplify(laplace_sup_at(_LAM, _d) - _d * eps / Delta) == 0
+    w = sp.Symbol("w", positive=True)  # d = Delta/(1 + w) in (0, Delta)
+    rate_ok = sign_of((eps - _d * eps / Delta).subs(_d, Delta / (1 + w)),
+                      [eps, Delta, w]) == "positive"
+    true = sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - _d, TA))
+    lam_b = _LAM * TB * sp.exp(-TA / _LAM) * (sp.exp(_d / _LAM) - 1)
+    same_ = decide_identity(true, lam_b, {**_PROBE, _d: 1})[0] is True
+    printed_value = sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - Delta, TA - Delta + _d))
+    at_set = (sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - Delta, TA))
+              - sp.exp(eps) * sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - Delta + _d, TA)))
+    half = {**_PROBE, _d: 1}  # d = Delta/2
+    e, dl, D = _GEN[0]
+    quad = tl_sup_quad(e, dl, D, sp.Integer(1))
+    ev = abs(quad - to_mpf(lam_b.subs({eps: e, delta: dl, Delta: D, _d: 1}))) < 1e-12
+    return {"inside": inside, "rate": rate_ok, "same": same_, "mass": lam_b,
+            "printed": decide_identity(printed_value, lam_b, half)[0],
+            "at_set": decide_identity(at_set, lam_b, half)[0], "quadrature": quad,
+            "evidence": ev}
+
+
 @claim("003.thm1.s3", "Section 3, proof of Theorem 1, the maximiser", "P(S) - e^eps P(S + d)"
        " is maximised at S = [A - Delta, +oo) and the maximum value is the integral of f over "
        "[A - Delta, A - Delta + d]", status=CORRECTED,
@@ -322,27 +348,17 @@ def _thm1_maximiser(f: dict) -> Verdict:
     of [A - Delta, A - Delta + d]) and the value at the printed set [A - Delta, oo) differ
     from it (certified at d = Delta/2). Evidence: quadrature of (f(x) - e^eps f(x + d))_+ at
     one point agrees to 1e-12."""
-    inside = sp.simplify(laplace_sup_at(_LAM, _d) - _d * eps / Delta) == 0
-    w = sp.Symbol("w", positive=True)  # d = Delta/(1 + w) in (0, Delta)
-    rate_ok = sign_of((eps - _d * eps / Delta).subs(_d, Delta / (1 + w)),
-                      [eps, Delta, w]) == "positive"
-    true = sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - _d, TA))
-    lam_b = _LAM * TB * sp.exp(-TA / _LAM) * (sp.exp(_d / _LAM) - 1)
-    same_ = decide_identity(true, lam_b, {**_PROBE, _d: 1})[0] is True
+    facts = _thm1_maximiser_facts()
+    lam_b = facts["mass"]
     fixed = decide_identity(lam_b, f["value"], {**_PROBE, _d: 1})[0] is True
-    printed_value = sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - Delta, TA - Delta + _d))
-    at_set = (sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - Delta, TA))
-              - sp.exp(eps) * sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - Delta + _d, TA)))
-    half = {**_PROBE, _d: 1}  # d = Delta/2
-    p1 = decide_identity(printed_value, lam_b, half)[0]
-    p2 = decide_identity(at_set, lam_b, half)[0]
     e, dl, D = _GEN[0]
-    quad = tl_sup_quad(e, dl, D, sp.Integer(1))
-    ev = abs(quad - to_mpf(lam_b.subs({eps: e, delta: dl, Delta: D, _d: 1}))) < 1e-12
-    return Verdict(p1 is True and p2 is True, bool(inside and rate_ok and same_ and fixed
-                                                   and ev),
+    quad = facts["quadrature"]
+    return Verdict(facts["printed"] is True and facts["at_set"] is True,
+                   bool(facts["inside"] and facts["rate"] and facts["same"] and fixed
+                        and facts["evidence"]),
                    f"mass of (A - d, A] = {sp.simplify(lam_b)} = formula: {fixed}; printed "
-                   f"value = it: {p1}; value at the printed set = it: {p2} (d = Delta/2); "
+                   f"value = it: {facts['printed']}; value at the printed set = it: "
+                   f"{facts['at_set']} (d = Delta/2); "
                    f"quadrature at ({e}, {dl}, {D}, d = 1): {mpmath.nstr(quad, 12)}")
 
 
