@@ -89,11 +89,11 @@ def test_sign_numerator_needs_a_nonnegative_range():
 def test_fractions_are_exactly_the_slope():
     g = Staircase.free.symbol
     cost = parse_cost("amplitude")
-    coeffs, const, factors = slope_fraction(Staircase, cost)
+    coeffs, const, factors = slope_fraction(Staircase.engine, cost)
     num = sum(c * g**i for i, c in enumerate(coeffs))
     den = const * sp.Mul(*(f**k for f, k in factors))
     assert sp.simplify(num / den - sp.diff(Staircase.cost_function(cost), g)) == 0
-    (vn, vd), (sn, sd) = cost_fraction(Staircase, cost)
+    (vn, vd), (sn, sd) = cost_fraction(Staircase.engine, cost)
     value = sum(c * g**i for i, c in enumerate(vn)) / sum(c * g**i for i, c in enumerate(vd))
     assert sp.simplify(value - Staircase.cost_function(cost)) == 0
     assert all(g not in sp.sympify(c).free_symbols for c in vn + vd + sn + sd)
@@ -101,7 +101,7 @@ def test_fractions_are_exactly_the_slope():
 
 def test_not_rational_in_gamma():
     cost = parse_cost("moment:3/2")  # a Lerch sum: not rational in gamma
-    assert cost_fraction(Staircase, cost) is None
+    assert cost_fraction(Staircase.engine, cost) is None
     m = Staircase(eps=1, Delta=1)
     assert rational_functions(m, cost, exact_of(m)) is None
 

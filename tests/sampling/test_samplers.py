@@ -447,7 +447,7 @@ def scaled_moments(m: Mechanism, powers: tuple[int, ...]) -> tuple[float, dict[i
         point[m.free.symbol] = free_value(m, "amplitude")
     needed = sorted({k for p in powers for k in (p, 2 * p)})
     with mpmath.workdps(1500):
-        exact = {k: evaluate(type(m).moment(k), point) for k in {2, *needed}}
+        exact = {k: evaluate(type(m).engine.moment(k), point) for k in {2, *needed}}
         scale = mpmath.sqrt(exact[2])
         return float(scale), {k: float(exact[k] / scale**k) for k in needed}
 
