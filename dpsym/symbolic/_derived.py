@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '8206ab1a03d9902093b5c2d8270242efe55074bec11d55f2f660e301d5347bf8'
+FINGERPRINT = '0335685f5d324d728ec9bf06e0065473d38a40e0b00af3e92b99cb6b217a199f'
 
 def _e0():
     with evaluate(False):
