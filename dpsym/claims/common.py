@@ -16,7 +16,7 @@ import sympy as sp
 
 from dpsym.claims.registry import Verdict
 from dpsym.core.params import parse_number
-from dpsym.gaussian.calibration import profile_mp
+from dpsym.gaussian.calibration import classic_sigma_mp, profile_mp
 from dpsym.mechanisms import DiscreteUniform
 from dpsym.mechanisms.textbook import hockey_stick, sup_over_sets
 from dpsym.precision import workdps
@@ -121,19 +121,17 @@ def event_definition() -> Verdict:
 CLASSIC_DELTAS = ("1e-6", "0.01", "0.3", "0.5", "0.99")
 
 
-def classic_gaussian_ratios(constant: str, eps_grid: tuple[str, ...]
+def classic_gaussian_ratios(eps_grid: tuple[str, ...]
                             ) -> tuple[tuple[mpmath.mpf, ...], tuple[str, ...]]:
-    r"""The classic calibration :math:`\sigma = \sqrt{2\log(c/\delta)}\,\Delta/\varepsilon`
-    against the exact Gaussian profile: :math:`\delta(\varepsilon; \sigma)/\delta` at every
-    point of ``eps_grid`` x :data:`CLASSIC_DELTAS` (mpmath, 30 digits), with the points."""
+    r"""The classic calibration (:data:`dpsym.gaussian.calibration.CLASSIC_SIGMA`) against
+    the exact Gaussian profile: :math:`\delta(\varepsilon; \sigma)/\delta` at every point of
+    ``eps_grid`` x :data:`CLASSIC_DELTAS` (mpmath, 30 digits), with the points."""
     vals, points = [], []
     with workdps(30):
-        const = mpmath.mpf(constant)
         for e in eps_grid:
             for d in CLASSIC_DELTAS:
                 ee, dd = mpmath.mpf(e), mpmath.mpf(d)
-                sigma = mpmath.sqrt(2 * mpmath.log(const / dd)) / ee
-                vals.append(profile_mp(ee, sigma) / dd)
+                vals.append(profile_mp(ee, classic_sigma_mp(ee, dd)) / dd)
                 points.append(f"eps = {e}, delta = {d}")
     return tuple(vals), tuple(points)
 

@@ -26,6 +26,7 @@ from dpsym.claims.common import V, laplace_sup_at, sign_of
 from dpsym.claims.decide import certified_sign, decide_identity, sign_certificate
 from dpsym.claims.generic import CELLS_P, CELLS_Q, cone_certificate, event_supremum
 from dpsym.claims.registry import CORRECTED, REGISTRY, Verdict, claim
+from dpsym.gaussian.enclosures import PROFILE, Phi, sigma
 from dpsym.mechanisms import TruncatedLaplace
 from dpsym.mechanisms.textbook import hockey_stick, name_and_shame, randomized_response
 from dpsym.symbols import Delta, delta, eps, x
@@ -110,15 +111,11 @@ def _pure_recovered(f: dict) -> Verdict:
 _mu = sp.Symbol("mu", positive=True)
 
 
-def _phi(z: sp.Expr) -> sp.Expr:
-    return (1 + sp.erf(z / sp.sqrt(2))) / 2
-
-
 @functools.cache
 def _gauss_tail_and_profile() -> tuple[sp.Expr, sp.Expr]:
     """For N(0, s^2) against N(Delta, s^2), mu = Delta/s: Pr(|Z| > eps) with the privacy loss
     Z ~ N(mu^2/2, mu^2), and the hockey-stick profile (:func:`_gauss_profile`)."""
-    tail = (1 - _phi((eps - _mu**2 / 2) / _mu)) + _phi((-eps - _mu**2 / 2) / _mu)
+    tail = (1 - Phi((eps - _mu**2 / 2) / _mu)) + Phi((-eps - _mu**2 / 2) / _mu)
     return tail, _gauss_profile()
 
 
@@ -331,7 +328,7 @@ def _delta_practice(f: dict) -> Verdict:
 
 # ----------------------------------------------------------------------------- Gaussian
 
-_sg = sp.Symbol("sigma", positive=True)
+_sg = sigma
 _zg = sp.Symbol("z", real=True)
 
 
@@ -345,7 +342,7 @@ def _gauss_profile() -> sp.Expr:
                                           / sp.exp(-(_zg - Delta) ** 2 / (2 * s**2))),
                                    force=True))
     (zstar,) = sp.solve(sp.Eq(loss, eps), _zg)
-    prof = _phi(zstar / s) - sp.exp(eps) * _phi((zstar - Delta) / s)
+    prof = Phi(zstar / s) - sp.exp(eps) * Phi((zstar - Delta) / s)
     return sp.simplify(prof)
 
 
@@ -386,14 +383,13 @@ def _classic_gaussian(f: dict) -> Verdict:
        r"\sigma}{\Delta_2^q}\right) - e^{-\epsilon} \phi\left(-\frac{\Delta_2^q}{2\sigma} - "
        r"\frac{\epsilon\sigma}{\Delta_2^q}\right),$$ where $\phi(t) := \frac{1}{\sqrt{2\pi}} "
        r"\int_{-\infty}^t e^{-y^2/2} dy$.",
-       formula={"delta": _phi(Delta / (2 * _sg) - eps * _sg / Delta)
-                - sp.exp(eps) * _phi(-Delta / (2 * _sg) - eps * _sg / Delta)})
+       formula={"delta": PROFILE})
 def _analytic_gaussian(f: dict) -> Verdict:
     """The profile derived by sympy (:func:`_gauss_profile`) against the printed formula
     (e^{-eps}: refuted by a certified value) and the corrected one (identical, sympy)."""
     prof = _gauss_profile().subs(_mu, Delta / _sg)
-    printed = (_phi(Delta / (2 * _sg) - eps * _sg / Delta)
-               - sp.exp(-eps) * _phi(-Delta / (2 * _sg) - eps * _sg / Delta))
+    printed = (Phi(Delta / (2 * _sg) - eps * _sg / Delta)
+               - sp.exp(-eps) * Phi(-Delta / (2 * _sg) - eps * _sg / Delta))
     p_ok, p_why = decide_identity(prof, printed, {eps: 1, _sg: 1, Delta: 1})
     c_ok, c_why = decide_identity(prof, f["delta"], {eps: 1, _sg: 1, Delta: 1})
     return Verdict(p_ok is True, c_ok is True, f"derived profile {prof}; printed: {p_why}; "
@@ -407,7 +403,7 @@ def _analytic_gaussian(f: dict) -> Verdict:
        printed=r"Important remark: This theorem implies that Gaussian mechanism can yield $(0, "
        r"\delta)$ -DP for some δ with a finite variance. [Impossible from the previous "
        r"sub-optimal result]",
-       formula={"delta0": 2 * _phi(Delta / (2 * _sg)) - 1})
+       formula={"delta0": 2 * Phi(Delta / (2 * _sg)) - 1})
 def _gaussian_finite(f: dict) -> Verdict:
     """At eps = 0 the derived profile is 2 Phi(Delta/(2 sigma)) - 1 (sympy identity), < 1 for
     every finite sigma (erf < 1); the classic variance bound 2 Delta^2 log(1/delta)/eps^2 ->

@@ -37,7 +37,8 @@ from dpsym.claims.decide import certified_sign, decide_identity, decide_lower, s
 from dpsym.claims.generic import event_supremum
 from dpsym.claims.registry import CORRECTED, FAILS, Verdict, claim
 from dpsym.claims.sec6_bound import maximise, reduction
-from dpsym.gaussian.calibration import profile_mp
+from dpsym.gaussian.calibration import CLASSIC_SIGMA, profile_mp
+from dpsym.gaussian.enclosures import PROFILE, sigma
 from dpsym.mechanisms import AnalyticGaussian, TruncatedLaplace
 from dpsym.precision import workdps
 from dpsym.symbolic.numerics import to_mpf
@@ -918,7 +919,7 @@ _CLASSIC_WHY = ("the exact Gaussian profile is not covered by rigorous bounds ne
 
 @functools.cache
 def _classic_values() -> tuple[mpmath.mpf, ...]:
-    return classic_gaussian_ratios("1.25", _CLASSIC_EPS)[0]
+    return classic_gaussian_ratios(_CLASSIC_EPS)[0]
 
 
 @claim("003.sec6.classic", "Section 6", "sigma = sqrt(2 log(1.25/delta)) Delta/eps "
@@ -937,11 +938,6 @@ def _classic_gaussian(f: dict) -> Verdict:
                    f"{fmt(max(vals))}", points=_CLASSIC_POINTS)
 
 
-def _classic_ratio(e: mpmath.mpf, d: mpmath.mpf) -> mpmath.mpf:
-    """delta(eps; sigma_classic)/delta, sigma_classic = sqrt(2 log(1.25/delta))/eps."""
-    return profile_mp(e, mpmath.sqrt(2 * mpmath.log(mpmath.mpf("1.25") / d)) / e) / d
-
-
 @claim("003.sec6.classic.ratio", "Section 6 (errata G3)", "On eps, delta in (0, 1) the "
        "classic calibration is conservative: delta(eps; sigma_classic)/delta <= 0.31",
        status=FAILS, errata="errata.md#g3", kind="proof-step", theorem="003.sec6.classic",
@@ -953,13 +949,10 @@ def _classic_ratio_sup() -> Verdict:
     closed form of 001.gaussian.analytic) exceeds 0.31 delta (Arb enclosure); the supremum
     over (0, 1)^2 is approached at the corner (1, 1), delta(1; sqrt(2 log 1.25)) = 0.31916."""
     e = d = sp.Rational(9999, 10000)
-    s = sp.sqrt(2 * sp.log(sp.Rational(125, 100) / d)) / e
-
-    def phi(z: sp.Expr) -> sp.Expr:
-        return (1 + sp.erf(z / sp.sqrt(2))) / 2
-    prof = phi(1 / (2 * s) - e * s) - sp.exp(e) * phi(-1 / (2 * s) - e * s)
+    at = {eps: e, delta: d, Delta: 1}
+    prof = PROFILE.subs({sigma: CLASSIC_SIGMA.subs(at)}).subs(at)
     above = certified_sign(prof / d - sp.Rational(31, 100)) == 1
-    corner = profile_mp(1, mpmath.sqrt(2 * mpmath.log(mpmath.mpf("1.25"))))
+    corner = profile_mp(1, to_mpf(CLASSIC_SIGMA.subs({eps: 1, delta: 1, Delta: 1})))
     return Verdict(not above, detail=f"at eps = delta = 0.9999: ratio {sp.N(prof / d, 12)} > "
                    f"0.31 (certified); supremum at the corner (1, 1): {fmt(corner)}")
 

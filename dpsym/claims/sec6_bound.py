@@ -59,9 +59,11 @@ import flint
 import sympy as sp
 
 from dpsym.core.params import parameter_symbols
+from dpsym.gaussian.enclosures import PROFILE, Phi, phi, sigma
 from dpsym.mechanisms import TruncatedLaplace
 from dpsym.precision import arb_workprec
 from dpsym.reports.figures import in_eps
+from dpsym.symbols import Delta, eps
 
 EPS_DOMAIN, DELTA_DOMAIN = ("1e-4", "10"), ("1e-6", "0.1")
 _PREC = 64
@@ -75,13 +77,8 @@ def reduction() -> dict[str, bool]:
     e, m, c = sp.symbols("epsilon mu c", positive=True)
     t = sp.Symbol("t", real=True)
 
-    def Phi(z: sp.Expr) -> sp.Expr:
-        return (1 + sp.erf(z / sp.sqrt(2))) / 2
-
-    def phi(z: sp.Expr) -> sp.Expr:
-        return sp.exp(-z**2 / 2) / sp.sqrt(2 * sp.pi)
     a, b = m / 2 - e / m, -m / 2 - e / m
-    g = Phi(a) - sp.exp(e) * Phi(b)
+    g = PROFILE.subs({sigma: 1}).subs({Delta: m, eps: e})
     sym = parameter_symbols(TruncatedLaplace)
     ee, dd = sym["eps"], sym["delta"]
     cc = (sp.exp(ee) - 1) / (2 * dd)

@@ -217,16 +217,10 @@ def _profile_mu_mp(eps: mpmath.mpf, mu: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.
 
 @exclusive
 def profile_mp(eps: object, sigma: object, Delta: object = 1) -> mpmath.mpf:
-    r"""The exact privacy profile :math:`\delta(\varepsilon)` of :math:`N(0, \sigma^2)` noise.
-
-    .. math::
-
-       \delta(\varepsilon) = \Phi\Bigl(\frac{\Delta}{2\sigma}
-       - \frac{\varepsilon\sigma}{\Delta}\Bigr) - e^\varepsilon
-       \Phi\Bigl(-\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\Bigr),
-
-    evaluated at the current mpmath working precision in the cancellation-free form
-    :math:`\varphi(x)(R(x) - R(y))` (module docstring).
+    r"""The exact privacy profile :math:`\delta(\varepsilon)` of :math:`N(0, \sigma^2)` noise,
+    :data:`dpsym.gaussian.enclosures.PROFILE`, evaluated at the current mpmath working
+    precision in the cancellation-free form :math:`\varphi(x)(R(x) - R(y))` (module
+    docstring).
 
     Parameters
     ----------

@@ -1,5 +1,18 @@
 r"""The Gaussian privacy profile and the analytic calibration as rigorous Arb enclosures.
 
+**The profile, defined once.** The privacy profile of :math:`N(0, \sigma^2)` noise at
+sensitivity :math:`\Delta` is :data:`PROFILE`,
+
+.. math:: \delta(\varepsilon) = \Phi\Bigl(\frac{\Delta}{2\sigma}
+   - \frac{\varepsilon\sigma}{\Delta}\Bigr) - e^\varepsilon
+   \Phi\Bigl(-\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\Bigr),
+
+with :math:`\Phi` the standard normal distribution function (:func:`Phi`, in balls
+:func:`normal_cdf`) and :math:`\varphi` its density (:func:`normal_pdf`). Every evaluation
+of the package (the balls below, :func:`dpsym.gaussian.calibration.profile_mp`,
+:func:`dpsym.gaussian.float64.profile`, :func:`dpsym.gaussian.loss.gaussian_delta`) is this
+expression in a cancellation-free form, proven equal to it by sympy in the tests.
+
 Notation of :mod:`dpsym.gaussian.calibration`: :math:`\mu = \Delta/\sigma`,
 :math:`x = \varepsilon/\mu - \mu/2`, :math:`y = x + \mu = \sqrt{x^2 + 2\varepsilon}`, the
 Mills ratio :math:`R(t) = \Phi(-t)/\varphi(t)`, and
@@ -52,6 +65,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import flint
+import sympy as sp
 
 from dpsym.certified.kernel import (
     ATTEMPTS,
@@ -65,8 +79,31 @@ from dpsym.certified.kernel import (
 )
 from dpsym.errors import CertificationError
 from dpsym.precision import arb_workprec
+from dpsym.symbols import Delta as _Delta_sym
+from dpsym.symbols import eps as _eps_sym
 
 arb = flint.arb
+
+#: The noise's standard deviation :math:`\sigma`.
+sigma = sp.Symbol("sigma", positive=True)
+
+
+def Phi(z: sp.Expr) -> sp.Expr:
+    r"""The standard normal distribution function :math:`\Phi(z) =
+    (1 + \operatorname{erf}(z/\sqrt2))/2`, symbolically (in balls: :func:`normal_cdf`)."""
+    return (1 + sp.erf(z / sp.sqrt(2))) / 2
+
+
+def phi(z: sp.Expr) -> sp.Expr:
+    r"""The standard normal density :math:`\varphi(z) = e^{-z^2/2}/\sqrt{2\pi}`,
+    symbolically (in balls: :func:`normal_pdf`)."""
+    return sp.exp(-z**2 / 2) / sp.sqrt(2 * sp.pi)
+
+
+#: The Gaussian privacy profile :math:`\delta(\varepsilon; \sigma, \Delta)` (module
+#: docstring): its one definition.
+PROFILE = (Phi(_Delta_sym / (2 * sigma) - _eps_sym * sigma / _Delta_sym)
+           - sp.exp(_eps_sym) * Phi(-_Delta_sym / (2 * sigma) - _eps_sym * sigma / _Delta_sym))
 
 # ---------------------------------------------------------------------------------------
 
@@ -98,14 +135,15 @@ def mills_slope(t: flint.arb) -> flint.arb:
     return 1 - t * mills(t)
 
 
-def phi(x: flint.arb) -> flint.arb:
-    r"""The standard normal density :math:`\varphi(x)`."""
+def normal_pdf(x: flint.arb) -> flint.arb:
+    r"""The standard normal density :math:`\varphi(x)` (:func:`phi`) on a ball."""
     return (-(x * x) / 2).exp() / (2 * arb.pi()).sqrt()
 
 
-def upper_tail(x: flint.arb) -> flint.arb:
-    r""":math:`\Phi(-x) = \operatorname{erfc}(x/\sqrt2)/2`."""
-    return (x / arb(2).sqrt()).erfc() / 2
+def normal_cdf(z: flint.arb) -> flint.arb:
+    r"""The standard normal distribution function :math:`\Phi(z)` (:func:`Phi`) on a ball,
+    as :math:`\operatorname{erfc}(-z/\sqrt2)/2` (no cancellation in the lower tail)."""
+    return (-z / arb(2).sqrt()).erfc() / 2
 
 
 def _tiny_gap(x: flint.arb, mu: flint.arb) -> bool:
@@ -117,15 +155,15 @@ def delta_ball(x: flint.arb, y: flint.arb, mu: flint.arb) -> flint.arb:
     r""":math:`\delta` from balls of :math:`x`, :math:`y = x + \mu` and :math:`\mu > 0` at the
     current precision (module docstring)."""
     if _tiny_gap(x, mu):
-        return phi(x) * mu * mills_slope(x.union(y))
+        return normal_pdf(x) * mu * mills_slope(x.union(y))
     if x > 0:
-        return phi(x) * (mills(x) - mills(y))
-    return upper_tail(x) - phi(x) * mills(y)
+        return normal_pdf(x) * (mills(x) - mills(y))
+    return normal_cdf(-x) - normal_pdf(x) * mills(y)
 
 
 def complement_ball(x: flint.arb, y: flint.arb) -> flint.arb:
     r""":math:`1 - \delta = \Phi(x) + \varphi(x)R(y)` (no cancellation)."""
-    return upper_tail(-x) + phi(x) * mills(y)
+    return normal_cdf(x) + normal_pdf(x) * mills(y)
 
 
 def profile_enclosure(eps: Fraction, sigma: Fraction, Delta: Fraction
@@ -249,7 +287,7 @@ class Calibration:
         v = self._value(x, bits)
         with arb_workprec(bits + 2 * ball_size(x) + GUARD_BITS):
             y, mu = self._point(x)
-            slope = phi(x) * mu / (y * v)
+            slope = normal_pdf(x) * mu / (y * v)
             if not self.upper:
                 slope = -slope
             step = (v.log() - ball(self.target).log()) / slope
@@ -261,7 +299,7 @@ class Calibration:
         v = self._value(x, 40)
         with arb_workprec(64):
             y, mu = self._point(x)
-            inverse_slope = y * v / (phi(x) * mu)
+            inverse_slope = y * v / (normal_pdf(x) * mu)
             return max(64, ball_log2(inverse_slope) - k + 12)
 
     def _approximate(self, k: int) -> flint.arb:
@@ -302,7 +340,7 @@ class Calibration:
             with arb_workprec(64):
                 y, mu = self._point(x)
                 g = v.log() - ball(self.target).log()
-                slope = phi(x) * mu / (y * v)
+                slope = normal_pdf(x) * mu / (y * v)
                 if not self.upper:
                     slope = -slope
                 # the root is at a larger x when g and the slope have opposite signs
@@ -376,7 +414,7 @@ class Calibration:
         with arb_workprec(bits + GUARD_BITS):
             X = lo.union(hi)
             y, mu = self._point(X)
-            derivative = -phi(X) * mu / y
+            derivative = -normal_pdf(X) * mu / y
             if not derivative < 0:
                 raise CertificationError("the analytic Gaussian calibration: the slope's sign "
                                          "is not proven on the bracket")
@@ -391,5 +429,6 @@ class Calibration:
             return ends[0].union(ends[1])
 
 
-__all__ = ["Calibration", "complement_ball", "delta_ball", "mills", "mills_slope", "phi",
-           "profile_between", "profile_enclosure", "upper_tail"]
+__all__ = ["PROFILE", "Calibration", "Phi", "complement_ball", "delta_ball", "mills",
+           "mills_slope", "normal_cdf", "normal_pdf", "phi", "profile_between",
+           "profile_enclosure", "sigma"]

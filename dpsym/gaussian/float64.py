@@ -170,7 +170,8 @@ def log_profile(eps: npt.ArrayLike, sigma: npt.ArrayLike,
 
 def profile(eps: npt.ArrayLike, sigma: npt.ArrayLike,
             Delta: npt.ArrayLike = 1.0) -> np.ndarray:
-    r"""float64 :math:`\delta(\varepsilon; \sigma)` of the Gaussian mechanism (vectorised)."""
+    r"""float64 :math:`\delta(\varepsilon; \sigma)` of the Gaussian mechanism (vectorised):
+    :data:`dpsym.gaussian.enclosures.PROFILE` in its cancellation-free form."""
     return np.exp(log_profile(eps, sigma, Delta))
 
 

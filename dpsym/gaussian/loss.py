@@ -17,22 +17,18 @@ import sympy as sp
 from dpsym.certified.constants import arb_of
 from dpsym.certified.kernel import certify_directed, nonneg
 from dpsym.errors import UnsupportedError
-from dpsym.gaussian.enclosures import delta_ball
+from dpsym.gaussian.enclosures import delta_ball, normal_cdf
 
 #: Largest number of grid points of a composed loss law.
 MAX_DEGREE = 2_000_000
-
-
-def phi(z: flint.arb) -> flint.arb:
-    r"""The standard normal cdf :math:`\Phi(z) = \operatorname{erfc}(-z/\sqrt2)/2`."""
-    return (-z / flint.arb(2).sqrt()).erfc() / 2
 
 
 def gaussian_delta(mu: flint.arb, e: flint.arb) -> flint.arb:
     r""":math:`\Phi(\mu/s - \varepsilon^{\prime}/s) - e^{\varepsilon^{\prime}}\Phi(-\mu/s -
     \varepsilon^{\prime}/s)`,
     :math:`s = \sqrt{2\mu}`: the profile of the loss :math:`N(\mu, 2\mu)`, the Gaussian
-    profile with :math:`m = s` and :math:`x = \varepsilon^{\prime}/m - m/2`:
+    profile :data:`dpsym.gaussian.enclosures.PROFILE` at :math:`\Delta/\sigma = m = s`,
+    with :math:`x = \varepsilon^{\prime}/m - m/2`:
     :math:`\Phi(-x) - \varphi(x) R(x + m)` (:func:`dpsym.gaussian.enclosures.delta_ball`, the
     Mills ratio :math:`R`: no :math:`e^{\varepsilon^{\prime}}` that overflows against a
     :math:`\Phi` that underflows, at :math:`\varepsilon^{\prime} = 10^{100}`)."""
@@ -61,10 +57,10 @@ def gaussian_bins(mu_exact: sp.Expr, h: sp.Expr, up: bool
                                "--interval")
     hb = arb_of(h)
     points = [j * hb for j in range(j_lo, j_hi + 1)]
-    cdf = [phi((t - mu) / s) for t in points]
+    cdf = [normal_cdf((t - mu) / s) for t in points]
     masses: dict[int, flint.arb] = {}
     if up:
-        cdf_q = [phi((t + mu) / s) for t in points]
+        cdf_q = [normal_cdf((t + mu) / s) for t in points]
         z = (-hb).exp()
         for i in range(len(cdf) - 1):
             j = j_lo + i
@@ -74,10 +70,10 @@ def gaussian_bins(mu_exact: sp.Expr, h: sp.Expr, up: bool
             masses[j + 1] = masses.get(j + 1, flint.arb(0)) + top
             masses[j] = masses.get(j, flint.arb(0)) + nonneg(p - top)
         masses[j_lo] = masses.get(j_lo, flint.arb(0)) + cdf[0]
-        return masses, phi((mu - points[-1]) / s)
+        return masses, normal_cdf((mu - points[-1]) / s)
     for i in range(len(cdf) - 1):
         masses[j_lo + i] = nonneg(cdf[i + 1] - cdf[i])  # the loss in [jh, (j + 1)h)
-    masses[j_hi] = masses.get(j_hi, flint.arb(0)) + phi((mu - points[-1]) / s)
+    masses[j_hi] = masses.get(j_hi, flint.arb(0)) + normal_cdf((mu - points[-1]) / s)
     return masses, flint.arb(0)
 
 
@@ -105,4 +101,4 @@ def gaussian_inverse(mu: sp.Expr, target: sp.Expr, digits: int) -> str:
     return certify_directed(enclose, digits, up=True)[1]
 
 
-__all__ = ["MAX_DEGREE", "gaussian_bins", "gaussian_delta", "gaussian_inverse", "phi"]
+__all__ = ["MAX_DEGREE", "gaussian_bins", "gaussian_delta", "gaussian_inverse"]

@@ -30,6 +30,7 @@ from dpsym.certified import evaluation
 from dpsym.certified.balls import BallFunction
 from dpsym.certified.constants import arb_of
 from dpsym.certified.evaluation import MAX_INTEGER_SCAN, cost_balls
+from dpsym.certified.kernel import to_mpf
 from dpsym.certified.lerch.balls import lerch_family
 from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.expressions import to_sympy
@@ -44,8 +45,6 @@ from dpsym.errors import DomainError, NoClosedFormError, UnsupportedError
 from dpsym.mechanisms.declared import DeclaredNoise
 from dpsym.precision import arb_workprec, exclusive
 from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
-from dpsym.symbolic.numerics import evaluate
-from dpsym.symbolic.sums import mp_lerch_sum
 from dpsym.symbols import NORM, Delta, b, r
 
 #: Largest eps accepted: the cost's terms of order :math:`b = e^{-\varepsilon}` are
@@ -128,6 +127,21 @@ class DiscreteStaircase(DeclaredNoise):
             raise DomainError("r", f"the step must be an integer in [1, {big}], got {step!r}")
         return big
 
+    def _period_size(self, cost: Cost) -> int:
+        r""":math:`\Delta`, the number of sums of a period the cost at every step takes.
+
+        Raises
+        ------
+        DomainError
+            For a missing parameter, or :math:`\Delta` above :data:`DELTA_MAX_LERCH`.
+        """
+        big = self._step(1)
+        if big > DELTA_MAX_LERCH:
+            raise DomainError("Delta", f"the cost {cost.name} at every step takes a "
+                              f"sensitivity in [1, {DELTA_MAX_LERCH}] (one Lerch sum per "
+                              f"lattice point of a period), got {big}")
+        return big
+
     def step_cost(self, cost: Cost | str, step: int) -> sp.Expr:
         r"""The expected cost at the integer step :math:`r` = ``step``, exactly: the
         engine's lattice moment of the definition with :math:`\Delta` and :math:`r`
@@ -168,11 +182,7 @@ class DiscreteStaircase(DeclaredNoise):
             If the normalisation has no ball form.
         """
         cost = parse_cost(cost)
-        big = self._step(1)
-        if big > DELTA_MAX_LERCH:
-            raise DomainError("Delta", f"the cost at every step takes a sensitivity in "
-                              f"[1, {DELTA_MAX_LERCH}] (one Lerch sum per lattice point of "
-                              f"a period), got {big}")
+        big = self._period_size(cost)
         symbol = parameter_symbols(self)
         exact = {symbol[n]: v for n, v in self.values.items()}
         norm = BallFunction.prepare(self.engine.calibration()[NORM], exact, r)
@@ -207,11 +217,7 @@ class DiscreteStaircase(DeclaredNoise):
             For a missing parameter, or :math:`\Delta` above :data:`DELTA_MAX_LERCH`.
         """
         cost = parse_cost(cost)
-        big = self._step(1)
-        if big > DELTA_MAX_LERCH:
-            raise DomainError("Delta", f"the cost {cost.name} at every step takes a "
-                              f"sensitivity in [1, {DELTA_MAX_LERCH}] (one sum per lattice "
-                              f"point of a period), got {big}")
+        big = self._period_size(cost)
         symbol = parameter_symbols(self)
         exact = {symbol[n]: v for n, v in self.values.items()}
         norm = BallFunction.prepare(self.engine.calibration()[NORM], exact, r)
@@ -233,18 +239,11 @@ class DiscreteStaircase(DeclaredNoise):
                          ) -> tuple[mpmath.mpf | None, mpmath.mpf]:
         r"""(:math:`r^*`, optimal cost) at the working precision.
 
-        A cost without closed form (a non-integer moment) is the engine's lattice moment
-        summed period by period,
-
-        .. math:: \mathbb{E}|X|^p = 2 a(r) \Delta^p \Bigl(\sum_{j < r} L_j
-                  + b \sum_{j \ge r} L_j\Bigr), \qquad
-                  L_j = \sum_{k \ge 0} b^k (k + j/\Delta)^p,
-
-        with the :math:`\Delta` Lerch sums :math:`L_j` computed once for every :math:`r`
-        (prefix sums) instead of :math:`\Delta` of them per value of :math:`r` through
-        sympy (a minute at :math:`\Delta = 40`, a recursion-depth failure beyond);
-        :math:`a(r)` is the engine's normalisation. A test holds it equal to the engine's
-        cost at every :math:`r` for small :math:`\Delta`.
+        A cost without closed form (a non-integer moment) is the midpoint of the balls of
+        :meth:`_step_cost_balls` (the cost at every step, from the :math:`\Delta` Lerch sums
+        of a period) at the working precision plus guard bits, instead of :math:`\Delta`
+        sums per value of :math:`r` through sympy (a minute at :math:`\Delta = 40`, a
+        recursion-depth failure beyond).
         """
         try:
             self.cost_function(cost)
@@ -252,19 +251,10 @@ class DiscreteStaircase(DeclaredNoise):
             pass
         else:
             return evaluation.numeric_optimum(self, cost, hint)
-        require(self, "eps", "Delta")
-        point = evaluation.numeric_point(self)
-        big = int(self.values["Delta"])
-        if big > DELTA_MAX_LERCH:
-            raise DomainError("Delta", f"a non-integer moment ({cost.name}) of the discrete "
-                              f"staircase takes a sensitivity in [1, {DELTA_MAX_LERCH}] "
-                              f"(one Lerch sum per lattice point of a period), got {big}")
-        bb = evaluate(b, point)
-        p = mpmath.mpf(cost.power.p) / cost.power.q
-        lerch = [mp_lerch_sum(bb, p, mpmath.mpf(j) / big) for j in range(big)]
-        norm = self.engine.calibration()[NORM]
-        costs = step_costs(lerch, bb, 2 * mpmath.mpf(big) ** p,
-                           lambda step: evaluate(norm, {**point, r: step}))
+        balls = self._step_cost_balls(cost, mpmath.mp.prec + 64)
+        if not all(ball.is_finite() for ball in balls):
+            raise ArithmeticError(f"{self.name}: a Lerch sum of {cost.name} was not enclosed")
+        costs = [+to_mpf(ball.mid()) for ball in balls]  # rounded to the working precision
         value, step = min((v, k) for k, v in enumerate(costs, start=1))
         return mpmath.mpf(step), value
 

@@ -58,16 +58,13 @@ from dpsym.core.params import (
 )
 from dpsym.errors import CertificationError
 from dpsym.gaussian.calibration import CLASSIC_SIGMA, calibrate_sigma_value, profile_on
-from dpsym.gaussian.enclosures import Calibration
+from dpsym.gaussian.enclosures import Calibration, sigma
 from dpsym.mechanisms.base import Mechanism
 from dpsym.precision import arb_workprec
 from dpsym.privacy.profiles import PrivacyCheck
 from dpsym.sampling.checks import check_rng, check_size
 from dpsym.symbolic.noise import Piece, SymmetricNoise
 from dpsym.symbols import NORM, Delta, delta, eps, x
-
-#: The standard deviation of the noise.
-sigma = sp.Symbol("sigma", positive=True)
 
 
 class _Gaussian(Mechanism):

@@ -78,6 +78,7 @@ plateau :math:`(-\gamma\Delta, 0)` to beyond :math:`\gamma\Delta`), nondecreasin
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -88,7 +89,7 @@ import sympy as sp
 
 from dpsym.certified.constants import arb_of
 from dpsym.certified.kernel import adaptive, ball
-from dpsym.errors import CertificationError
+from dpsym.errors import CertificationError, NoClosedFormError
 from dpsym.gaussian.enclosures import profile_between, profile_enclosure
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.noise import SymmetricNoise
@@ -129,7 +130,15 @@ def laplace(eps: Exact, scale: Exact, Delta: Fraction) -> Profile:
         return Profile(exact=Fraction(0))
     if compare(eps, -top) <= 0:  # every loss exceeds eps: 1 - e^eps
         return _enclosed(lambda: _one_minus_exp(ball_of(eps)))
-    return _enclosed(lambda: _one_minus_exp((ball_of(eps) - ball_of(top)) / 2))
+    return _enclosed(lambda: laplace_form(ball_of(eps), ball_of(top)))
+
+
+def laplace_form(eps: flint.arb, top: flint.arb) -> flint.arb:
+    r"""The Laplace profile :math:`1 - e^{(\varepsilon - \Delta/\lambda)/2}` for
+    :math:`|\varepsilon| < \Delta/\lambda` = ``top``, without cancellation (on balls, or on
+    any numbers with ``exp`` and ``expm1``: proven equal to :func:`derived_profile` of the
+    Laplace mechanism's density in the tests)."""
+    return _one_minus_exp((eps - top) / 2)
 
 
 @overload
@@ -195,7 +204,7 @@ def truncated_laplace_case(case: int, eps: flint.arb, lam: flint.arb, A: flint.a
         return (2 * w_gap + eps.expm1() * r_ratio.exp()) / (2 * _one_minus_exp(r_ratio))
     if case == 2:
         return r_ratio.exp() * (Delta / lam).expm1() / (2 * _one_minus_exp(r_ratio))
-    return arb(1) / 2 + _one_minus_exp((A - Delta) / lam) / (2 * _one_minus_exp(r_ratio))
+    return (1 + _one_minus_exp((A - Delta) / lam) / _one_minus_exp(r_ratio)) / 2
 
 
 def truncated_laplace_general(eps: Exact, scale: Exact, bound: Exact, Delta: Fraction
@@ -300,7 +309,13 @@ def uniform_atom(eps: Exact, atom: Fraction, height: Fraction, half: Fraction,
     c = sp.exp(_sym(eps))
     if c.is_Rational:  # eps = -log(3): e^eps = 1/3
         return Profile(exact=base + (1 - Fraction(int(c.p), int(c.q))) * rest)
-    return _enclosed(lambda: ball(base) + _one_minus_exp(ball_of(eps)) * ball(rest))
+    return _enclosed(lambda: uniform_atom_form(ball_of(eps), ball(base), ball(rest)))
+
+
+def uniform_atom_form(eps: flint.arb, base: flint.arb, rest: flint.arb) -> flint.arb:
+    r""":math:`\alpha + hm + (1 - e^\varepsilon)h(2L - m)` for :math:`\varepsilon < 0`, with
+    ``base`` :math:`= \alpha + hm` and ``rest`` :math:`= h(2L - m)` (module docstring)."""
+    return base + _one_minus_exp(eps) * rest
 
 
 def staircase(eps: Exact, eps0: Exact, gamma: Fraction, Delta: Fraction) -> Profile:
@@ -312,13 +327,18 @@ def staircase(eps: Exact, eps0: Exact, gamma: Fraction, Delta: Fraction) -> Prof
         return Profile(exact=Fraction(0))
     m = min(gamma, 1 - gamma)
 
-    def compute() -> flint.arb:
-        b = (-ball_of(eps0)).exp()
-        one_minus_b = _one_minus_exp(-ball_of(eps0))
-        share = (one_minus_b * ball(gamma + m) + b) / (2 * (ball(gamma) + b * ball(1 - gamma)))
-        return _one_minus_exp(ball_of(eps) - ball_of(eps0)) * share
+    return _enclosed(lambda: staircase_form(ball_of(eps), ball_of(eps0), ball(gamma),
+                                            ball(m)))
 
-    return _enclosed(compute)
+
+def staircase_form(eps: flint.arb, eps0: flint.arb, gamma: flint.arb, m: flint.arb
+                   ) -> flint.arb:
+    r"""The staircase profile for :math:`0 \le \varepsilon < \varepsilon_0`, with
+    ``m`` :math:`= \min(\gamma, 1 - \gamma)` (module docstring), without cancellation."""
+    b = (-eps0).exp()
+    one_minus_b = _one_minus_exp(-eps0)
+    share = (one_minus_b * (gamma + m) + b) / (2 * (gamma + b * (1 - gamma)))
+    return _one_minus_exp(eps - eps0) * share
 
 
 def gaussian(eps: Fraction, sigma: Fraction, Delta: Fraction) -> Profile:
@@ -470,5 +490,128 @@ def _staircase_tail(tail, eps: Exact, Delta: Fraction) -> Profile | None:
     return staircase(eps, eps0, gamma, Delta)
 
 
-__all__ = ["Exact", "Profile", "ball_of", "compare", "from_noise", "gaussian", "laplace",
-           "staircase", "truncated_laplace", "truncated_laplace_general", "uniform_atom"]
+# --------------------------------------------------------------------------- derivation
+
+#: A piece of a density on the line: :math:`[lo, hi)` and the density there, in :math:`x`.
+LinePiece: TypeAlias = tuple[sp.Expr, sp.Expr, sp.Expr]
+
+
+def _at(expr: sp.Expr, point: dict) -> sp.Expr:
+    value = sp.sympify(expr).subs(point)
+    if value.free_symbols:
+        raise ValueError(f"the point {point} leaves {value} undetermined")
+    return value
+
+
+def _interior(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+    """A point strictly inside the numeric interval (lo, hi), whose ends may be infinite."""
+    if lo == -sp.oo:
+        return hi - 1 if hi != sp.oo else sp.Integer(0)
+    return lo + 1 if hi == sp.oo else (lo + hi) / 2
+
+
+def _inside(pieces: list[LinePiece], z: sp.Expr, point: dict) -> sp.Expr:
+    """The density of ``pieces`` at the numeric ``z`` (0 outside them)."""
+    for lo, hi, expr in pieces:
+        if bool(_at(lo, point) <= z) and bool(z < _at(hi, point)):
+            return expr
+    return sp.Integer(0)
+
+
+def hockey_stick(p_pieces: list[LinePiece], q_pieces: list[LinePiece], eps: sp.Expr,
+                 point: dict) -> sp.Expr:
+    r""":math:`\int (p(x) - e^\varepsilon q(x))_+\,dx` for densities given by pieces on the
+    line, symbolically, in the case of the parameters that ``point`` (numeric values of
+    every symbol) lies in: the ends of the pieces are sorted at ``point``; on each interval
+    between consecutive ends, where both densities are one expression each, the crossing
+    points :math:`p(x) = e^\varepsilon q(x)` are solved by sympy; on each piece of the
+    split the sign of :math:`p - e^\varepsilon q` at ``point`` decides whether sympy
+    integrates it. The expression holds for every parameter in the same case (the same
+    order of the ends and the crossing points, the same signs)."""
+    ends = {sp.sympify(v) for lo, hi, _ in (*p_pieces, *q_pieces) for v in (lo, hi)}
+    finite = sorted((e for e in ends if e not in (sp.oo, -sp.oo)),
+                    key=lambda e: _at(e, point))
+    cuts: list[sp.Expr] = []
+    for e in finite:  # one end per value at the point
+        if not cuts or _at(e, point) != _at(cuts[-1], point):
+            cuts.append(e)
+        elif sp.simplify(e - cuts[-1]) != 0:
+            raise ValueError(f"the point {point} is on a boundary between cases: "
+                             f"{e} = {cuts[-1]} there")
+    cuts = [-sp.oo, *cuts, sp.oo]
+    total = sp.Integer(0)
+    for lo, hi in itertools.pairwise(cuts):
+        lo_v, hi_v = _at(lo, point), _at(hi, point)
+        gap = (_inside(p_pieces, _interior(lo_v, hi_v), point)
+               - sp.exp(eps) * _inside(q_pieces, _interior(lo_v, hi_v), point))
+        if gap == 0:
+            continue
+        crossings = [t for t in sp.solve(sp.Eq(gap, 0), x)
+                     if t.is_real is not False and bool(lo_v < _at(t, point) < hi_v)]
+        crossings.sort(key=lambda t: _at(t, point))
+        bounds = [lo, *crossings, hi]
+        for a, c in itertools.pairwise(bounds):
+            inner = _interior(_at(a, point), _at(c, point))
+            if _at(gap.subs(x, inner), point) > 0:
+                total += sp.integrate(gap, (x, a, c), conds="none")
+    return total
+
+
+def _line_pieces(noise: SymmetricNoise) -> list[LinePiece]:
+    """The head of a description as pieces on the whole line (mirrored)."""
+    out: list[LinePiece] = []
+    for pc in noise.head:
+        expr = sp.sympify(pc.expr)
+        out.append((sp.sympify(pc.lo), sp.sympify(pc.hi), expr))
+        out.append((-sp.sympify(pc.hi), -sp.sympify(pc.lo), expr.subs(x, -x)))
+    return out
+
+
+def _shifted(pieces: list[LinePiece], d: sp.Expr) -> list[LinePiece]:
+    return [(lo + d, hi + d, expr.subs(x, x - d)) for lo, hi, expr in pieces]
+
+
+def derived_profile(noise: SymmetricNoise, eps: sp.Expr, shift: sp.Expr, point: dict
+                    ) -> sp.Expr:
+    r"""The hockey-stick divergence :math:`\int (f(x) - e^\varepsilon f(x - d))_+\,dx`
+    (plus the atom at 0, which the translate does not have) of a continuous description
+    (:class:`~dpsym.symbolic.noise.SymmetricNoise`) at the shift :math:`d` = ``shift > 0``,
+    derived by sympy from its pieces (:func:`hockey_stick`) in the case ``point`` lies in.
+    A geometric tail is taken when it starts at 0 and its period is the shift (the
+    staircase): then copy :math:`k` of the tail on either side meets copy :math:`k \pm 1`
+    of the translate at the same local coordinate, the ratio of the densities is constant
+    there, and the copies sum as a geometric series; the central copy
+    :math:`[0, T)` meets the translate's mirrored copy :math:`g(T - u)`.
+
+    Raises
+    ------
+    NoClosedFormError
+        For a lattice, a head with a tail, or a tail whose period is not the shift.
+    """
+    if noise.lattice:
+        raise NoClosedFormError("the derivation integrates densities on the line")
+    total = sp.Integer(0) if _at(shift, point) == 0 else sp.sympify(noise.atom)
+    if noise.tail is None:
+        pieces = _line_pieces(noise)
+        return total + hockey_stick(pieces, _shifted(pieces, shift), eps, point)
+    tail = noise.tail
+    if noise.head or sp.sympify(tail.start) != 0 or sp.simplify(tail.period - shift) != 0:
+        raise NoClosedFormError("a tail is derived at a shift of one period, from 0")
+    q, period = sp.sympify(tail.ratio), sp.sympify(tail.period)
+    shape = [(sp.sympify(pc.lo), sp.sympify(pc.hi), sp.sympify(pc.expr).subs(u, x))
+             for pc in tail.pieces]
+    copy_mass = sum((sp.integrate(expr, (x, lo, hi), conds="none") for lo, hi, expr in shape),
+                    sp.Integer(0))
+    # negative side, copy k >= 0: q^k g (1 - e^eps q); positive side, copy k >= 1:
+    # q^(k-1) g (q - e^eps); both sum to (factor) * mass / (1 - q)
+    for factor in (1 - sp.exp(eps) * q, q - sp.exp(eps)):
+        if _at(factor, point) > 0:
+            total += factor * copy_mass / (1 - q)
+    mirrored = [(period - hi, period - lo, expr.subs(x, period - x)) for lo, hi, expr in shape]
+    return total + hockey_stick(shape, mirrored, eps, point)
+
+
+__all__ = ["Exact", "Profile", "ball_of", "compare", "derived_profile", "from_noise", "gaussian",
+           "hockey_stick", "laplace", "laplace_form", "staircase", "staircase_form",
+           "truncated_laplace", "truncated_laplace_case", "truncated_laplace_general",
+           "uniform_atom", "uniform_atom_form"]

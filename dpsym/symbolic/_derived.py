@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '43ecdb94f9ddb25fa835a953da95979713151a68d7a54b40e75fe2742e194fc0'
+FINGERPRINT = '80bab7388028d0c16707f7776324bb4ed42de75ee1355a5f2a9072e6eb47ea10'
 
 def _e0():
     with evaluate(False):
