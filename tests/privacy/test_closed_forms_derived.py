@@ -10,6 +10,7 @@ densities, at the boundaries between the cases too."""
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from fractions import Fraction
 
@@ -128,21 +129,27 @@ def test_staircase_is_derived(point, low):
 
 def quadrature(noise: SymmetricNoise, e_value, shift) -> mpmath.mpf:
     r""":math:`\int (f(x) - e^\varepsilon f(x - d))_+` by mpmath, from the numeric
-    description (pieces unrolled, the tail's remainder below 1e-40), plus the atom."""
-    pieces = list(noise.numeric_pieces(periods=120))
-    f_pos = [(lo, hi, g) for lo, hi, g in pieces]
+    description (pieces unrolled, the tail's remainder below 1e-40), plus the atom.
+
+    Between two consecutive ends of the pieces of :math:`f` and of its translate, each
+    density is a constant or an exponential of :math:`x` (these four families), so the
+    ratio :math:`f(x)/f(x - d)` is the exponential of an affine function, monotone: the
+    integrand changes sign at most once there, where its values at the two ends differ
+    in sign (found by bisection)."""
+    pieces = sorted(noise.numeric_pieces(periods=120), key=lambda piece: piece[0])
+    starts = [lo for lo, _, _ in pieces]
 
     def f(t):
         a = abs(t)
-        for lo, hi, g in f_pos:
-            if lo <= a < hi:
-                return g(a)
+        k = bisect.bisect_right(starts, a) - 1
+        if k >= 0 and a < pieces[k][1]:
+            return pieces[k][2](a)
         return mpmath.mpf(0)
 
     d = mpmath.mpf(shift.numerator) / shift.denominator
     ee = mpmath.mpf(e_value.numerator) / e_value.denominator
-    ends = sorted({*(v for lo, hi, _ in f_pos for v in (lo, -lo, hi, -hi)),
-                   *(v + d for lo, hi, _ in f_pos for v in (lo, -lo, hi, -hi))})
+    ends = sorted({*(v for lo, hi, _ in pieces for v in (lo, -lo, hi, -hi)),
+                   *(v + d for lo, hi, _ in pieces for v in (lo, -lo, hi, -hi))})
     ends = [v for v in ends if mpmath.isfinite(v)]
     far = [mpmath.mpf(2) ** j for j in range(9)]  # the tails, in chunks out to 256
     ends = [*(ends[0] - v for v in reversed(far)), *ends, *(ends[-1] + v for v in far)]
@@ -151,15 +158,13 @@ def quadrature(noise: SymmetricNoise, e_value, shift) -> mpmath.mpf:
         return f(t) - mpmath.exp(ee) * f(t - d)
 
     cuts = [ends[0]]
-    for a, c in itertools.pairwise(ends):  # the sign changes, by bisection
-        grid = [a + (c - a) * j / 61 for j in range(62)]  # (no rational crossing on it)
-        for lo, hi in itertools.pairwise(grid):
-            lo, hi = lo + (hi - lo) / 10**30, hi - (hi - lo) / 10**30
-            if h(lo) * h(hi) < 0:
-                for _ in range(160):
-                    mid = (lo + hi) / 2
-                    lo, hi = (mid, hi) if h(mid) * h(hi) < 0 else (lo, mid)
-                cuts.append(lo)
+    for a, c in itertools.pairwise(ends):
+        lo, hi = a + (c - a) / 10**30, c - (c - a) / 10**30  # inside: one form each
+        if h(lo) * h(hi) < 0:
+            for _ in range(160):
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if h(mid) * h(hi) < 0 else (lo, mid)
+            cuts.append(lo)
         cuts.append(c)
     total = mpmath.quad(lambda t: max(h(t), 0), cuts)
     return total + mpmath.mpf(sp.N(noise.atom, 50))
