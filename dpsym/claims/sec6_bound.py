@@ -60,6 +60,7 @@ import sympy as sp
 
 from dpsym.core.params import parameter_symbols
 from dpsym.gaussian.enclosures import PROFILE, Phi, phi, sigma
+from dpsym.gaussian.loss import gaussian_delta
 from dpsym.mechanisms import TruncatedLaplace
 from dpsym.precision import arb_workprec
 from dpsym.reports.figures import in_eps
@@ -130,14 +131,17 @@ _SQRT2 = math.sqrt(2)
 
 
 def _g_float(mu: float, e: float) -> float:
+    r"""g(mu; eps) in floats (:data:`~dpsym.gaussian.enclosures.PROFILE` at
+    :math:`\Delta/\sigma = \mu`): only the starting point of the root's bracket, which
+    :func:`_g_arb` decides."""
     a, b = mu / 2 - e / mu, -mu / 2 - e / mu
     return 0.5 * math.erfc(-a / _SQRT2) - math.exp(e) * 0.5 * math.erfc(-b / _SQRT2)
 
 
 def _g_arb(mu: flint.arb, e: flint.arb) -> flint.arb:
-    s2 = flint.arb(2).sqrt()
-    a, b = mu / 2 - e / mu, -mu / 2 - e / mu
-    return (-a / s2).erfc() / 2 - e.exp() * (-b / s2).erfc() / 2
+    r"""g(mu; eps) in balls: the profile of the privacy loss :math:`N(m, 2m)`,
+    :math:`m = \mu^2/2` (:func:`dpsym.gaussian.loss.gaussian_delta`)."""
+    return gaussian_delta(mu * mu / 2, e)
 
 
 def _root_float(ef: float, df: float, lo: float = 1e-12, hi: float = 1e3) -> float:
