@@ -137,9 +137,8 @@ def _interval(a: flint.arb, c: flint.arb) -> flint.arb:
 
 def slope_sign(f: SlopeFunctions, a: flint.arb, c: flint.arb) -> int:
     """The proven sign of the slope on ``[a, c]`` (+1, -1), or 0 if not proven here."""
-    dominance = getattr(f, "dominance", None)
-    if dominance is not None:  # a sign polynomial: one monomial above all others
-        sign = dominance(a, c)
+    if isinstance(f, SignPolynomial):  # one monomial above all others
+        sign = f.dominance(a, c)
         if sign:
             return sign
     box = _interval(a, c)

@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '80bab7388028d0c16707f7776324bb4ed42de75ee1355a5f2a9072e6eb47ea10'
+FINGERPRINT = 'bd2450c7ec2910140a8d26ef145dd967c7d479029c6b5cf068cbe7aac22c577b'
 
 def _e0():
     with evaluate(False):
