@@ -56,9 +56,8 @@ from dpsym.certified.rounding import check_digits, decimal_digits, enclosure_tex
 from dpsym.core.costs import AMPLITUDE, Cost, parse_cost
 from dpsym.core.expressions import Exact, approximation, to_sympy
 from dpsym.core.params import (
+    Declaration,
     Derived,
-    FreeParameter,
-    Param,
     check_quantity,
     parameter_symbols,
     require,
@@ -82,7 +81,7 @@ MAX_INTEGER_SCAN = 4096
 LADDER_DIGITS = 30
 
 #: A mechanism instance (see :class:`dpsym.mechanisms.base.Mechanism`).
-class Instance(Protocol):
+class Instance(Declaration, Protocol):
     r"""A mechanism instance as the certified evaluation sees it: what every path reads of
     it, and the certification paths a family may offer.
 
@@ -108,12 +107,6 @@ class Instance(Protocol):
     """
 
     @property
-    def name(self) -> str: ...
-    @property
-    def params(self) -> tuple[Param, ...]: ...
-    @property
-    def free(self) -> FreeParameter | None: ...
-    @property
     def derived(self) -> tuple[Derived, ...]: ...
     @property
     def values(self) -> Mapping[str, Exact]: ...
@@ -123,7 +116,6 @@ class Instance(Protocol):
     @property
     def engine(self) -> Family: ...
 
-    def quantities(self) -> tuple[str, ...]: ...
     def _specific(self, cost: Cost) -> None: ...
     def optimal_parameter(self, cost: Cost | str) -> sp.Expr | None: ...
     def optimal_cost(self, cost: Cost | str) -> sp.Expr | None: ...
