@@ -34,13 +34,6 @@ import sympy as sp
 
 from dpsym.symbols import eps
 
-try:  # Jupyter's display; a plain `pip install .` has no IPython: plain text then
-    from IPython import get_ipython
-    from IPython.display import HTML, Math, display
-except ImportError:  # (IPython is optional: the names are None without it)
-    get_ipython = None  # type: ignore[assignment]
-    HTML = Math = display = None  # type: ignore[assignment, misc]
-
 __all__ = ["FIGURES_ENV", "VERBATIM_ROWS", "VERDICT_KINDS", "figure_directory", "in_jupyter",
            "math_text", "show", "show_figure", "show_verdict", "verdict_badge", "verdict_kind"]
 
@@ -55,9 +48,10 @@ _COUNTS: Counter[str] = Counter()
 def in_jupyter() -> bool:
     """Whether this code runs in a Jupyter kernel (an IPython shell with a kernel: the
     notebook front ends, ``nbclient``), where rich output is displayed."""
-    if get_ipython is None:
+    ipython = sys.modules.get("IPython")  # a kernel has imported it; nothing else needs to
+    if ipython is None:
         return False
-    shell = get_ipython()
+    shell = ipython.get_ipython()
     return shell is not None and getattr(shell, "kernel", None) is not None
 
 
@@ -79,6 +73,8 @@ def show(label: str, expr: Any) -> None:
     """
     text = math_text(label, expr)
     if in_jupyter():
+        from IPython.display import Math, display
+
         display(Math(text))
     else:
         print(text, flush=True)
@@ -167,6 +163,8 @@ def show_verdict(title: str, rows: Sequence[tuple[str, str]], decision: str, sta
     (never an object's repr). A row labelled as in :data:`VERBATIM_ROWS` (the source's
     text as printed, with its own markup) is a ``<code>`` element in HTML."""
     if in_jupyter():
+        from IPython.display import HTML, display
+
         items = "".join(
             f"<dt>{html.escape(label)}</dt><dd>"
             + (f"<code>{html.escape(text)}</code>" if label in VERBATIM_ROWS

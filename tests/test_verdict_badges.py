@@ -53,9 +53,10 @@ def test_plain_text_lists_the_instances(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_html_in_jupyter(monkeypatch: pytest.MonkeyPatch) -> None:
     shown = []
+    display = pytest.importorskip("IPython.display")  # imported where it is shown
     monkeypatch.setattr(notebook, "in_jupyter", lambda: True)
-    monkeypatch.setattr(notebook, "HTML", lambda text: text)
-    monkeypatch.setattr(notebook, "display", shown.append)
+    monkeypatch.setattr(display, "HTML", lambda text: text)
+    monkeypatch.setattr(display, "display", shown.append)
     show_verdict("x.y <z>", [("derivation", "1 < 2")], "undecided", "not decided")
     (html,) = shown
     assert '<span class="dpsym-verdict dpsym-verdict-undecided">undecided · not decided</span>' \
@@ -96,9 +97,10 @@ def test_printed_text_is_shown_verbatim(monkeypatch: pytest.MonkeyPatch) -> None
     r"""A source's text as printed keeps its own markup (``$``, ``\epsilon``, primes): in
     HTML it is code, never typeset; the other rows are text."""
     shown = []
+    display = pytest.importorskip("IPython.display")  # imported where it is shown
     monkeypatch.setattr(notebook, "in_jupyter", lambda: True)
-    monkeypatch.setattr(notebook, "HTML", lambda text: text)
-    monkeypatch.setattr(notebook, "display", shown.append)
+    monkeypatch.setattr(display, "HTML", lambda text: text)
+    monkeypatch.setattr(display, "display", shown.append)
     show_verdict("x.y", [("printed", r"$e^{\epsilon'} < 1$"), ("statement", "a < b")],
                  "proof", "holds")
     (html,) = shown
