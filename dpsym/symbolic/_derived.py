@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'bd2450c7ec2910140a8d26ef145dd967c7d479029c6b5cf068cbe7aac22c577b'
+FINGERPRINT = 'eb1dde7a4c7b62b9f15b0bdeeeddf0a5c930f9856c41474acfc27ffb63564906'
 
 def _e0():
     with evaluate(False):
