@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'bd2450c7ec2910140a8d26ef145dd967c7d479029c6b5cf068cbe7aac22c577b'
+FINGERPRINT = 'e7461eb086243465c0022908f014c2f9ba39113f9a9965f4160a06c01fcc6a66'
 
 def _e0():
     with evaluate(False):
