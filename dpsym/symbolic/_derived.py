@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'e7461eb086243465c0022908f014c2f9ba39113f9a9965f4160a06c01fcc6a66'
+FINGERPRINT = '7ea7579a9b99098566c561b384f64c8ac3122616dd2a99c4738f18ed3fd46a0f'
 
 def _e0():
     with evaluate(False):

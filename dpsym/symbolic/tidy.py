@@ -39,7 +39,7 @@ def combine_logs(expr: sp.Expr) -> sp.Expr:
     its parameters' declared domains (the engine's results are checked numerically there).
     """
     expr = sp.sympify(expr)
-    if not expr.args:
+    if not expr.has(sp.log):  # nothing to combine: the expression as it is, not rebuilt
         return expr
     expr = expr.func(*(combine_logs(a) for a in expr.args))
     if not isinstance(expr, sp.Add):
