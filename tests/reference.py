@@ -118,16 +118,21 @@ def laplace_cost(eps, Delta, p) -> mpmath.mpf:
     return 2 * mpmath.quad(lambda x: x**p * mpmath.exp(-x / lam) / (2 * lam), [0, lam, mpmath.inf])
 
 
+@functools.lru_cache(maxsize=16)
+def _lattice_powers(n: int, p, prec: int) -> list:
+    """i**p for i = 1..n-1 at precision ``prec`` (shared by the mass functions summed
+    over the same lattice)."""
+    with mpmath.workprec(prec):
+        return [mpmath.mpf(i) ** p for i in range(1, n)]
+
+
 def lattice_cost(mass_fn, p, eps, Delta) -> mpmath.mpf:
     """E|X|**p for a symmetric mass function mass_fn(i) (unnormalised), by summation."""
     b = mpmath.exp(-mpmath.mpf(eps))
     n = _periods(b) * int(Delta) + 5
-    total = mass_fn(0)
-    moment = mpmath.mpf(0)
-    for i in range(1, n):
-        m = mass_fn(i)
-        total += 2 * m
-        moment += 2 * m * mpmath.mpf(i) ** p
+    masses = [mass_fn(i) for i in range(1, n)]
+    total = mass_fn(0) + 2 * mpmath.fsum(masses)
+    moment = 2 * mpmath.fdot(masses, _lattice_powers(n, mpmath.mpf(p), mpmath.mp.prec))
     return moment / total
 
 
