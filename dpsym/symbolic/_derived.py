@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'bd2450c7ec2910140a8d26ef145dd967c7d479029c6b5cf068cbe7aac22c577b'
+FINGERPRINT = 'ebdae3cbc7a76639a03aab30c8f13ef469511635063fe56367c341f53a155751'
 
 def _e0():
     with evaluate(False):
