@@ -477,7 +477,8 @@ def interval_plan(m: Instance, cost: Cost) -> CompiledCost | None:
         lo, hi = (Fraction(int(e.p), int(e.q)) for e in ends)
         own = m._interval_functions(cost)
         if own is not None:  # the family's own ball functions (no sympy expression)
-            plans[key] = CompiledCost(own[0], own[1], own[2], lo, hi, numerator=own[3])
+            plans[key] = CompiledCost(own.cost, own.slope, own.dslope, lo, hi,
+                                      numerator=own.numerator, guard_digits=own.guard_digits)
             return plans[key]
         try:
             numerator = sign_numerator(m, cost, exact, lo)
@@ -516,7 +517,8 @@ def enclosed_optimum(m: Instance, quantity: str, cost: Cost, digits: int
     if plan is None:
         return None
     if "guard_digits" not in plan.memo:  # (b = e^{-eps} needs the bits of eps's exponent)
-        plan.memo["guard_digits"] = m._guard_digits(cost) + eps_bits(m) * 3 // 10
+        plan.memo["guard_digits"] = (m._guard_digits(cost) + plan.guard_digits
+                                     + eps_bits(m) * 3 // 10)
     return certify_minimum(plan, digits,
                            quantity="cost" if quantity == "cost" else "parameter",
                            guard_digits=plan.memo["guard_digits"])

@@ -55,7 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import flint
 
@@ -82,9 +82,20 @@ TAYLOR_ORDER = 6
 PRECISION_DOUBLINGS = 6
 #: Newton steps per precision before the contraction is judged stalled.
 MAX_NEWTON = 60
-#: A family's own ball functions of its free parameter for the interval minimiser: the cost,
-#: its slope, the slope's derivative and the slope's sign polynomial (its coefficients).
-IntervalFunctions = tuple[BallMap, BallMap, BallMap, Callable[[], list[flint.arb]]]
+
+
+class IntervalFunctions(NamedTuple):
+    """A family's own ball functions of its free parameter for the interval minimiser."""
+
+    cost: BallMap
+    slope: BallMap
+    #: The slope's derivative.
+    dslope: BallMap
+    #: The coefficients of the slope's sign polynomial (:attr:`CompiledCost.numerator`).
+    numerator: Callable[[], list[flint.arb]]
+    #: Digits the functions lose to cancellation beyond the family's guard digits
+    #: (:attr:`CompiledCost.guard_digits`).
+    guard_digits: int = 0
 
 
 
@@ -125,6 +136,10 @@ class CompiledCost:
     #: slope's ``slope``, ``dslope``, ``cost``, ``lo``, ``hi`` and ``covering()``
     #: (:class:`dpsym.certified.lerch.intervals.IncreasingSign`), tried first.
     sign: Callable[[CompiledCost], SignCovering] | None = None
+    #: Digits these functions lose to cancellation beyond the family's guard digits (its
+    #: ``_guard_digits``, which serve its other paths too), added to the guard of
+    #: :func:`certify_minimum` by :func:`dpsym.certified.evaluation.enclosed_optimum`.
+    guard_digits: int = 0
     #: The proven candidates once found (they depend on the parameters only, not on the
     #: digits), their root boxes replaced by the narrowest contraction reached so far.
     memo: dict = field(default_factory=dict, compare=False)

@@ -577,8 +577,16 @@ class _RadialPolynomials:
         return self._polys()["coeffs"]
 
     def functions(self) -> IntervalFunctions:
-        """(cost, slope, slope derivative, sign numerator)."""
-        return self.cost, self.slope, self.dslope, self.numerator
+        r"""(cost, slope, slope derivative, sign numerator), and the digits they lose below
+        :data:`SERIES_EPS`: there the guard digits are those of the series path, where
+        nothing cancels (:meth:`StaircaseMD._guard_digits`), but these polynomials still
+        cancel to relative order :math:`\varepsilon^{d+1}`, and the costs of the
+        candidate minimisers differ at that order."""
+        lost = 0
+        if self.eps <= SERIES_EPS:
+            lost = (self.d + 1) * (decimal_digits(self.eps.denominator)
+                                   - decimal_digits(self.eps.numerator) + 1)
+        return IntervalFunctions(self.cost, self.slope, self.dslope, self.numerator, lost)
 
 
 @cache

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from numbers import Integral
 
 import numpy as np
@@ -190,9 +190,14 @@ class DiscreteLaplaceExact(ExactSampler):
         object.__setattr__(self, "eps", check_eps(self.eps))
         object.__setattr__(self, "Delta", check_integer(self.Delta, "Delta", 1))
 
-    def draw(self, source: Bits) -> int:
+    @cached_property
+    def _ratio(self) -> tuple[int, int]:
+        r""":math:`\gamma = \varepsilon/\Delta` as (numerator, denominator)."""
         gamma = self.eps / self.Delta
-        s, t = gamma.numerator, gamma.denominator
+        return gamma.numerator, gamma.denominator
+
+    def draw(self, source: Bits) -> int:
+        s, t = self._ratio
         while True:
             y = geometric_exp_neg_ratio(source, s, t)
             negative = source.below(2) == 1
@@ -269,10 +274,21 @@ class DiscreteStaircaseExact(ExactSampler):
         of width at most :math:`2^{-\mathrm{bits}}`."""
         return _part_enclosure(self.eps, self.r, self.Delta - self.r, bits)
 
+    @cached_property
+    def _enclosures(self) -> dict[int, tuple[Fraction, Fraction]]:
+        """:meth:`first_part_enclosure` by precision, as the draws ask for it."""
+        return {}
+
+    def _first_part(self, bits: int) -> tuple[Fraction, Fraction]:
+        found = self._enclosures.get(bits)
+        if found is None:
+            found = self._enclosures[bits] = self.first_part_enclosure(bits)
+        return found
+
     def draw(self, source: Bits) -> int:
         s, t = self.eps.numerator, self.eps.denominator
         r, m, period = self.r, self.Delta - self.r, self.Delta
-        enclosure = self.first_part_enclosure
+        enclosure = self._first_part
         while True:
             k = geometric_exp_neg_ratio(source, s, t)
             if m == 0 or bernoulli_real(source, enclosure):
@@ -332,7 +348,7 @@ class DiscreteUniformExact(ExactSampler):
         object.__setattr__(self, "delta", check_delta(self.delta))
         object.__setattr__(self, "Delta", check_integer(self.Delta, "Delta", 1))
 
-    @property
+    @cached_property
     def support_size(self) -> int:
         """:math:`n`."""
         return uniform_support_size(self.delta, self.Delta)

@@ -129,9 +129,22 @@ class RandomBits:
         if n == 1:
             return 0
         ell = (n - 1).bit_length()
-        bits = self.bits
-        while True:
-            v = bits(ell)
+        mask = (1 << ell) - 1
+        while True:  # bits(ell), written out: this loop is the samplers' innermost
+            nbits = self._nbits
+            if nbits < ell:
+                acc, words, pos = self._acc, self._words, self._pos
+                while nbits < ell:
+                    if pos == len(words):
+                        words, pos = self._refill(), 0
+                        self._words = words
+                    acc |= words[pos] << nbits
+                    pos += 1
+                    nbits += 64
+                self._acc, self._pos = acc, pos
+            v = self._acc & mask
+            self._acc >>= ell
+            self._nbits = nbits - ell
             if v < n:
                 return v
 
@@ -151,7 +164,8 @@ def _bernoulli_exp_neg_unit(source: Bits, num: int, den: int) -> bool:
     r""":math:`\mathrm{Bernoulli}(e^{-\gamma})` for :math:`\gamma = \mathrm{num}/\mathrm{den}
     \in [0, 1]` (CKS Algorithm 1, first part)."""
     k = 1
-    while source.below(den * k) < num:  # A ~ Bernoulli(gamma / k)
+    below = source.below
+    while below(den * k) < num:  # A ~ Bernoulli(gamma / k)
         k += 1
     return k & 1 == 1
 
@@ -198,8 +212,9 @@ def bernoulli_exp_neg(source: Bits, gamma: Fraction) -> bool:
 def geometric_exp_neg_ratio(source: Bits, s: int, t: int) -> int:
     r""":func:`geometric_exp_neg` for :math:`\gamma = s / t` given as the integers
     :math:`s, t \ge 1` (lowest terms)."""
+    below = source.below
     while True:
-        u = source.below(t)
+        u = below(t)
         if not _bernoulli_exp_neg_unit(source, u, t):
             continue
         v = 0
