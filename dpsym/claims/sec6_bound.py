@@ -34,7 +34,11 @@ The facts the bounds use, each decided by sympy in :func:`reduction`:
   -\varphi/z^2`, limit 0): :math:`R` decreases, :math:`0 < -R^{\prime}(z) < 1` for
   :math:`z > 0`. With :math:`K = \varepsilon/\mu`, :math:`x_s = K(-R^{\prime}(y))`,
   :math:`y_s = K(-R^{\prime}(y) + \mu R(y))`, :math:`x_t = -\lambda_t y`,
-  :math:`y_t = -\lambda_t x` (the derivatives of :math:`x, y`):
+  :math:`y_t = -\lambda_t x` (the derivatives of :math:`x, y`; so :math:`x` increases with
+  :math:`\varepsilon` and decreases with :math:`\delta`, :math:`y` increases with
+  :math:`\varepsilon` and with :math:`\delta` where :math:`x < 0`, decreases with it where
+  :math:`x > 0`; and :math:`K` increases with :math:`\varepsilon`, as
+  :math:`\lambda_s = KR(y) < yR(y) < 1`, and decreases with :math:`\delta`):
   :math:`\lambda_{ss} = \lambda_s(1 - \lambda_s) - x_s y_s`,
   :math:`\lambda_{st} = -\lambda_s\lambda_t - x_s y_t`,
   :math:`\lambda_{tt} = \lambda_t(1 - \lambda_t) - x_t y_t`;
@@ -42,23 +46,22 @@ The facts the bounds use, each decided by sympy in :func:`reduction`:
   :math:`\partial_t\log R_k = -\ell^{\prime} + k\lambda_t`, and the Hessian
   :math:`(\ell^{\prime\prime}\psi^2 + \ell^{\prime}\psi_2 + k\lambda_{ss},
   -\ell^{\prime\prime}\psi + k\lambda_{st}, \ell^{\prime\prime} + k\lambda_{tt})`, with
-  :math:`\psi = \phi^{\prime} = \varepsilon/(1 - e^{-\varepsilon})` and
+  :math:`\psi = \phi^{\prime} = \varepsilon e^\varepsilon/(e^\varepsilon - 1)` and
   :math:`\psi_2 = \phi^{\prime\prime} = \psi(1 - \varepsilon/(e^\varepsilon - 1))`, both
   increasing in :math:`\varepsilon` (the chain rule, checked on abstract functions);
-* :math:`\ell^{\prime} = N/D`, :math:`\ell^{\prime\prime} = c(N^{\prime}D -
-  ND^{\prime})/D^2` with :math:`H = D/c`, :math:`H^{\prime} = N/c^2`: for :math:`F`,
-  :math:`N = L - c/(1+c)`, :math:`D = c - L`; for :math:`G`,
-  :math:`N = L^2 + 2L - 2c(L+1)/(1+c)`, :math:`D = 2c - L^2 - 2L`; :math:`N(0) = 0` and
-  :math:`N^{\prime} = c/(1+c)^2`, resp. :math:`2cL/(1+c)^2`, are positive: :math:`F, G`
+* :math:`H = D/c`, :math:`H^{\prime} = N/c^2` (the engine's closed forms), with, for
+  :math:`F`, :math:`N = L - c/(1+c)`, :math:`D = c - L = E_2(L)`; for :math:`G`,
+  :math:`N = L^2 + 2L - 2c(L+1)/(1+c)`, :math:`D = 2c - L^2 - 2L = 2E_3(L)`, where
+  :math:`E_m(v) = e^v - \sum_{n<m} v^n/n! = \sum_{n \ge m} v^n/n!` (so
+  :math:`E_m^{\prime} = E_{m-1}`, positive and increasing for :math:`v > 0`); :math:`N(0) = 0`
+  and :math:`N^{\prime} = c/(1+c)^2`, resp. :math:`2cL/(1+c)^2`, are positive: :math:`F, G`
   increase.
 
-For :math:`c \le 3/4` the differences :math:`N, D` cancel, and :math:`\ell` is evaluated
-from the power series :math:`F = cP(c)`, :math:`G = c^2Q(c)` (Mercator's series of
-:math:`L` and its Cauchy square, exact rational coefficients, all of modulus at most 1 beyond
-the 160 kept; the tail of the :math:`m`-th derivative is at most
-:math:`N^m c^{N-m}/(1 - (1 + 1/N)^m c)`): :math:`\ell^{\prime} = j + cS^{\prime}/S`,
-:math:`\ell^{\prime\prime} = cS^{\prime}/S + c^2S^{\prime\prime}/S - (cS^{\prime}/S)^2`
-(:math:`S = P, j = 1`; :math:`S = Q, j = 2`).
+So :math:`\ell = \log D(v) - u` with :math:`v = \log(1 + e^u)`, and its derivatives come
+from :math:`E_m` without the cancellation of :math:`c - L` and :math:`2c - L^2 - 2L` for small
+:math:`c`: :math:`E_m` is summed as its series (positive terms) below 4 and as
+:math:`e^v` minus the polynomial above (or at a point above 1/16), and
+:math:`\ell^{\prime} = E_{m-1}(v)/E_m(v)\cdot c/(1+c) - 1` at a point.
 
 **The bounds.** On a box :math:`[\varepsilon_0, \varepsilon_1]\times[\delta_0, \delta_1]`
 (split in :math:`(s, t)`) two upper bounds are computed in Arb and the smaller is kept: the
@@ -66,11 +69,15 @@ the 160 kept; the tail of the :math:`m`-th derivative is at most
 \delta_1)^k/\varepsilon_0^k` (each factor monotone), and the *Taylor bound*
 :math:`\log R_k(p + d) \le \log R_k(p) + \nabla\log R_k(p)\cdot d + \tfrac12 d^{\top}
 \mathcal H d`, :math:`p` the box's centre, the gradient enclosed at :math:`p` and the
-Hessian :math:`\mathcal H` over the box: :math:`\mu` over the box from its two extreme
-corners, :math:`R` and :math:`-R^{\prime}` of an interval from its end points and a
-mean-value form, :math:`\psi, \psi_2` from the end points, :math:`\ell^{\prime},
-\ell^{\prime\prime}` as the union over the cells of width 1/32 in :math:`u` that the box
-covers (each cell enclosed once). The maximum of the quadratic over the box is bounded
+Hessian :math:`\mathcal H` over the box: :math:`\mu, K, x, y` over the box from its
+corners (the monotonicity above), :math:`R` and :math:`-R^{\prime}` of an interval from its
+end points and a mean-value form, :math:`\psi, \psi_2` from the end points,
+:math:`\ell^{\prime}, \ell^{\prime\prime}` as the union over the two to four cells in
+:math:`u` that cover the box's range, each no wider than it and enclosed once: from width
+1/32 down by the Taylor expansion of :math:`\ell` at the cell's centre to order 6 (series
+arithmetic in Arb, :math:`D(v_0 + w) = \sum_k D^{(k)}(v_0)w^k/k!`), its last coefficient
+enclosed over the whole cell; wider cells (up to width 1) as the union of their halves.
+The maximum of the quadratic over the box is bounded
 coordinate by coordinate (the diagonal term by its upper end, which may be negative) plus
 :math:`|\mathcal H_{st}|r_s r_t`. :math:`\mu` at a point is enclosed by a float root
 bracketed in Arb (:math:`g(\mu_-) < \delta < g(\mu_+)`).
@@ -181,6 +188,13 @@ def _cost_parts(c: sp.Expr, L: sp.Expr, power: int) -> tuple[sp.Expr, sp.Expr]:
     return L**2 + 2 * L - 2 * c * (L + 1) / (1 + c), 2 * c - L**2 - 2 * L
 
 
+def _zero(expr: sp.Expr) -> bool:
+    """Whether ``expr`` is identically zero, decided as a rational function of its
+    generators (the exponentials and symbols in it): the numerator of its normal form over
+    one denominator, with the powers of exponentials combined, expands to 0."""
+    return sp.expand(sp.powsimp(sp.expand(sp.numer(sp.together(expr))))) == 0
+
+
 @functools.cache
 def reduction() -> dict[str, bool]:
     """The identities and signs the bounds rest on, decided by sympy (see the module)."""
@@ -190,19 +204,20 @@ def reduction() -> dict[str, bool]:
     g = PROFILE.subs({sigma: 1}).subs({Delta: m, eps: e})
     out = {"g = Phi(-x) - e^eps Phi(-y)": sp.simplify(
                g - (Phi(-x) - sp.exp(e) * Phi(-y))) == 0,
-           "dg/dmu = phi(x)": sp.simplify(sp.diff(g, m) - phi(x)) == 0,
+           "dg/dmu = phi(x)": _zero(sp.diff(g, m) - phi(x)),
            "dg/deps = -e^eps Phi(-y)": sp.simplify(sp.diff(g, e) + sp.exp(e) * Phi(-y)) == 0,
-           # phi > 0; Phi increases (Phi' = phi) from Phi(-oo) = 0, so Phi > 0
+           # phi > 0; Phi increases (Phi' = phi) from Phi(-oo) = (1 + erf(-oo))/2 = 0
            "phi > 0, Phi' = phi, Phi(-oo) = 0": bool(
-               phi(w).is_positive and sp.simplify(sp.diff(Phi(w), w) - phi(w)) == 0
-               and sp.limit(Phi(w), w, -sp.oo) == 0),
+               phi(w).is_positive and _zero(sp.diff(Phi(w), w) - phi(w))
+               and Phi(w).subs(w, -sp.oo) == 0),
            # e^eps phi(y) / phi(x) = exp(eps - (y^2 - x^2)/2) = 1
            "e^eps phi(y) = phi(x)": sp.expand(e - y**2 / 2 + x**2 / 2) == 0}
     R = Phi(-w) / phi(w)
-    q = phi(z) / z - Phi(-z)  # decreasing to 0: q > 0, i.e. z R(z) < 1 for z > 0
+    # q decreases to 0 (e^{-z^2/2}/z -> 0, erf(-oo) = -1): q > 0, i.e. z R(z) < 1 for z > 0
+    q = phi(z) / z - Phi(-z)
     out["R' = zR - 1 < 0"] = bool(
         sp.simplify(sp.diff(R, w) - (w * R - 1)) == 0
-        and sp.simplify(sp.diff(q, z) + phi(z) / z**2) == 0 and sp.limit(q, z, sp.oo) == 0)
+        and sp.simplify(sp.diff(q, z) + phi(z) / z**2) == 0 and q.subs(z, sp.oo) == 0)
     # the chain rule on abstract functions: mu with its implicit derivatives, R' = zR - 1
     mu = _Mu(_s, _t)
     K = _E / mu
@@ -225,7 +240,8 @@ def reduction() -> dict[str, bool]:
             (_t, _t): l2 + k * lam[4]}
     W = sp.Symbol("W", positive=True)
     out["phi' = psi, phi'' = psi_2"] = bool(
-        sp.simplify(sp.diff(phis, _s) - psi) == 0 and sp.simplify(sp.diff(psi, _s) - psi2) == 0)
+        _zero((sp.diff(phis, _s) - psi).subs(sp.exp(_E), W))
+        and _zero((sp.diff(psi, _s) - psi2).subs(sp.exp(_E), W)))
     out["the gradient and Hessian of log R"] = all(
         sp.cancel(sp.expand((sp.diff(f, *v) - d).subs(sp.exp(_E), W))) == 0
         for v, d in want.items())
@@ -236,10 +252,10 @@ def reduction() -> dict[str, bool]:
     nB = sp.exp(e) - 1 - e * sp.exp(e)
     psi_e = e * sp.exp(e) / (sp.exp(e) - 1)
     out["psi, 1 - B increasing"] = bool(
-        sp.simplify(sp.diff(psi_e, e) - sp.exp(e) * (sp.exp(e) - 1 - e) / (sp.exp(e) - 1)**2)
-        == 0 and sp.diff(sp.exp(e) - 1 - e, e).subs(sp.exp(e), 1 + z).is_positive
+        _zero(sp.diff(psi_e, e) - sp.exp(e) * (sp.exp(e) - 1 - e) / (sp.exp(e) - 1)**2)
+        and sp.diff(sp.exp(e) - 1 - e, e).subs(sp.exp(e), 1 + z).is_positive
         and (sp.exp(e) - 1 - e).subs(e, 0) == 0
-        and sp.simplify(sp.diff(B, e) - nB / (sp.exp(e) - 1)**2) == 0
+        and _zero(sp.diff(B, e) - nB / (sp.exp(e) - 1)**2)
         and sp.diff(nB, e).is_negative and nB.subs(e, 0) == 0)
     # the costs: the engine's closed forms, N, D, their derivatives, monotonicity
     sym = parameter_symbols(TruncatedLaplace)
@@ -481,19 +497,16 @@ def _psi(e: flint.arb) -> tuple[flint.arb, flint.arb]:
 
 def _minus_dR_interval(z: flint.arb, rz: flint.arb) -> flint.arb:
     r""":math:`-R^{\prime}` over the interval ``z`` (``rz`` = R over it): the mean-value form
-    around the midpoint (:math:`R^{\prime\prime} = (1 + z^2)R - z`), intersected with
-    :math:`1 - zR` and, for :math:`z > 0`, with :math:`(0, 1)`."""
+    around the midpoint (:math:`R^{\prime\prime} = (1 + z^2)R - z`; at the midpoint
+    :math:`1 - zR`, which loses at most 6 bits up to 8), intersected with :math:`1 - zR` and,
+    for :math:`z > 0`, with :math:`(0, 1)`."""
     m = flint.arb(z.mid())
-    mean = mills_slope(m) - ((1 + z * z) * rz - z) * (z - m)
+    at = 1 - m * mills(m) if abs(m) <= 8 else mills_slope(m)
+    mean = at - ((1 + z * z) * rz - z) * (z - m)
     for other in (1 - z * rz, flint.arb(0.5, 0.5) if z > 0 else None):
         if other is not None and mean.overlaps(other):
             mean = mean.intersection(other)
     return mean
-
-
-def _decreasing(f: Callable[[flint.arb], flint.arb], z: flint.arb) -> flint.arb:
-    """A decreasing ``f`` over the interval ``z``: from its end points."""
-    return f(z.upper()).union(f(z.lower()))
 
 
 # ----------------------------------------------------------------------------- the search
@@ -536,14 +549,28 @@ def _taylor(cost: _Cost, box: _Box, e: flint.arb, d: flint.arb, mu_p: flint.arb,
     gs = l1p * _psi(e)[0] - k + k * K * mills(x + mu_p)
     gt = -l1p + k * d / (mu_p * normal_pdf(x))
     # the Hessian over the box
-    E, D = box.e0.union(box.e1), box.d0.union(box.d1)
-    KB = E / MU
-    X, Y = KB - MU / 2, KB + MU / 2
-    RY = _decreasing(mills, Y)
+    D = box.d0.union(box.d1)
+    # K and x increase with eps and decrease with delta; y increases with eps, and with
+    # delta where x < 0, decreases where x > 0: over the box from its corners
+    hint = (float(MU.lower()) * (1 - 1e-9), float(MU.upper()) * (1 + 1e-9))
+    m01, m10 = _mu(box.e0, box.d1, hint), _mu(box.e1, box.d0, hint)
+    k01, k10 = box.e0 / m01, box.e1 / m10
+    KB = k01.union(k10)
+    X = (k01 - m01 / 2).union(k10 - m10 / 2)
+    if X > 0:
+        Y = (k01 + m01 / 2).union(k10 + m10 / 2)
+    elif X < 0:
+        m00, m11 = _mu(box.e0, box.d0), _mu(box.e1, box.d1)
+        Y = (box.e0 / m00 + m00 / 2).union(box.e1 / m11 + m11 / 2)
+    else:
+        Y = KB + MU / 2
+    # R decreases: over an interval from its ends
+    r_top, r_y, r_x = mills(Y.upper()), mills(Y.lower()), mills(X.lower())
+    RY = r_top.union(r_y)
     mY = _minus_dR_interval(Y, RY)
     lt = D / (MU * normal_pdf(X))
     hull = X.union(Y)
-    lt_mean = _minus_dR_interval(hull, _decreasing(mills, hull))
+    lt_mean = _minus_dR_interval(hull, r_top.union(r_x))
     if lt.overlaps(lt_mean):
         lt = lt.intersection(lt_mean)
     _, lss, lst, ltt = _lambda_hessian(KB, MU, X, Y, RY, mY, lt)
