@@ -60,8 +60,12 @@ def convergent(s):
 
 @functools.cache
 def geometric_moment(j):
-    r"""$\sum_{k \ge 0} k^j b^k$ by sympy.summation (its convergent branch)."""
-    return convergent(sp.summation(k**j * b**k, (k, 0, sp.oo)))
+    r"""$\sum_{k \ge 0} k^j b^k$: the geometric series by sympy.summation (its convergent
+    branch), then $b\,\frac{d}{db}$ per power of $k$ (termwise differentiation of a power
+    series inside its disc of convergence)."""
+    if j == 0:
+        return convergent(sp.summation(b**k, (k, 0, sp.oo)))
+    return sp.factor(b * sp.diff(geometric_moment(j - 1), b))
 
 
 def sum_over_periods(expr):
@@ -105,8 +109,9 @@ assert [(pc.lo, pc.hi) for pc in shape.tail.pieces] == [(0, gamma * Delta), (gam
 #
 # Independent derivation: integrate the piecewise density over one period
 # $x = k\Delta + u$, $u \in [0, \Delta)$ (sympy returns $\min(\Delta, \gamma\Delta)$, which is
-# $\gamma\Delta$ because $\gamma \le 1$), sum the periods with `sympy.summation`, double
-# for the negative half-line, and solve total mass $= 1$.
+# $\gamma\Delta$ because $\gamma \le 1$), sum the periods with `sympy.summation` (the
+# geometric series; its moments $\sum_k k^j b^k$ by termwise differentiation, $b\,d/db$),
+# double for the negative half-line, and solve total mass $= 1$.
 
 # %%
 a = sp.Symbol("a", positive=True)
