@@ -53,6 +53,7 @@ bounds outward.
 
 from __future__ import annotations
 
+import collections
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -746,12 +747,35 @@ def _trim(law: _GridLaw, up: bool | None, tol: flint.arb) -> _GridLaw:
     return _GridLaw(law.offset + lo, flint.arb_poly(kept), infinite, lost)
 
 
+#: The last composed grid laws (:func:`_grid`), by the identity of their components (held
+#: in the entry, so that no identity is reused while cached), the counts, the grid, the side,
+#: the trimming and the precision: the same law inverted at several targets is built once.
+_GRID_CACHE: collections.OrderedDict[tuple, tuple] = collections.OrderedDict()
+_GRID_CACHE_SIZE = 4
+
+
 def _grid(items, h: sp.Expr, up: bool, tol_bits: int | None = None
           ) -> tuple[int, flint.arb_poly, flint.arb]:
     r"""The composed law on the grid :math:`h\mathbb{Z}` (``up``: of a dominating pair,
     else of a dominated one), by binary powering with tails below
     :math:`2^{-\mathrm{tol\_bits}}` (default: the precision plus 16 bits) trimmed after
-    each product; each trim moves less than that mass, the safe way."""
+    each product; each trim moves less than that mass, the safe way. The last few are
+    kept (:data:`_GRID_CACHE`)."""
+    key = (tuple((id(comp), count) for comp, count in items), h, up, tol_bits,
+           flint.ctx.prec)
+    if key in _GRID_CACHE:
+        _GRID_CACHE.move_to_end(key)
+        return _GRID_CACHE[key][1]
+    out = _grid_law(items, h, up, tol_bits)
+    _GRID_CACHE[key] = ([comp for comp, _ in items], out)
+    if len(_GRID_CACHE) > _GRID_CACHE_SIZE:
+        _GRID_CACHE.popitem(last=False)
+    return out
+
+
+def _grid_law(items, h: sp.Expr, up: bool, tol_bits: int | None
+              ) -> tuple[int, flint.arb_poly, flint.arb]:
+    """:func:`_grid`, computed."""
     tol = flint.arb(2) ** -(flint.ctx.prec + 16 if tol_bits is None else tol_bits)
     result: _GridLaw | None = None
     for comp, count in items:
