@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'da9fc818f5c596dd6ed59adaaa88ba6058b6229b1451394f13bcbdd93639621f'
+FINGERPRINT = 'ef3376829e4940bcde6d3769131c630b452ca695d6c9ba88600e7e64c372b984'
 
 def _e0():
     with evaluate(False):
