@@ -73,16 +73,21 @@ def test_sums_and_integrals_against_mpmath(text):
     with workdps(50):
         cuts = sorted({mpmath.mpf(str(sp.N(c, 60))) for c in cost.shape.cuts})
 
-        def F(t):
-            return mpmath.quad(f, [0, *[c for c in cuts if 0 < c < t], t]) if t else 0
-
         third = mpmath.mpf(1) / 3
+        # F(t) = the integral of the cost over [0, t], at t = 1/3 + k: accumulated one
+        # period at a time, each split at the cost's cuts
+        F, total, start = [], mpmath.mpf(0), mpmath.mpf(0)
+        for k in range(140):
+            end = third + k
+            total += mpmath.quad(f, [start, *[c for c in cuts if start < c < end], end])
+            F.append(total)
+            start = end
         reference = {
             "integral": mpmath.quad(lambda t: f(t) * mpmath.exp(-t), [0, *cuts[1:],
                                                                       mpmath.inf]),
             # terms past k = 140 are below e^-140 (1e-61) times the cost's growth
             "L": mpmath.fsum(mpmath.exp(-k) * f(third + k) for k in range(140)),
-            "F": mpmath.fsum(mpmath.exp(-k) * F(third + k) for k in range(140)),
+            "F": mpmath.fsum(mpmath.exp(-k) * F[k] for k in range(140)),
             "lattice": mpmath.fsum(f(mpmath.mpf(i)) for i in range(50)),
             "finite": mpmath.fsum(mpmath.exp(-k) * f(mpmath.mpf(2 + 3 * k))
                                   for k in range(7)),

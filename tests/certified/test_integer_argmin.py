@@ -30,19 +30,23 @@ from dpsym.precision import arb_workprec
 
 
 def ref_costs(e: mpmath.mpf, D: int, p: int) -> list[mpmath.mpf]:
-    """The cost at r = 1..D by direct summation of the mass function (working precision)."""
+    """The cost at r = 1..D by direct summation of the mass function (working precision):
+    the unnormalised mass of i = k D + j is b^k w_j(r), w_j(r) = 1 (j < r) or b, so each
+    residue j's sums over k (of the mass and of 2 i^p times it) are summed term by term
+    once, and weighted by w_j(r) for every r."""
     bb = mpmath.exp(-e)
     periods = int(mpmath.ceil(mpmath.log(mpmath.mpf(10) ** (mpmath.mp.dps + 10)) / e)) + 2
     periods += int(3 * p * mpmath.log(periods + 2) / e) + 2  # the i^p growth of the terms
+    norms, moments = [mpmath.mpf(0)] * D, [mpmath.mpf(0)] * D
+    for i in range(periods * D):
+        kk, j = divmod(i, D)
+        mass = bb**kk
+        norms[j] += mass if i == 0 else 2 * mass
+        moments[j] += 2 * mass * mpmath.mpf(i) ** p
     out = []
     for r in range(1, D + 1):
-        norm = 0
-        moment = 0
-        for i in range(periods * D):
-            kk, j = divmod(i, D)
-            mass = bb**kk if j < r else bb ** (kk + 1)
-            norm += mass if i == 0 else 2 * mass
-            moment += 2 * mass * mpmath.mpf(i) ** p
+        norm = mpmath.fsum(n if j < r else bb * n for j, n in enumerate(norms))
+        moment = mpmath.fsum(m if j < r else bb * m for j, m in enumerate(moments))
         out.append(moment / norm)
     return out
 
