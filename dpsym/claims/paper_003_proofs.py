@@ -760,9 +760,20 @@ _beta = sp.Symbol("beta", positive=True)  # b = 1/(1 + beta) in (0, 1)
 @functools.cache
 def _delta0_limit(power: int) -> sp.Expr:
     """lim V_low as delta -> 0 along the hypothesis (n -> oo at fixed eps; a = (1 - b)/(2(1
-    - b^n))), sympy with b = 1/(1 + beta), then in eps (b = e^{-eps})."""
-    low = closed_form(power).subs(_a, (1 - b) / (2 * (1 - b**_n))).subs(b, 1 / (1 + _beta))
-    lim = sp.limit(low, _n, sp.oo)
+    - b^n))), in eps (b = e^{-eps}): with b^n = T the closed form is a rational function of
+    b, T and n in which n appears only in terms that carry T; as n^j b^n -> 0 (0 < b < 1)
+    those terms vanish and the limit is the value at T = 0, where the denominator is not 0
+    (checked; otherwise sympy's limit with b = 1/(1 + beta))."""
+    low = closed_form(power).subs(_a, (1 - b) / (2 * (1 - b**_n)))
+    T = sp.Symbol("T", positive=True)
+    num, den = (sp.expand(part) for part in sp.fraction(sp.together(low.subs(
+        {b**_n: T, b ** (_n - 1): T / b, b ** (_n - 2): T / b**2}))))
+    if all(term.has(T) for part in (num, den) for term in sp.Add.make_args(part)
+           if term.has(_n)) and den.subs(T, 0) != 0:
+        lim = (num.subs(T, 0) / den.subs(T, 0)).subs(b, sp.exp(-eps))
+        if not lim.has(_n, T):
+            return sp.simplify(lim)
+    lim = sp.limit(low.subs(b, 1 / (1 + _beta)), _n, sp.oo)
     return sp.simplify(lim.subs(_beta, sp.exp(eps) - 1))
 
 
