@@ -9,8 +9,6 @@ found by minimising that numeric cost. Callers set the precision with ``mpmath.w
 
 from __future__ import annotations
 
-import functools
-
 import mpmath
 
 
@@ -51,45 +49,26 @@ def staircase_cost(eps, Delta, gamma, p, quad: bool = False) -> mpmath.mpf:
     return moment / mass
 
 
-@functools.cache
-def _sympy_power_sum(j: int):
-    r""":math:`\sum_{k \ge 0} k^j b^k` by ``sympy.summation`` (its convergent branch), in the
-    symbols ``(k, bb)`` of :func:`_sum_symbols`."""
-    import sympy as sp
-
-    k, bb = _sum_symbols()
-    s = sp.summation(k**j * bb**k, (k, 0, sp.oo))
-    return s.args[0][0] if isinstance(s, sp.Piecewise) else s
-
-
-@functools.cache
-def _sum_symbols():
-    import sympy as sp
-
-    return sp.Symbol("k", integer=True, nonnegative=True), sp.Symbol("bb", positive=True)
-
-
 def staircase_cost_by_sympy_sum(eps, Delta, gamma, p: int, dps: int) -> mpmath.mpf:
     """E|X|**p of the staircase for integer p, for any eps (also eps -> 0).
 
     The sum over periods is done by ``sympy.summation`` (its own geometric-series rules,
-    independent of dpsym's; term by term in the powers of k, each power's sum once), the
-    integral over each step by ``sympy.integrate``; the result is evaluated with ``evalf``
-    at ``dps`` digits from exact inputs.
+    independent of dpsym's), the integral over each step by ``sympy.integrate``; the
+    result is evaluated with ``evalf`` at ``dps`` digits from exact inputs.
     """
     import sympy as sp
 
-    k, bb = _sum_symbols()
+    k = sp.Symbol("k", integer=True, nonnegative=True)
     x = sp.Symbol("x", positive=True)
+    bb = sp.Symbol("bb", positive=True)
     gam, D = sp.Rational(gamma), sp.Rational(Delta)
     pieces = ((k * D, (k + gam) * D, 1), ((k + gam) * D, (k + 1) * D, bb))
     mass = sum(sp.integrate(lvl, (x, lo, hi)) for lo, hi, lvl in pieces)
     mom = sum(sp.integrate(lvl * x**p, (x, lo, hi)) for lo, hi, lvl in pieces)
 
-    def total(expr):  # sum_k b^k expr(k), expr a polynomial in k: linear in its powers
-        poly = sp.Poly(sp.expand(expr), k)
-        return sp.Add(*[c * _sympy_power_sum(m[0])
-                        for m, c in zip(poly.monoms(), poly.coeffs(), strict=True)])
+    def total(expr):
+        s = sp.summation(sp.expand(bb**k * expr), (k, 0, sp.oo))
+        return s.args[0][0] if isinstance(s, sp.Piecewise) else s
 
     ratio = sp.cancel(total(mom) / total(mass))
     value = ratio.subs(bb, sp.exp(-sp.Rational(eps)))
