@@ -158,6 +158,10 @@ html_theme_options = {
     "navigation_with_keys": False,
 }
 html_show_sourcelink = False
+# the highlighted source of each module (sphinx.ext.viewcode, about a hundred pages) has no
+# navigation sidebar: its links lead back to the documented objects ("[docs]"), and the
+# site's navigation, rendered for each of those pages, took a third of the build
+html_sidebars = {"_modules/**": []}
 
 # the prompts of console examples ("$ ") and Python's (">>> ", "... ") are not copied
 copybutton_prompt_text = r"\$ |>>> |\.\.\. "

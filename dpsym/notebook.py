@@ -73,7 +73,7 @@ def show(label: str, expr: Any) -> None:
     """
     text = math_text(label, expr)
     if in_jupyter():
-        from IPython.display import Math, display
+        from IPython.display import Math, display  # optional: loaded in a kernel already
 
         display(Math(text))
     else:
@@ -163,7 +163,7 @@ def show_verdict(title: str, rows: Sequence[tuple[str, str]], decision: str, sta
     (never an object's repr). A row labelled as in :data:`VERBATIM_ROWS` (the source's
     text as printed, with its own markup) is a ``<code>`` element in HTML."""
     if in_jupyter():
-        from IPython.display import HTML, display
+        from IPython.display import HTML, display  # optional: loaded in a kernel already
 
         items = "".join(
             f"<dt>{html.escape(label)}</dt><dd>"

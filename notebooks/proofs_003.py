@@ -358,10 +358,14 @@ step("003.sec6.classic.ratio")
 #
 # $R_1 = \sqrt{\pi/2}\,F(c)\,\mu/\varepsilon$ and $R_2 = G(c)\,\mu^2/\varepsilon^2$ with
 # $c = (e^\varepsilon - 1)/(2\delta)$, $F = 1 - \log(1+c)/c$, $G = 2 - (\log^2(1+c) +
-# 2\log(1+c))/c$ and $\mu = 1/\sigma^*$ the root of $\Phi(\mu/2 - \varepsilon/\mu) -
-# e^\varepsilon\Phi(-\mu/2 - \varepsilon/\mu) = \delta$. The identities and signs behind the
-# bounds (the rewriting of the engine's closed forms, $\partial g/\partial\mu = \varphi(a) > 0$,
-# $\partial g/\partial\varepsilon = -e^\varepsilon\Phi(b) < 0$, $F$ and $G$ increasing):
+# 2\log(1+c))/c$ and $\mu = 1/\sigma^*$ the root of $g = \Phi(-x) - e^\varepsilon\Phi(-y) =
+# \delta$, $x = \varepsilon/\mu - \mu/2$, $y = x + \mu$. The identities and signs behind the
+# bounds, each decided by sympy: the rewriting of the engine's closed forms ($F = E_2(L)/c$,
+# $G = 2E_3(L)/c$ with the exponential remainders $E_m$, $F$ and $G$ increasing),
+# $\partial g/\partial\mu = \varphi(x) > 0$, $\partial g/\partial\varepsilon =
+# -e^\varepsilon\Phi(-y) < 0$, the Mills ratio $R$ with $R^{\prime} = zR - 1 < 0$, the
+# derivatives of $\log\mu$ (implicit) and the gradient and Hessian of $\log R_k$ in
+# $(\log\varepsilon, \log\delta)$ (the chain rule on abstract functions):
 
 
 # %%
@@ -372,10 +376,11 @@ assert all(reduction().values())
 
 # %% [markdown]
 # The branch-and-bound over $\varepsilon \in [10^{-4}, 10]$, $\delta \in [10^{-6}, 0.1]$ in
-# $(\log\varepsilon, \log\delta)$ (corner bound from the monotone factors, mean-value bound
-# with the gradient enclosed in Arb; boxes below the best certified value discarded) encloses
-# each maximum to width $\le 10^{-6}$; the claim "both ratios are $< 1$" is decided on the
-# enclosure (erratum G5).
+# $(\log\varepsilon, \log\delta)$ (on each box the smaller of a corner bound from the
+# monotone factors and a second-order Taylor bound: the gradient at the box's centre, the
+# Hessian enclosed over the box in Arb; a float search proposes the first point where the ratio
+# is certified; boxes below the best certified value discarded) encloses each maximum to width
+# $\le 10^{-6}$; the claim "both ratios are $< 1$" is decided on the enclosure (erratum G5).
 
 
 # %%

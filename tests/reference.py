@@ -9,12 +9,25 @@ found by minimising that numeric cost. Callers set the precision with ``mpmath.w
 
 from __future__ import annotations
 
+import functools
+
 import mpmath
 
 
 def _periods(b: mpmath.mpf) -> int:
     """Periods after which b**K is below the working precision (with margin)."""
     return int(mpmath.ceil((mpmath.mp.prec + 40) * mpmath.log(2) / -mpmath.log(b))) + 2
+
+
+@functools.lru_cache(maxsize=32)
+def _staircase_periods(eps, Delta, p, prec: int) -> tuple:
+    """The gamma-free part of the staircase's period sums at precision ``prec``: b, the
+    direct sum of b**k, and per period k the pair (b**k, (k Delta)**(p + 1)), k = 0..K."""
+    with mpmath.workprec(prec):
+        b = mpmath.exp(-eps)
+        K = _periods(b)
+        rows = tuple((b**k, (k * Delta) ** (p + 1)) for k in range(K + 1))
+        return b, mpmath.fsum(w for w, _ in rows[:K]), rows
 
 
 def staircase_half_integral(eps, Delta, gamma, p, quad: bool = False
@@ -24,22 +37,27 @@ def staircase_half_integral(eps, Delta, gamma, p, quad: bool = False
     The density is 1 on [k D, (k + gamma) D) and b on [(k + gamma) D, (k + 1) D), times
     b**k (000, Part One). The integral of x**p over each step is its elementary
     antiderivative, or mpmath.quad with ``quad=True``; the periods are summed directly.
+    The terms that do not depend on gamma (b**k and the antiderivative at the period
+    ends) are computed once per (eps, Delta, p, precision): a minimisation over gamma
+    pays only for the antiderivative at (k + gamma) Delta.
     """
-    eps, Delta, gamma = mpmath.mpf(eps), mpmath.mpf(Delta), mpmath.mpf(gamma)
-    b = mpmath.exp(-eps)
-    mass = mpmath.mpf(0)
-    moment = mpmath.mpf(0)
-    for k in range(_periods(b)):
-        for lo, hi, level in ((k, k + gamma, 1), (k + gamma, k + 1, b)):
-            if hi <= lo:
-                continue
-            weight = b**k * level
-            mass += weight * (hi - lo) * Delta
-            if quad:
-                piece = mpmath.quad(lambda x: x**p, [lo * Delta, hi * Delta])
-            else:
-                piece = ((hi * Delta) ** (p + 1) - (lo * Delta) ** (p + 1)) / (p + 1)
-            moment += weight * piece
+    eps, Delta, gamma, p = (mpmath.mpf(v) for v in (eps, Delta, gamma, p))
+    b, geometric, rows = _staircase_periods(eps, Delta, p, mpmath.mp.prec)
+    if quad:
+        moment = mpmath.mpf(0)
+        for k, (weight, _) in enumerate(rows[:-1]):
+            for lo, hi, level in ((k, k + gamma, 1), (k + gamma, k + 1, b)):
+                if hi > lo:
+                    moment += weight * level * mpmath.quad(lambda x: x**p,
+                                                           [lo * Delta, hi * Delta])
+    else:
+        moment = mpmath.fsum(
+            weight * ((mid - start) + b * (end - mid))
+            for (weight, start), (_, end), mid in (
+                (rows[k], rows[k + 1], ((k + gamma) * Delta) ** (p + 1))
+                for k in range(len(rows) - 1))) / (p + 1)
+    # the steps [k D, (k + gamma) D) at level 1 and [(k + gamma) D, (k + 1) D) at level b
+    mass = geometric * (gamma + b * (1 - gamma)) * Delta
     return mass, moment
 
 
@@ -49,28 +67,46 @@ def staircase_cost(eps, Delta, gamma, p, quad: bool = False) -> mpmath.mpf:
     return moment / mass
 
 
-def staircase_cost_by_sympy_sum(eps, Delta, gamma, p: int, dps: int) -> mpmath.mpf:
-    """E|X|**p of the staircase for integer p, for any eps (also eps -> 0).
-
-    The sum over periods is done by ``sympy.summation`` (its own geometric-series rules,
-    independent of dpsym's), the integral over each step by ``sympy.integrate``; the
-    result is evaluated with ``evalf`` at ``dps`` digits from exact inputs.
-    """
+@functools.lru_cache(maxsize=8)
+def _staircase_sums_by_sympy(p: int) -> tuple:
+    """(moment, mass) of the unnormalised staircase on [0, oo) for symbolic step fraction
+    ``g``, sensitivity ``D`` and ratio ``bb``: each step integrated by ``sympy.integrate``,
+    the periods summed by ``sympy.summation`` (its convergent branch, bb < 1)."""
     import sympy as sp
 
     k = sp.Symbol("k", integer=True, nonnegative=True)
     x = sp.Symbol("x", positive=True)
-    bb = sp.Symbol("bb", positive=True)
-    gam, D = sp.Rational(gamma), sp.Rational(Delta)
-    pieces = ((k * D, (k + gam) * D, 1), ((k + gam) * D, (k + 1) * D, bb))
+    bb, g, D = (sp.Symbol(name, positive=True) for name in ("bb", "g", "D"))
+    pieces = ((k * D, (k + g) * D, 1), ((k + g) * D, (k + 1) * D, bb))
     mass = sum(sp.integrate(lvl, (x, lo, hi)) for lo, hi, lvl in pieces)
     mom = sum(sp.integrate(lvl * x**p, (x, lo, hi)) for lo, hi, lvl in pieces)
 
+    def convergent(piecewise):
+        value, condition = piecewise.args[0]
+        assert condition == (bb < 1), condition
+        return value
+
     def total(expr):
         s = sp.summation(sp.expand(bb**k * expr), (k, 0, sp.oo))
-        return s.args[0][0] if isinstance(s, sp.Piecewise) else s
+        return s.replace(lambda e: isinstance(e, sp.Piecewise), convergent)
 
-    ratio = sp.cancel(total(mom) / total(mass))
+    return total(mom), total(mass), (bb, g, D)
+
+
+def staircase_cost_by_sympy_sum(eps, Delta, gamma, p: int, dps: int) -> mpmath.mpf:
+    """E|X|**p of the staircase for integer p, for any eps (also eps -> 0).
+
+    The sum over periods is done by ``sympy.summation`` (its own geometric-series rules,
+    independent of dpsym's), the integral over each step by ``sympy.integrate``, both once
+    per p with gamma and Delta symbolic; the ratio is a rational function of b = e^{-eps}
+    after substituting the exact gamma and Delta, evaluated with ``evalf`` at ``dps``
+    digits from exact inputs.
+    """
+    import sympy as sp
+
+    mom, mass, (bb, g, D) = _staircase_sums_by_sympy(int(p))
+    point = {g: sp.Rational(gamma), D: sp.Rational(Delta)}
+    ratio = sp.cancel(mom.subs(point) / mass.subs(point))
     value = ratio.subs(bb, sp.exp(-sp.Rational(eps)))
     with mpmath.workdps(dps):
         return mpmath.mpf(str(sp.N(value, dps)))
@@ -82,26 +118,34 @@ def laplace_cost(eps, Delta, p) -> mpmath.mpf:
     return 2 * mpmath.quad(lambda x: x**p * mpmath.exp(-x / lam) / (2 * lam), [0, lam, mpmath.inf])
 
 
+@functools.lru_cache(maxsize=16)
+def _lattice_powers(n: int, p, prec: int) -> list:
+    """i**p for i = 1..n-1 at precision ``prec`` (shared by the mass functions summed
+    over the same lattice)."""
+    with mpmath.workprec(prec):
+        return [mpmath.mpf(i) ** p for i in range(1, n)]
+
+
 def lattice_cost(mass_fn, p, eps, Delta) -> mpmath.mpf:
     """E|X|**p for a symmetric mass function mass_fn(i) (unnormalised), by summation."""
     b = mpmath.exp(-mpmath.mpf(eps))
     n = _periods(b) * int(Delta) + 5
-    total = mass_fn(0)
-    moment = mpmath.mpf(0)
-    for i in range(1, n):
-        m = mass_fn(i)
-        total += 2 * m
-        moment += 2 * m * mpmath.mpf(i) ** p
+    masses = [mass_fn(i) for i in range(1, n)]
+    total = mass_fn(0) + 2 * mpmath.fsum(masses)
+    moment = 2 * mpmath.fdot(masses, _lattice_powers(n, mpmath.mpf(p), mpmath.mp.prec))
     return moment / total
 
 
 def discrete_staircase_mass(eps, Delta: int, r: int):
     """The unnormalised discrete staircase mass function (000, Part One, discrete setting)."""
     b = mpmath.exp(-mpmath.mpf(eps))
+    powers: dict[int, mpmath.mpf] = {}  # b**k, once per period k
 
     def mass(i: int) -> mpmath.mpf:
         k, j = divmod(abs(i), Delta)
-        return b**k * (1 if j < r else b)
+        if k not in powers:
+            powers[k] = b**k
+        return powers[k] * (1 if j < r else b)
 
     return mass
 
@@ -113,26 +157,59 @@ def discrete_laplace_mass(eps, Delta: int):
 
 
 def minimise(fn, lo, hi, grid: int = 24) -> mpmath.mpf:
-    """Minimiser of a smooth unimodal-near-optimum fn on [lo, hi]: grid, then golden section."""
+    """Minimiser of a smooth unimodal-near-optimum fn on [lo, hi]: a grid, then Brent's
+    method (parabolic steps through the three best points, a golden-section step whenever
+    a parabola is not trusted) inside the grid cells around the best grid point. The
+    bracket that holds the minimiser shrinks below 2^(-prec/2 + 6) (1 + |x|)."""
     lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
     pts = [lo + (hi - lo) * j / grid for j in range(grid + 1)]
     vals = [fn(t) for t in pts]
     j = min(range(len(pts)), key=vals.__getitem__)
     a, c = pts[max(j - 1, 0)], pts[min(j + 1, grid)]
-    invphi = (mpmath.sqrt(5) - 1) / 2
-    x1, x2 = c - invphi * (c - a), a + invphi * (c - a)
-    f1, f2 = fn(x1), fn(x2)
+    cgold = (3 - mpmath.sqrt(5)) / 2
     tol = mpmath.mpf(2) ** (-mpmath.mp.prec // 2 + 4)
-    while c - a > tol * (1 + abs(a)):
-        if f1 < f2:
-            c, x2, f2 = x2, x1, f1
-            x1 = c - invphi * (c - a)
-            f1 = fn(x1)
+    x = w = v = pts[j]
+    fx = fw = fv = vals[j]
+    d = e = mpmath.mpf(0)
+    while True:
+        mid = (a + c) / 2
+        tol1 = tol * (1 + abs(x))
+        if abs(x - mid) <= 2 * tol1 - (c - a) / 2:
+            return x
+        parabolic = False
+        if abs(e) > tol1:  # the parabola through (v, w, x): its vertex is x + num / den
+            r = (x - w) * (fx - fv)
+            q = (x - v) * (fx - fw)
+            num, den = (x - v) * q - (x - w) * r, 2 * (q - r)
+            if den > 0:
+                num = -num
+            den, e_prev, e = abs(den), e, d
+            # trusted only inside the bracket and moving less than half the step before last
+            if abs(num) < abs(den * e_prev / 2) and den * (a - x) < num < den * (c - x):
+                d = num / den
+                parabolic = True
+                if (x + d) - a < 2 * tol1 or c - (x + d) < 2 * tol1:
+                    d = tol1 if mid >= x else -tol1
+        if not parabolic:
+            e = (a if x >= mid else c) - x
+            d = cgold * e
+        u = x + (d if abs(d) >= tol1 else (tol1 if d > 0 else -tol1))
+        fu = fn(u)
+        if fu <= fx:
+            if u >= x:
+                a = x
+            else:
+                c = x
+            v, w, x, fv, fw, fx = w, x, u, fw, fx, fu
         else:
-            a, x1, f1 = x1, x2, f2
-            x2 = a + invphi * (c - a)
-            f2 = fn(x2)
-    return (a + c) / 2
+            if u < x:
+                a = u
+            else:
+                c = u
+            if fu <= fw or w == x:
+                v, w, fv, fw = w, u, fw, fu
+            elif fu <= fv or v in (x, w):
+                v, fv = u, fu
 
 
 def near_tie_eps(optimum, digits: int) -> tuple:

@@ -17,9 +17,10 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "dpsym"
 #: Imports that may stand inside a function: heavy optional dependencies, each written
-#: with a comment giving the reason, and the generated derivation cache (loaded when a
+#: with a comment giving the reason (IPython: half a second, needed only inside a Jupyter
+#: kernel, where it is loaded already), and the generated derivation cache (loaded when a
 #: derivation is first looked up, after its fingerprint is checked).
-LAZY_ALLOWED = ("scipy", "matplotlib", "dask", "dpsym.symbolic._derived")
+LAZY_ALLOWED = ("scipy", "matplotlib", "dask", "IPython", "dpsym.symbolic._derived")
 
 
 def _modules() -> dict[str, Path]:

@@ -23,8 +23,9 @@ import pytest
 from dpsym.notebook import in_jupyter, show
 from dpsym.symbols import Delta, eps
 
-jupytext = pytest.importorskip("jupytext")
-nbformat = pytest.importorskip("nbformat")
+pytestmark = pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in ("jupytext", "nbformat")),
+    reason="jupytext and nbformat are not installed (pip install '.[notebooks]')")
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS_DIR = ROOT / "notebooks"
@@ -47,6 +48,7 @@ def test_notebooks_found() -> None:
 
 def test_no_committed_outputs() -> None:
     """Any ``.ipynb`` under ``notebooks/`` (a paired copy) must have no outputs."""
+    import nbformat  # (imported by the tests that read notebooks: seconds at collection)
     for path in sorted(NOTEBOOKS_DIR.rglob("*.ipynb")):
         if ".ipynb_checkpoints" in path.parts:
             continue
@@ -122,6 +124,9 @@ def test_saving_from_jupyter_keeps_the_files_as_committed() -> None:
     """With ``notebooks/jupytext.toml``, a notebook opened, run and saved in Jupyter (kernel
     metadata, version stamps, cell metadata and outputs added) is written back byte for
     byte as committed."""
+    import jupytext
+    import nbformat
+
     config = jupytext.config.load_jupytext_configuration_file(
         str(NOTEBOOKS_DIR / "jupytext.toml"))
     for path in NOTEBOOKS:

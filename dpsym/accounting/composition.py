@@ -746,13 +746,37 @@ def _trim(law: _GridLaw, up: bool | None, tol: flint.arb) -> _GridLaw:
     return _GridLaw(law.offset + lo, flint.arb_poly(kept), infinite, lost)
 
 
+#: The composed grid laws of the latest composition (its two bounds), by the identity of
+#: its components and the grid, trimming and precision: the profile of one composition at
+#: several :math:`\varepsilon^{\prime}` (:func:`compose`, :func:`compose_epsilon`) convolves
+#: the laws once. The components are held, so their identities stay theirs.
+_GRID_MEMO: dict[tuple, tuple[list[Component], tuple[int, flint.arb_poly, flint.arb]]] = {}
+GRID_MEMO_SIZE = 2
+
+
 def _grid(items, h: sp.Expr, up: bool, tol_bits: int | None = None
           ) -> tuple[int, flint.arb_poly, flint.arb]:
     r"""The composed law on the grid :math:`h\mathbb{Z}` (``up``: of a dominating pair,
     else of a dominated one), by binary powering with tails below
     :math:`2^{-\mathrm{tol\_bits}}` (default: the precision plus 16 bits) trimmed after
-    each product; each trim moves less than that mass, the safe way."""
-    tol = flint.arb(2) ** -(flint.ctx.prec + 16 if tol_bits is None else tol_bits)
+    each product; each trim moves less than that mass, the safe way. The laws of the
+    latest composition are kept (:data:`_GRID_MEMO`)."""
+    bits = flint.ctx.prec + 16 if tol_bits is None else tol_bits
+    key = (tuple((id(c), k) for c, k in items), h, up, bits, flint.ctx.prec)
+    found = _GRID_MEMO.get(key)
+    if found is not None:
+        return found[1]
+    law = _grid_law(items, h, up, bits)
+    while len(_GRID_MEMO) >= GRID_MEMO_SIZE:
+        del _GRID_MEMO[next(iter(_GRID_MEMO))]
+    _GRID_MEMO[key] = ([c for c, _ in items], law)
+    return law
+
+
+def _grid_law(items, h: sp.Expr, up: bool, tol_bits: int
+              ) -> tuple[int, flint.arb_poly, flint.arb]:
+    """:func:`_grid`, computed."""
+    tol = flint.arb(2) ** -tol_bits
     result: _GridLaw | None = None
     for comp, count in items:
         masses, p_inf = component_bins(comp, h, up)

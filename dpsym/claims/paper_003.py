@@ -666,15 +666,22 @@ JOINT_PIECES = sp.symbols("A1 B1 BN NE Bb E0 BT TE")
 
 @functools.cache
 def joint_piece_limits() -> dict:
-    """The limits of :data:`JOINT_PIECES` as eps = delta -> 0: the first six by sympy (each a
-    continuous function of eps), b^theta -> 1 (b <= b^theta <= 1, b -> 1) and theta eps -> 0
-    (0 <= theta eps < eps), uniformly in theta."""
+    """The limits of :data:`JOINT_PIECES` as eps = delta -> 0: a/eps and (1 - b)/eps by sympy;
+    b^nu = 1 - ((1 - b)/eps)/(2 a/eps) and nu eps = -log b^nu by the algebra of limits (the
+    limit of a/eps is not 0, that of b^nu positive: checked); b = e^{-eps} -> 1, eps -> 0;
+    b^theta -> 1 (b <= b^theta <= 1, b -> 1) and theta eps -> 0 (0 <= theta eps < eps),
+    uniformly in theta."""
     e = eps
     a = (e + (sp.exp(e) - 1) / 2) / sp.exp(e)
-    bn = 1 - (1 - sp.exp(-e)) / (2 * a)
-    pieces = (a / e, (1 - sp.exp(-e)) / e, bn, -sp.log(bn), sp.exp(-e), e)
-    lims = {sym: sp.limit(p, e, 0, "+") for sym, p in zip(JOINT_PIECES, pieces, strict=False)}
-    return {**lims, JOINT_PIECES[6]: sp.Integer(1), JOINT_PIECES[7]: sp.Integer(0)}
+    A1, B1, BN, NE, Bb, E0, BT, TE = JOINT_PIECES
+    lims = {A1: sp.limit(a / e, e, 0, "+"), B1: sp.limit((1 - sp.exp(-e)) / e, e, 0, "+")}
+    if not (lims[A1].is_positive and lims[B1].is_finite):
+        raise ArithmeticError("the limits of a/eps and (1 - b)/eps")
+    lims[BN] = 1 - lims[B1] / (2 * lims[A1])
+    if not lims[BN].is_positive:
+        raise ArithmeticError("the limit of b^nu is not positive")
+    lims[NE] = -sp.log(lims[BN])
+    return {**lims, Bb: sp.Integer(1), E0: sp.Integer(0), BT: sp.Integer(1), TE: sp.Integer(0)}
 
 
 def joint_target(power: int, rounding: bool = True) -> sp.Expr:

@@ -303,6 +303,15 @@ def _thm1_middle(f: dict) -> Verdict:
                    f"Delta); largest end point A - Delta = {end}")
 
 
+def _tl_mass(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+    r""":math:`\int_{lo}^{hi} B e^{-x/\lambda}\,dx` with :math:`0 \le lo \le hi \le A` (where
+    the density is :math:`Be^{-x/\lambda}`): sympy's antiderivative (for a plain positive
+    :math:`\lambda`) evaluated at the ends."""
+    lam = sp.Symbol("lambda", positive=True)
+    anti = sp.integrate(sp.exp(-x / lam), x).subs(lam, _LAM)
+    return TB * (anti.subs(x, hi) - anti.subs(x, lo))
+
+
 @functools.cache
 def _thm1_maximiser_facts() -> dict:
     """What the check of 003.thm1.s3 derives without its formula (computed once): the
@@ -313,12 +322,11 @@ def _thm1_maximiser_facts() -> dict:
     w = sp.Symbol("w", positive=True)  # d = Delta/(1 + w) in (0, Delta)
     rate_ok = sign_of((eps - _d * eps / Delta).subs(_d, Delta / (1 + w)),
                       [eps, Delta, w]) == "positive"
-    true = sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - _d, TA))
+    true = _tl_mass(TA - _d, TA)
     lam_b = _LAM * TB * sp.exp(-TA / _LAM) * (sp.exp(_d / _LAM) - 1)
     same_ = decide_identity(true, lam_b, {**_PROBE, _d: 1})[0] is True
-    printed_value = sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - Delta, TA - Delta + _d))
-    at_set = (sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - Delta, TA))
-              - sp.exp(eps) * sp.integrate(TB * sp.exp(-x / _LAM), (x, TA - Delta + _d, TA)))
+    printed_value = _tl_mass(TA - Delta, TA - Delta + _d)
+    at_set = _tl_mass(TA - Delta, TA) - sp.exp(eps) * _tl_mass(TA - Delta + _d, TA)
     half = {**_PROBE, _d: 1}  # d = Delta/2
     e, dl, D = _GEN[0]
     quad = tl_sup_quad(e, dl, D, sp.Integer(1))
@@ -752,9 +760,20 @@ _beta = sp.Symbol("beta", positive=True)  # b = 1/(1 + beta) in (0, 1)
 @functools.cache
 def _delta0_limit(power: int) -> sp.Expr:
     """lim V_low as delta -> 0 along the hypothesis (n -> oo at fixed eps; a = (1 - b)/(2(1
-    - b^n))), sympy with b = 1/(1 + beta), then in eps (b = e^{-eps})."""
-    low = closed_form(power).subs(_a, (1 - b) / (2 * (1 - b**_n))).subs(b, 1 / (1 + _beta))
-    lim = sp.limit(low, _n, sp.oo)
+    - b^n))), in eps (b = e^{-eps}): with b^n = T the closed form is a rational function of
+    b, T and n in which n appears only in terms that carry T; as n^j b^n -> 0 (0 < b < 1)
+    those terms vanish and the limit is the value at T = 0, where the denominator is not 0
+    (checked; otherwise sympy's limit with b = 1/(1 + beta))."""
+    low = closed_form(power).subs(_a, (1 - b) / (2 * (1 - b**_n)))
+    T = sp.Symbol("T", positive=True)
+    num, den = (sp.expand(part) for part in sp.fraction(sp.together(low.subs(
+        {b**_n: T, b ** (_n - 1): T / b, b ** (_n - 2): T / b**2}))))
+    if all(term.has(T) for part in (num, den) for term in sp.Add.make_args(part)
+           if term.has(_n)) and den.subs(T, 0) != 0:
+        lim = (num.subs(T, 0) / den.subs(T, 0)).subs(b, sp.exp(-eps))
+        if not lim.has(_n, T):
+            return sp.simplify(lim)
+    lim = sp.limit(low.subs(b, 1 / (1 + _beta)), _n, sp.oo)
     return sp.simplify(lim.subs(_beta, sp.exp(eps) - 1))
 
 
@@ -787,8 +806,18 @@ claim("003.thm6.s2", "Section 5, proof of Theorem 6, case 2 (delta -> 0)", "a ->
 @functools.cache
 def _upper_limit(cost: str, var: sp.Symbol) -> sp.Expr:
     """The limit of the engine's V_upp (amplitude or power) as ``var`` -> 0+ (sympy;
-    computed once)."""
-    return sp.limit(TruncatedLaplace.formula("cost", cost), var, 0, "+")
+    computed once). As eps -> 0, with e^eps = 1 + 2 delta W the cost is
+    Delta^p h(W) (W/eps)^p, h a function of W alone: the limit is the product of the limits
+    of the factors, lim_{W -> 0} h(W) and lim W/eps = 1/(2 delta) (sympy)."""
+    formula = TruncatedLaplace.formula("cost", cost)
+    p = 1 if cost == "amplitude" else 2
+    W = sp.Symbol("W", positive=True)
+    h = (formula * eps**p / Delta**p).subs(sp.exp(eps), 1 + 2 * delta * W) / W**p
+    h = sp.cancel(h.replace(sp.log, lambda arg: sp.log(sp.cancel(arg))))
+    if var is not eps or h.has(eps, delta, Delta):
+        return sp.limit(formula, var, 0, "+")
+    return (Delta**p * sp.limit(h, W, 0, "+")
+            * sp.limit((sp.exp(eps) - 1) / (2 * delta * eps), eps, 0, "+") ** p)
 
 
 @claim("003.thm6.s3", "Section 5, proof of Theorem 6, case 2 (delta -> 0)", "lim_{delta->0} "

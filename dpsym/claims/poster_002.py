@@ -11,6 +11,7 @@ sensitivity (defined without the neighbour relation).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 from collections.abc import Callable
@@ -261,9 +262,12 @@ def central(atom: Fraction, pieces: list) -> Fraction:
 def tv(atom: Fraction, pieces: list, d: Fraction) -> Fraction:
     """sup_S P(S) - P(S + d) (the total variation of P and its shift by d > 0), exact: half
     the l1 distance of the two step densities (on the merged partition) plus the atoms."""
+    lefts = [lft for lft, _, _ in pieces]  # the pieces are disjoint and sorted
+
     def dens(t):
         t = abs(t)
-        return next((h for lft, r, h in pieces if lft <= t < r), Fraction(0))
+        i = bisect.bisect_right(lefts, t) - 1
+        return pieces[i][2] if i >= 0 and t < pieces[i][1] else Fraction(0)
     edges = sorted({s * e for lft, r, _ in pieces for e in (lft, r) for s in (1, -1)}
                    | {s * e + d for lft, r, _ in pieces for e in (lft, r) for s in (1, -1)})
     l1 = sum((abs(dens((u + v) / 2) - dens((u + v) / 2 - d)) * (v - u)

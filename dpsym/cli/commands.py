@@ -11,6 +11,8 @@ import textwrap
 from typing import Any, TextIO
 
 from dpsym.certified.rounding import check_digits
+from dpsym.claims import CLAIMS, DECISIONS, FAILS, notebook_cell, run_claims
+from dpsym.claims.mutation import mutants, mutation_report, no_mutant_reason
 from dpsym.cli.compare import guarantee_label
 from dpsym.cli.options import (
     AUDIT_RENAMES,
@@ -31,6 +33,7 @@ from dpsym.cli.options import (
 from dpsym.cli.output import check_output, write_output
 from dpsym.core.costs import parse_cost
 from dpsym.core.params import resolve_quantity
+from dpsym.derive import main_job
 from dpsym.errors import DomainError, UnsupportedError
 from dpsym.reports.audit import audit, audit_noise
 from dpsym.reports.printing import (
@@ -356,14 +359,10 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ---------------------------------------------------------------------- check, derive
-# The claim registry (and the main job, which reads it) is imported by the commands that
-# use it: importing it takes about a second that every other command would pay.
 def _selected(ids: list[str] | None) -> list[Any]:
     """The claims named by ``ids`` as :func:`dpsym.claims.run_claims` reads them: a
     registered id names that claim, any other id (``"003"``, ``"003.thm2."``) every claim
     under it; default all."""
-    from dpsym.claims import CLAIMS
-
     if not ids:
         return list(CLAIMS)
     known = {c.id for c in CLAIMS}
@@ -374,16 +373,11 @@ def _selected(ids: list[str] | None) -> list[Any]:
 
 def _decision_counts(claims: list[Any]) -> dict[str, int]:
     """How many of ``claims`` are decided each way (proof, instances, undecided)."""
-    from dpsym.claims import DECISIONS
-
     return {d: sum(1 for c in claims if c.decision == d) for d in DECISIONS}
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym check``: run the registered source claims; exit 1 if any disagrees."""
-    from dpsym.claims import CLAIMS, FAILS, notebook_cell, run_claims
-    from dpsym.claims.mutation import mutants, no_mutant_reason
-
     ids = args.claims or None
     if ids:
         known = [c.id for c in CLAIMS]
@@ -451,9 +445,6 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
 def _check_mutate(ids: list[str] | None, args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym check --mutate``: run each claim's check on the mutants of its formula;
     exit 1 if a mutant survives (an equivalent mutant of a slack inequality excepted)."""
-    from dpsym.claims import notebook_cell
-    from dpsym.claims.mutation import mutation_report
-
     selected = [c.id for c in _selected(ids)]
     report = mutation_report(selected)
     by_id = {row["id"]: row for row in report["claims"]}
@@ -483,8 +474,6 @@ def _check_mutate(ids: list[str] | None, args: argparse.Namespace, out: TextIO) 
 
 def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
     """``dpsym derive``: regenerate the derivations (see :mod:`dpsym.derive`)."""
-    from dpsym.derive import main_job
-
     try:
         main_job(args.out, stream=out, verbose=getattr(args, "verbose", False),
                  as_json=getattr(args, "json", False))

@@ -33,8 +33,9 @@ COSTS = ("amplitude", "power")
 def calls() -> Iterator[tuple[type[Mechanism], str, tuple[object, ...]]]:
     """The derivations the generated module holds: for every mechanism of the registry
     and every cost of :data:`COSTS`, the calibration, the cost function, its
-    slope, the optimal parameter and cost, and each quantity's closed form (the methods of
-    its engine component, :class:`dpsym.mechanisms.base.Engine`)."""
+    slope, the optimal parameter and cost, and each quantity's closed form, as derived and
+    in its shortest proven-equal form (the methods of its engine component,
+    :class:`dpsym.mechanisms.base.Engine`)."""
     for cls in MECHANISMS.values():
         yield cls, "calibration", ()
         for cost in map(parse_cost, COSTS):
@@ -45,6 +46,7 @@ def calls() -> Iterator[tuple[type[Mechanism], str, tuple[object, ...]]]:
             yield cls, "optimal_cost", (cost,)
             for quantity in cls.quantities():
                 yield cls, "closed_form", (quantity, cost)
+                yield cls, "formula", (quantity, cost)
 
 
 def _python(value: Any) -> str:

@@ -129,22 +129,9 @@ class RandomBits:
         if n == 1:
             return 0
         ell = (n - 1).bit_length()
-        mask = (1 << ell) - 1
-        while True:  # bits(ell), written out: this loop is the samplers' innermost
-            nbits = self._nbits
-            if nbits < ell:
-                acc, words, pos = self._acc, self._words, self._pos
-                while nbits < ell:
-                    if pos == len(words):
-                        words, pos = self._refill(), 0
-                        self._words = words
-                    acc |= words[pos] << nbits
-                    pos += 1
-                    nbits += 64
-                self._acc, self._pos = acc, pos
-            v = self._acc & mask
-            self._acc >>= ell
-            self._nbits = nbits - ell
+        bits = self.bits
+        while True:
+            v = bits(ell)
             if v < n:
                 return v
 

@@ -310,6 +310,7 @@ def derived_formula(fam: Family, quantity: str, cost: Cost) -> sp.Expr | None:
     return expr
 
 
+@derivation
 def formula(fam: Family, quantity: str = "cost", cost: Cost | str = "amplitude"
             ) -> sp.Expr:
     """The closed form of ``quantity`` for ``cost``, in the symbols of :mod:`dpsym.symbols`:

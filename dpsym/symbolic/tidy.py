@@ -39,7 +39,7 @@ def combine_logs(expr: sp.Expr) -> sp.Expr:
     its parameters' declared domains (the engine's results are checked numerically there).
     """
     expr = sp.sympify(expr)
-    if not expr.args:
+    if not expr.has(sp.log):  # nothing to combine: the expression as it is, not rebuilt
         return expr
     expr = expr.func(*(combine_logs(a) for a in expr.args))
     if not isinstance(expr, sp.Add):
@@ -66,17 +66,28 @@ def combine_logs(expr: sp.Expr) -> sp.Expr:
     return sp.Add(*rest)
 
 
-def factor(expr: sp.Expr) -> sp.Expr:
+def factor(expr: sp.Expr, *, polynomials: bool = False) -> sp.Expr:
     r"""One fraction, factored, with every logarithm left as it is.
 
     ``sympy.factor`` and ``sympy.cancel`` work inside logarithms and split them
     (:math:`\log(a/b) \to \log a - \log b`), undoing :func:`combine_logs`; here each
     logarithm is a fixed atom.
+
+    With ``polynomials``, ``expr`` is a quotient of two polynomials in its atoms with
+    integer exponents (:meth:`Coefficients.to_sympy`), and unless an atom is an algebraic
+    number (:math:`\sqrt{2}`, which ``sympy.cancel`` takes into the coefficients) it is not
+    put over one cancelled fraction first: ``sympy.factor`` factors the numerator and the
+    denominator apart into primitive irreducible factors normalised alike, so that common
+    ones cancel as powers of one base and the result is the same (the ``sympy.cancel``
+    took half the time of the expansions' output).
     """
     expr = combine_logs(expr)
     logs = {lg: sp.Dummy() for lg in expr.atoms(sp.log)}
-    factored = sp.factor(sp.cancel(sp.together(expr.xreplace(logs))))
-    return factored.xreplace({d: lg for lg, d in logs.items()})
+    fraction = sp.together(expr.xreplace(logs))
+    if not polynomials or any(p.base.is_Number and not p.exp.is_Integer
+                              for p in fraction.atoms(sp.Pow)):
+        fraction = sp.cancel(fraction)
+    return sp.factor(fraction).xreplace({d: lg for lg, d in logs.items()})
 
 
 def tidy(expr: sp.Expr) -> sp.Expr:
@@ -562,14 +573,15 @@ class Coefficients:
         else with integer coefficients without common factor (sympy's factorisation of a
         large polynomial in logarithms takes seconds)."""
         if len(a.n) + len(a.d) <= FACTOR_TERMS:
-            return factor(self.to_sympy(a))
+            return factor(self.to_sympy(a), polynomials=True)
         parts = []
         for poly, sgn in ((a.n, 1), (a.d, -1)):
             content, facs = poly.factor()
             parts.append(sp.Rational(int(content.p), int(content.q)) ** sgn)
             for f, e in facs:
                 if len(f) <= FACTOR_TERMS:
-                    parts.append(factor(self._poly_sympy(f)) ** (sgn * int(e)))
+                    parts.append(factor(self._poly_sympy(f), polynomials=True)
+                                 ** (sgn * int(e)))
                     continue
                 coeffs = [Fraction(int(q.p), int(q.q)) for q in f.coeffs()]
                 scale = Fraction(math.lcm(*(q.denominator for q in coeffs)),

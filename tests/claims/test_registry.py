@@ -4,9 +4,10 @@ The coverage test scans the five source texts (``shared/seeds/``) for statement 
 ("Theorem N", "Lemma N", "Corollary", "Definition N", "Def.", "Claim", "THEOREM", "CLAIM",
 "Composition Theorem") and requires each to be mapped to a registered claim; slide and
 note titles that carry results without such a heading are kept in a hand list. The checks
-themselves run in :func:`test_claim` (the registry takes well under a minute, so all of
-them run by default). The registration decorator and the registry's order are tested at the
-end.
+themselves run in :func:`test_claim`, each followed by its mutants (the mutation testing
+of ``tests/claims/test_mutation.py``): in one test, so that the formula-independent work of
+a check, computed once, serves both. The registration decorator and the registry's order
+are tested at the end.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from dpsym.claims import (
     slides_000,
     slides_000_proofs,
 )
+from dpsym.claims.mutation import mutate_claim
 
 #: The module of each source text.
 SOURCE_MODULES = {"000": slides_000, "001": notes_001, "002": poster_002, "003": paper_003,
@@ -366,6 +368,10 @@ def test_notebook_cell_does_not_confuse_a_statement_with_its_steps() -> None:
 
 @pytest.mark.parametrize("cid", list(REGISTRY))
 def test_claim(cid: str) -> None:
+    """The claim's check gives its registered verdict, and rejects every mutant of its
+    formula (a constant times 1 +- 1e-3, a sign, an exponent, an inequality's direction, a
+    limit point), unless the mutant is equivalent: it moves the bound of a relation of a
+    claim with declared slack."""
     (result,) = run_claims([cid])
     assert result.verdict is not None, result.detail
     assert result.ok, (f"{cid}: registered {result.claim.status!r}, computed "
@@ -373,6 +379,13 @@ def test_claim(cid: str) -> None:
     assert result.verdict.points == result.claim.points, cid
     if result.claim.decision != registry.PROOF:
         assert result.status_text != registry.HOLDS, cid
+    entry = REGISTRY[cid]
+    mutated = mutate_claim(entry)
+    survivors = [r.mutant.description for r in mutated if not r.killed and not r.equivalent]
+    assert not survivors, f"{cid}: surviving mutants {survivors}"
+    for r in mutated:
+        if r.equivalent:
+            assert entry.slack and r.mutant.operator != "relation"
 
 
 def test_run_claims_selection_and_progress() -> None:
