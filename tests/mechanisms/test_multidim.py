@@ -101,11 +101,13 @@ def test_normalisation_and_moments_from_the_shells(d):
     cls = StaircaseMD.for_dim(d)
     law = RadialStaircaseLaw(d)
     assert NORM in law.period_integral(0).free_symbols
+    # (each identity of rational functions by the numerator of its one fraction: zero as a
+    # polynomial, without cancel's gcd)
     mass = cls.engine.noise().total_mass()
-    assert sp.cancel(sp.together(mass) - 1) == 0
+    assert sp.expand(sp.numer(sp.together(mass - 1))) == 0
     for p in (1, 2):
         derived = cls.engine.noise().moment(p)
-        assert sp.cancel(sp.together(derived - radial_moment(d, p))) == 0
+        assert sp.expand(sp.numer(sp.together(derived - radial_moment(d, p)))) == 0
     # a(gamma) = d! / ((2 Delta)^d (1 - b) S_d(gamma)) checked numerically against quadrature
     point = {b: sp.Rational(1, 3), gamma: sp.Rational(2, 7), Delta: sp.Rational(3, 2)}
     with mpmath.workdps(30):

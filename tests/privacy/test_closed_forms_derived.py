@@ -174,8 +174,10 @@ def quadrature(noise: SymmetricNoise, e_value, shift) -> mpmath.mpf:
     far = [mpmath.mpf(2) ** j for j in range(9)]  # the tails, in chunks out to 256
     ends = [*(ends[0] - v for v in reversed(far)), *ends, *(ends[-1] + v for v in far)]
 
+    factor = mpmath.exp(ee)
+
     def h(t):
-        return f(t) - mpmath.exp(ee) * f(t - d)
+        return f(t) - factor * f(t - d)
 
     cuts = [ends[0]]
     for a, c in itertools.pairwise(ends):
