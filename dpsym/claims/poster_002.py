@@ -262,7 +262,9 @@ def central(atom: Fraction, pieces: list) -> Fraction:
 def tv(atom: Fraction, pieces: list, d: Fraction) -> Fraction:
     """sup_S P(S) - P(S + d) (the total variation of P and its shift by d > 0), exact: half
     the l1 distance of the two step densities (on the merged partition) plus the atoms."""
-    lefts = [lft for lft, _, _ in pieces]  # the pieces are disjoint and sorted
+    lefts = [lft for lft, _, _ in pieces]
+    if any(r > nxt for (_, r, _), nxt in zip(pieces, lefts[1:], strict=False)):
+        raise ValueError("pieces: expected disjoint pieces sorted by their left ends")
 
     def dens(t):
         t = abs(t)
