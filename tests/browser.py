@@ -9,9 +9,11 @@ returns the value of a JavaScript expression evaluated in the page.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -56,7 +58,7 @@ class Browser:
 
     def __init__(self, executable: str, timeout: float = 600.0) -> None:
         self.timeout = timeout
-        self._profile = tempfile.TemporaryDirectory(prefix="dpsym-chromium-")
+        self._profile = tempfile.mkdtemp(prefix="dpsym-chromium-")
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
         # the child's ends are moved to its fds 3 and 4 by a small Python trampoline that
@@ -65,10 +67,11 @@ class Browser:
             [sys.executable, "-c", TRAMPOLINE, str(to_browser_r), str(from_browser_w),
              executable, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
              "--remote-debugging-pipe", "--allow-file-access-from-files",
-             f"--user-data-dir={self._profile.name}", f"--window-size={WIDTH},{HEIGHT}",
+             f"--user-data-dir={self._profile}", f"--window-size={WIDTH},{HEIGHT}",
              "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             pass_fds=(to_browser_r, from_browser_w),
+            start_new_session=True,  # its helper processes are ended with it (close)
         )
         os.close(to_browser_r)
         os.close(from_browser_w)
@@ -100,7 +103,11 @@ class Browser:
             except subprocess.TimeoutExpired:
                 self._proc.kill()
                 self._proc.wait()
-        self._profile.cleanup()
+        # Chromium's helpers (renderers, crash handler) may outlive it for a moment and
+        # still write into the profile: they are killed first, then the profile removed
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        shutil.rmtree(self._profile, ignore_errors=True)
 
     # ------------------------------------------------------------------ the protocol
 

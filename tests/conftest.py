@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
 import pytest
+
+# Byte-code caching, Python's default, even where the environment turns it off
+# (PYTHONDONTWRITEBYTECODE): otherwise every process the suite starts -- each `dpsym`
+# command of the README and CLI tests, each notebook kernel, Sphinx -- compiles dpsym's
+# modules from source again, about half a second each. The caches go to ``__pycache__``
+# (ignored by git), written atomically, so the two workers may share them.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 #: The seed of every random stream in the test-suite.
 SEED = 20_240_611

@@ -18,9 +18,12 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "dpsym"
 #: Imports that may stand inside a function: heavy optional dependencies, each written
 #: with a comment giving the reason (IPython: half a second, needed only inside a Jupyter
-#: kernel, where it is loaded already), and the generated derivation cache (loaded when a
-#: derivation is first looked up, after its fingerprint is checked).
-LAZY_ALLOWED = ("scipy", "matplotlib", "dask", "IPython", "dpsym.symbolic._derived")
+#: kernel, where it is loaded already); the generated derivation cache (loaded when a
+#: derivation is first looked up, after its fingerprint is checked); and the two commands
+#: of the CLI whose imports no other command needs (the claim registry of `dpsym check`,
+#: the main job of `dpsym derive`: a fifth of a second each in every command's start-up).
+LAZY_ALLOWED = ("scipy", "matplotlib", "dask", "IPython", "dpsym.symbolic._derived",
+                "dpsym.cli.check", "dpsym.derive")
 
 
 def _modules() -> dict[str, Path]:

@@ -452,21 +452,22 @@ class Worker:
             :class:`~dpsym.errors.BudgetExceeded` naming ``what``.
         """
         message = pickle.dumps((*request, memory), pickle.HIGHEST_PROTOCOL)
-        for attempt in (0, 1):
-            if self.child is None:
-                self.child = _Child(self.context)
-            try:
-                _send(self.child.requests, message)
-                break
-            except BrokenPipeError:  # the idle child died (killed from outside)
-                self.close()
-                if attempt:
-                    raise
-        child = self.child
-        assert child is not None
         buffer = bytearray()
         done = False
-        try:
+        child: _Child | None = None
+        try:  # from the request on: a Ctrl-C at any moment interrupts the child
+            for attempt in (0, 1):
+                if self.child is None:
+                    self.child = _Child(self.context)
+                try:
+                    _send(self.child.requests, message)
+                    break
+                except BrokenPipeError:  # the idle child died (killed from outside)
+                    self.close()
+                    if attempt:
+                        raise
+            child = self.child
+            assert child is not None
             deadline = None if seconds is None else time.monotonic() + seconds
             while True:
                 left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
@@ -489,11 +490,14 @@ class Worker:
                     return Outcome(error=BudgetExceeded(what, "time", format_seconds(
                         seconds or 0)))
         except KeyboardInterrupt:  # Ctrl-C reaches this process group, not the child's
-            child.interrupt()
+            if child is None:
+                child = self.child
+            if child is not None:
+                child.interrupt()
             raise
         finally:
-            if not done and self.child is child:  # interrupted, or the answer is lost
-                child.kill()
+            if not done and child is not None and self.child is child:
+                child.kill()  # interrupted, or the answer is lost
                 self.close()
 
     def _outcome(self, message: tuple[Any, ...], memory: int | None, what: str) -> Outcome:

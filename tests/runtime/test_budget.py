@@ -253,7 +253,8 @@ def test_ctrl_c_interrupts_the_child_which_cleans_up(tmp_path):
         assert proc.stdout.readline() == "ready\n"
         time.sleep(0.3)
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 130
+        # (a hang guard only: a loaded machine may take long to schedule the exit)
+        assert proc.wait(timeout=90) == 130
     finally:
         proc.kill()
         proc.stdout.close()
