@@ -10,10 +10,11 @@ A jupytext script (``notebooks/*.py``) or an ``.ipynb`` is executed (nbclient, w
 directory ``notebooks/`` as for ``python notebooks/laplace.py``) and converted by nbconvert's
 ``lab`` template, figures embedded. ``jupyter nbconvert --to html`` alone loads MathJax from a
 CDN, so offline its formulas stay raw ``$...$``: here MathJax is the pinned local copy of the
-documentation site (the ``jupyter-server-mathjax`` package), copied next to the page
-(``<out>/mathjax``), with the site's MathJax configuration (``docs/conf.py``: the STIX-Web
-fonts the copy has, line breaking), so the page renders with no network. ``jupyter lab
-notebooks/`` is the interactive alternative (JupyterLab bundles its own MathJax).
+documentation site (``docs/conf.py``: MathJax 2.7.9 from ``npm ci --prefix docs``, else the
+``jupyter-server-mathjax`` package), copied next to the page (``<out>/mathjax``), with the
+site's MathJax configuration (the copy's output and fonts, line breaking), so the page
+renders with no network. ``jupyter lab notebooks/`` is the interactive alternative
+(JupyterLab bundles its own MathJax).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import json
 import runpy
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -40,18 +42,19 @@ TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 """
 
 
-def site_mathjax() -> tuple[Path, dict]:
-    """The local MathJax directory and the site's MathJax 2 configuration (``docs/conf.py``)."""
+def site_mathjax() -> tuple[Path, str, dict, Callable]:
+    """The local MathJax directory, the script a page loads (relative to it), the site's
+    MathJax 2 configuration and the parts of the directory a page does not load (an
+    ``ignore`` of :func:`shutil.copytree`), as ``docs/conf.py`` has them."""
     conf = runpy.run_path(str(HERE / "conf.py"))
-    static = conf["MATHJAX_STATIC"]
-    if static is None or not (static / "MathJax.js").is_file():
-        raise SystemExit("notebook_html: the local MathJax is missing "
-                         "(pip install 'jupyter-server-mathjax==0.2.6')")
+    if conf["MATHJAX"] is None:
+        raise SystemExit("notebook_html: no local MathJax (npm ci --prefix docs, or "
+                         "pip install 'jupyter-server-mathjax==0.2.6')")
     config = json.loads(json.dumps(conf["MATHJAX2_CONFIG"]))
     config["tex2jax"] = {"inlineMath": [["$", "$"], ["\\(", "\\)"]],
                          "displayMath": [["$$", "$$"], ["\\[", "\\]"]],
                          "processEscapes": True, "processEnvironments": True}
-    return static, config
+    return conf["MATHJAX_STATIC"], conf["MATHJAX_SCRIPT"], config, conf["MATHJAX_UNUSED"]
 
 
 def read_notebook(path: Path):
@@ -70,21 +73,22 @@ def execute(notebook, cwd: Path) -> None:
                    resources={"metadata": {"path": str(cwd)}}).execute()
 
 
-def to_html(notebook, out: Path, name: str, static: Path, config: dict) -> Path:
+def to_html(notebook, out: Path, name: str, static: Path, script: str, config: dict,
+            unused: Callable) -> Path:
     """Write ``<out>/<name>.html`` and the local MathJax ``static`` beside it
-    (``<out>/mathjax``), configured by ``config``."""
+    (``<out>/mathjax``, without its ``unused`` parts; the page loads its ``script``),
+    configured by ``config``."""
     import jinja2
     from nbconvert import HTMLExporter
 
     template = TEMPLATE.replace("CONFIG", json.dumps(config))
     exporter = HTMLExporter(template_name="lab", template_file="dpsym_offline.html.j2",
                             extra_loaders=[jinja2.DictLoader({"dpsym_offline.html.j2": template})])
-    exporter.mathjax_url = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+    exporter.mathjax_url = f"mathjax/{script}"
     body, _ = exporter.from_notebook_node(notebook)
     out.mkdir(parents=True, exist_ok=True)
     if not (out / "mathjax" / "MathJax.js").is_file():
-        shutil.copytree(static, out / "mathjax", dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+        shutil.copytree(static, out / "mathjax", dirs_exist_ok=True, ignore=unused)
     page = out / f"{name}.html"
     page.write_text(body, encoding="utf-8")
     return page
@@ -98,11 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-execute", action="store_true",
                         help="convert as it is (an .ipynb executed already)")
     args = parser.parse_args(argv)
-    static, config = site_mathjax()  # reads docs/conf.py, which also quiets the kernel's log
+    # reads docs/conf.py, which also quiets the kernel's log
+    static, script, config, unused = site_mathjax()
     notebook = read_notebook(args.notebook)
     if not args.no_execute:
         execute(notebook, NOTEBOOKS if args.notebook.suffix == ".py" else args.notebook.parent)
-    page = to_html(notebook, args.out, args.notebook.stem, static, config)
+    page = to_html(notebook, args.out, args.notebook.stem, static, script, config, unused)
     print(page)
     return 0
 

@@ -6,7 +6,9 @@ pages (``docs/_generated/``, gitignored) are written by ``docs/_ext/dpsym_pages.
 notebooks executed into their pages come from the execution cache the README's build
 shares (``docs/_build/.jupyter_cache``, keyed by each notebook's code and a fingerprint of
 dpsym's code: a cold cache executes every notebook, several minutes). MathJax is a pinned
-local copy in the site's ``_static``. With Chromium on PATH (``.ci/run`` installs it; CI
+local copy in the site's ``_static`` (``docs/conf.py``: MathJax 2.7.9 from ``npm ci --prefix
+docs``, which ``.ci/run`` installs, else the ``jupyter-server-mathjax`` package). With
+Chromium on PATH (``.ci/run`` installs it; CI
 fails without it) every page is loaded headless, offline, and checked after MathJax has
 typeset it (:data:`PAGE_DEFECTS`): no MathJax error of any kind, every formula typeset and
 its TeX in the house style, no TeX left raw in the text, every image loaded, no code or
@@ -38,10 +40,15 @@ pytestmark = [pytest.mark.skipif(
 ), pytest.mark.xdist_group("docs")]  # one worker builds the site once
 
 
-def _build(source: Path, out: Path, *options: str) -> None:
+def _build(source: Path, out: Path, *options: str, mathjax: str | None = None) -> None:
+    """``sphinx -b html source out``; ``mathjax`` names the local MathJax copy to use
+    (``docs/conf.py``'s ``MATHJAX_COPIES``; default the first one installed)."""
+    env = dict(os.environ)
+    if mathjax is not None:
+        env["DPSYM_DOCS_MATHJAX"] = mathjax
     proc = subprocess.run(
         [sys.executable, "-m", "sphinx", *options, "-q", "-b", "html", str(source), str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=1800,
+        cwd=ROOT, capture_output=True, text=True, timeout=1800, env=env,
     )
     assert proc.returncode == 0, f"sphinx-build failed:\n{proc.stdout}\n{proc.stderr}"
 
@@ -118,6 +125,8 @@ def test_mathjax_is_served_from_the_site(site: Path) -> None:
         assert src is not None, page
         assert "://" not in src and "_static/mathjax/MathJax.js" in src, (page, src)
         assert (page.parent / src.split("?")[0]).resolve().is_file(), (page, src)
+    if os.environ.get("CI"):  # .ci/run installs the npm copy, the faster one
+        assert src.endswith("?config=TeX-AMS_CHTML-full"), src
 
 
 #: Run in a page once MathJax has finished: the defects a reader would see, by kind, each a
@@ -151,7 +160,8 @@ PAGE_DEFECTS = r"""(() => {
     const before = script.previousElementSibling;
     const frame = before && (/-Frame$/.test(before.id) ? before
                              : before.querySelector('[id^="MathJax-Element-"][id$="-Frame"]'));
-    if (!frame || !frame.classList.contains("MathJax"))
+    // (HTML-CSS output: class MathJax; CommonHTML output: MathJax_CHTML)
+    if (!frame || !["MathJax", "MathJax_CHTML"].some((c) => frame.classList.contains(c)))
       found.unrendered.push(clip(tex));
     else found.formulas += 1;
     if (/'/.test(tex)) found.style.push(clip("prime written ': " + tex));
@@ -162,7 +172,8 @@ PAGE_DEFECTS = r"""(() => {
     acceptNode: (node) => {
       const parent = node.parentElement;
       if (!parent || parent.closest("script, style, pre, code, kbd, samp, textarea, "
-          + ".highlight, .MathJax, .MathJax_Display, .MathJax_Preview, [class^='MathJax']"))
+          + ".highlight, .MathJax, .MathJax_Display, .MathJax_Preview, [class^='MathJax'], "
+          + ".mjx-chtml"))
         return NodeFilter.FILTER_REJECT;
       return parent.offsetParent === null && getComputedStyle(parent).position !== "fixed"
         ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
@@ -316,10 +327,12 @@ def test_the_browser_check_finds_each_defect(tmp_path: Path) -> None:
 
 
 def test_the_old_mathjax_fonts_fail_the_check(tmp_path: Path) -> None:
-    """MathJax's default HTML-CSS fonts are not in the local copy: with them (the site's
-    configuration before) a formula with a prime fails with "[Math Processing Error]", and
-    the check says so. The site's configuration names the STIX-Web fonts the copy has."""
+    """MathJax's default HTML-CSS fonts are not in the ``jupyter-server-mathjax`` copy (the
+    site's MathJax when the npm copy is not installed): with them (the site's configuration
+    before) a formula with a prime fails with "[Math Processing Error]", and the check
+    says so. The site's configuration names the STIX-Web fonts that copy has."""
     _chromium()
+    pytest.importorskip("jupyter_server_mathjax")
     source = tmp_path / "probe"
     source.mkdir()
     conf = _probe_conf(DOCS / "conf.py") + (
@@ -327,7 +340,7 @@ def test_the_old_mathjax_fonts_fail_the_check(tmp_path: Path) -> None:
     (source / "conf.py").write_text(conf, encoding="utf-8")
     (source / "index.md").write_text(PROBE_PAGES["prime"], encoding="utf-8")
     out = tmp_path / "html"
-    _build(source, out)
+    _build(source, out, mathjax="jupyter-server-mathjax")
     found = _defects([out / "index.html"], workers=1)[out / "index.html"]
     assert any("Math Processing Error" in item for item in found["mathjax"]), found
 
