@@ -9,6 +9,7 @@ must have no cycle.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import subprocess
 import sys
@@ -58,14 +59,21 @@ def _targets(module: str, path: Path, node: ast.AST, modules: dict[str, Path]) -
     return out
 
 
+@functools.cache
+def _parse(path: Path) -> tuple[str, ast.Module]:
+    """The source of ``path`` and its syntax tree (parsed once per test process)."""
+    source = path.read_text(encoding="utf-8")
+    return source, ast.parse(source)
+
+
+@functools.cache
 def _graph() -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
     """(imports of every package module, function-level imports as (module, line, text))."""
     modules = _modules()
     edges: dict[str, set[str]] = defaultdict(set)
     lazy = []
     for module, path in modules.items():
-        source = path.read_text(encoding="utf-8")
-        tree = ast.parse(source)
+        source, tree = _parse(path)
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 edges[module].update(_targets(module, path, node, modules))
@@ -117,7 +125,7 @@ def _private_imports(modules: dict[str, Path]) -> list[tuple[str, int, str]]:
     line, name). The generated derivation cache ``_derived`` is a module, not a name."""
     found = []
     for module, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _parse(path)[1]
         imported = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dpsym"):
