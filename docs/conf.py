@@ -106,8 +106,8 @@ for _name in ("sphinx.myst_parser.sphinx_ext.main", "sphinx.myst_nb.sphinx_ext")
 #
 # * ``npm``: MathJax 2.7.9 from the npm registry (``docs/package.json``; ``npm ci --prefix
 #   docs`` installs it in docs/node_modules), whose CommonHTML output and TeX fonts typeset
-#   the site's pages about twice as fast as the HTML-CSS output (the page check of every
-#   page in Chromium, in the suite: 160 s -> 85 s);
+#   the site's pages about twice as fast as the HTML-CSS output (the check of every page
+#   in headless Chromium, tests/test_docs.py, two browsers on 2 cores: 122 s -> 67 s);
 # * ``jupyter-server-mathjax``: the PyPI package (a dependency of the ``docs`` extra),
 #   which carries the HTML-CSS output and only the STIX-Web fonts (not MathJax's default
 #   TeX fonts: a formula that needs one of those fails with "[Math Processing Error]"),
