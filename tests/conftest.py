@@ -24,3 +24,11 @@ SEED = 20_240_611
 def rng() -> np.random.Generator:
     """A freshly seeded random generator (the same stream in every test)."""
     return np.random.default_rng(SEED)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of an ``xdist_group`` first (in their random order, as the rest): a
+    group runs on one worker, and the documentation site's, minutes long, then starts at
+    once instead of ending the run late."""
+    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)

@@ -33,11 +33,14 @@ from browser import Browser, find_chromium
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
-pytestmark = [pytest.mark.skipif(
+pytestmark = pytest.mark.skipif(
     any(importlib.util.find_spec(name) is None
         for name in ("sphinx", "myst_nb", "jupytext", "sphinx_book_theme", "sphinx_copybutton")),
     reason="the docs tools are not installed (pip install '.[docs]')",
-), pytest.mark.xdist_group("docs")]  # one worker builds the site once
+)
+#: The tests of the built site share one worker, which builds the site once (the probe
+#: sites' tests, which build their own, may run on the other).
+on_the_site = pytest.mark.xdist_group("docs")
 
 
 def _build(source: Path, out: Path, *options: str, mathjax: str | None = None) -> None:
@@ -60,6 +63,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@on_the_site
 def test_site_builds_without_warnings(site: Path) -> None:
     for page in ("index.html", "mechanisms.html", "claims.html", "notebooks.html",
                  "cli.html", "api.html", "errata.html"):
@@ -69,6 +73,7 @@ def test_site_builds_without_warnings(site: Path) -> None:
         assert f'href="{page}' in index, page
 
 
+@on_the_site
 def test_mechanism_pages(site: Path) -> None:
     from dpsym.bounds import BOUNDS
     from dpsym.mechanisms import MECHANISMS
@@ -83,6 +88,7 @@ def test_mechanism_pages(site: Path) -> None:
     assert "computed numerically" in discrete
 
 
+@on_the_site
 def test_claims_page(site: Path) -> None:
     from dpsym.claims import CLAIMS
 
@@ -95,6 +101,7 @@ def test_claims_page(site: Path) -> None:
         assert f'id="{anchor}"' in errata, anchor
 
 
+@on_the_site
 def test_notebooks_and_cli_pages(site: Path) -> None:
     notebooks = (site / "notebooks.html").read_text(encoding="utf-8")
     for path in sorted((ROOT / "notebooks").glob("*.py")):
@@ -115,6 +122,7 @@ def _pages_with_math(site: Path) -> list[Path]:
                   path.read_text(encoding="utf-8"))
 
 
+@on_the_site
 def test_mathjax_is_served_from_the_site(site: Path) -> None:
     """Every page with formulas loads MathJax from the site's own ``_static`` (a pinned
     local copy, no CDN): an offline build renders."""
@@ -233,6 +241,7 @@ def _pages(site: Path) -> list[Path]:
             next(path for path in sources if path.name != "index.html")]
 
 
+@on_the_site
 def test_every_page_reads_cleanly_in_chromium(site: Path) -> None:
     r"""Headless Chromium, offline (``file://``), a 1280 px wide window: on every page of
     the site (:func:`_pages`) MathJax reports no error and typesets every formula, each
@@ -345,6 +354,7 @@ def test_the_old_mathjax_fonts_fail_the_check(tmp_path: Path) -> None:
     assert any("Math Processing Error" in item for item in found["mathjax"]), found
 
 
+@on_the_site
 def test_notebooks_are_rendered_with_their_outputs(site: Path) -> None:
     """Each notebook's page is the executed notebook: its code, its printed and typeset
     outputs, and its figures (image files present and valid PNG)."""
@@ -363,6 +373,7 @@ def test_notebooks_are_rendered_with_their_outputs(site: Path) -> None:
             assert "<img " in html, path.name
 
 
+@on_the_site
 def test_bibliography_lists_every_source(site: Path) -> None:
     """Every source text named by a claim or a mechanism has a section in the
     bibliography (by its three-digit id)."""
@@ -379,6 +390,7 @@ def test_bibliography_lists_every_source(site: Path) -> None:
     assert 'href="bibliography.html"' in (site / "index.html").read_text(encoding="utf-8")
 
 
+@on_the_site
 def test_index_lists_every_mechanism_and_links_the_cli_reference(site: Path) -> None:
     """The front page's mechanism table is generated from the registry (never stale)."""
     from dpsym.bounds import BOUNDS
@@ -392,6 +404,7 @@ def test_index_lists_every_mechanism_and_links_the_cli_reference(site: Path) -> 
         assert f'href="_generated/notebooks/{path.stem}.html"' in index, path.name
 
 
+@on_the_site
 def test_figures_page_shows_every_figure_of_the_main_job(site: Path) -> None:
     from dpsym.derive import FIGURE_FILES
 
