@@ -73,6 +73,13 @@ def decide_lower(rel: sp.Basic, bound: sp.Expr, to_domain: Callable[[sp.Expr], s
     if not isinstance(rel, sp.core.relational.Relational) or rel.lhs != V:
         return False, f"not a relation of the bounded quantity: {rel}"
     diff = to_domain(sp.sympify(bound - rel.rhs))
+    if isinstance(rel, (sp.GreaterThan, sp.StrictGreaterThan)) and \
+            diff.free_symbols <= set(variables):
+        # a value < 0 at one point of the domain (exact) rules out both certificates
+        point = dict(zip(variables, _PROBES, strict=False))
+        if len(point) == len(variables) and (at := diff.subs(point)).is_Rational \
+                and at < 0:
+            return False, f"bound - rhs < 0 at {point}: {at}"
     sign = sign_certificate(diff, variables)
     if isinstance(rel, sp.GreaterThan):
         return sign in ("zero", "positive"), f"bound - rhs: {sign}"

@@ -801,6 +801,13 @@ def _lower_identity(power: int) -> Callable[[dict], Verdict]:
         V1* >= (LP_N - 1)/N and V2* >= ((sqrt(LP_N) - 1)/N)^2 with LP_N the certified
         threshold-LP lower bound: V_low <= that proves the theorem's inequality there."""
         printed = f["V"]
+        direct = _sum_closed(power)
+        closed = decide_identity(sp.sympify(printed), direct,
+                                 {_a: sp.Rational(1, 3), b: sp.Rational(2, 7), Delta: 3,
+                                  _n: 5})[0] is True
+        if not closed:  # refuted (certified, at a probe point) or not decided: rejected
+            return Verdict(False, detail=f"closed form = 2a sum_(k<n) b^k (k Delta)^{power} "
+                           f"for symbolic n: {closed}")
         facts = tc.chain_facts()
         proof = tc.theorem_bound(power)
         held, sign = decide_lower(f["bound"].subs(_LOW, printed), proof,
@@ -811,11 +818,6 @@ def _lower_identity(power: int) -> Callable[[dict], Verdict]:
                 f"delta = 1/2): chain facts {'all hold' if all(facts.values()) else facts}; "
                 f"V* >= 2 Delta^p sum_(k=1)^(n-1) (k^p - (k-1)^p) u_k = {proof}; that minus "
                 f"V_low: {sign}"]
-        direct = _sum_closed(power)
-        closed = decide_identity(sp.sympify(printed), direct,
-                                 {_a: sp.Rational(1, 3), b: sp.Rational(2, 7), Delta: 3,
-                                  _n: 5})[0] is True
-        ok &= closed
         rows.append(f"closed form = 2a sum_(k<n) b^k (k Delta)^{power} for symbolic n: "
                     f"{closed}")
         cost, N = ("amplitude" if power == 1 else "power"), 40
