@@ -686,6 +686,7 @@ _M = {f"{d}({e})": sp.Symbol(f"M_{d}({e})", nonnegative=True)
       for d in ("D", "D'") for e in _EVENTS}
 
 
+@functools.cache
 def _as_cells() -> tuple[dict, bool]:
     """Each event mass as its sum over the event's range, and that sum as the sum of its
     cells' masses (sympy splits the range: checked, not assumed)."""
@@ -696,6 +697,30 @@ def _as_cells() -> tuple[dict, bool]:
         ok &= sp.simplify(_mass(dens, lo, hi) - total) == 0
         sub[_M[f"{d}({e})"]] = total
     return sub, ok
+
+
+def _is_zero(expr: sp.Expr) -> bool:
+    """``expr`` (linear in the cell masses) is identically 0: its expansion cancels, or
+    sympy simplifies it to 0."""
+    return sp.expand(expr) == 0 or sp.simplify(expr) == 0
+
+
+@functools.cache
+def _chain_generators() -> tuple[dict, bool]:
+    """The nonnegative quantities of the chains (:func:`_chain_check`) as cell masses, and
+    whether the termwise lemma's sums are those (computed once)."""
+    sub = _as_cells()[0]
+    good_term = sp.Not(sp.StrictGreaterThan(_pD[_o], sp.exp(eps) * _qD[_o]))
+    term_ok = good_term == sp.LessThan(_pD[_o], sp.exp(eps) * _qD[_o])
+    gens = {}
+    for c in ("A&Good", "rest"):
+        lo, hi = _BLOCK[c]
+        summed = sp.Sum(sp.exp(eps) * _qD[_o] - _pD[_o], (_o, lo, hi)).expand()
+        gen = sp.exp(eps) * _CELLS[f"Q({c})"] - _CELLS[f"P({c})"]
+        term_ok &= sp.simplify(summed - gen) == 0
+        gens[f"sum over {c} of e^eps q - p"] = (gen, _CELLS[f"P({c})"])
+    gens["delta - M_D(Bad)"] = (delta - sub[_M["D(Bad)"]], delta)
+    return gens, bool(term_ok)
 
 
 def _chain_check(links: tuple[str, ...]) -> Callable[[dict], Verdict]:
@@ -709,20 +734,11 @@ def _chain_check(links: tuple[str, ...]) -> Callable[[dict], Verdict]:
     hypothesis delta - M_D(Bad) >= 0 (Step 2 of the recipe)."""
     def check(f: dict) -> Verdict:
         sub, split_ok = _as_cells()
-        good_term = sp.Not(sp.StrictGreaterThan(_pD[_o], sp.exp(eps) * _qD[_o]))
-        term_ok = good_term == sp.LessThan(_pD[_o], sp.exp(eps) * _qD[_o])
-        gens = {}
-        for c in ("A&Good", "rest"):
-            lo, hi = _BLOCK[c]
-            summed = sp.Sum(sp.exp(eps) * _qD[_o] - _pD[_o], (_o, lo, hi)).expand()
-            gen = sp.exp(eps) * _CELLS[f"Q({c})"] - _CELLS[f"P({c})"]
-            term_ok &= sp.simplify(summed - gen) == 0
-            gens[f"sum over {c} of e^eps q - p"] = (gen, _CELLS[f"P({c})"])
-        gens["delta - M_D(Bad)"] = (delta - sub[_M["D(Bad)"]], delta)
+        gens, term_ok = _chain_generators()
         chain = [_M["D(A)"], *(sp.sympify(f[k]) for k in links)]
         cells = [*_CELLS.values(), delta]
-        first = sp.simplify((chain[1] - chain[0]).subs(sub)) == 0
-        last = sp.simplify((chain[-1] - sp.exp(eps) * _M["D'(A)"] - delta).subs(sub)) == 0
+        first = _is_zero((chain[1] - chain[0]).subs(sub))
+        last = _is_zero((chain[-1] - sp.exp(eps) * _M["D'(A)"] - delta).subs(sub))
         rows, ok = [], split_ok and term_ok and first and last
         for j, (lo_, hi_) in enumerate(itertools.pairwise(chain[1:]), start=1):
             good, cert = cone_certificate((hi_ - lo_).subs(sub), cells, gens, [eps])
