@@ -391,7 +391,9 @@ def _analytic_gaussian(f: dict) -> Verdict:
     printed = (Phi(Delta / (2 * _sg) - eps * _sg / Delta)
                - sp.exp(-eps) * Phi(-Delta / (2 * _sg) - eps * _sg / Delta))
     p_ok, p_why = decide_identity(prof, printed, {eps: 1, _sg: 1, Delta: 1})
-    c_ok, c_why = decide_identity(prof, f["delta"], {eps: 1, _sg: 1, Delta: 1})
+    # the corrected formula probed in general position (sigma = Delta = 1 hides a power)
+    c_ok, c_why = decide_identity(prof, f["delta"], {eps: sp.Rational(1, 3),
+                                                     _sg: sp.Rational(5, 7), Delta: 2})
     return Verdict(p_ok is True, c_ok is True, f"derived profile {prof}; printed: {p_why}; "
                    f"corrected: {c_why}")
 
