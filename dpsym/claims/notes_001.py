@@ -1039,14 +1039,22 @@ def _group_chain(f: dict) -> Verdict:
     the formula's closed form (sympy summation), and g(K) <= K e^{(K-1) eps} since
     K e^{(K-1) eps} - g(K) = sum_{j<K} e^{j eps}(e^{(K-1-j) eps} - 1), each term >= 0 (its
     exponent (K - 1 - j) eps >= 0 for j <= K - 1; the summation identity by sympy)."""
+    g0, step, g_k, termwise = _group_invariant()
+    closed = decide_identity(g_k, f["chain"])[0] is True
+    ok = g0 == 0 and step and closed and termwise
+    return Verdict(bool(ok), detail=f"g(0) = {g0}; induction step: {step}; g(K) = "
+                   f"{g_k} = formula: {closed}; K e^((K-1) eps) - "
+                   f"g(K) = sum of e^(j eps)(e^((K-1-j) eps) - 1) >= 0: {termwise}")
+
+
+@functools.cache
+def _group_invariant() -> tuple[sp.Expr, bool, sp.Expr, bool]:
+    """The invariant of :func:`_group_chain`, independent of the formula (computed once):
+    g(0), the induction step, g(K) simplified, and the termwise identity."""
     g = _geometric(_kS)
     g0 = sp.simplify(g.subs(_kS, 0))
     step = sp.simplify(sp.exp(_kS * eps) + g - g.subs(_kS, _kS + 1)) == 0
-    closed = decide_identity(sp.simplify(g.subs(_kS, _K)), f["chain"])[0] is True
     terms = sp.Sum(sp.exp(_jS * eps) * (sp.exp((_K - 1 - _jS) * eps) - 1), (_jS, 0, _K - 1))
     summed = terms.doit().replace(sp.Piecewise, lambda *args: args[-1][0])  # e^eps != 1
     termwise = sp.simplify(summed - (_K * sp.exp((_K - 1) * eps) - g.subs(_kS, _K))) == 0
-    ok = g0 == 0 and step and closed and termwise
-    return Verdict(bool(ok), detail=f"g(0) = {g0}; induction step: {step}; g(K) = "
-                   f"{sp.simplify(g.subs(_kS, _K))} = formula: {closed}; K e^((K-1) eps) - "
-                   f"g(K) = sum of e^(j eps)(e^((K-1-j) eps) - 1) >= 0: {termwise}")
+    return g0, bool(step), sp.simplify(g.subs(_kS, _K)), bool(termwise)

@@ -1107,6 +1107,16 @@ def _gap_closed() -> Verdict:
                    f"V_upp at eps = delta -> 0 = {lims[0]} (|x|), {lims[1]} (x^2)")
 
 
+@functools.cache
+def _non_overlap_mass() -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """The mass of (A - d, A] under the truncated Laplacian (sympy integral), its value at
+    d = Delta and its slope in d (independent of the statement: computed once)."""
+    A, B = _tl_ab()
+    lam = Delta / eps
+    mass = sp.simplify(sp.integrate(B * sp.exp(-_xx / lam), (_xx, A - _wd, A)))
+    return mass, sp.simplify(mass.subs(_wd, Delta)), sp.simplify(sp.diff(mass, _wd))
+
+
 @claim("003.sec7", "Section 7", "With probability up to delta (the output in the "
        "non-overlapped set) an adversary can distinguish the two neighbouring datasets",
        notebook=_NB_TL, printed=PRINTED["003.sec7"],
@@ -1117,11 +1127,7 @@ def _non_overlap(f: dict) -> Verdict:
     overlap except on a set of mass P((A - d, A]) = delta (e^{d eps/Delta} - 1)/(e^eps - 1)
     (sympy integral of the density), increasing in d and delta at d = Delta; the relation
     is decided on that supremum."""
-    A, B = _tl_ab()
-    lam = Delta / eps
-    mass = sp.simplify(sp.integrate(B * sp.exp(-_xx / lam), (_xx, A - _wd, A)))
-    top = sp.simplify(mass.subs(_wd, Delta))
-    slope = sp.simplify(sp.diff(mass, _wd))
+    mass, top, slope = _non_overlap_mass()
     rel = f["mass"]
     diff = (rel.rhs - top) if isinstance(rel, (sp.LessThan, sp.StrictLessThan)) else sp.nan
     ok = decide_identity(top, delta)[0] is True and sign_of(diff, [delta, eps]) in (
