@@ -119,7 +119,7 @@ def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, Describe, sp.Basic]]:
         cls = _COMPLEMENT.get(type(expr))
         if cls is not None:
             flipped = cls(expr.lhs, expr.rhs)
-            yield "relation", lambda e=expr, n=flipped: f"{e} -> {n}", flipped
+            yield "relation", functools.partial("{} -> {}".format, expr, flipped), flipped
         rel = type(expr)
         for side, build in ((expr.rhs, lambda new, o=expr.lhs: rel(o, new)),
                             (expr.lhs, lambda new, o=expr.rhs: rel(new, o))):
@@ -130,15 +130,15 @@ def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, Describe, sp.Basic]]:
         return
     count = 0
     for fac in (SCALE_UP, SCALE_DOWN):
-        yield "scale", lambda f=fac: f"({expr}) * {f}", expr * fac
+        yield "scale", functools.partial("({}) * {}".format, expr, fac), expr * fac
     for num in _numbers(expr):
         if count >= 2 * PER_OPERATOR:
             break
         for fac in (SCALE_UP, SCALE_DOWN):
             count += 1
-            yield ("scale", lambda m=num, f=fac: f"constant {m} -> {m * f}",
+            yield ("scale", functools.partial("constant {} -> {}".format, num, num * fac),
                    _replace(expr, {num: num * fac}))
-    yield "sign", lambda: f"-({expr})", -expr
+    yield "sign", functools.partial("-({})".format, expr), -expr
     count = 0
     for node in _nodes(expr):
         if isinstance(node, sp.Add):
@@ -146,7 +146,7 @@ def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, Describe, sp.Basic]]:
                 if count >= PER_OPERATOR:
                     break
                 count += 1
-                yield ("sign", lambda t=term: f"term {t} -> {-t}",
+                yield ("sign", functools.partial("term {} -> {}".format, term, -term),
                        _replace(expr, {node: node - 2 * term}))
     count = 0
     for node in _nodes(expr):
@@ -156,7 +156,8 @@ def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, Describe, sp.Basic]]:
                 if new_exp == 0:
                     continue
                 count += 1
-                yield ("exponent", lambda m=node, n=new_exp: f"{m} -> {m.base}**({n})",
+                yield ("exponent",
+                       functools.partial("{} -> {}**({})".format, node, node.base, new_exp),
                        _replace(expr, {node: sp.Pow(node.base, new_exp, evaluate=False)}))
 
 
@@ -169,7 +170,7 @@ def _limit_mutants(point: sp.Basic) -> Iterator[tuple[str, Describe, sp.Basic]]:
         new = sp.Rational(1, 1000)
     else:
         new = point - sp.Rational(1, 1000)
-    yield "limit", lambda: f"limit point {point} -> {new}", new
+    yield "limit", functools.partial("limit point {} -> {}".format, point, new), new
 
 
 def moved(old: sp.Basic, new: sp.Basic) -> int | None:
