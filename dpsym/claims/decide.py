@@ -17,6 +17,7 @@ bounded quantity: ``Ge``/``Gt`` are decided by the sign of :math:`B - R`; ``Le``
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
@@ -72,6 +73,13 @@ def decide_lower(rel: sp.Basic, bound: sp.Expr, to_domain: Callable[[sp.Expr], s
     if not isinstance(rel, sp.core.relational.Relational) or rel.lhs != V:
         return False, f"not a relation of the bounded quantity: {rel}"
     diff = to_domain(sp.sympify(bound - rel.rhs))
+    if isinstance(rel, (sp.GreaterThan, sp.StrictGreaterThan)) and \
+            diff.free_symbols <= set(variables):
+        # a value < 0 at one point of the domain (exact) rules out both certificates
+        point = dict(zip(variables, _PROBES, strict=False))
+        if len(point) == len(variables) and (at := diff.subs(point)).is_Rational \
+                and at < 0:
+            return False, f"bound - rhs < 0 at {point}: {at}"
     sign = sign_certificate(diff, variables)
     if isinstance(rel, sp.GreaterThan):
         return sign in ("zero", "positive"), f"bound - rhs: {sign}"
@@ -118,10 +126,19 @@ def decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: Mapping[sp.Symbol, object
     """Decide ``lhs == rhs`` identically in their symbols: ``False`` if the difference has a
     certified nonzero value at a probe point (``probe``, default rational values in general
     position), ``True`` if sympy reduces the difference to 0 (``cancel``, then
-    ``simplify``), ``None`` otherwise (not decided: a check built on it rejects)."""
-    diff = sp.sympify(lhs) - sp.sympify(rhs)
+    ``simplify``), ``None`` otherwise (not decided: a check built on it rejects). Decided
+    once per (lhs, rhs, probe): a claim's mutants share all but one of its identities."""
+    return _decide_identity(sp.sympify(lhs), sp.sympify(rhs),
+                            tuple((s, sp.sympify(v)) for s, v in (probe or {}).items()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: tuple[tuple[sp.Symbol, sp.Expr], ...]
+                     ) -> tuple[bool | None, str]:
+    """:func:`decide_identity` with the probe point as (symbol, value) pairs."""
+    diff = lhs - rhs
     free = sorted(diff.free_symbols, key=str)
-    point = dict(probe or {})
+    point = dict(probe)
     for sym, val in zip([s for s in free if s not in point], _PROBES * 4, strict=False):
         point[sym] = val
     if not free or set(free) <= set(point):

@@ -22,6 +22,7 @@ on it rejects the statement):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 
 import sympy as sp
@@ -112,11 +113,21 @@ def cone_certificate(diff: sp.Expr, atoms: Sequence[sp.Basic],
     cancels the coefficient of ``diff`` on the atom ``a`` when that multiplier is proven
     positive (else not at all); ``diff`` is proven :math:`\ge 0` when what remains has
     proven nonnegative coefficients (then ``diff`` is a nonnegative combination of
-    nonnegative quantities). Returns (proven, the certificate in words).
+    nonnegative quantities). Returns (proven, the certificate in words). Decided once per
+    input (the links of a chain that a mutant leaves alone are not decided again).
     """
+    return _cone_certificate(sp.sympify(diff), tuple(atoms), tuple(generators.items()),
+                             tuple(positive))
+
+
+@functools.lru_cache(maxsize=1024)
+def _cone_certificate(diff: sp.Expr, atoms: tuple[sp.Basic, ...],
+                      generators: tuple[tuple[str, tuple[sp.Expr, sp.Basic]], ...],
+                      positive: tuple[sp.Symbol, ...]) -> tuple[bool, str]:
+    """:func:`cone_certificate` with its sequences as tuples."""
     rest = sp.expand(diff)
     used = []
-    for name, (gen, lead) in generators.items():
+    for name, (gen, lead) in generators:
         gen = sp.expand(gen)
         lam = sp.simplify(rest.coeff(lead) / gen.coeff(lead))
         sign = _sign(lam, positive)

@@ -32,6 +32,7 @@ statement times any positive constant (:func:`rescaled`).
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -107,12 +108,18 @@ def _numbers(expr: sp.Basic) -> list[sp.Number]:
     return seen
 
 
-def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
+#: A mutant's description, printed only for the mutants kept (printing a large expression
+#: costs more than building it).
+Describe = Callable[[], str]
+
+
+def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, Describe, sp.Basic]]:
     """(operator, description, mutated expression) for one expression or relation."""
     if isinstance(expr, sp.core.relational.Relational):
         cls = _COMPLEMENT.get(type(expr))
         if cls is not None:
-            yield "relation", f"{expr} -> {cls(expr.lhs, expr.rhs)}", cls(expr.lhs, expr.rhs)
+            flipped = cls(expr.lhs, expr.rhs)
+            yield "relation", functools.partial("{} -> {}".format, expr, flipped), flipped
         rel = type(expr)
         for side, build in ((expr.rhs, lambda new, o=expr.lhs: rel(o, new)),
                             (expr.lhs, lambda new, o=expr.rhs: rel(new, o))):
@@ -123,14 +130,15 @@ def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
         return
     count = 0
     for fac in (SCALE_UP, SCALE_DOWN):
-        yield "scale", f"({expr}) * {fac}", expr * fac
+        yield "scale", functools.partial("({}) * {}".format, expr, fac), expr * fac
     for num in _numbers(expr):
         if count >= 2 * PER_OPERATOR:
             break
         for fac in (SCALE_UP, SCALE_DOWN):
             count += 1
-            yield "scale", f"constant {num} -> {num * fac}", _replace(expr, {num: num * fac})
-    yield "sign", f"-({expr})", -expr
+            yield ("scale", functools.partial("constant {} -> {}".format, num, num * fac),
+                   _replace(expr, {num: num * fac}))
+    yield "sign", functools.partial("-({})".format, expr), -expr
     count = 0
     for node in _nodes(expr):
         if isinstance(node, sp.Add):
@@ -138,7 +146,8 @@ def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
                 if count >= PER_OPERATOR:
                     break
                 count += 1
-                yield "sign", f"term {term} -> {-term}", _replace(expr, {node: node - 2 * term})
+                yield ("sign", functools.partial("term {} -> {}".format, term, -term),
+                       _replace(expr, {node: node - 2 * term}))
     count = 0
     for node in _nodes(expr):
         if isinstance(node, sp.Pow) and node.exp.is_Number and count < PER_OPERATOR:
@@ -147,11 +156,12 @@ def _expr_mutants(expr: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
                 if new_exp == 0:
                     continue
                 count += 1
-                yield ("exponent", f"{node} -> {node.base}**({new_exp})",
+                yield ("exponent",
+                       functools.partial("{} -> {}**({})".format, node, node.base, new_exp),
                        _replace(expr, {node: sp.Pow(node.base, new_exp, evaluate=False)}))
 
 
-def _limit_mutants(point: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
+def _limit_mutants(point: sp.Basic) -> Iterator[tuple[str, Describe, sp.Basic]]:
     if point == sp.oo:
         new = sp.Integer(1000)
     elif point == -sp.oo:
@@ -160,7 +170,7 @@ def _limit_mutants(point: sp.Basic) -> Iterator[tuple[str, str, sp.Basic]]:
         new = sp.Rational(1, 1000)
     else:
         new = point - sp.Rational(1, 1000)
-    yield "limit", f"limit point {point} -> {new}", new
+    yield "limit", functools.partial("limit point {} -> {}".format, point, new), new
 
 
 def moved(old: sp.Basic, new: sp.Basic) -> int | None:
@@ -182,34 +192,42 @@ def rescaled(old: sp.Basic, new: sp.Basic) -> bool:
 def mutants(formula: dict, limit: int | None = PER_CLAIM) -> list[Mutant]:
     """The mutants of ``formula`` (one entry changed at a time, duplicates removed): at most
     ``limit`` of them, taken in turn from each (entry, operator) group, every flipped
-    relation included (``None``: all of them)."""
-    out: list[Mutant] = []
-    seen: set[str] = set()
+    relation included (``None``: all of them). Computed once per formula and limit."""
+    return list(_mutants(tuple((k, v, type(v)) for k, v in formula.items()), limit))
+
+
+@functools.lru_cache(maxsize=1024)
+def _mutants(items: tuple[tuple[str, Any, type], ...], limit: int | None
+             ) -> tuple[Mutant, ...]:
+    """:func:`mutants` of the formula of the (key, value, type of the value) ``items`` (the
+    type keeps 0 and 0.0 apart)."""
+    formula = {key: value for key, value, _ in items}
+    found: list[tuple[str, str, Describe, sp.Basic]] = []
+    seen: set[tuple[str, sp.Basic]] = set()  # structural equality, as srepr
     for key, value in formula.items():
         value = sp.sympify(value)
         gen = _limit_mutants(value) if key.startswith("limit") else _expr_mutants(value)
         for op, desc, new in gen:
-            if new == value:
+            if new == value or (key, new) in seen:
                 continue
-            tag = f"{key}:{sp.srepr(new)}"
-            if tag in seen:
-                continue
-            seen.add(tag)
-            out.append(Mutant(key, op, f"{key}: {desc}", {**formula, key: new}))
-    if limit is None or len(out) <= limit:
-        return out
-    groups: dict[tuple[str, str], list[Mutant]] = {}
-    for mut in out:
-        groups.setdefault((mut.key, mut.operator), []).append(mut)
-    chosen = [m for m in out if m.operator == "relation"]
-    queues = [list(g) for g in groups.values()]
-    while len(chosen) < limit and any(queues):
-        for queue in queues:
-            while queue and queue[0] in chosen:
-                queue.pop(0)
-            if queue and len(chosen) < limit:
-                chosen.append(queue.pop(0))
-    return [m for m in out if m in chosen]
+            seen.add((key, new))
+            found.append((key, op, desc, new))
+    keep = list(range(len(found)))
+    if limit is not None and len(found) > limit:
+        groups: dict[tuple[str, str], list[int]] = {}
+        for i, (key, op, _, _) in enumerate(found):
+            groups.setdefault((key, op), []).append(i)
+        chosen = {i for i, m in enumerate(found) if m[1] == "relation"}
+        queues = list(groups.values())
+        while len(chosen) < limit and any(queues):
+            for queue in queues:
+                while queue and queue[0] in chosen:
+                    queue.pop(0)
+                if queue and len(chosen) < limit:
+                    chosen.add(queue.pop(0))
+        keep = sorted(chosen)
+    return tuple(Mutant(key, op, f"{key}: {desc()}", {**formula, key: new})
+                 for key, op, desc, new in (found[i] for i in keep))
 
 
 def mutate_claim(entry: Claim, progress: Callable[[MutantResult], None] | None = None,

@@ -468,6 +468,30 @@ def _alpha_cost() -> sp.Expr:
     return UniformMass.cost_function(Cost(p))
 
 
+@functools.cache
+def _thm3_derivation() -> dict:
+    """The engine's side of Theorem 3, independent of the printed formula (computed once):
+    d log c/d alpha, its root alpha_0 (``None`` unless unique), the signs of the numerator's
+    slope and of the denominator on [0, delta), the threshold delta where alpha_0 = 0, and
+    the costs c(0), c(alpha_0)."""
+    cost = _alpha_cost()
+    dlog = sp.factor(sp.simplify(sp.diff(sp.expand_log(sp.log(cost), force=True), _alpha)))
+    num, den = sp.fraction(sp.together(dlog))
+    root = sp.solve(num, _alpha)
+    if len(root) != 1:
+        return {"dlog": dlog, "a0": None}
+    a0 = root[0]
+    # the numerator is increasing in alpha; the denominator's sign on [0, delta)
+    slope = sp.diff(num, _alpha)
+    w, beta = sp.symbols("w beta", positive=True)  # alpha = delta/(1 + w), delta < 1
+    den_sign = sign_of(den.subs(_alpha, delta / (1 + w)).subs(delta, 1 / (1 + beta)),
+                       [w, beta, p])
+    return {"dlog": dlog, "a0": a0, "slope": slope, "slope_sign": sign_of(slope, [p]),
+            "den_sign": den_sign, "thr": sp.solve(sp.Eq(a0, 0), delta),
+            "v_low": sp.simplify(cost.subs(_alpha, 0)),
+            "v_high": sp.simplify(cost.subs(_alpha, a0))}
+
+
 @claim("002.thm3", "Applications, Theorem 3", "For l^p (p > 0): alpha* = 0 for delta <= "
        "p/(p+1), (p+1) delta - p otherwise; V = Delta^p/(2^p (p+1) delta^p), resp. "
        "(p+1)^p/(2^p p^p) (1 - delta) Delta^p", notebook=_NB, budget=15,
@@ -483,31 +507,20 @@ def _poster_thm3(f: dict) -> Verdict:
     and increases after, so alpha* = max(0, alpha_0) (alpha_0 < delta as delta < 1), and
     alpha_0 <= 0 iff delta <= p/(p + 1); the minimum costs are c(0) and c(alpha_0),
     identical to the printed ones (sympy)."""
-    cost = _alpha_cost()
-    dlog = sp.factor(sp.simplify(sp.diff(sp.expand_log(sp.log(cost), force=True), _alpha)))
-    num, den = sp.fraction(sp.together(dlog))
-    root = sp.solve(num, _alpha)
-    rows, ok = [f"d log c/d alpha = {dlog}"], len(root) == 1
+    d = _thm3_derivation()
+    rows, ok = [f"d log c/d alpha = {d['dlog']}"], d["a0"] is not None
     if ok:
-        a0 = root[0]
-        # the numerator is increasing in alpha; the denominator's sign on [0, delta)
-        slope = sp.diff(num, _alpha)
-        w, beta = sp.symbols("w beta", positive=True)  # alpha = delta/(1 + w), delta < 1
-        den_sign = sign_of(den.subs(_alpha, delta / (1 + w)).subs(delta, 1 / (1 + beta)),
-                           [w, beta, p])
-        ok &= sign_of(slope, [p]) == "positive" and den_sign == "positive"
+        a0, thr, v_low, v_high = d["a0"], d["thr"], d["v_low"], d["v_high"]
+        ok &= d["slope_sign"] == "positive" and d["den_sign"] == "positive"
         ok &= decide_identity(a0, f["alpha_high"])[0] is True
-        thr = sp.solve(sp.Eq(a0, 0), delta)
         ok &= len(thr) == 1 and decide_identity(thr[0], f["threshold"])[0] is True
-        v_low = sp.simplify(cost.subs(_alpha, 0))
-        v_high = sp.simplify(cost.subs(_alpha, a0))
         lo_ok = decide_identity(v_low, f["V_low"], {p: sp.Rational(3, 2), delta:
                                                      sp.Rational(1, 5), Delta: 2})[0]
         hi_ok = decide_identity(v_high, f["V_high"], {p: sp.Rational(3, 2), delta:
                                                        sp.Rational(9, 10), Delta: 2})[0]
         ok &= lo_ok is True and hi_ok is True
-        rows.append(f"root alpha_0 = {a0}, numerator slope {slope}, denominator sign on "
-                    f"[0, delta): {den_sign}; threshold delta = {thr}; V at alpha = 0: "
+        rows.append(f"root alpha_0 = {a0}, numerator slope {d['slope']}, denominator sign on "
+                    f"[0, delta): {d['den_sign']}; threshold delta = {thr}; V at alpha = 0: "
                     f"{v_low} ({lo_ok}); V at alpha_0: {v_high} ({hi_ok})")
     return Verdict(bool(ok), detail="; ".join(rows))
 

@@ -31,6 +31,8 @@ on :math:`[0, \infty)` and an atom at 0, by exact reductions decided in sympy.
 
 from __future__ import annotations
 
+import functools
+
 import sympy as sp
 
 from dpsym.claims.decide import sign_certificate
@@ -73,9 +75,10 @@ def condition_reduction(half_width: sp.Expr = Delta / 2) -> tuple[bool, str]:
     return bool(ok), "; ".join(rows)
 
 
+@functools.cache
 def _component(power: int) -> tuple[sp.Expr, sp.Expr, sp.Expr, bool]:
     """(c(a), m(a) for a <= Delta/2, m(a) for a >= Delta/2) of U_a, integrated by sympy,
-    and the mixture identity (the density of the mixture is phi)."""
+    and the mixture identity (the density of the mixture is phi); computed once."""
     cost = sp.simplify(2 * sp.integrate(_x**power / (2 * _a), (_x, 0, _a)))
     inner = sp.simplify(2 * sp.integrate(1 / (2 * _a), (_x, 0, _a)))
     outer = sp.simplify(2 * sp.integrate(1 / (2 * _a), (_x, 0, Delta / 2)))
@@ -97,6 +100,29 @@ CERTIFICATES = {
 }
 
 
+@functools.cache
+def _feasible(cost_name: str, regime: str) -> tuple[bool, str | None, sp.Expr, str | None]:
+    """The feasibility of the dual certificate of ``cost_name`` in ``regime`` (independent
+    of the cost under test; computed once): (feasible, the sign of lambda - nu, the
+    quotient Q, its sign)."""
+    power = 1 if cost_name == "amplitude" else 2
+    cost = _component(power)[0]
+    lam, nu, L, dl = CERTIFICATES[(cost_name, regime)]
+    sub = {delta: dl, Delta: 1 + _t}  # Delta = 1 + t: any positive value, scaled
+    # on [0, Delta/2]: c(a) + lambda - nu >= lambda - nu >= 0
+    low = sign_certificate(sp.simplify((lam - nu).subs(sub)), [_beta, _t])
+    # on [Delta/2, oo): a (c(a) - nu) + lambda Delta/2 = (a - L)^2 Q(a), Q > 0 for a > 0
+    num = sp.expand(_a * (cost - nu) + lam * Delta / 2)
+    q, r = sp.div(sp.Poly(num, _a), sp.Poly(sp.expand((_a - L) ** 2), _a))
+    tangent = sp.simplify(r.as_expr()) == 0
+    q_sign = sign_certificate(sp.simplify(q.as_expr().subs(sub)), [_a, _beta, _t])
+    l_ok = sign_certificate(sp.simplify((L - Delta / 2).subs(sub)), [_beta, _t])
+    feasible = (low in ("zero", "positive") and tangent and q_sign == "positive"
+                and l_ok in ("zero", "positive")
+                and sign_certificate(lam.subs(sub), [_beta, _t]) == "positive")
+    return bool(feasible), low, q.as_expr(), q_sign
+
+
 def duality_certificate(cost_name: str, engine_cost: sp.Expr) -> tuple[bool, str]:
     """Weak duality for every law of the class, both regimes of delta (see the module):
     the dual certificate is feasible and its value is ``engine_cost`` (the optimal cost of
@@ -114,23 +140,13 @@ def duality_certificate(cost_name: str, engine_cost: sp.Expr) -> tuple[bool, str
         # the regime's end: delta <= (the parametrisation at beta -> 0) for "low"
         edge = sp.Le(delta, dl.subs(_beta, 0)) if regime == "low" else sp.true
         ok &= piece[1] == edge
-        sub = {delta: dl, Delta: 1 + _t}  # Delta = 1 + t: any positive value, scaled
-        # on [0, Delta/2]: c(a) + lambda - nu >= lambda - nu >= 0
-        low = sign_certificate(sp.simplify((lam - nu).subs(sub)), [_beta, _t])
-        # on [Delta/2, oo): a (c(a) - nu) + lambda Delta/2 = (a - L)^2 Q(a), Q > 0 for a > 0
-        num = sp.expand(_a * (cost - nu) + lam * Delta / 2)
-        q, r = sp.div(sp.Poly(num, _a), sp.Poly(sp.expand((_a - L) ** 2), _a))
-        tangent = sp.simplify(r.as_expr()) == 0
-        q_sign = sign_certificate(sp.simplify(q.as_expr().subs(sub)), [_a, _beta, _t])
-        l_ok = sign_certificate(sp.simplify((L - Delta / 2).subs(sub)), [_beta, _t])
+        feasible, low, q, q_sign = _feasible(cost_name, regime)
         value = sp.simplify((nu - lam * delta) - piece[0])
-        good = (low in ("zero", "positive") and tangent and q_sign == "positive"
-                and l_ok in ("zero", "positive") and value == 0
-                and sign_certificate(lam.subs(sub), [_beta, _t]) == "positive")
+        good = feasible and value == 0
         ok &= good
         rows.append(f"{regime} delta (delta = {dl}, beta > 0): lambda = {lam}, nu = {nu}; "
                     f"lambda - nu: "
-                    f"{low}; a(c + lambda Delta/(2a) - nu) = (a - {L})^2 ({q.as_expr()}), "
+                    f"{low}; a(c + lambda Delta/(2a) - nu) = (a - {L})^2 ({q}), "
                     f"quotient {q_sign}; nu - lambda delta - engine cost = {value}")
     return bool(ok), "; ".join(rows)
 

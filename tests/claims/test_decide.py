@@ -66,7 +66,9 @@ def test_decide_lower():
     assert decide_lower(sp.Ge(V, 1 / b), bound, to_beta, [beta])[0]  # zero difference
     assert not decide_lower(sp.Gt(V, 1 / b), bound, to_beta, [beta])[0]
     held, why = decide_lower(sp.Ge(V, 2), bound, to_beta, [beta])  # 1/b - 2: both signs
-    assert not held and "None" in why
+    assert not held and "< 0 at {beta: 3/7}: -4/7" in why  # refuted at a point, exactly
+    held, why = decide_lower(sp.Ge(V, sp.Rational(4, 3)), bound, to_beta, [beta])
+    assert not held and "None" in why  # > 0 at that point, both signs: not certified
     held, why = decide_lower(sp.Le(V, 5), bound, to_beta, [beta])
     assert not held and "does not follow from a lower bound" in why
     held, why = decide_lower(sp.Ge(z, 1), bound, to_beta, [beta])
