@@ -219,8 +219,8 @@ for p_ in (1, 2):
     # ... and the derivative vanishes there
     assert is_zero_rational(sp.diff(V[p_], gamma).subs(gamma, gstar[p_]))
 
-assert sp.simplify(gstar[1].subs(b, beta**2) - beta / (1 + beta)) == 0  # = 1/(1 + e^{eps/2})
-assert sp.simplify(gstar[2] - ((b * (1 + b) / 2) ** sp.Rational(1, 3) - b) / (1 - b)) == 0
+assert is_zero_rational(gstar[1].subs(b, beta**2) - beta / (1 + beta))  # = 1/(1 + e^{eps/2})
+assert is_zero_rational(gstar[2] - ((b * (1 + b) / 2) ** sp.Rational(1, 3) - b) / (1 - b))
 # gamma* in [0, 1]: the inequalities of the markdown, as polynomial facts on (0, 1)
 for cond in (b - b**2, (1 + b) / 2 - b**2, 1 - b, 1 - b * (1 + b) / 2):
     poly = sp.Poly(cond, b)  # no real root inside (0, 1) and positive at 1/2
