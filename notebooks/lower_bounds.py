@@ -401,18 +401,19 @@ for _ in range(20):
 # is far below the LP bound at moderate $\varepsilon$: the finite-parameter gap.
 
 # %%
+lp_optimal = {}  # the LP-optimal mechanisms by (eps, delta, p), reused below
 for e, d in (("0.1", "0.05"), ("1", "0.05"), ("2", "0.001")):
     for p in (1, 2):
-        cert = certified_lp_lower_bound(e, d, 1, 16, p)
-        up = lp_optimal_mechanism(e, d, 1, 16, p)
+        cert = certified_lp_lower_bound(e, d, 1, 16, p).check()
+        up = lp_optimal[e, d, p] = lp_optimal_mechanism(e, d, 1, 16, p)
         closed = LowerBound(eps=e, delta=d).value("cost", p, 15).number
         with mpmath.workdps(30):
             tl = mpmath.mpf(sp.N(upper_bound(p).subs({eps: sp.Rational(e), delta: sp.Rational(d),
                                                       Delta: 1}), 30))
         lap = float((1 / Fraction(e)) ** p * (1 if p == 1 else 2))
-        print(e, d, p, float(closed), float(cert.check()), float(up.cost), float(tl), float(lap))
+        print(e, d, p, float(closed), float(cert), float(up.cost), float(tl), float(lap))
         with mpmath.workdps(30):
-            lo_, up_ = (mpmath.mpf(v.numerator) / v.denominator for v in (cert.check(), up.cost))
+            lo_, up_ = (mpmath.mpf(v.numerator) / v.denominator for v in (cert, up.cost))
             assert lo_ <= up_ <= tl <= lap
         assert closed <= tl
         assert up.worst_hockey_stick <= Fraction(d)
@@ -426,7 +427,7 @@ for e, d in (("0.1", "0.05"), ("1", "0.05"), ("2", "0.001")):
 # (Section 5 itself says "near-optimality"); erratum T9.
 
 # %%
-up_1 = lp_optimal_mechanism("1", "0.05", 1, 16, 1)
+up_1 = lp_optimal["1", "0.05", 1]
 with mpmath.workdps(30):
     tl_1 = mpmath.mpf(sp.N(upper_bound(1).subs({eps: 1, delta: sp.Rational(1, 20), Delta: 1}), 30))
     lp_1 = mpmath.mpf(up_1.cost.numerator) / up_1.cost.denominator
@@ -449,7 +450,7 @@ with mpmath.workdps(100):
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-mech = lp_optimal_mechanism("1", "0.05", 1, 16, 1).noise
+mech = lp_optimal["1", "0.05", 1].noise
 xs = np.linspace(-4, 4, 2001)
 A = np.log1p(np.expm1(1) / 0.1)
 Bn = 1 / (2 * (1 - np.exp(-A)))

@@ -219,8 +219,8 @@ for p_ in (1, 2):
     # ... and the derivative vanishes there
     assert is_zero_rational(sp.diff(V[p_], gamma).subs(gamma, gstar[p_]))
 
-assert sp.simplify(gstar[1].subs(b, beta**2) - beta / (1 + beta)) == 0  # = 1/(1 + e^{eps/2})
-assert sp.simplify(gstar[2] - ((b * (1 + b) / 2) ** sp.Rational(1, 3) - b) / (1 - b)) == 0
+assert is_zero_rational(gstar[1].subs(b, beta**2) - beta / (1 + beta))  # = 1/(1 + e^{eps/2})
+assert is_zero_rational(gstar[2] - ((b * (1 + b) / 2) ** sp.Rational(1, 3) - b) / (1 - b))
 # gamma* in [0, 1]: the inequalities of the markdown, as polynomial facts on (0, 1)
 for cond in (b - b**2, (1 + b) / 2 - b**2, 1 - b, 1 - b * (1 + b) / 2):
     poly = sp.Poly(cond, b)  # no real root inside (0, 1) and positive at 1/2
@@ -443,8 +443,9 @@ for p_, c_, slope, lead in ((1, "amplitude", sp.Rational(1, 8), sp.sqrt(b)),
 # mpmath
 # at 30 digits (direct summation of the series; for integer $m$ the power sums
 # $\sum_k b^k k^j$ are summed once and $S$, $S^{\prime}$ are then polynomials in $\gamma$ by the
-# binomial theorem), bracketed by a sign change around the float64 root, and agrees with the
-# engine to 12 digits. (The float64 version also draws the curves of the figure.)
+# binomial theorem; otherwise the terms free of $\gamma$ are summed once), bracketed by a
+# sign change around the float64 root, and agrees with the engine to 12 digits. (The
+# float64 version also draws the curves of the figure.)
 
 # %%
 def gamma_mp(eps_text, m, dps=30):
@@ -453,7 +454,10 @@ def gamma_mp(eps_text, m, dps=30):
         e_, m_ = mpmath.mpf(eps_text), mpmath.mpf(m)
         bb = mpmath.exp(-e_)
         n_terms = int((dps * 2.4 + 3 * m_ * mpmath.log(1 + 100 / e_)) / e_) + 10
-        weights = [bb**kk for kk in range(n_terms)]
+        with mpmath.workdps(dps + 10):  # b^k by repeated products: relative error
+            weights = [mpmath.mpf(1)]  # below n_terms * 10^-(dps + 10), far below 10^-dps
+            for _ in range(n_terms - 1):
+                weights.append(weights[-1] * bb)
         if m == int(m):  # the power sums P_j = sum_k b^k k^j, summed once
             n = int(m)
             P = [mpmath.fdot(weights, [kk**j for kk in range(n_terms)]) for j in range(n + 2)]
@@ -463,12 +467,15 @@ def gamma_mp(eps_text, m, dps=30):
                                        for j in range(n + 2))
                         - P[n + 1] + bb * sum(comb(n + 1, j) * P[j] for j in range(n + 2)),
                         sum(comb(n, j) * g ** (n - j) * P[j] for j in range(n + 1)))
-        else:
+        else:  # the terms free of gamma summed once; (k + g)^(m+1) = (k + g)^m (k + g)
+            rest = mpmath.fdot(weights, [bb * (kk + 1) ** (m_ + 1) - kk ** (m_ + 1)
+                                         for kk in range(n_terms)])
+
             def sums(g):
-                return (mpmath.fdot(weights, [(1 - bb) * (kk + g) ** (m_ + 1) - kk ** (m_ + 1)
-                                              + bb * (kk + 1) ** (m_ + 1)
-                                              for kk in range(n_terms)]),
-                        mpmath.fdot(weights, [(kk + g) ** m_ for kk in range(n_terms)]))
+                powers = [(kk + g) ** m_ for kk in range(n_terms)]
+                return ((1 - bb) * mpmath.fdot(weights, [pw * (kk + g) for kk, pw
+                                                         in enumerate(powers)]) + rest,
+                        mpmath.fdot(weights, powers))
 
         def stationarity(g):
             s_val, ds_sum = sums(g)

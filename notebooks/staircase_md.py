@@ -304,8 +304,9 @@ for theta in np.linspace(0, np.pi / 2, 5):
 # %%
 for d_ in (2, 3, 4, 5, 6):
     res = radial_lp(2.0, d_, n=20)
-    grid_best = min(float(StaircaseMD(eps=2, dim=d_).cost_at(j / 20)) for j in range(21))
-    vstar = float(StaircaseMD(eps=2, dim=d_).value("cost", "amplitude", 15).number)
+    mech = StaircaseMD(eps=2, dim=d_)
+    grid_best = min(float(mech.cost_at(j / 20)) for j in range(21))
+    vstar = float(mech.value("cost", "amplitude", 15).number)
     print(d_, res.value, grid_best, vstar, (res.value - vstar) / vstar)
     assert abs(res.value - grid_best) < 1e-6 * grid_best
     assert vstar <= res.value * (1 + 1e-9)

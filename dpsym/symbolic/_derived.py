@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'ef3376829e4940bcde6d3769131c630b452ca695d6c9ba88600e7e64c372b984'
+FINGERPRINT = 'b756e31224a4653c1f2b239c2c39fc180696517957832a0bd53aae10b8b52812'
 
 def _e0():
     with evaluate(False):

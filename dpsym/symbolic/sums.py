@@ -31,10 +31,16 @@ _R = sp.Symbol("R", positive=True)
 
 @cache
 def _eulerian(j: int) -> sp.Expr:
-    expr = 1 / (1 - _R)
-    for _ in range(j):
-        expr = sp.factor(_R * sp.diff(expr, _R))
-    return expr
+    r""":math:`(R\,d/dR)^j \frac{1}{1 - R}`, factored: each step on the numerator and
+    denominator polynomials (reduced by their gcd), one factorisation at the end."""
+    if j == 0:
+        return 1 / (1 - _R)
+    num, den, r_poly = sp.Poly(1, _R), sp.Poly(1 - _R, _R), sp.Poly(_R, _R)
+    for _ in range(j):  # R d/dR (num/den) = R (num' den - num den') / den^2
+        num, den = r_poly * (num.diff(_R) * den - num * den.diff(_R)), den**2
+        common = num.gcd(den)
+        num, den = num.quo(common), den.quo(common)
+    return sp.factor(num.as_expr() / den.as_expr())
 
 
 def geometric_moment(j: int, ratio: sp.Expr) -> sp.Expr:
