@@ -26,6 +26,7 @@ from dpsym.claims.common import V, laplace_sup_at, sign_of
 from dpsym.claims.decide import certified_sign, decide_identity, sign_certificate
 from dpsym.claims.generic import CELLS_P, CELLS_Q, cone_certificate, event_supremum
 from dpsym.claims.registry import CORRECTED, REGISTRY, Verdict, claim
+from dpsym.core.zero import is_identically_zero
 from dpsym.gaussian.enclosures import PROFILE, Phi, sigma
 from dpsym.mechanisms import TruncatedLaplace
 from dpsym.mechanisms.textbook import hockey_stick, name_and_shame, randomized_response
@@ -701,12 +702,6 @@ def _as_cells() -> tuple[dict, bool]:
     return sub, ok
 
 
-def _is_zero(expr: sp.Expr) -> bool:
-    """``expr`` (linear in the cell masses) is identically 0: its expansion cancels, or
-    sympy simplifies it to 0."""
-    return sp.expand(expr) == 0 or sp.simplify(expr) == 0
-
-
 @functools.cache
 def _chain_generators() -> tuple[dict, bool]:
     """The nonnegative quantities of the chains (:func:`_chain_check`) as cell masses, and
@@ -739,8 +734,8 @@ def _chain_check(links: tuple[str, ...]) -> Callable[[dict], Verdict]:
         gens, term_ok = _chain_generators()
         chain = [_M["D(A)"], *(sp.sympify(f[k]) for k in links)]
         cells = [*_CELLS.values(), delta]
-        first = _is_zero((chain[1] - chain[0]).subs(sub))
-        last = _is_zero((chain[-1] - sp.exp(eps) * _M["D'(A)"] - delta).subs(sub))
+        first = is_identically_zero((chain[1] - chain[0]).subs(sub))
+        last = is_identically_zero((chain[-1] - sp.exp(eps) * _M["D'(A)"] - delta).subs(sub))
         rows, ok = [], split_ok and term_ok and first and last
         for j, (lo_, hi_) in enumerate(itertools.pairwise(chain[1:]), start=1):
             good, cert = cone_certificate((hi_ - lo_).subs(sub), cells, gens, [eps])

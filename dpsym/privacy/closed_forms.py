@@ -89,6 +89,7 @@ import sympy as sp
 
 from dpsym.certified.constants import arb_of
 from dpsym.certified.kernel import adaptive, ball
+from dpsym.core.zero import is_identically_zero
 from dpsym.errors import CertificationError, NoClosedFormError
 from dpsym.gaussian.enclosures import profile_between, profile_enclosure
 from dpsym.precision import arb_workprec
@@ -397,13 +398,6 @@ def _uniform_with_atom(noise: SymmetricNoise, eps: Exact, Delta: Fraction) -> Pr
     return uniform_atom(eps, atom, height, half, Delta)
 
 
-def _is_zero(expr: sp.Expr) -> bool:
-    """Whether ``expr`` is exactly zero: by rational arithmetic in its atoms (``cancel``, a
-    tenth of the time, and enough for the normalisations checked here), else ``simplify``."""
-    expr = sp.sympify(expr)
-    return expr == 0 or sp.cancel(expr) == 0 or sp.simplify(expr) == 0
-
-
 def _gaussian_piece(piece, eps: Exact, Delta: Fraction) -> Profile | None:
     r"""Normal noise :math:`e^{-x^2/(2\sigma^2)}/(\sigma\sqrt{2\pi})` on :math:`[0, \infty)`
     (normalisation checked exactly) at a rational :math:`\varepsilon \ge 0`: the enclosure of
@@ -418,7 +412,7 @@ def _gaussian_piece(piece, eps: Exact, Delta: Fraction) -> Profile | None:
         return None
     var = sp.simplify(1 / (2 * rate))
     sigma = sp.sqrt(var)
-    if not _is_zero(expr.subs(x, 0) * sigma * sp.sqrt(2 * sp.pi) - 1):
+    if not is_identically_zero(expr.subs(x, 0) * sigma * sp.sqrt(2 * sp.pi) - 1):
         return None
     exact_sigma = _rational(sigma)
     if exact_sigma is not None:
@@ -442,13 +436,13 @@ def _exponential_piece(piece, eps: Exact, Delta: Fraction) -> Profile | None:
     lam_s = -1 / rate_s
     coef = sp.simplify(expr.subs(x, 0))
     if sp.sympify(piece.hi) is sp.oo:
-        if not _is_zero(2 * coef * lam_s - 1):
+        if not is_identically_zero(2 * coef * lam_s - 1):
             return None
         return laplace(eps, -1 / rate if rate is not None else lam_s, Delta)
     hi = sp.sympify(piece.hi)
     if hi.free_symbols or not hi.is_positive:
         return None
-    if not _is_zero(2 * coef * lam_s * (1 - sp.exp(-hi / lam_s)) - 1):
+    if not is_identically_zero(2 * coef * lam_s * (1 - sp.exp(-hi / lam_s)) - 1):
         return None
     bound = _rational(hi)
     general = truncated_laplace_general(eps, lam_s, hi, Delta)
@@ -480,7 +474,7 @@ def _staircase_tail(tail, eps: Exact, Delta: Fraction) -> Profile | None:
         c1, c2 = (sp.sympify(pc.expr) for pc in pieces)
         split = sp.sympify(pieces[0].hi)
         g = _rational(split)
-        if g is None or not _is_zero(c2 - c1 * ratio):
+        if g is None or not is_identically_zero(c2 - c1 * ratio):
             return None
         gamma = g / Delta
     else:
@@ -488,7 +482,7 @@ def _staircase_tail(tail, eps: Exact, Delta: Fraction) -> Profile | None:
     ends = [sp.sympify(v) for pc in pieces for v in (pc.lo, pc.hi)]
     if ends[0] != 0 or ends[-1] != period or (len(pieces) == 2 and ends[1] != ends[2]):
         return None
-    if not _is_zero(2 * (c1 * split + c2 * (period - split)) - (1 - ratio)):
+    if not is_identically_zero(2 * (c1 * split + c2 * (period - split)) - (1 - ratio)):
         return None  # not normalised
     return staircase(eps, eps0, gamma, Delta)
 

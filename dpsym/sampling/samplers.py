@@ -62,6 +62,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from dpsym.core.zero import is_identically_zero
 from dpsym.precision import workdps
 from dpsym.sampling.checks import LATTICE_REACH_MAX, REACH_MAX, ScaleError, check_rng, check_size
 from dpsym.sampling.inversion import FLOAT_DIGITS, CompiledPiece, float_constant, mp_constant
@@ -78,13 +79,6 @@ _MASS_TOLERANCE = 1e-12
 _BLOCK = 1 << 16
 
 # ---------------------------------------------------------------------- structure
-def _is_zero(expr: sp.Expr) -> bool:
-    expr = sp.sympify(expr)
-    if expr.is_zero is not None:
-        return bool(expr.is_zero)
-    return sp.simplify(expr) == 0
-
-
 class _Constants(TypedDict, total=False):
     """A sampler's exact constants at one working precision (mpf; the tail's only with a
     tail)."""
@@ -125,11 +119,12 @@ class _Compiled:
             names = ", ".join(sorted(map(str, remaining)))
             raise ValueError(f"the noise description is not numeric: no value for {names}")
         self.lattice = noise.lattice
-        head = [pc for pc in noise.head if not _is_zero(pc.hi - pc.lo)]
+        head = [pc for pc in noise.head if not is_identically_zero(pc.hi - pc.lo)]
         tail = noise.tail
         if tail is not None:
             tail = GeometricTail(tail.start, tail.period, tail.ratio,
-                                 tuple(pc for pc in tail.pieces if not _is_zero(pc.hi - pc.lo)))
+                                 tuple(pc for pc in tail.pieces
+                                       if not is_identically_zero(pc.hi - pc.lo)))
         if self.lattice:
             self.zero = sp.sympify(noise.mass_at_zero())
             head, tail = _split_zero(head, tail)
@@ -142,7 +137,8 @@ class _Compiled:
         self._check_layout()
         self._floats()
         self._check_reach()
-        self.single_piece = self.tail is None and len(self.head) == 1 and _is_zero(self.zero)
+        self.single_piece = (self.tail is None and len(self.head) == 1
+                             and is_identically_zero(self.zero))
         self._mp_cache: dict[int, _Constants] = {}
 
     # ------------------------------------------------------------------ structure
@@ -150,23 +146,23 @@ class _Compiled:
         first = sp.Integer(1 if self.lattice else 0)
         edge = first
         for part in self.head:
-            if not _is_zero(part.lo - edge):
+            if not is_identically_zero(part.lo - edge):
                 raise ValueError(f"head pieces must be contiguous from {first}; gap at {edge}")
             edge = part.hi
         if self.tail is None:
             return
         t = self.tail
-        if self.head and not _is_zero(t.start - edge):
+        if self.head and not is_identically_zero(t.start - edge):
             raise ValueError(f"the tail must start where the head ends ({edge}), not {t.start}")
         with workdps(FLOAT_DIGITS):
             if not (mp_constant(t.ratio) > 0 and 0 < t.log_inv_q() < mpmath.inf):
                 raise ValueError(f"the tail ratio must lie in (0, 1), got {t.ratio}")
         edge = sp.Integer(0)
         for part in t.parts:
-            if not _is_zero(part.lo - edge):
+            if not is_identically_zero(part.lo - edge):
                 raise ValueError(f"tail pieces must be contiguous from 0; gap at {edge}")
             edge = part.hi
-        if not _is_zero(edge - t.period):
+        if not is_identically_zero(edge - t.period):
             raise ValueError("tail pieces must cover one period")
 
     def _floats(self) -> None:
@@ -426,29 +422,29 @@ def _split_zero(head: list[Piece], tail: GeometricTail | None
         if tail is None:
             raise ValueError("an empty noise description")
         s, T, q = tail.start, tail.period, tail.ratio
-        if not _is_zero(s):
+        if not is_identically_zero(s):
             raise ValueError("a lattice description without head must start its tail at 0")
         first = tail.pieces[0]
-        if not _is_zero(first.lo):
+        if not is_identically_zero(first.lo):
             raise ValueError("a lattice description must start at 0")
         pieces = [Piece(pc.lo - 1 if k else pc.lo, pc.hi - 1, pc.expr.subs(u, u + 1))
                   for k, pc in enumerate(tail.pieces)]
         pieces.append(Piece(T - 1, T, q * first.expr.subs(u, u + 1 - T)))
         merged: list[Piece] = []
         for pc in pieces:
-            if _is_zero(pc.hi - pc.lo):
+            if is_identically_zero(pc.hi - pc.lo):
                 continue
             if (merged and u not in pc.expr.free_symbols
                     and u not in merged[-1].expr.free_symbols
-                    and _is_zero(merged[-1].expr - pc.expr)):
+                    and is_identically_zero(merged[-1].expr - pc.expr)):
                 merged[-1] = Piece(merged[-1].lo, pc.hi, merged[-1].expr)
             else:
                 merged.append(pc)
         return [], GeometricTail(s + 1, T, q, tuple(merged))
     first = head[0]
-    if not _is_zero(first.lo):
+    if not is_identically_zero(first.lo):
         raise ValueError("a lattice description must start at 0")
-    rest = [] if _is_zero(first.hi - 1) else [Piece(sp.Integer(1), first.hi, first.expr)]
+    rest = [] if is_identically_zero(first.hi - 1) else [Piece(sp.Integer(1), first.hi, first.expr)]
     return rest + list(head[1:]), tail
 
 
