@@ -3,9 +3,9 @@
 The main job runs once, in a fresh interpreter with a fixed hash seed; every text file it
 writes must be byte for byte the committed one in ``derivations/`` (written by an earlier
 run under another hash seed: the job regenerates the repository's files unchanged), and
-its figures are drawn a second time in this process, under this process's hash seed, to
-the same bytes. The summary it prints, its progress indicator and its bookkeeping of
-changed files are tested on a small fake job.
+so must its figures, or else (another matplotlib) they are drawn a second time in this
+process, under this process's hash seed, to the same bytes. The summary it prints, its
+progress indicator and its bookkeeping of changed files are tested on a small fake job.
 """
 
 from __future__ import annotations
@@ -70,8 +70,14 @@ def test_text_files_are_the_committed_ones(job_run):
 
 
 def test_figures_are_byte_identical_across_hash_seeds(job_run, tmp_path):
-    """The figures drawn again in this process (another hash seed than the job's) are the
-    same bytes."""
+    """The job's figures are the same bytes under another hash seed: the committed ones,
+    drawn by an earlier run under another hash seed (as the text files). Where they differ
+    (a matplotlib that draws other pixels than the one that drew ``derivations/``), the
+    figures are drawn again in this process, under its hash seed, to the job's bytes."""
+    directory = job_run[0]
+    if all((directory / name).read_bytes() == (COMMITTED / name).read_bytes()
+           for name in FIGURE_FILES):
+        return
     if os.environ.get("PYTHONHASHSEED") == "12345":
         pytest.skip("this process has the job's hash seed")
     written = derive.run_figures(tmp_path)

@@ -31,6 +31,7 @@ mechanism                 noise parameters                     density
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -387,7 +388,35 @@ def needed_scales(e: Fraction, sens: Fraction, values: dict[str, Fraction],
     whose :math:`\delta(\varepsilon)` meets ``target``: with :math:`A` fixed,
     :math:`\delta` is not monotone in :math:`\lambda` (it tends to 1 as
     :math:`\lambda \to 0` and to :math:`\Delta/(2A)` as :math:`\lambda \to \infty`,
-    through a minimum), so the set is found whole.
+    through a minimum), so the set is found whole (:func:`meeting_scales`, which does not
+    depend on the audited scale). The needed value is the low end of the run holding the
+    audited scale, else the end of a run nearest to it.
+    """
+    top = _PARAMS["scale"].domain.upper
+    assert top is not None
+    intervals = meeting_scales(e, sens, values["bound"], target)
+    if not intervals:
+        return Needed("scale", None, f"no scale up to {float(top):.0e} meets the target "
+                                     "(the other parameters unchanged)")
+    given = values["scale"]
+    value = None
+    for low, high in intervals:  # the run holding the audited scale: its low end
+        if low <= given and (high is None or given <= high):
+            value = low
+    if value is None:  # else the meeting scale nearest to it
+        ends = [v for low, high in intervals for v in (low, high) if v is not None]
+        value = min(ends, key=lambda v: abs(v - given))
+    return Needed("scale", value, None, intervals)
+
+
+@functools.lru_cache(maxsize=256)
+def meeting_scales(e: Fraction, sens: Fraction, A: Fraction, target: Fraction
+                   ) -> tuple[tuple[Fraction, Fraction | None], ...]:
+    r"""The runs of scales :math:`\lambda` at which a truncated Laplacian with bound
+    :math:`A` meets ``target`` at :math:`\varepsilon` (:func:`needed_scales`), each
+    ``(low, high)`` with its ends rounded inwards to :data:`NEEDED_DIGITS` digits (``high``
+    None: up to the domain's end); empty when no scale meets it. A pure function of exact
+    arguments, kept for the audits of other scales of the same noise.
 
     The profile's closed form (:func:`dpsym.privacy.closed_forms.truncated_laplace_case`) is
     evaluated on boxes of scales in ball arithmetic (an interval extension, one case per
@@ -400,13 +429,16 @@ def needed_scales(e: Fraction, sens: Fraction, values: dict[str, Fraction],
     runs of kept boxes are the meeting set up to the resolution; each is reported with its
     ends rounded inwards to :data:`NEEDED_DIGITS` digits and confirmed by the profile at
     those ends.
+
+    Raises
+    ------
+    CertificationError
+        If the meeting scales cannot be isolated within :data:`_MAX_BOXES` boxes.
     """
-    A, top = values["bound"], _PARAMS["scale"].domain.upper
+    top = _PARAMS["scale"].domain.upper
     assert top is not None
-    none = Needed("scale", None, f"no scale up to {float(top):.0e} meets the target (the "
-                                 "other parameters unchanged)")
     if 2 * A <= sens or target == 0:  # delta = 1, or delta > 0 at every scale
-        return none
+        return ()
     lam0 = min(sens, 2 * A - sens) / e if e > 0 else None
     start = _lowest_scale(e, sens, target, lam0)
     cuts = [start] + ([lam0] if lam0 is not None and start < lam0 < top else []) + [top]
@@ -448,20 +480,10 @@ def needed_scales(e: Fraction, sens: Fraction, values: dict[str, Fraction],
         if high is not None and high < low:
             continue  # a sliver narrower than the digits reported
         ends = [low] if high is None else [low, high]
-        if all(_meets(_profile("truncated-laplace", e, sens, {**values, "scale": v}),
+        if all(_meets(_profile("truncated-laplace", e, sens, {"scale": v, "bound": A}),
                       target) for v in ends):
             intervals.append((low, high))
-    if not intervals:
-        return none
-    given = values["scale"]
-    value = None
-    for low, high in intervals:  # the run holding the audited scale: its low end
-        if low <= given and (high is None or given <= high):
-            value = low
-    if value is None:  # else the meeting scale nearest to it
-        ends = [v for low, high in intervals for v in (low, high) if v is not None]
-        value = min(ends, key=lambda v: abs(v - given))
-    return Needed("scale", value, None, tuple(intervals))
+    return tuple(intervals)
 
 
 def _lowest_scale(e: Fraction, sens: Fraction, target: Fraction,
