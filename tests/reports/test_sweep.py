@@ -342,6 +342,11 @@ def spin(self, *args, **kwargs):
 
 laplace.Laplace.value = spin  # at import: the workers get it whatever the start method
 if __name__ == "__main__":
+    import signal
+
+    # Ctrl-C raises KeyboardInterrupt, as the interpreter sets up at start-up unless it
+    # inherits SIGINT ignored (the tests run as a background job of a shell)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from dpsym.cli import main
     sys.exit(main(sys.argv[1:]))
 """

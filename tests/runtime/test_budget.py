@@ -235,7 +235,10 @@ def test_ctrl_c_interrupts_the_child_which_cleans_up(tmp_path):
     """SIGINT reaches the caller only (the child has its own process group): the caller
     interrupts the child, whose ``finally`` blocks run, then nothing is left."""
     mark = tmp_path / "cleaned"
-    script = ("import sys, time, pathlib\n"
+    # (KeyboardInterrupt on SIGINT, as the interpreter sets up at start-up unless it
+    # inherits SIGINT ignored: the tests run as a background job of a shell)
+    script = ("import sys, time, pathlib, signal\n"
+              "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
               "from dpsym.runtime.budget import run_with_budget\n"
               "def work():\n"
               "    print('ready', flush=True)\n"
