@@ -259,9 +259,9 @@ def test_check_refuses_unknown_claims(capsys):
 
 
 def test_check_reports_a_mismatch(monkeypatch, capsys):
-    wrong = dataclasses.replace(REGISTRY["002.thm3"], status="fails")
-    monkeypatch.setitem(REGISTRY, "002.thm3", wrong)
-    assert main(["check", "002.thm3"]) == 1
+    wrong = dataclasses.replace(REGISTRY["004.union"], status="fails")
+    monkeypatch.setitem(REGISTRY, "004.union", wrong)
+    assert main(["check", "004.union"]) == 1
     assert "MISMATCH" in capsys.readouterr().out
 
 
