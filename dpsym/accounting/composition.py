@@ -54,7 +54,7 @@ bounds outward.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
@@ -718,10 +718,11 @@ def _fixed(masses: dict[int, flint.arb], bits: int, round_up: bool
     lo = min(masses)
     coeffs = [0] * (max(masses) - lo + 1)
     for j, mass in masses.items():
-        if not mass.is_finite():
+        try:
+            man, exp = (mass.upper() if round_up else mass.lower()).man_exp()
+        except ValueError:  # an infinite or NaN end
             raise CertificationError("a mass of the loss law could not be enclosed at "
-                                     "this precision")
-        man, exp = (mass.upper() if round_up else mass.lower()).man_exp()
+                                     "this precision") from None
         m, shift = int(man), int(exp) + bits
         if shift >= 0:
             units = m << shift
