@@ -24,10 +24,12 @@ response, a disjoint pair and an identical pair; a shift with the largest :math:
 
 **Exact values.** When every loss lies on one lattice :math:`g\mathbb{Z}` (the staircase,
 discrete staircase, discrete Laplace and uniform mechanisms, and any mixture of them with
-commensurable :math:`g`), the composed law is a product of Laurent polynomials computed
-exactly in Arb balls (python-flint's ``arb_poly``) and :math:`\delta(\varepsilon^{\prime})` is
-certified. The Gaussian's loss is normal, :math:`N(\mu, 2\mu)` with
-:math:`\mu = \Delta^2/(2\sigma^2)`; Gaussians compose in closed form.
+commensurable :math:`g`), the composed law is a product of Laurent polynomials, computed
+twice in fixed point (python-flint's ``fmpz_poly``, every mass and product rounded down,
+then up: :class:`_GridLaw`), and :math:`\delta(\varepsilon^{\prime})`, nondecreasing in
+every mass, lies between the two values: it is certified. The Gaussian's loss is
+normal, :math:`N(\mu, 2\mu)` with :math:`\mu = \Delta^2/(2\sigma^2)`; Gaussians compose
+in closed form.
 
 **Bounds.** Otherwise (Laplace, truncated Laplace, a Gaussian among others) the loss law
 is replaced by two laws on a grid :math:`h\mathbb{Z}`: that of a pair which dominates the
@@ -38,7 +40,8 @@ merged into one atom, a post-processing, whose loss is rounded down to the grid;
 Laplace noise the merged loss is the bin's midpoint, so bins centred on the grid merge
 exactly onto it), :func:`dpsym.privacy.loss.piece_bins`. Domination is preserved by
 composition, so the two composed profiles are an upper and a lower bound, computed in
-Arb balls (rigorous, rounded outward); for Laplace noise both err to second order in
+fixed point rounded up for the upper one and down for the lower one (rigorous); for
+Laplace noise both err to second order in
 :math:`h`, whatever the count (no loss is rounded). The grid (:func:`grid_interval`) is
 a divisor :math:`g/N` of the atoms' common step (the atoms stay on it), at most the
 requested interval, and coarsened as the count grows so that the composed law spans at
