@@ -781,10 +781,10 @@ def _trim(law: _GridLaw, up: bool | None) -> _GridLaw:
     if n < 64:
         return law
     tol = 1 << FIXED_GUARD_BITS
-    lo, low = 0, 0
+    lo, low = 0, flint.fmpz(0)
     while lo < n - 1 and low + coeffs[lo] < tol:
         low, lo = low + coeffs[lo], lo + 1
-    hi, high = n - 1, 0
+    hi, high = n - 1, flint.fmpz(0)
     while hi > lo and high + coeffs[hi] < tol:
         high, hi = high + coeffs[hi], hi - 1
     if lo == 0 and hi == n - 1:
