@@ -673,8 +673,11 @@ def renyi_series(name: str, regime: str, terms: int) -> sp.Expr:
     expansion = expand_series(expr, t, terms + 1).removeO()
     by_power: dict[sp.Expr, sp.Expr] = {}
     for term in sp.Add.make_args(expansion):
-        coeff, power = term.as_coeff_exponent(t)
-        if t in coeff.free_symbols:  # pragma: no cover - the expansion is in powers of t
+        # coeff * t**power split by the factors free of t (as_coeff_exponent collects the
+        # whole term first: seconds for the discrete Laplace curve's coefficients)
+        coeff, tpart = term.as_independent(t, as_Add=False)
+        base, power = tpart.as_base_exp() if tpart != 1 else (t, sp.Integer(0))
+        if base != t:  # pragma: no cover - the expansion is in powers of t
             raise UnsupportedError(f"{name}: no power series in {var}")
         by_power[power] = by_power.get(power, sp.Integer(0)) + coeff
     parts = [tidy(coeff) * shown**power for power, coeff in sorted(by_power.items())
