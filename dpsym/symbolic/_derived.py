@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'b756e31224a4653c1f2b239c2c39fc180696517957832a0bd53aae10b8b52812'
+FINGERPRINT = 'a288cab90bfb88a1acbae0053dd2c2c6d5eb43836d15c203b0f9aeebbf4de843'
 
 def _e0():
     with evaluate(False):
