@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'a288cab90bfb88a1acbae0053dd2c2c6d5eb43836d15c203b0f9aeebbf4de843'
+FINGERPRINT = 'ea282e3b4240dd026081b967df01a6412c4f8030b84afb90244c790c82533a67'
 
 def _e0():
     with evaluate(False):

@@ -202,6 +202,6 @@ def shifted_power_sum_remainders(orders: list[int], g: mpmath.mpf, t: mpmath.mpf
     return out
 
 
-__all__ = ["eulerian_numbers", "l1_ball_volume", "l1_sphere_measure", "power_geometric_sum",
-           "power_geometric_sums_numeric", "shifted_power_sum", "shifted_power_sum_remainders",
-           "shifted_power_sums_numeric"]
+__all__ = ["ShiftedPowerSums", "eulerian_numbers", "l1_ball_volume", "l1_sphere_measure",
+           "power_geometric_sum", "power_geometric_sums_numeric", "shifted_power_sum",
+           "shifted_power_sum_remainders", "shifted_power_sums_numeric"]
