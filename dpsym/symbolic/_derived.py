@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'b756e31224a4653c1f2b239c2c39fc180696517957832a0bd53aae10b8b52812'
+FINGERPRINT = 'ea282e3b4240dd026081b967df01a6412c4f8030b84afb90244c790c82533a67'
 
 def _e0():
     with evaluate(False):

@@ -159,9 +159,12 @@ def reload() -> None:
 
 @contextmanager
 def fresh() -> Iterator[None]:
-    """Derive everything afresh inside the block: the in-memory results are dropped and
-    the generated module is not consulted."""
+    """Derive everything afresh inside the block: the in-memory results are set aside and
+    the generated module is not consulted. The results derived inside are dropped after
+    it and those set aside come back (the same values, each a pure function of its class
+    and arguments: the process need not derive them a third time)."""
     enabled = _state["enabled"]
+    kept = dict(_MEMO)
     _MEMO.clear()
     _state["enabled"] = False
     try:
@@ -169,3 +172,4 @@ def fresh() -> Iterator[None]:
     finally:
         _state["enabled"] = enabled
         _MEMO.clear()
+        _MEMO.update(kept)

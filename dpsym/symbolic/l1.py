@@ -23,11 +23,14 @@ with the Eulerian polynomials :math:`\sum_{k \ge 0} k^j b^k = b A_j(b) / (1 - b)
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cache
+from typing import overload
 
 import mpmath
 import sympy as sp
 
+from dpsym.precision import workprec
 from dpsym.symbols import b, gamma, one_minus_b
 
 
@@ -99,18 +102,55 @@ def power_geometric_sums_numeric(m: int, bb: mpmath.mpf, omb: mpmath.mpf
     return [_geometric_sum_function(j)(bb, omb) for j in range(m + 1)]
 
 
-def shifted_power_sums_numeric(m: int, g: mpmath.mpf, e: list[mpmath.mpf]) -> list[mpmath.mpf]:
+class ShiftedPowerSums(Sequence):
+    r"""[:math:`S_0(\gamma), \dots, S_m(\gamma)`] from
+    :func:`power_geometric_sums_numeric`, each computed when first read (a slope reads
+    four of them, a cost two, out of :math:`m + 1`) and kept, at the working precision of
+    the call that made the sequence (:func:`shifted_power_sums_numeric`)."""
+
+    __slots__ = ("_e", "_powers", "_prec", "_values")
+
+    def __init__(self, m: int, g: mpmath.mpf, e: list[mpmath.mpf]) -> None:
+        self._prec = mpmath.mp.prec
+        powers = [mpmath.mpf(1)]
+        for _ in range(m):
+            powers.append(powers[-1] * g)
+        self._powers, self._e = powers, e
+        self._values: list[mpmath.mpf | None] = [None] * (m + 1)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, n: int) -> mpmath.mpf: ...
+
+    @overload
+    def __getitem__(self, n: slice) -> list[mpmath.mpf]: ...
+
+    def __getitem__(self, n: int | slice) -> mpmath.mpf | list[mpmath.mpf]:
+        if isinstance(n, slice):
+            return [self[j] for j in range(len(self))[n]]
+        n = range(len(self))[n]  # negative indices, and IndexError past the end
+        value = self._values[n]
+        if value is None:
+            powers, e = self._powers, self._e
+            with workprec(self._prec):
+                value = mpmath.fsum(math.comb(n, j) * powers[n - j] * e[j]
+                                    for j in range(n + 1))
+            self._values[n] = value
+        return value
+
+
+def shifted_power_sums_numeric(m: int, g: mpmath.mpf, e: list[mpmath.mpf]
+                               ) -> ShiftedPowerSums:
     r"""[:math:`S_0(\gamma), \dots, S_m(\gamma)`] at the working precision from
     ``e`` = :func:`power_geometric_sums_numeric`:
     :math:`S_n(\gamma) = \sum_{j \le n} \binom{n}{j} \gamma^{n-j} E_j`, the expansion of
     :func:`shifted_power_sum` (all terms positive; a test holds the two equal at exact
-    rational points).
+    rational points). A sequence (:class:`ShiftedPowerSums`) whose sums are computed as
+    they are read.
     """
-    powers = [mpmath.mpf(1)]
-    for _ in range(m):
-        powers.append(powers[-1] * g)
-    return [mpmath.fsum(math.comb(n, j) * powers[n - j] * e[j] for j in range(n + 1))
-            for n in range(m + 1)]
+    return ShiftedPowerSums(m, g, e)
 
 
 def shifted_power_sum_remainders(orders: list[int], g: mpmath.mpf, t: mpmath.mpf,
@@ -162,6 +202,6 @@ def shifted_power_sum_remainders(orders: list[int], g: mpmath.mpf, t: mpmath.mpf
     return out
 
 
-__all__ = ["eulerian_numbers", "l1_ball_volume", "l1_sphere_measure", "power_geometric_sum",
-           "power_geometric_sums_numeric", "shifted_power_sum", "shifted_power_sum_remainders",
-           "shifted_power_sums_numeric"]
+__all__ = ["ShiftedPowerSums", "eulerian_numbers", "l1_ball_volume", "l1_sphere_measure",
+           "power_geometric_sum", "power_geometric_sums_numeric", "shifted_power_sum",
+           "shifted_power_sum_remainders", "shifted_power_sums_numeric"]

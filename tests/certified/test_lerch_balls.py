@@ -417,14 +417,21 @@ def test_a_non_integer_moment_within_a_thousandth_of_an_ulp_of_a_tie_rounds_corr
 
     def _staircase_moment(t, _):
         # E|X|^(1/2) from the density a b^k on [k, k + g), a b^(k+1) on [k + g, k + 1):
-        # 200 periods (eps near 1: the rest is below e^-190, far under 10^-40)
+        # 200 periods (eps near 1: the rest is below e^-190, far under 10^-40). The
+        # powers that do not depend on g, k^q and b^k, are computed once per working
+        # precision (mpmath.diff raises it), the very numbers each term would compute
         bb = mpmath.exp(-t)
+        fixed = {}
 
         def cost(g):
+            prec = mpmath.mp.prec
+            if prec not in fixed:
+                fixed[prec] = ([k**q for k in range(201)], [bb**k for k in range(200)])
+            kq, bk = fixed[prec]
             a = (1 - bb) / (2 * (g + bb * (1 - g)))
-            return 2 * mpmath.fsum((a * ((k + g) ** q - k**q)
-                                    + a * bb * ((k + 1) ** q - (k + g) ** q)) / q * bb**k
-                                   for k in range(200))
+            gq = [(k + g) * mpmath.sqrt(k + g) for k in range(200)]  # (k + g)^(3/2)
+            return 2 * mpmath.fsum((a * (gq[k] - kq[k]) + a * bb * (kq[k + 1] - gq[k]))
+                                   / q * bk[k] for k in range(200))
         return cost
 
     def optimum(t):  # the cost at the root of its numerical derivative in gamma

@@ -17,6 +17,7 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
+from cli_helpers import run as cli_run
 
 from dpsym import INPUT_RULE, DomainError, Staircase, StaircaseMD, parse_exact, parse_number
 from dpsym.core.expressions import MAX_DEPTH, MAX_LENGTH, compare, parse, sign
@@ -195,21 +196,25 @@ def test_values_at_exact_parameters_are_certified_on_both_paths(eps_text, eps_mp
         assert amplitude.startswith("0.866025403784438646763723170")  # sqrt(3)/2
 
 
-def test_cli_prints_certified_digits_of_exact_parameters() -> None:
+def test_cli_prints_certified_digits_of_exact_parameters(capsys) -> None:
+    """The real entry point (a process) for one expression; the other expression and the
+    refused one through the same ``main`` in process (the exit status and the one-line
+    error of a separate process are tested in tests/cli/test_errors.py)."""
     with workdps(60):
         expected = {
             "log(3)": mpmath.nstr(_optimal_power_cost(mpmath.log(3)), 30, strip_zeros=False),
             "1/3": mpmath.nstr(_optimal_power_cost(mpmath.mpf(1) / 3), 30, strip_zeros=False),
         }
-    for text, digits in expected.items():
-        run = subprocess.run([sys.executable, "-m", "dpsym", "value", "staircase", "--eps",
-                              text, "--cost", "power", "--digits", "30"],
-                             capture_output=True, text=True, timeout=120, check=False)
-        assert run.returncode == 0, run.stderr
-        assert run.stdout.strip() == digits
-    run = subprocess.run([sys.executable, "-m", "dpsym", "value", "staircase", "--eps",
-                          "log(1)"], capture_output=True, text=True, timeout=120, check=False)
-    assert run.returncode == 2 and run.stderr.startswith("dpsym: error: --eps: must be in (0")
+    argv = ["value", "staircase", "--cost", "power", "--digits", "30", "--eps"]
+    run = subprocess.run([sys.executable, "-m", "dpsym", *argv, "log(3)"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == expected["log(3)"]
+    code, out, err = cli_run(capsys, *argv, "1/3")
+    assert code == 0, err
+    assert out.strip() == expected["1/3"]
+    code, out, err = cli_run(capsys, "value", "staircase", "--eps", "log(1)")
+    assert code == 2 and out == "" and err.startswith("dpsym: error: --eps: must be in (0")
 
 
 def test_irrational_parameters_sample_and_profile() -> None:

@@ -8,6 +8,7 @@ derivation gives, and a stale or foreign entry must never be used.
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 from dpsym.mechanisms import MECHANISMS, Staircase
@@ -16,6 +17,16 @@ from dpsym.reports import cachegen
 from dpsym.symbolic import _derived, cache
 
 STALE = "run `dpsym derive` from the checkout to regenerate dpsym/symbolic/_derived.py"
+
+
+@pytest.fixture(autouse=True)
+def _kept_derivations():
+    """The process's in-memory derivations as they were before each test, which clears
+    them: the tests run after these on the same worker need not derive them again."""
+    kept = dict(cache._MEMO)
+    yield
+    cache._MEMO.clear()
+    cache._MEMO.update(kept)
 
 
 def test_committed_module_is_current():

@@ -23,7 +23,9 @@ from dpsym.symbolic.l1 import (
     l1_ball_volume,
     l1_sphere_measure,
     power_geometric_sum,
+    power_geometric_sums_numeric,
     shifted_power_sum,
+    shifted_power_sums_numeric,
 )
 from dpsym.symbols import b, gamma
 
@@ -148,3 +150,26 @@ def test_shifted_power_sum_is_a_polynomial_in_gamma_with_positive_coefficients()
     for coeff in poly.all_coeffs():
         assert all(v > 0 for v in (coeff.subs(b, sp.Rational(1, 5)),
                                    coeff.subs(b, sp.Rational(9, 10))))
+
+
+def test_numeric_shifted_sums_are_read_lazily_at_the_precision_they_were_made() -> None:
+    r"""Each :math:`S_n(\gamma)` of the sequence is the binomial expansion
+    :math:`\sum_{j \le n} \binom{n}{j} \gamma^{n-j} E_j` summed at the precision the
+    sequence was made with, whatever the precision it is read at, in any order, by index,
+    negative index or slice; past the end is an IndexError."""
+    import math
+
+    with mpmath.workdps(40):
+        g = mpmath.mpf(2) / 7
+        e = power_geometric_sums_numeric(6, mpmath.mpf(1) / 3, mpmath.mpf(2) / 3)
+        sums = shifted_power_sums_numeric(6, g, e)
+        powers = [mpmath.mpf(1)]
+        for _ in range(6):
+            powers.append(powers[-1] * g)
+        want = [mpmath.fsum(math.comb(n, j) * powers[n - j] * e[j] for j in range(n + 1))
+                for n in range(7)]
+    with mpmath.workdps(15):
+        assert sums[5] == want[5] and sums[-1] == want[6]
+        assert sums[1:4] == want[1:4] and list(sums) == want and len(sums) == 7
+    with pytest.raises(IndexError):
+        sums[7]
