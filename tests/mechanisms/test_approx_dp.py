@@ -67,22 +67,32 @@ def close(a: mpmath.mpf, b: mpmath.mpf, digits: int = DIGITS) -> bool:
 def _tlap_solution(e: str, d: str, sens: str, prec: int) -> tuple[mpmath.mpf, mpmath.mpf]:
     """(A, B) solved from Definition 3's two conditions at precision ``prec`` (once per
     parameter point: the amplitude and power cases share them)."""
-    with mpmath.workprec(prec):
-        e, d, sens = mpmath.mpf(e), mpmath.mpf(d), mpmath.mpf(sens)
-        lam = sens / e
+    mp: dict[str, mpmath.mpf] = {}  # the parameters at the current precision
 
-        def b_of(a):  # total mass one
-            return 1 / (2 * mpmath.quad(lambda t: mpmath.exp(-t / lam), [0, a]))
+    def set_precision() -> None:
+        mp["d"], mp["sens"] = mpmath.mpf(d), mpmath.mpf(sens)
+        mp["lam"] = mp["sens"] / mpmath.mpf(e)
 
-        def last(a):  # mass of the last interval of length Delta
-            return b_of(a) * mpmath.quad(lambda t: mpmath.exp(-t / lam), [a - sens, a]) - d
+    def b_of(a):  # total mass one
+        return 1 / (2 * mpmath.quad(lambda t: mpmath.exp(-t / mp["lam"]), [0, a]))
 
-        lo, hi = sens, sens + 2 * lam * mpmath.log(1 + 1 / d) + 1
-        # bisection (last is decreasing) to a bracket 2^-40 of its first width, then the
-        # secant method, which findroot runs to the working precision and verifies
+    def last(a):  # mass of the last interval of length Delta
+        return b_of(a) * mpmath.quad(lambda t: mpmath.exp(-t / mp["lam"]),
+                                     [a - mp["sens"], a]) - mp["d"]
+
+    # bisection (last is decreasing) to a bracket 2^-40 of its first width, at 64 bits
+    # (it only gives the starting points: a sign misread near the root still leaves them
+    # within 2^-50 of it), then the secant method at precision ``prec``, which findroot
+    # runs to the working precision and verifies (else it raises)
+    with mpmath.workprec(64):
+        set_precision()
+        lo = mp["sens"]
+        hi = lo + 2 * mp["lam"] * mpmath.log(1 + 1 / mp["d"]) + 1
         for _ in range(40):
             mid = (lo + hi) / 2
             lo, hi = (mid, hi) if last(mid) > 0 else (lo, mid)
+    with mpmath.workprec(prec):
+        set_precision()
         a = mpmath.findroot(last, (lo, hi))
         return a, b_of(a)
 
