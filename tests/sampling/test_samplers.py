@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -161,8 +162,15 @@ def exact_moments(case: Case) -> dict[int, float]:
     return out
 
 
-#: The draws made so far, by (case, generator state before, after): see :func:`draw`.
+#: The draws made so far, by (case, generator state): see :func:`draw`.
 _DRAWN: dict[tuple[Case, str], tuple[np.ndarray, dict]] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _forget_draws() -> Iterator[None]:
+    """The shared draws (88 MB) are dropped when this module's tests end."""
+    yield
+    _DRAWN.clear()
 
 
 def draw(case: Case, rng: np.random.Generator) -> np.ndarray:
