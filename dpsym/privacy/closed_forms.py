@@ -543,7 +543,9 @@ def hockey_stick(p_pieces: list[LinePiece], q_pieces: list[LinePiece], eps: sp.E
                - sp.exp(eps) * _inside(q_pieces, _interior(lo_v, hi_v), point))
         if gap == 0:
             continue
-        crossings = [t for t in sp.solve(sp.Eq(gap, 0), x)
+        # (a gap free of x, two constant pieces, has no crossing: solve would return [])
+        roots = sp.solve(sp.Eq(gap, 0), x) if gap.has(x) else []
+        crossings = [t for t in roots
                      if t.is_real is not False and bool(lo_v < _at(t, point) < hi_v)]
         crossings.sort(key=lambda t: _at(t, point))
         bounds = [lo, *crossings, hi]

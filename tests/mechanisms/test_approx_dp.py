@@ -67,22 +67,32 @@ def close(a: mpmath.mpf, b: mpmath.mpf, digits: int = DIGITS) -> bool:
 def _tlap_solution(e: str, d: str, sens: str, prec: int) -> tuple[mpmath.mpf, mpmath.mpf]:
     """(A, B) solved from Definition 3's two conditions at precision ``prec`` (once per
     parameter point: the amplitude and power cases share them)."""
-    with mpmath.workprec(prec):
-        e, d, sens = mpmath.mpf(e), mpmath.mpf(d), mpmath.mpf(sens)
-        lam = sens / e
+    mp: dict[str, mpmath.mpf] = {}  # the parameters at the current precision
 
-        def b_of(a):  # total mass one
-            return 1 / (2 * mpmath.quad(lambda t: mpmath.exp(-t / lam), [0, a]))
+    def set_precision() -> None:
+        mp["d"], mp["sens"] = mpmath.mpf(d), mpmath.mpf(sens)
+        mp["lam"] = mp["sens"] / mpmath.mpf(e)
 
-        def last(a):  # mass of the last interval of length Delta
-            return b_of(a) * mpmath.quad(lambda t: mpmath.exp(-t / lam), [a - sens, a]) - d
+    def b_of(a):  # total mass one
+        return 1 / (2 * mpmath.quad(lambda t: mpmath.exp(-t / mp["lam"]), [0, a]))
 
-        lo, hi = sens, sens + 2 * lam * mpmath.log(1 + 1 / d) + 1
-        # bisection (last is decreasing) to a bracket 2^-40 of its first width, then the
-        # secant method, which findroot runs to the working precision and verifies
+    def last(a):  # mass of the last interval of length Delta
+        return b_of(a) * mpmath.quad(lambda t: mpmath.exp(-t / mp["lam"]),
+                                     [a - mp["sens"], a]) - mp["d"]
+
+    # bisection (last is decreasing) to a bracket 2^-40 of its first width, at 64 bits
+    # (it only gives the starting points: a sign misread near the root still leaves them
+    # within 2^-50 of it), then the secant method at precision ``prec``, which findroot
+    # runs to the working precision and verifies (else it raises)
+    with mpmath.workprec(64):
+        set_precision()
+        lo = mp["sens"]
+        hi = lo + 2 * mp["lam"] * mpmath.log(1 + 1 / mp["d"]) + 1
         for _ in range(40):
             mid = (lo + hi) / 2
             lo, hi = (mid, hi) if last(mid) > 0 else (lo, mid)
+    with mpmath.workprec(prec):
+        set_precision()
         a = mpmath.findroot(last, (lo, hi))
         return a, b_of(a)
 
@@ -245,26 +255,34 @@ def test_uniform_mass_is_zero_delta_private():
 
 
 # ---------------------------------------------------------------------- discrete uniform
-def discrete_uniform_pmf(d: Fraction, sens: int) -> dict[int, Fraction]:
+def discrete_uniform_counts(d: Fraction, sens: int) -> tuple[dict[int, int], int]:
+    """The mass function as integer counts over the common denominator :math:`2n`."""
     n = math.ceil(Fraction(sens) / d)
     base = list(range(-(n // 2), -(n // 2) + n))  # n consecutive integers
-    pmf: dict[int, Fraction] = {}
+    counts: dict[int, int] = {}
     for support in (base, [-i for i in base]):  # symmetrised
         for i in support:
-            pmf[i] = pmf.get(i, Fraction(0)) + Fraction(1, 2 * n)
-    return pmf
+            counts[i] = counts.get(i, 0) + 1
+    return counts, 2 * n
+
+
+def discrete_uniform_pmf(d: Fraction, sens: int) -> dict[int, Fraction]:
+    counts, denominator = discrete_uniform_counts(d, sens)
+    return {i: Fraction(c, denominator) for i, c in counts.items()}
 
 
 @pytest.mark.parametrize("d, sens", [("0.1", 1), ("0.3", 2), ("0.07", 3), ("0.9", 5),
                                      ("1e-4", 7)])
 def test_discrete_uniform_costs_and_privacy(d, sens):
-    pmf = discrete_uniform_pmf(Fraction(d), sens)
+    counts, denominator = discrete_uniform_counts(Fraction(d), sens)
     m = DiscreteUniform(delta=d, Delta=sens)
     for cost, power in (("amplitude", 1), ("power", 2), ("moment:3", 3)):
-        exact = sum(abs(i) ** power * q for i, q in pmf.items())
+        # the exact moment, summed in integers over the common denominator
+        exact = Fraction(sum(abs(i) ** power * c for i, c in counts.items()), denominator)
         assert m.value("cost", cost, 30).text == _format(exact, 30)
     # (0, delta)-DP exactly: sup_S P(S) - P(S + s) = sum (P(i) - P(i + s))_+ <= delta
-    if len(pmf) < 2000:
+    if len(counts) < 2000:
+        pmf = discrete_uniform_pmf(Fraction(d), sens)
         for s in range(1, sens + 1):
             tv = sum(max(Fraction(0), q - pmf.get(i + s, Fraction(0))) for i, q in pmf.items())
             assert tv <= Fraction(d)

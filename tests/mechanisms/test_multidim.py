@@ -324,14 +324,18 @@ def test_sampler_moments_and_radial_cdf(rng, d):
         assert abs(z) < 5.7, z
     bb = math.exp(-0.9)
 
-    def cdf(v):  # exact law of R, vectorised from the steps' masses
-        v = np.asarray(v, dtype=float)
-        kk = np.arange(400, dtype=float)
-        lo = np.concatenate([kk, kk + g])
-        hi = np.concatenate([kk + g, kk + 1])
-        lev = np.concatenate([bb**kk, bb ** (kk + 1)])
-        top = np.clip(v[:, None], lo, hi)
-        return (lev * (top**d - lo**d)).sum(axis=1) / (lev * (hi**d - lo**d)).sum()
+    # exact law of R from the steps' masses: the steps [k, k + g), [k + g, k + 1) in order,
+    # the mass of those below v summed once (cumulatively), plus the part of v's own step
+    kk = np.arange(400, dtype=float)
+    lo, hi, lev = (np.ravel(np.column_stack(pair)) for pair in
+                   ((kk, kk + g), (kk + g, kk + 1), (bb**kk, bb ** (kk + 1))))
+    mass = lev * (hi**d - lo**d)
+    below = np.concatenate([[0.0], np.cumsum(mass)])
+
+    def cdf(v):
+        v = np.clip(np.asarray(v, dtype=float), 0.0, hi[-1])
+        j = np.searchsorted(lo, v, side="right") - 1  # the step with lo <= v
+        return (below[j] + lev[j] * (np.minimum(v, hi[j]) ** d - lo[j] ** d)) / mass.sum()
 
     with mpmath.workdps(30):
         for v in (0.3, 1.7, 4.2):

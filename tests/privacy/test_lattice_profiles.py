@@ -11,6 +11,7 @@ mass, which bounds every neglected positive part, is below :math:`10^{-(\text{di
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from fractions import Fraction
@@ -39,6 +40,7 @@ def hockey_reference(mass, support: int, sens: int, eps_prime) -> mpmath.mpf:
     r""":math:`\max_{1 \le d \le \Delta} \sum_{|i| \le K + d} (p(i) - c p(i - d))_+`."""
     c = mpmath.exp(mp_of(eps_prime))
     best = mpmath.mpf(0)
+    mass = functools.cache(mass)  # each p(i) once (at the caller's precision)
     for d in range(1, sens + 1):
         total = mpmath.fsum(max(mpmath.mpf(0), mass(i) - c * mass(i - d))
                             for i in range(-support, support + d + 1))

@@ -127,12 +127,15 @@ def staircase_density(e: mpmath.mpf, dd: mpmath.mpf, g: mpmath.mpf):
     """The Geng–Viswanath staircase density, written from the paper's formula."""
     bb = mpmath.exp(-e)
     a = (1 - bb) / (2 * dd * (g + bb * (1 - g)))
+    levels: dict[int, mpmath.mpf] = {}  # a b^k, by period (at the caller's precision)
 
     def f(t):
-        t = abs(t)
-        k = mpmath.floor(t / dd)
-        frac = t / dd - k
-        return a * bb**k * (1 if frac < g else bb)
+        u = abs(t) / dd
+        k = mpmath.floor(u)
+        level = levels.get(int(k))
+        if level is None:
+            level = levels[int(k)] = a * bb**k
+        return level * (1 if u - k < g else bb)
 
     return f, bb
 

@@ -31,6 +31,7 @@ bound; asserted below). The seeds are fixed, so the outcome is deterministic. Th
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import sys
@@ -279,26 +280,30 @@ def test_sampler_mass_function_exactly(sampler: ex.ExactSampler,
     (:math:`k` up to where the remaining mass is below :math:`10^{-45}`) and the
     staircase's part choice :math:`p = r/(r + (\Delta - r)e^{-\varepsilon})`."""
 
+    @functools.cache  # (the same law at every branching of the enumeration)
+    def geometric_options(s: int, t: int) -> list[tuple[object, object]]:
+        with mpmath.workdps(50):
+            q = mpmath.exp(-mpmath.mpf(s) / t)
+            out, k = [], 0
+            while q**k > mpmath.mpf(10) ** -45:
+                out.append((k, (1 - q) * q**k))
+                k += 1
+            return out
+
     def geometric(source: ScriptedBelow, s: int, t: int) -> int:
-        def options() -> list[tuple[object, object]]:
-            with mpmath.workdps(50):
-                q = mpmath.exp(-mpmath.mpf(s) / t)
-                out, k = [], 0
-                while q**k > mpmath.mpf(10) ** -45:
-                    out.append((k, (1 - q) * q**k))
-                    k += 1
-                return out
-        return source.next_value(options)
+        return source.next_value(lambda: geometric_options(s, t))
 
     monkeypatch.setattr(ex, "geometric_exp_neg_ratio", geometric)
 
+    @functools.cache
+    def part_options() -> list[tuple[object, object]]:
+        with mpmath.workdps(50):
+            b = mpmath.exp(-mpmath.mpf(sampler.eps.numerator) / sampler.eps.denominator)
+            p = sampler.r / (sampler.r + (sampler.Delta - sampler.r) * b)
+            return [(True, p), (False, 1 - p)]
+
     def part(source: ScriptedBelow, enclosure: object) -> bool:
-        def options() -> list[tuple[object, object]]:
-            with mpmath.workdps(50):
-                b = mpmath.exp(-mpmath.mpf(sampler.eps.numerator) / sampler.eps.denominator)
-                p = sampler.r / (sampler.r + (sampler.Delta - sampler.r) * b)
-                return [(True, p), (False, 1 - p)]
-        return source.next_value(options)
+        return source.next_value(part_options)
 
     monkeypatch.setattr(ex, "bernoulli_real", part)
     if isinstance(sampler, DiscreteLaplaceExact):
