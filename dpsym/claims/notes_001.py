@@ -424,6 +424,13 @@ def _erfc_positive(expr: sp.Expr) -> bool:
     e^{-t^2} dt (sympy) with a positive integrand."""
     if not isinstance(expr, sp.erfc) or not expr.args[0].is_real:
         return False
+    return _erfc_integral()
+
+
+@functools.cache
+def _erfc_integral() -> bool:
+    """erfc(z) = (2/sqrt(pi)) int_z^oo e^{-t^2} dt for real z (sympy) with a positive
+    integrand (decided once)."""
     t, z = sp.Symbol("t", real=True), sp.Symbol("z", real=True)
     integrand = 2 / sp.sqrt(sp.pi) * sp.exp(-t**2)
     same = sp.simplify(sp.integrate(integrand, (t, z, sp.oo)) - sp.erfc(z)) == 0
