@@ -212,17 +212,8 @@ def _decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: tuple[tuple[sp.Symbol, s
                      ) -> tuple[bool | None, str]:
     """:func:`decide_identity` with the probe point as (symbol, value) pairs."""
     diff = lhs - rhs
-    free = sorted(diff.free_symbols, key=str)
-    point = dict(probe)
-    for sym, val in zip([s for s in free if s not in point], _PROBES * 4, strict=False):
-        point[sym] = val
-    if not free or set(free) <= set(point):
-        sign = certified_sign(diff, point)
-        if sign not in (0, None):
-            return False, f"differs at {point}: sign {sign:+d} (certified)"
-        if sign is None and (value := complex_value(diff, point)) is not None \
-                and not value.contains(0):
-            return False, f"differs at {point}: {value} (certified, complex)"
+    if (witness := _witness(diff, probe)) is not None:
+        return False, witness
     if sp.cancel(sp.together(sp.expand(diff))) == 0 or sp.simplify(diff) == 0:
         return True, "identical (sympy)"
     # powers of quotients: cancel each base first (a base that is a ratio of two negative
@@ -232,6 +223,33 @@ def _decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: tuple[tuple[sp.Symbol, s
     if sp.simplify(sp.powsimp(sp.expand_power_base(tidy))) == 0:
         return True, "identical (sympy, the bases of the powers cancelled)"
     return None, f"not decided: {sp.simplify(diff)} is not reduced to 0"
+
+
+def refuted(lhs: sp.Expr, rhs: sp.Expr, probe: Mapping[sp.Symbol, object] | None = None
+            ) -> bool:
+    """Whether ``lhs == rhs`` is refuted by a certified nonzero value of the difference at a
+    probe point (the first step of :func:`decide_identity`; one witness suffices to reject,
+    a check still proves what it accepts)."""
+    return _witness(sp.sympify(lhs) - sp.sympify(rhs),
+                    tuple((s, sp.sympify(v)) for s, v in (probe or {}).items())) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _witness(diff: sp.Expr, probe: tuple[tuple[sp.Symbol, sp.Expr], ...]) -> str | None:
+    """A certified nonzero value of ``diff`` at the probe point (``probe``, the other
+    symbols at rational values in general position), described; None if there is none."""
+    free = sorted(diff.free_symbols, key=str)
+    point = dict(probe)
+    for sym, val in zip([s for s in free if s not in point], _PROBES * 4, strict=False):
+        point[sym] = val
+    if not free or set(free) <= set(point):
+        sign = certified_sign(diff, point)
+        if sign not in (0, None):
+            return f"differs at {point}: sign {sign:+d} (certified)"
+        if sign is None and (value := complex_value(diff, point)) is not None \
+                and not value.contains(0):
+            return f"differs at {point}: {value} (certified, complex)"
+    return None
 
 
 def rounds_to(value: sp.Expr, printed: sp.Expr, values: Mapping[sp.Symbol, object] | None = None
@@ -260,5 +278,5 @@ def rounds_to(value: sp.Expr, printed: sp.Expr, values: Mapping[sp.Symbol, objec
     return ok, f"{shown} rounds to {x} at {d} decimals: {ok}"
 
 
-__all__ = ["certified_sign", "complex_value", "decide_identity", "decide_lower", "rounds_to",
-           "sign_certificate"]
+__all__ = ["certified_sign", "complex_value", "decide_identity", "decide_lower", "refuted",
+           "rounds_to", "sign_certificate"]
