@@ -152,13 +152,21 @@ def count_change(queries: sp.Expr) -> tuple[sp.Expr, str]:
     vector by :math:`\sum_{q} I^{(q)}_{n+1} \le` ``queries``, attained by a record with every
     property (add/remove neighbours; replacing a record moves each count by
     :math:`I^{\prime} - I \in \{-1, 0, 1\}`: the same maximum)."""
-    before, after = sp.Sum(_IND[_JJ], (_JJ, 1, _NN)), sp.Sum(_IND[_JJ], (_JJ, 1, _NN + 1))
-    step = sp.simplify(before + sp.Sum(_IND[_JJ], (_JJ, _NN + 1, _NN + 1)) - after) == 0
+    step = _count_step()
     q = sp.Symbol("q", integer=True, positive=True)
     worst = sp.summation(sp.Integer(1), (q, 1, queries))  # every indicator 1
     return worst if step else sp.nan, (f"a record moves each count by its indicator "
                                        f"(sum identity: {step}); the l1 change is at most "
                                        f"{worst}, attained")
+
+
+@functools.cache
+def _count_step() -> bool:
+    r"""Whether adding record :math:`n + 1` adds :math:`I_{n+1}` to a count: the sum identity
+    :math:`\sum_{j \le n} I_j + \sum_{j=n+1}^{n+1} I_j = \sum_{j \le n+1} I_j` (sympy;
+    decided once)."""
+    before, after = sp.Sum(_IND[_JJ], (_JJ, 1, _NN)), sp.Sum(_IND[_JJ], (_JJ, 1, _NN + 1))
+    return sp.simplify(before + sp.Sum(_IND[_JJ], (_JJ, _NN + 1, _NN + 1)) - after) == 0
 
 
 def laplace_private(scale: sp.Expr, sens: sp.Expr) -> tuple[bool, str]:
@@ -235,7 +243,14 @@ def laplace_sup_at(scale: sp.Expr, sensitivity: sp.Expr) -> sp.Expr:
 def sign_of(expr: sp.Expr, positive: Sequence[sp.Symbol]) -> str | None:
     """The proven sign of ``expr`` for positive ``positive`` symbols: ``"zero"``,
     ``"positive"`` or ``"negative"`` (sympy's assumptions, then a polynomial certificate in
-    the symbols), else None."""
+    the symbols), else None. Decided once per (expression, symbols): the checks of a claim
+    and of its mutants ask the same questions."""
+    return _sign_of(sp.sympify(expr), tuple(positive))
+
+
+@functools.lru_cache(maxsize=4096)
+def _sign_of(expr: sp.Expr, positive: tuple[sp.Symbol, ...]) -> str | None:
+    """:func:`sign_of` with the symbols as a tuple."""
     expr = sp.simplify(expr)
     if expr == 0:
         return "zero"

@@ -21,10 +21,14 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
+import flint
 import sympy as sp
 
 from dpsym.certified.balls import enclosure
 from dpsym.claims.common import V
+from dpsym.core.expressions import exact_ball
+from dpsym.errors import DomainError
+from dpsym.precision import arb_workprec
 
 
 def sign_certificate(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> str | None:
@@ -32,8 +36,14 @@ def sign_certificate(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> str | Non
     ``"zero"`` (identically 0), ``"positive"``, ``"nonnegative"`` (nonnegative coefficients,
     so :math:`\ge 0`; with a positive coefficient and positive variables, :math:`> 0`),
     ``"negative"``, or ``None`` (not certified: mixed signs, or not a rational function of
-    ``variables``)."""
-    expr = sp.cancel(sp.together(sp.sympify(expr)))
+    ``variables``). Decided once per (expression, variables)."""
+    return _sign_certificate(sp.sympify(expr), tuple(variables))
+
+
+@functools.lru_cache(maxsize=4096)
+def _sign_certificate(expr: sp.Expr, variables: tuple[sp.Symbol, ...]) -> str | None:
+    """:func:`sign_certificate` with the variables as a tuple."""
+    expr = sp.cancel(sp.together(expr))
     if expr == 0:
         return "zero"
     num, den = sp.fraction(expr)
@@ -104,13 +114,24 @@ def certified_sign(expr: sp.Expr, values: Mapping[sp.Symbol, object] | None = No
                    prec: int = 256) -> int | None:
     """The sign of ``expr`` at exact ``values``, certified: +1, -1, 0 (an exact zero), or
     None (the Arb enclosure contains 0, or the expression is not one the ball evaluator
-    handles)."""
+    handles). An elementary value is enclosed by one ball evaluation of the substituted
+    constant (:func:`dpsym.core.expressions.exact_ball`); any other, or a ball that does
+    not decide, by :func:`dpsym.certified.balls.enclosure`."""
     expr = sp.sympify(expr)
     vals = {s: Fraction(str(sp.Rational(v))) if sp.sympify(v).is_Rational else sp.sympify(v)
             for s, v in (values or {}).items()}
-    if not expr.free_symbols - set(vals) and expr.subs(vals).is_Rational:
-        val = sp.Rational(expr.subs(vals))
-        return int(bool(val > 0)) - int(bool(val < 0))
+    if not expr.free_symbols - set(vals):
+        at = _substituted(expr, vals)
+        if at.is_Rational:
+            val = sp.Rational(at)
+            return int(bool(val > 0)) - int(bool(val < 0))
+        with arb_workprec(prec):
+            try:
+                ball = exact_ball(at)
+            except DomainError:
+                ball = None
+            if ball is not None and ball.is_finite() and (ball > 0 or ball < 0):
+                return 1 if ball > 0 else -1
     ball = enclosure(expr, vals, prec)
     if ball is None or not ball.is_finite():
         return None
@@ -119,6 +140,60 @@ def certified_sign(expr: sp.Expr, values: Mapping[sp.Symbol, object] | None = No
     if ball < 0:
         return -1
     return 0 if ball.is_exact() and ball == 0 else None
+
+
+def _substituted(expr: sp.Expr, values: Mapping[sp.Symbol, object]) -> sp.Expr:
+    """``expr`` at ``values`` (a Fraction as a sympy rational): a tree replacement, or
+    ``subs`` when ``expr`` binds a symbol (a sum, product, integral)."""
+    exact = {s: sp.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else v
+             for s, v in values.items()}
+    if expr.has(sp.Sum, sp.Product, sp.Integral, sp.Lambda, sp.Derivative, sp.Subs):
+        return expr.subs(exact)
+    return expr.xreplace(exact)
+
+
+def complex_value(expr: sp.Expr, values: Mapping[sp.Symbol, sp.Rational], prec: int = 256
+                  ) -> flint.acb | None:
+    r"""A complex Arb ball containing ``expr`` at exact rational ``values`` (principal
+    branches: :math:`\log z`, :math:`z^q = e^{q \log z}`, as sympy reads them), or None (a
+    node other than a number, :math:`\pi`, :math:`e`, a sum, product, power, ``exp`` or
+    ``log``; a symbol without a value; a ball that is not finite). A value that is not real
+    where the other side of an identity is real refutes the identity as surely as a real
+    difference does."""
+    with arb_workprec(prec):
+        try:
+            value = _acb(sp.sympify(expr), values)
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            return None
+        return value if value is not None and value.is_finite() else None
+
+
+def _acb(expr: sp.Basic, values: Mapping[sp.Symbol, sp.Rational]) -> flint.acb | None:
+    """:func:`complex_value` without the precision scope and the finiteness test."""
+    if isinstance(expr, sp.Symbol):
+        expr = sp.Rational(values[expr])
+    if expr.is_Rational:
+        return flint.acb(flint.fmpq(int(expr.p), int(expr.q)))
+    if expr is sp.pi:
+        return flint.acb.pi()
+    if expr is sp.E:
+        return flint.acb(1).exp()
+    args = [_acb(arg, values) for arg in expr.args]
+    if any(arg is None for arg in args):
+        return None
+    if isinstance(expr, sp.Add):
+        return functools.reduce(lambda x, y: x + y, args)
+    if isinstance(expr, sp.Mul):
+        return functools.reduce(lambda x, y: x * y, args)
+    if isinstance(expr, sp.exp):
+        return args[0].exp()
+    if isinstance(expr, sp.log) and len(args) == 1:
+        return args[0].log()
+    if isinstance(expr, sp.Pow):
+        if expr.exp.is_Integer:
+            return args[0] ** int(expr.exp)
+        return (args[1] * args[0].log()).exp()
+    return None
 
 
 def decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: Mapping[sp.Symbol, object] | None = None
@@ -137,14 +212,8 @@ def _decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: tuple[tuple[sp.Symbol, s
                      ) -> tuple[bool | None, str]:
     """:func:`decide_identity` with the probe point as (symbol, value) pairs."""
     diff = lhs - rhs
-    free = sorted(diff.free_symbols, key=str)
-    point = dict(probe)
-    for sym, val in zip([s for s in free if s not in point], _PROBES * 4, strict=False):
-        point[sym] = val
-    if not free or set(free) <= set(point):
-        sign = certified_sign(diff, point)
-        if sign not in (0, None):
-            return False, f"differs at {point}: sign {sign:+d} (certified)"
+    if (witness := _witness(diff, probe)) is not None:
+        return False, witness
     if sp.cancel(sp.together(sp.expand(diff))) == 0 or sp.simplify(diff) == 0:
         return True, "identical (sympy)"
     # powers of quotients: cancel each base first (a base that is a ratio of two negative
@@ -154,6 +223,33 @@ def _decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: tuple[tuple[sp.Symbol, s
     if sp.simplify(sp.powsimp(sp.expand_power_base(tidy))) == 0:
         return True, "identical (sympy, the bases of the powers cancelled)"
     return None, f"not decided: {sp.simplify(diff)} is not reduced to 0"
+
+
+def refuted(lhs: sp.Expr, rhs: sp.Expr, probe: Mapping[sp.Symbol, object] | None = None
+            ) -> bool:
+    """Whether ``lhs == rhs`` is refuted by a certified nonzero value of the difference at a
+    probe point (the first step of :func:`decide_identity`; one witness suffices to reject,
+    a check still proves what it accepts)."""
+    return _witness(sp.sympify(lhs) - sp.sympify(rhs),
+                    tuple((s, sp.sympify(v)) for s, v in (probe or {}).items())) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _witness(diff: sp.Expr, probe: tuple[tuple[sp.Symbol, sp.Expr], ...]) -> str | None:
+    """A certified nonzero value of ``diff`` at the probe point (``probe``, the other
+    symbols at rational values in general position), described; None if there is none."""
+    free = sorted(diff.free_symbols, key=str)
+    point = dict(probe)
+    for sym, val in zip([s for s in free if s not in point], _PROBES * 4, strict=False):
+        point[sym] = val
+    if not free or set(free) <= set(point):
+        sign = certified_sign(diff, point)
+        if sign not in (0, None):
+            return f"differs at {point}: sign {sign:+d} (certified)"
+        if sign is None and (value := complex_value(diff, point)) is not None \
+                and not value.contains(0):
+            return f"differs at {point}: {value} (certified, complex)"
+    return None
 
 
 def rounds_to(value: sp.Expr, printed: sp.Expr, values: Mapping[sp.Symbol, object] | None = None
@@ -182,5 +278,5 @@ def rounds_to(value: sp.Expr, printed: sp.Expr, values: Mapping[sp.Symbol, objec
     return ok, f"{shown} rounds to {x} at {d} decimals: {ok}"
 
 
-__all__ = ["certified_sign", "decide_identity", "decide_lower", "rounds_to",
-           "sign_certificate"]
+__all__ = ["certified_sign", "complex_value", "decide_identity", "decide_lower", "refuted",
+           "rounds_to", "sign_certificate"]

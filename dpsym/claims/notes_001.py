@@ -23,7 +23,7 @@ import mpmath
 import sympy as sp
 
 from dpsym.claims.common import V, laplace_sup_at, sign_of
-from dpsym.claims.decide import certified_sign, decide_identity, sign_certificate
+from dpsym.claims.decide import certified_sign, decide_identity, refuted, sign_certificate
 from dpsym.claims.generic import CELLS_P, CELLS_Q, cone_certificate, event_supremum
 from dpsym.claims.registry import CORRECTED, REGISTRY, Verdict, claim
 from dpsym.core.zero import is_identically_zero
@@ -424,6 +424,13 @@ def _erfc_positive(expr: sp.Expr) -> bool:
     e^{-t^2} dt (sympy) with a positive integrand."""
     if not isinstance(expr, sp.erfc) or not expr.args[0].is_real:
         return False
+    return _erfc_integral()
+
+
+@functools.cache
+def _erfc_integral() -> bool:
+    """erfc(z) = (2/sqrt(pi)) int_z^oo e^{-t^2} dt for real z (sympy) with a positive
+    integrand (decided once)."""
     t, z = sp.Symbol("t", real=True), sp.Symbol("z", real=True)
     integrand = 2 / sp.sqrt(sp.pi) * sp.exp(-t**2)
     same = sp.simplify(sp.integrate(integrand, (t, z, sp.oo)) - sp.erfc(z)) == 0
@@ -797,11 +804,17 @@ _SIGMA2 = 2 * Delta**2 * _Lg / eps**2
 def _gauss_loss(f: dict) -> Verdict:
     """The log-ratio of the two normal densities, by sympy. (The notes write "q_D = 0 >= q_D'
     = Delta", impossible for Delta > 0; the computation uses q_D' = Delta.)"""
+    loss = _gauss_log_ratio()
+    ok = not refuted(loss, f["loss"]) and sp.simplify(loss - sp.sympify(f["loss"])) == 0
+    return Verdict(bool(ok), detail=f"log f_D/f_D' = {sp.expand(loss)}")
+
+
+@functools.cache
+def _gauss_log_ratio() -> sp.Expr:
+    """log f_D/f_D' of N(0, sigma^2) and N(Delta, sigma^2) at z (sympy; computed once)."""
     def dens(m):
         return sp.exp(-(_z - m) ** 2 / (2 * _SIGMA2)) / sp.sqrt(2 * sp.pi * _SIGMA2)
-    loss = sp.simplify(sp.expand_log(sp.log(dens(0) / dens(Delta)), force=True))
-    ok = sp.simplify(loss - sp.sympify(f["loss"])) == 0
-    return Verdict(bool(ok), detail=f"log f_D/f_D' = {sp.expand(loss)}")
+    return sp.simplify(sp.expand_log(sp.log(dens(0) / dens(Delta)), force=True))
 
 
 @claim("001.gaussian.classic.s3", "Gaussian Mechanism, proof (the bad set)", "Bad = {z : "

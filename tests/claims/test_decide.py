@@ -12,8 +12,10 @@ import sympy as sp
 from dpsym.claims.common import V
 from dpsym.claims.decide import (
     certified_sign,
+    complex_value,
     decide_identity,
     decide_lower,
+    refuted,
     rounds_to,
     sign_certificate,
 )
@@ -118,6 +120,41 @@ def test_decide_identity():
     assert decide_identity(z, sp.Rational(3, 7), {z: Fraction(1)})[0] is False
     assert decide_identity(sp.sqrt(z**2), z)[0] is None  # false for z < 0: not decided
     assert decide_identity(sp.sqrt(x**2), x)[0] is True  # x positive
+
+
+def test_an_identity_refuted_by_a_complex_value():
+    """A side that is not real at the probe point (a logarithm of a negative number) differs
+    from a real side there: refuted by the certified complex ball, not left undecided; an
+    identity whose two sides are the same complex value is not refuted by it."""
+    held, why = decide_identity(sp.log(1 - 2 * x), sp.log(1 + 2 * x), {x: 3})
+    assert held is False and "complex" in why
+    assert refuted(sp.log(1 - 2 * x), sp.log(1 + 2 * x), {x: 3})
+    assert not refuted(sp.log(-x) + sp.log(2), sp.log(-2 * x), {x: sp.Rational(1, 3)})
+    assert not refuted((x + 1) ** 2, x**2 + 2 * x + 1)
+
+
+@pytest.mark.parametrize(("expr", "values", "expected"), [
+    (sp.log(z), {z: -1}, sp.pi * sp.I),  # the principal branch
+    (sp.sqrt(z), {z: -4}, 2 * sp.I),
+    (z ** sp.Rational(1, 3), {z: -8}, 1 + sp.sqrt(3) * sp.I),
+    (sp.exp(z) * sp.pi + sp.E, {z: sp.Rational(1, 2)}, sp.pi * sp.exp(sp.Rational(1, 2)) + sp.E),
+])
+def test_complex_value_contains_the_exact_value(expr, values, expected):
+    value = complex_value(expr, values)
+    assert value is not None
+    exact = complex(sp.N(expected, 30))
+    assert abs(float(value.real.mid()) - exact.real) < 1e-15
+    assert abs(float(value.imag.mid()) - exact.imag) < 1e-15
+    assert float(value.real.rad()) < 1e-60 and float(value.imag.rad()) < 1e-60
+
+
+@pytest.mark.parametrize(("expr", "values"), [
+    (sp.sin(z), {z: 1}),  # a node it does not evaluate
+    (z + 1, {}),  # a symbol without a value
+    (1 / z, {z: 0}),  # not finite
+])
+def test_complex_value_refuses(expr, values):
+    assert complex_value(expr, values) is None
 
 
 @pytest.mark.parametrize(("value", "printed", "ok"), [
