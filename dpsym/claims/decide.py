@@ -178,8 +178,9 @@ def _acb(expr: sp.Basic, values: Mapping[sp.Symbol, sp.Rational]) -> flint.acb |
         return flint.acb.pi()
     if expr is sp.E:
         return flint.acb(1).exp()
-    args = [_acb(arg, values) for arg in expr.args]
-    if any(arg is None for arg in args):
+    parts = [_acb(arg, values) for arg in expr.args]
+    args = [arg for arg in parts if arg is not None]
+    if len(args) < len(parts):
         return None
     if isinstance(expr, sp.Add):
         return functools.reduce(lambda x, y: x + y, args)
