@@ -755,13 +755,24 @@ def quadrature_expectation(noise: SymmetricNoise, g: Callable[[mpmath.mpf], mpma
         e = sp.sympify(e)
         return mpmath.inf if e == sp.oo else mpmath.mpf(sp.N(e, mpmath.mp.dps + 5))
 
-    def piece(lo: mpmath.mpf, hi: mpmath.mpf, expr: sp.Expr, var: sp.Symbol,
+    def prepared(pieces: Any, var: sp.Symbol) -> list[tuple[mpmath.mpf, mpmath.mpf,
+                                                          mpmath.mpf | None, Any]]:
+        """Each piece's ends and its level (a constant piece) or its function of
+        ``var``, converted once for every period."""
+        out = []
+        for pc in pieces:
+            expr = sp.sympify(pc.expr)
+            constant = var not in expr.free_symbols
+            out.append((mp(pc.lo), mp(pc.hi), mp(expr) if constant else None,
+                        None if constant else mpmath_function(var, expr)))
+        return out
+
+    def piece(lo: mpmath.mpf, hi: mpmath.mpf, level: mpmath.mpf | None, h: Any,
               shift: mpmath.mpf) -> mpmath.mpf:
-        """The integral (sum) of g(z) f(z - shift) over [lo, hi)."""
+        """The integral (sum) of g(z) f(z - shift) over [lo, hi), f the constant ``level``
+        or the function ``h``."""
         if not hi > lo:
             return mpmath.mpf(0)
-        constant = var not in expr.free_symbols
-        level, h = (mp(expr), None) if constant else (None, mpmath_function(var, expr))
 
         def f(z: mpmath.mpf) -> mpmath.mpf:
             return level if h is None else h(z - shift)
@@ -773,18 +784,19 @@ def quadrature_expectation(noise: SymmetricNoise, g: Callable[[mpmath.mpf], mpma
                 raise _Unsummed
             return mpmath.fsum(g(mpmath.mpf(i)) * f(mpmath.mpf(i))
                                for i in range(first, int(hi)))
-        if constant and hi != mpmath.inf and antiderivative is not None:
+        if level is not None and hi != mpmath.inf and antiderivative is not None:
             return level * (antiderivative(hi) - antiderivative(lo))
         return mpmath.quad(lambda z: g(z) * f(z), [lo, hi])
 
     try:
-        total = mpmath.fsum(piece(mp(pc.lo), mp(pc.hi), sp.sympify(pc.expr), x,
-                                  mpmath.mpf(0)) for pc in noise.head)
+        total = mpmath.fsum(piece(lo, hi, level, h, mpmath.mpf(0))
+                            for lo, hi, level, h in prepared(noise.head, x))
     except _Unsummed:
         return None
     if noise.tail is not None:
         t = noise.tail
         q, start, period = mp(t.ratio), mp(t.start), mp(t.period)
+        pieces = prepared(t.pieces, u)
         tol = mpmath.mpf(10) ** (-mpmath.mp.dps)
         k, small = 0, 0
         while (remaining(k, total) if remaining is not None else small < 2):
@@ -792,9 +804,8 @@ def quadrature_expectation(noise: SymmetricNoise, g: Callable[[mpmath.mpf], mpma
                 return None
             base = start + k * period
             try:
-                share = q**k * mpmath.fsum(
-                    piece(base + mp(pc.lo), base + mp(pc.hi), sp.sympify(pc.expr), u, base)
-                    for pc in t.pieces)
+                share = q**k * mpmath.fsum(piece(base + lo, base + hi, level, h, base)
+                                           for lo, hi, level, h in pieces)
             except _Unsummed:
                 return None
             total += share
