@@ -36,6 +36,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "sphinx_copybutton",
     "dpsym_pages",
+    "dpsym_nav",  # the navigation sidebar from the documents' titles alone
 ]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb", ".rst": "restructuredtext"}
 exclude_patterns = ["_build", "_build/**", "node_modules", "build", "Thumbs.db", ".DS_Store",
