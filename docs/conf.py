@@ -4,7 +4,9 @@ Build (the README's command): ``pip install '.[docs]' && python -m sphinx -W -b 
 docs/_build/html``. The pages under ``_generated/`` are written at build time by the local
 extension ``_ext/dpsym_pages.py``. The executed notebooks are cached (jupyter-cache, in
 ``docs/_build/.jupyter_cache``): a notebook runs again only when its code or the code of
-dpsym changes (:func:`dpsym_pages.source_fingerprint`).
+dpsym changes (:func:`dpsym_pages.source_fingerprint`). Beside that cache, ``_ext/dpsym_pycode.py``
+keeps Sphinx's analysis and highlighting of each module's source for the next build, keyed
+by the source: a build that changes nothing else shows the same pages.
 """
 
 from __future__ import annotations
