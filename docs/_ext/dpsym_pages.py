@@ -256,24 +256,49 @@ def _code_only(source: str) -> str:
     return ast.dump(tree)
 
 
-def source_fingerprint(package: Path) -> str:
+def source_fingerprint(package: Path, memo: Path | None = None) -> str:
     """A hash of the code of ``package`` (every ``*.py`` below it, docstrings and comments
     left out) and of the versions of :data:`FINGERPRINT_LIBRARIES`: the notebooks' outputs
     depend on nothing else, so a cached execution with the same fingerprint and the same
-    code cells is the one a new run would give."""
+    code cells is the one a new run would give. ``memo`` (a JSON file) keeps the
+    fingerprint, keyed by the text of the files and the libraries' versions."""
     import hashlib
+    import json
     from importlib.metadata import PackageNotFoundError, version
 
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(str(path.relative_to(package)).encode())
-        digest.update(_code_only(path.read_text(encoding="utf-8")).encode())
+    paths = sorted(package.rglob("*.py"))
+    sources = [path.read_text(encoding="utf-8") for path in paths]
+    libraries = []
     for name in FINGERPRINT_LIBRARIES:
         try:
-            digest.update(f"{name}=={version(name)}".encode())
+            libraries.append(f"{name}=={version(name)}")
         except PackageNotFoundError:
-            digest.update(f"{name} missing".encode())
-    return digest.hexdigest()[:16]
+            libraries.append(f"{name} missing")
+    # the same files (names and text) and libraries give the same fingerprint: ``memo``
+    # keeps it (parsing every module is a quarter of the build's start)
+    text = hashlib.sha256()
+    for path, source in zip(paths, sources, strict=True):
+        text.update(f"{path.relative_to(package)}\0{len(source)}\0{source}".encode())
+    text.update("\0".join(libraries).encode())
+    try:
+        kept = json.loads(memo.read_text(encoding="utf-8")) if memo is not None else {}
+    except (OSError, ValueError):
+        kept = {}
+    if isinstance(kept, dict) and isinstance(kept.get(text.hexdigest()), str):
+        return kept[text.hexdigest()]
+    digest = hashlib.sha256()
+    for path, source in zip(paths, sources, strict=True):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(_code_only(source).encode())
+    for library in libraries:
+        digest.update(library.encode())
+    fingerprint = digest.hexdigest()[:16]
+    if memo is not None:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        partial = memo.with_name(f"{memo.name}.{os.getpid()}")
+        partial.write_text(json.dumps({text.hexdigest(): fingerprint}), encoding="utf-8")
+        partial.replace(memo)  # whole, even with another build writing at the same time
+    return fingerprint
 
 
 def notebook_json(path: Path, fingerprint: str = "") -> str:
@@ -293,8 +318,8 @@ def notebook_json(path: Path, fingerprint: str = "") -> str:
     return nbformat.writes(nb) + "\n"
 
 
-def write_notebooks(out: Path, notebooks: Path) -> None:
-    fingerprint = source_fingerprint(notebooks.parent / "dpsym")
+def write_notebooks(out: Path, notebooks: Path, memo: Path | None = None) -> None:
+    fingerprint = source_fingerprint(notebooks.parent / "dpsym", memo)
     entries, names, titles = [], [], []
     for stale in (out / "notebooks").glob("*.md"):  # pages of an earlier layout
         stale.unlink()
@@ -418,7 +443,8 @@ def generate(app) -> None:
     start = time.perf_counter()
     timings = write_mechanisms(out)
     write_claims(out)
-    write_notebooks(out, srcdir.parent / "notebooks")
+    write_notebooks(out, srcdir.parent / "notebooks",
+                    srcdir / "_build" / ".source_fingerprint.json")
     write_cli(out)
     write_internals(out, srcdir.parent)
     slow = ", ".join(f"{n} {s:.1f} s" for n, s in timings if s > 2)
