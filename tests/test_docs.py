@@ -71,6 +71,10 @@ def test_site_builds_without_warnings(site: Path) -> None:
     index = (site / "index.html").read_text(encoding="utf-8")
     for page in ("mechanisms.html", "claims.html", "api.html", "errata.html"):
         assert f'href="{page}' in index, page
+    # nothing of the machine that built it (a path value of the package, say)
+    leaks = [str(path.relative_to(site)) for path in site.rglob("*.html")
+             if str(ROOT) in path.read_text(encoding="utf-8")]
+    assert not leaks, leaks
 
 
 @on_the_site

@@ -113,9 +113,10 @@ def in_checkout(out_dir: str | os.PathLike[str]) -> bool:
             and os.access(PACKAGE, os.W_OK))
 
 
-def write(path: str | os.PathLike[str] = MODULE) -> Path:
-    """Regenerate the generated module (atomically) and drop the loaded store."""
-    path = Path(path)
+def write(path: str | os.PathLike[str] | None = None) -> Path:
+    """Regenerate the generated module (atomically; ``path`` default
+    :data:`dpsym.symbolic.cache.MODULE`) and drop the loaded store."""
+    path = Path(MODULE if path is None else path)
     text = render()
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".derived-", suffix=".tmp")
     try:

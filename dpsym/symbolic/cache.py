@@ -32,9 +32,13 @@ import sympy as sp
 
 from dpsym.precision import exclusive
 
-#: The package directory.
+#: The package directory (where it is installed).
+#:
+#: :meta hide-value:
 PACKAGE = Path(__file__).resolve().parent.parent
-#: The generated module.
+#: The generated module, ``symbolic/_derived.py`` of the package directory.
+#:
+#: :meta hide-value:
 MODULE = PACKAGE / "symbolic" / "_derived.py"
 #: The modules and subpackages of the package (paths relative to it; a path ending in
 #: ``/`` is a subpackage) whose content the symbolic derivations depend on: the symbols,
