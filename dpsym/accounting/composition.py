@@ -735,6 +735,19 @@ def _fixed(masses: dict[int, flint.arb], bits: int, round_up: bool
     return lo, flint.fmpz_poly(coeffs)
 
 
+def rounded_product(x: flint.fmpz_poly, y: flint.fmpz_poly | None, bits: int, up: bool
+                    ) -> flint.fmpz_poly:
+    r"""The product of two polynomials of fixed-point masses (nonnegative integers, in
+    units of :math:`2^{-\mathrm{bits}}`) back in those units, every coefficient rounded up
+    (``up``: :math:`\lceil c/2^{\mathrm{bits}} \rceil`) or down; ``y`` None: the square
+    of ``x`` (the cheaper product)."""
+    product = x**2 if y is None else x * y
+    unit = flint.fmpz(2) ** bits
+    if up:  # ceil(c/u) = floor((c + u - 1)/u), coefficient by coefficient
+        product += flint.fmpz_poly([unit - 1] * (product.degree() + 1))
+    return product // unit  # nonnegative coefficients: the truncated quotient is the floor
+
+
 def _times(x: _GridLaw, y: _GridLaw, up: bool | None) -> _GridLaw:
     r"""The law of the sum of independent losses, its negligible tails trimmed
     (:func:`_trim`). An infinite loss plus a finite one is infinite: the infinite mass is
@@ -747,9 +760,7 @@ def _times(x: _GridLaw, y: _GridLaw, up: bool | None) -> _GridLaw:
                                "points; use a larger --interval or fewer compositions")
     mx, my = x.total(), y.total()
     infinite = x.infinite * (my + y.infinite) + mx * y.infinite
-    unit = flint.fmpz(2) ** x.bits
-    product = x.poly**2 if x is y else x.poly * y.poly  # a square is the cheaper product
-    poly = -((-product) // unit) if x.round_up else product // unit
+    poly = rounded_product(x.poly, None if x is y else y.poly, x.bits, x.round_up)
     law = _GridLaw(x.offset + y.offset, poly, x.bits, x.round_up, infinite, x.lost + y.lost)
     return _trim(law, up)
 

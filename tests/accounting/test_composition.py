@@ -22,6 +22,7 @@ from dpsym.accounting.composition import (
     compose_epsilon,
     grid_interval,
     merge_gaussians,
+    rounded_product,
 )
 from dpsym.mechanisms import MECHANISMS
 from dpsym.precision import arb_workprec, workdps
@@ -435,3 +436,35 @@ def test_huge_eps_inverse_and_many_releases():
     st = component(Staircase(eps="1e100"), digits=10)
     assert compose_epsilon([(st, 3)], "1/2", 10).text == "3.000000000e+100"
     assert compose([(component(Staircase(eps=1)), 100000)], 100, 10).text == "1.000000000"
+
+
+def test_fixed_point_products_are_rounded_the_stated_way():
+    """Every coefficient of a product of fixed-point masses is the exact one divided by
+    2^bits and rounded up (the dominating or upper law), or down: the composed bounds rest
+    on it. Small coefficients (below one unit) included, which a truncating division
+    would send to 0 on the way up."""
+    import random
+
+    import flint
+
+    rng = random.Random(20261128)
+    for _ in range(200):
+        bits = rng.choice([1, 3, 20, 64, 150])
+
+        def draw(bits: int = bits) -> int:
+            return rng.choice([0, 1, rng.getrandbits(max(1, bits + rng.randint(-5, 5))),
+                               1 << bits])
+        xs = [draw() for _ in range(rng.randint(1, 30))]
+        square = rng.random() < 0.3
+        ys = xs if square else [draw() for _ in range(rng.randint(1, 30))]
+        exact = [0] * (len(xs) + len(ys) - 1)
+        for i, a in enumerate(xs):
+            for j, c in enumerate(ys):
+                exact[i + j] += a * c
+        for up in (True, False):
+            want = [-(-c >> bits) if up else c >> bits for c in exact]
+            while want and want[-1] == 0:
+                want.pop()
+            got = rounded_product(flint.fmpz_poly(xs), None if square else flint.fmpz_poly(ys),
+                                  bits, up)
+            assert [int(c) for c in got.coeffs()] == want, (bits, up)
