@@ -28,6 +28,7 @@ with :math:`P(S) \le e^\varepsilon P(S + d) + \delta` for :math:`|d| \le \Delta`
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -73,20 +74,23 @@ def _poly_sum(expr: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
     return sp.expand(sp.summation(sp.expand(expr), (j, lo, hi)))
 
 
+@functools.cache
 def uniform_cost(power: int) -> sp.Expr:
     r"""Cost of the uniform mechanism :math:`P(i) = \delta/\Delta` on
     :math:`\{-\Delta u + 1, \dots, \Delta u\}` for :math:`L = |i|^{\mathrm{power}}`, in
-    :math:`u, \Delta`."""
+    :math:`u, \Delta` (a symbolic sum: computed once per power)."""
     mass = 1 / (2 * u * Delta)
     return sp.expand(mass * (2 * _poly_sum(j**power, 1, Delta * u - 1) + (Delta * u) ** power))
 
 
+@functools.cache
 def chain_bound(power: int) -> sp.Expr:
     r""":math:`2\delta\sum_{k=1}^{u-1} (k\Delta)^{\mathrm{power}}` with :math:`\delta =
     1/(2u)`: the tail-recursion lower bound at :math:`\varepsilon = 0`."""
     return sp.expand(_poly_sum((j * Delta) ** power, 1, u - 1) / u)
 
 
+@functools.cache
 def slides_formula(power: int) -> sp.Expr:
     r"""The slides' :math:`V_{LB} = 2\delta\sum_{i=0}^{u-1} L(1 + i\Delta)` (as stated)."""
     return sp.expand(_poly_sum((1 + j * Delta) ** power, 0, u - 1) / u)

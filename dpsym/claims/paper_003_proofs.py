@@ -837,11 +837,11 @@ def _upper_limit(cost: str, var: sp.Symbol) -> sp.Expr:
             * sp.limit((sp.exp(eps) - 1) / (2 * delta * eps), eps, 0, "+") ** p)
 
 
-
 @functools.lru_cache(maxsize=64)
 def _limit_at_zero(expr: sp.Expr) -> sp.Expr:
     """The limit of ``expr`` as eps -> 0+ (sympy; once per expression)."""
     return sp.limit(expr, eps, 0, "+")
+
 
 @claim("003.thm6.s3", "Section 5, proof of Theorem 6, case 2 (delta -> 0)", "lim_{delta->0} "
        "V1low/V1upp >= [Delta/(eps^eps - 1)]/[Delta/eps] = eps/(e^eps - 1) = 1 - eps/2 + "

@@ -53,12 +53,6 @@ from dpsym.mechanisms.staircase_md import StaircaseMD
 from dpsym.symbolic.numerics import to_mpf
 from dpsym.symbols import Delta, b, delta, eps, gamma, in_eps
 
-#: The integer-noise closed forms of the slides' comparison (sympy sums in u; each computed
-#: once per power, shared by the claims and their mutants).
-_chain_bound = functools.cache(chain_bound)
-_slides_formula = functools.cache(slides_formula)
-_uniform_cost = functools.cache(uniform_cost)
-
 _NB_STAIR, _NB_LAP = "notebooks/staircase_1d.py", "notebooks/laplace.py"
 _NB_MD, _NB_LB = "notebooks/staircase_md.py", "notebooks/lower_bounds.py"
 
@@ -780,7 +774,7 @@ def _zero_delta_ub(f: dict) -> Verdict:
        corrected="V_LB = 2 delta sum_{k=1}^{1/(2 delta)-1} L(k Delta) (the tail-recursion "
        "chain bound) is a lower bound", errata="errata.md#b9", notebook=_NB_LB, budget=15,
        printed=r"$$V_{LB} = 2\delta \sum_{i=0}^{\frac{1}{2\delta}-1} L(1+i\Delta)$$",
-       formula={"bound": sp.GreaterThan(V, _chain_bound(1))},
+       formula={"bound": sp.GreaterThan(V, chain_bound(1))},
        slack="not sharp for Delta >= 2 (errata B9: the uniform cost is Delta/(4 delta))")
 def _zero_delta_lb(f: dict) -> Verdict:
     """Corrected, for every integer Delta >= 1 and u = 1/(2 delta) (L = |i|): the tails U(s)
@@ -792,15 +786,15 @@ def _zero_delta_lb(f: dict) -> Verdict:
     V_LB = 3 exceeds the uniform mechanism's cost 5/2 (a (0, delta)-DP law): refuted."""
     kk = sp.Symbol("k", integer=True, positive=True)
     layer = sp.expand(sp.summation(2 * Delta * (uu - kk) / (2 * uu), (kk, 1, uu - 1)))
-    chain = sp.expand(_chain_bound(1))
+    chain = sp.expand(chain_bound(1))
     same_chain = sp.simplify(layer - chain) == 0
     rel = f["bound"]
     rr, qq = sp.symbols("r q", positive=True)
     held, sign = decide_lower(rel, chain, lambda e: e.subs({Delta: 1 + rr, uu: 1 + qq}),
                               (rr, qq), closed=(rr, qq)) if isinstance(
         rel, sp.core.relational.Relational) else (False, "not a relation")
-    printed_val = _slides_formula(1).subs({Delta: 1, uu: 5})
-    uniform = _uniform_cost(1).subs({Delta: 1, uu: 5})
+    printed_val = slides_formula(1).subs({Delta: 1, uu: 5})
+    uniform = uniform_cost(1).subs({Delta: 1, uu: 5})
     return Verdict(bool(printed_val <= uniform), bool(same_chain and held), f"chain bound "
                    f"{chain} (layer cake {layer}: {same_chain}); formula: {sign}; printed at "
                    f"Delta = 1, delta = 1/10: {printed_val} > uniform cost {uniform}")
@@ -829,9 +823,9 @@ def _zero_delta_formulas(power: int) -> Callable[[dict], Verdict]:
         resp. u/2), so it is not a lower bound there: refuted."""
         lb = _zero_delta_printed(power)[0]
         sub = {uu: 1 / (2 * delta)}
-        ok_lb = decide_identity(_slides_formula(power).subs(sub), lb)[0] is True
-        ok_ub = decide_identity(_uniform_cost(power).subs(sub), f["V_UB"])[0] is True
-        excess = sp.simplify((lb - _uniform_cost(power).subs(sub)).subs(Delta, 1))
+        ok_lb = decide_identity(slides_formula(power).subs(sub), lb)[0] is True
+        ok_ub = decide_identity(uniform_cost(power).subs(sub), f["V_UB"])[0] is True
+        excess = sp.simplify((lb - uniform_cost(power).subs(sub)).subs(Delta, 1))
         not_bound = sign_of(excess.subs(delta, 1 / (2 * uu)), [uu]) == "positive"
         return Verdict(bool(ok_lb and ok_ub and not not_bound), bool(ok_ub),
                        f"V_LB printed = slides sum: {ok_lb}; V_UB = uniform cost: {ok_ub}; at "
@@ -863,7 +857,7 @@ _LM_WHY = ("the limit is a sympy limit for each (m, Delta): the chain bound has 
 def _zero_delta_limit(f: dict) -> Verdict:
     """lim_{u -> oo} V_UB/V_LB with V_LB the rigorous chain bound, sympy limits at the
     listed (m, Delta); the limit must be the formula's."""
-    lims = [sp.limit((_uniform_cost(m) / _chain_bound(m)).subs(Delta, D), uu, sp.oo)
+    lims = [sp.limit((uniform_cost(m) / chain_bound(m)).subs(Delta, D), uu, sp.oo)
             for m in (1, 2, 3) for D in (1, 2, 5)]
     ok = all(decide_identity(v, f["limit"])[0] is True for v in lims)
     return Verdict(bool(ok), detail=f"V_UB/V_LB -> {lims} (V_LB the chain bound)",
@@ -980,7 +974,7 @@ def _rate_min(power: int) -> Callable[[dict], Verdict]:
         y)."""
         lap = in_eps(DiscreteLaplace.formula("cost", "amplitude" if power == 1 else "power")
                      ).subs(Delta, 1)
-        unif = _uniform_cost(power).subs({Delta: 1, uu: 1 / (2 * delta)})
+        unif = uniform_cost(power).subs({Delta: 1, uu: 1 / (2 * delta)})
         l1 = sp.limit(lap / sp.sympify(f["rate_eps"]), eps, 0, "+")
         l2 = sp.limit(unif / sp.sympify(f["rate_delta"]), delta, 0, "+")
         ok = all(bool(v.is_finite and v.is_positive) and not v.free_symbols for v in (l1, l2))
@@ -1071,7 +1065,7 @@ def _md_decided(power: int, f: dict) -> tuple[bool, str]:
         ok &= held
         rows.append(f"Delta {name}: d LB_1 = d ({lb1[name]}) with u = 1/(2 delta); d LB_1 - "
                     f"V_LB: {sign.split(': ')[-1]}")
-    ub = sp.simplify(_dim * _uniform_cost(power).subs(uu, 1 / (2 * delta)) - f["V_UB"]) == 0
+    ub = sp.simplify(_dim * uniform_cost(power).subs(uu, 1 / (2 * delta)) - f["V_UB"]) == 0
     return ok and ub, "; ".join(rows) + f"; V_UB = d x uniform cost identically: {ub}"
 
 
@@ -1137,7 +1131,7 @@ def _md_optimal(f: dict) -> Verdict:
     rows, ok = [], True
     for power in (1, 2):
         lb = tc.pair_window_bound(power)["odd"].subs(tc.h, (D - 1) / 2).subs(tc.uu, uu)
-        ub = _uniform_cost(power).subs(Delta, D)
+        ub = uniform_cost(power).subs(Delta, D)
         equal = sp.simplify(lb - ub) == 0
         ok &= equal
         rows.append(f"L = |i|^{power}: LB_1 = {sp.factor(lb)}, uniform cost {sp.factor(ub)}: "

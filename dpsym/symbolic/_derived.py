@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'ea282e3b4240dd026081b967df01a6412c4f8030b84afb90244c790c82533a67'
+FINGERPRINT = 'db58a0f87a599684d9edc44109bd90f4f7cecc61f2050b20a42d8987e3f26276'
 
 def _e0():
     with evaluate(False):
