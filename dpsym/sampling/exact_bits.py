@@ -125,57 +125,15 @@ class RandomBits:
         integer in :math:`[0, 2^\ell)`, and accept it if it is below :math:`n`. Every
         accepted value has probability :math:`2^{-\ell}` per round, so the output is
         exactly uniform; a round succeeds with probability :math:`n / 2^\ell > 1/2`.
-        The bits are those :meth:`bits` would give (taken from the accumulator here
-        while it holds enough).
         """
         if n == 1:
             return 0
         ell = (n - 1).bit_length()
-        mask = (1 << ell) - 1
+        bits = self.bits
         while True:
-            nbits = self._nbits
-            if nbits < ell:
-                v = self.bits(ell)
-            else:
-                acc = self._acc
-                v = acc & mask
-                self._acc = acc >> ell
-                self._nbits = nbits - ell
+            v = bits(ell)
             if v < n:
                 return v
-
-    def exp_neg_count(self, num: int, den: int) -> int:
-        r"""The :math:`K` of :func:`bernoulli_exp_neg`'s loop for
-        :math:`\gamma = \mathrm{num}/\mathrm{den} \in [0, 1]`: the first :math:`k \ge 1`
-        whose draw :meth:`below` :math:`(k\,\mathrm{den})` is at least ``num``.
-
-        The same draws from the same bits as calling :meth:`below` in that loop, with the
-        accumulator kept in local variables between them (the samplers' innermost loop).
-        """
-        acc, nbits = self._acc, self._nbits
-        k = 1
-        while True:
-            n = den * k
-            if n == 1:  # below(1) is 0 and takes no bit
-                v = 0
-            else:
-                ell = (n - 1).bit_length()
-                mask = (1 << ell) - 1
-                while True:
-                    if nbits < ell:
-                        self._acc, self._nbits = acc, nbits
-                        v = self.bits(ell)
-                        acc, nbits = self._acc, self._nbits
-                    else:
-                        v = acc & mask
-                        acc >>= ell
-                        nbits -= ell
-                    if v < n:
-                        break
-            if v >= num:
-                self._acc, self._nbits = acc, nbits
-                return k
-            k += 1
 
 
 #: What the primitives need from a source: ``below(n)`` (and ``bits(k)`` for
@@ -192,8 +150,11 @@ def bernoulli_rational(source: Bits, num: int, den: int) -> bool:
 def _bernoulli_exp_neg_unit(source: Bits, num: int, den: int) -> bool:
     r""":math:`\mathrm{Bernoulli}(e^{-\gamma})` for :math:`\gamma = \mathrm{num}/\mathrm{den}
     \in [0, 1]` (CKS Algorithm 1, first part)."""
-    # K = 1, increased while a Bernoulli(gamma / K) draw, below(den K) < num, is 1
-    return source.exp_neg_count(num, den) & 1 == 1
+    k = 1
+    below = source.below
+    while below(den * k) < num:  # A ~ Bernoulli(gamma / k)
+        k += 1
+    return k & 1 == 1
 
 
 def bernoulli_exp_neg(source: Bits, gamma: Fraction) -> bool:
@@ -238,13 +199,13 @@ def bernoulli_exp_neg(source: Bits, gamma: Fraction) -> bool:
 def geometric_exp_neg_ratio(source: Bits, s: int, t: int) -> int:
     r""":func:`geometric_exp_neg` for :math:`\gamma = s / t` given as the integers
     :math:`s, t \ge 1` (lowest terms)."""
-    below, count = source.below, source.exp_neg_count
+    below = source.below
     while True:
         u = below(t)
-        if not count(u, t) & 1:  # not Bernoulli(e^{-u/t})
+        if not _bernoulli_exp_neg_unit(source, u, t):
             continue
         v = 0
-        while count(1, 1) & 1:  # Bernoulli(e^{-1})
+        while _bernoulli_exp_neg_unit(source, 1, 1):
             v += 1
         return (u + t * v) // s
 
