@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "dpsym"
@@ -66,6 +67,18 @@ def _parse(path: Path) -> tuple[str, ast.Module]:
     return source, ast.parse(source)
 
 
+def _imports(tree: ast.AST) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
+    """Every import statement of ``tree`` with whether it stands inside a function (one
+    pass over the tree)."""
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, in_function = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node, in_function
+        inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+
+
 @functools.cache
 def _graph() -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
     """(imports of every package module, function-level imports as (module, line, text))."""
@@ -74,14 +87,10 @@ def _graph() -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
     lazy = []
     for module, path in modules.items():
         source, tree = _parse(path)
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                edges[module].update(_targets(module, path, node, modules))
-        for func in ast.walk(tree):
-            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for node in ast.walk(func):
-                    if isinstance(node, (ast.Import, ast.ImportFrom)):
-                        lazy.append((module, node.lineno, ast.get_source_segment(source, node)))
+        for node, in_function in _imports(tree):
+            edges[module].update(_targets(module, path, node, modules))
+            if in_function:
+                lazy.append((module, node.lineno, ast.get_source_segment(source, node)))
     return edges, lazy
 
 
@@ -126,9 +135,15 @@ def _private_imports(modules: dict[str, Path]) -> list[tuple[str, int, str]]:
     found = []
     for module, path in modules.items():
         tree = _parse(path)[1]
-        imported = {}
+        imports, attributes = [], []  # one pass over the tree
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dpsym"):
+            if isinstance(node, ast.ImportFrom):
+                imports.append(node)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                attributes.append(node)
+        imported = {}
+        for node in imports:
+            if (node.module or "").startswith("dpsym"):
                 for alias in node.names:
                     full = f"{node.module}.{alias.name}"
                     if full in modules:
@@ -136,9 +151,8 @@ def _private_imports(modules: dict[str, Path]) -> list[tuple[str, int, str]]:
                         continue
                     if alias.name.startswith("_") and not alias.name.startswith("__"):
                         found.append((module, node.lineno, full))
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                    and node.value.id in imported and node.attr.startswith("_")
+        for node in attributes:
+            if (node.value.id in imported and node.attr.startswith("_")
                     and not node.attr.startswith("__")):
                 found.append((module, node.lineno, f"{imported[node.value.id]}.{node.attr}"))
     return found
