@@ -44,6 +44,17 @@ def test_the_type_check_configuration_stays_strict():
         "dpsym.symbolic._derived"]
     untyped = [m for o in overrides if o.get("ignore_missing_imports") for m in o["module"]]
     assert not [m for m in untyped if m.split(".")[0] == "dpsym"]
+    # modules not followed: none of the package's, none that the package imports itself
+    skipped = [m for o in overrides if o.get("follow_imports") == "skip" for m in o["module"]]
+    assert all(o.get("follow_imports") in (None, "skip") for o in overrides)
+    imported = set()
+    for path in (ROOT / "dpsym").rglob("*.py"):
+        imported |= set(re.findall(r"^\s*(?:from|import)\s+([\w.]+)", path.read_text(),
+                                   re.MULTILINE))
+    for pattern in skipped:
+        prefix = pattern.removesuffix(".*")
+        assert prefix.split(".")[0] != "dpsym", pattern
+        assert not [m for m in imported if m == prefix or m.startswith(prefix + ".")], pattern
 
 
 def test_every_ignore_names_its_error_code():
