@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, NoReturn
 
 from dpsym._version import __version__
@@ -503,6 +504,17 @@ def _declared_noise(argv: Sequence[str]) -> tuple[list[str], type[DeclaredNoise]
     return args, cls
 
 
+@lru_cache(maxsize=8)
+def shared_parser(entries: tuple[type, ...] | None) -> ArgumentParser:
+    """:func:`build_parser` without a ``--noise`` noise: for the registries' ``entries``
+    (their classes, in listing order), or without the declared parameters (``None``).
+    Built once per registry state and reused by :func:`parse_args`: parsing does not
+    change a parser (every parse starts from a new namespace). Its handlers are those of
+    this module when it was built (code that replaces a handler here gives this function
+    a new cache for that time)."""
+    return build_parser(None if entries is None else param_names())
+
+
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     """Parse ``argv``; ``value``, ``series`` and ``formula`` get an option for every
     declared parameter (checked against the named entry by the handlers). ``--noise
@@ -511,8 +523,14 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     argv, noise = _declared_noise(argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     try:
-        params = param_names() if command in REGISTRY_COMMANDS else None
-        parsed = build_parser(params, noise).parse_args(argv)
+        registry = command in REGISTRY_COMMANDS
+        if noise is None:
+            entries = (tuple(cls for table in registries() for cls in table.values())
+                       if registry else None)
+            parser = shared_parser(entries)
+        else:
+            parser = build_parser(param_names() if registry else None, noise)
+        parsed = parser.parse_args(argv)
     except BaseException:
         if noise is not None:
             unregister(noise)

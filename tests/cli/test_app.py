@@ -125,3 +125,31 @@ def test_run_budgeted_stops_at_the_budget(capsys):
 def test_timeout_option_reaches_the_budget(capsys):
     assert main(["value", "laplace", "--eps", "1", "--timeout", "0"]) == 2
     assert "--timeout" in capsys.readouterr().err
+
+
+def test_a_reused_parser_starts_every_parse_afresh():
+    """:func:`dpsym.cli.parser.parse_args` reuses one parser per registry state: nothing of
+    one parse (options given, the record of options seen) reaches the next; a registered
+    entry gets a parser with its parameters."""
+    from dpsym.cli.parser import parse_args, shared_parser
+    from dpsym.cli.options import registries
+    from dpsym.errors import DpsymError
+    from dpsym.mechanisms import register, unregister
+    from dpsym.mechanisms.declared import declare_noise
+
+    first = parse_args(["value", "laplace", "--eps", "1", "--digits", "5", "--json"])
+    again = parse_args(["value", "laplace", "--eps", "2"])
+    assert (first.digits, first.json, getattr(first, "param:eps")) == ("5", True, "1")
+    assert (again.digits, again.json, getattr(again, "param:eps")) == ("30", False, "2")
+    entries = tuple(cls for table in registries() for cls in table.values())
+    assert shared_parser(entries) is shared_parser(entries)
+    noise = declare_noise("reuse-test-noise", pieces=[("0", "oo", "exp(-x*kappa)")],
+                          normalise=True, params={"kappa": {"domain": "(0, oo)"}})
+    with pytest.raises(DpsymError, match="kappa"):
+        parse_args(["value", "laplace", "--kappa", "1"])
+    register(noise)
+    try:
+        assert getattr(parse_args(["value", "reuse-test-noise", "--kappa", "1"]),
+                       "param:kappa") == "1"
+    finally:
+        unregister(noise)

@@ -9,6 +9,7 @@ show that no traceback escapes.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -17,6 +18,7 @@ import sys
 import pytest
 from cli_helpers import assert_one_line_error, run
 
+import dpsym.cli.parser as parser
 from dpsym.cli import EXIT_INTERNAL, main
 from dpsym.mechanisms import MECHANISMS, Laplace
 
@@ -173,13 +175,21 @@ def test_internal_error_is_one_line_exit_70(capsys, monkeypatch):
     assert err == "dpsym: internal error, please report: TypeError: unexpected\n"
 
 
+def replace_handler(monkeypatch, name, handler):
+    """Replace the handler ``name`` of :mod:`dpsym.cli.parser`, with a new cache of its
+    parsers for the test (the parsers built before hold the real handler, and keep it)."""
+    monkeypatch.setattr(parser, name, handler)
+    monkeypatch.setattr(parser, "shared_parser",
+                        functools.lru_cache(parser.shared_parser.__wrapped__))
+
+
 @pytest.mark.parametrize("exc", [ZeroDivisionError("division by zero"), ValueError("bad"),
                                  NotImplementedError("not yet"), OverflowError("big")])
 def test_a_bug_in_a_handler_is_exit_70_never_2(capsys, monkeypatch, exc):
     def handler(args, out):
         raise exc
 
-    monkeypatch.setattr("dpsym.cli.parser.cmd_value", handler)
+    replace_handler(monkeypatch, "cmd_value", handler)
     code, out, err = run(capsys, *V, "--eps", "1")
     assert code == 70 and out == ""
     assert err == f"dpsym: internal error, please report: {type(exc).__name__}: {exc}\n"
@@ -189,7 +199,7 @@ def test_debug_lets_the_traceback_through(capsys, monkeypatch):
     def handler(args, out):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr("dpsym.cli.parser.cmd_value", handler)
+    replace_handler(monkeypatch, "cmd_value", handler)
     with pytest.raises(ZeroDivisionError):
         main([*V, "--eps", "1"], debug=True)
     monkeypatch.setenv("DPSYM_DEBUG", "1")

@@ -10,6 +10,7 @@ aborts the process).
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -310,7 +311,9 @@ def test_main_from_python_without_a_budget_runs_in_process(monkeypatch, capsys):
     monkeypatch.setattr(commands, "cmd_formula", spy)
     from dpsym.cli import parser
 
-    monkeypatch.setattr(parser, "cmd_formula", spy)
+    monkeypatch.setattr(parser, "cmd_formula", spy)  # with new parsers for this test
+    monkeypatch.setattr(parser, "shared_parser",
+                        functools.lru_cache(parser.shared_parser.__wrapped__))
     assert main(["formula", "laplace"]) == 0 and seen == [os.getpid()]
     assert main(["formula", "laplace", "--timeout", "30"]) == 0 and seen == [os.getpid()]
     assert capsys.readouterr().out.count("Delta/eps") == 2
