@@ -131,8 +131,8 @@ def test_a_reused_parser_starts_every_parse_afresh():
     """:func:`dpsym.cli.parser.parse_args` reuses one parser per registry state: nothing of
     one parse (options given, the record of options seen) reaches the next; a registered
     entry gets a parser with its parameters."""
-    from dpsym.cli.parser import parse_args, shared_parser
     from dpsym.cli.options import registries
+    from dpsym.cli.parser import parse_args, shared_parser
     from dpsym.errors import DpsymError
     from dpsym.mechanisms import register, unregister
     from dpsym.mechanisms.declared import declare_noise
