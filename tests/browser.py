@@ -4,7 +4,9 @@ Chromium is started with ``--remote-debugging-pipe``: it reads protocol messages
 ended by a NUL byte) on its file descriptor 3 and writes its answers and events on 4, so no
 network port and no client library are needed. :meth:`Browser.evaluate` loads a page
 (``file://``, offline), waits until the page has loaded and MathJax has typeset it, and
-returns the value of a JavaScript expression evaluated in the page.
+returns the value of a JavaScript expression evaluated in the page. The page waits for
+itself (:data:`WAIT`): one protocol call per page, not one every few milliseconds while
+MathJax works.
 """
 
 from __future__ import annotations
@@ -34,6 +36,21 @@ READY = """((url) => {
   return mj.Hub.queue.pending === 0 && mj.Hub.queue.running === 0
     && mj.Hub.Startup.signal.posted.map(String).includes("End");
 })"""
+
+
+#: A promise, in the page, that resolves to true once :data:`READY` holds (checked every
+#: 50 ms). Evaluated in the document before the navigation, it is destroyed with it (an
+#: error: :meth:`Browser.load` asks again).
+WAIT = f"""((url) => new Promise((resolve) => {{
+  const ready = {READY};
+  const poll = () => ready(url) ? resolve(true) : setTimeout(poll, 50);
+  poll();
+}}))"""
+
+#: Chromium's background work that no page needs (updates of its components, network
+#: requests of its own, extensions).
+QUIET = ("--disable-background-networking", "--disable-component-update",
+         "--disable-extensions", "--disable-default-apps", "--disable-sync")
 
 
 #: Moves the fds given as its first two arguments to 3 and 4 (duplicating both first, so
@@ -66,7 +83,7 @@ class Browser:
         self._proc = subprocess.Popen(
             [sys.executable, "-c", TRAMPOLINE, str(to_browser_r), str(from_browser_w),
              executable, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
-             "--remote-debugging-pipe", "--allow-file-access-from-files",
+             *QUIET, "--remote-debugging-pipe", "--allow-file-access-from-files",
              f"--user-data-dir={self._profile}", f"--window-size={WIDTH},{HEIGHT}",
              "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -152,9 +169,18 @@ class Browser:
         url = page.resolve().as_uri()
         self._call("Page.navigate", {"url": url}, session=True)
         deadline = time.monotonic() + self.timeout
-        while not self._value(f"{READY}({json.dumps(url)})"):
+        while True:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{page}: not loaded and typeset in {self.timeout} s")
+            try:
+                result = self._call("Runtime.evaluate", {
+                    "expression": f"{WAIT}({json.dumps(url)})", "awaitPromise": True,
+                    "returnByValue": True}, session=True)
+            except RuntimeError:  # the document before the page, destroyed meanwhile
+                time.sleep(0.05)
+                continue
+            if "exceptionDetails" not in result and result["result"].get("value") is True:
+                return
             time.sleep(0.05)
 
     def evaluate(self, page: Path, expression: str) -> Any:

@@ -18,12 +18,14 @@ that the check finds each of these defects.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -39,21 +41,66 @@ pytestmark = pytest.mark.skipif(
     reason="the docs tools are not installed (pip install '.[docs]')",
 )
 #: The tests of the built site share one worker, which builds the site once (the probe
-#: sites' tests, which build their own, may run on the other).
+#: sites' tests, which build theirs, may run on the other, together: one build of both).
 on_the_site = pytest.mark.xdist_group("docs")
+on_the_probes = pytest.mark.xdist_group("docs-probes")
+
+#: Runs ``sphinx -b html`` on each (source, out, MathJax copy) triple of its arguments in
+#: turn, in this one process (Sphinx and its extensions imported once); the copy is named
+#: to ``docs/conf.py`` by DPSYM_DOCS_MATHJAX ("" for its default), which it reads anew at
+#: each build.
+BUILDS = """import os, sys
+from sphinx.cmd.build import build_main
+args = sys.argv[1:]
+for source, out, mathjax in zip(args[::3], args[1::3], args[2::3]):
+    os.environ.pop("DPSYM_DOCS_MATHJAX", None)
+    if mathjax:
+        os.environ["DPSYM_DOCS_MATHJAX"] = mathjax
+    if build_main(["-q", "-b", "html", source, out]):
+        sys.exit(f"sphinx-build failed: {source}")
+"""
 
 
-def _build(source: Path, out: Path, *options: str, mathjax: str | None = None) -> None:
-    """``sphinx -b html source out``; ``mathjax`` names the local MathJax copy to use
-    (``docs/conf.py``'s ``MATHJAX_COPIES``; default the first one installed)."""
-    env = dict(os.environ)
-    if mathjax is not None:
-        env["DPSYM_DOCS_MATHJAX"] = mathjax
-    proc = subprocess.run(
-        [sys.executable, "-m", "sphinx", *options, "-q", "-b", "html", str(source), str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=1800, env=env,
-    )
+def _run(args: list[str]) -> None:
+    proc = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=1800)
     assert proc.returncode == 0, f"sphinx-build failed:\n{proc.stdout}\n{proc.stderr}"
+
+
+def _build(source: Path, out: Path, *options: str) -> None:
+    """``sphinx -b html source out``."""
+    _run(["-m", "sphinx", *options, "-q", "-b", "html", str(source), str(out)])
+
+
+def _build_each(builds: list[tuple[Path, Path, str | None]]) -> None:
+    """``sphinx -b html source out`` of each (source, out, mathjax) in one process;
+    ``mathjax`` names the local MathJax copy to use (``docs/conf.py``'s
+    ``MATHJAX_COPIES``; None: the first one installed)."""
+    _run(["-c", BUILDS, *(str(part or "") for build in builds for part in build)])
+
+
+class Chromiums:
+    """Headless Chromiums shared by a module's tests, each started when first needed."""
+
+    def __init__(self) -> None:
+        self._stack = contextlib.ExitStack()
+        self._started: list[Browser] = []
+
+    def take(self, count: int) -> list[Browser]:
+        executable = _chromium()
+        while len(self._started) < count:
+            self._started.append(self._stack.enter_context(Browser(executable)))
+        return self._started[:count]
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+@pytest.fixture(scope="module")
+def chromiums() -> Iterator[Chromiums]:
+    pool = Chromiums()
+    yield pool
+    pool.close()
 
 
 @pytest.fixture(scope="module")
@@ -219,18 +266,17 @@ def _chromium() -> str:
     return browser
 
 
-def _defects(pages: list[Path], workers: int = 2) -> dict[Path, dict]:
+def _defects(chromiums: Chromiums, pages: list[Path], workers: int = 2) -> dict[Path, dict]:
     """:data:`PAGE_DEFECTS` of each page, rendered by ``workers`` headless Chromiums."""
-    browser = _chromium()
+    browsers = chromiums.take(workers)
     chunks = [pages[i::workers] for i in range(workers)]
 
-    def check(chunk: list[Path]) -> dict[Path, dict]:
-        with Browser(browser) as chromium:
-            return {page: json.loads(chromium.evaluate(page, PAGE_DEFECTS)) for page in chunk}
+    def check(chromium: Browser, chunk: list[Path]) -> dict[Path, dict]:
+        return {page: json.loads(chromium.evaluate(page, PAGE_DEFECTS)) for page in chunk}
 
     found: dict[Path, dict] = {}
     with ThreadPoolExecutor(workers) as pool:
-        for result in pool.map(check, chunks):
+        for result in pool.map(check, browsers, chunks):
             found.update(result)
     return found
 
@@ -246,7 +292,7 @@ def _pages(site: Path) -> list[Path]:
 
 
 @on_the_site
-def test_every_page_reads_cleanly_in_chromium(site: Path) -> None:
+def test_every_page_reads_cleanly_in_chromium(site: Path, chromiums: Chromiums) -> None:
     r"""Headless Chromium, offline (``file://``), a 1280 px wide window: on every page of
     the site (:func:`_pages`) MathJax reports no error and typesets every formula, each
     formula's TeX is in the house style (primes as ``^{\prime}``, ``\varepsilon``), no
@@ -254,7 +300,7 @@ def test_every_page_reads_cleanly_in_chromium(site: Path) -> None:
     block is cut at its right edge."""
     pages = _pages(site)
     assert len(pages) >= 60, len(pages)
-    found = _defects(pages)
+    found = _defects(chromiums, pages)
     bad = {str(page.relative_to(site)): {kind: items[:3] for kind, items in defects.items()
                                          if kind in DEFECTS and items}
            for page, defects in found.items()}
@@ -303,23 +349,47 @@ def _probe_conf(conf: Path) -> str:
     )
 
 
-def test_the_browser_check_finds_each_defect(tmp_path: Path) -> None:
+#: The probe site of :func:`test_the_old_mathjax_fonts_fail_the_check`: MathJax's
+#: default HTML-CSS fonts (the site's configuration before), one page with a prime.
+OLD_FONTS_CONF = (
+    "mathjax2_config = {k: v for k, v in mathjax2_config.items() if k != 'HTML-CSS'}\n")
+
+
+@pytest.fixture(scope="module")
+def probe_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The probe sites, built in one Sphinx process: ``"defects"`` (:data:`PROBE_PAGES`,
+    the site's configuration) and, with the ``jupyter-server-mathjax`` copy installed,
+    ``"old-fonts"`` (that copy, :data:`OLD_FONTS_CONF`); each name gives its output."""
+    _chromium()
+    root = tmp_path_factory.mktemp("probes")
+    sources = {"defects": (_probe_conf(DOCS / "conf.py"), PROBE_PAGES, None)}
+    if importlib.util.find_spec("jupyter_server_mathjax") is not None:
+        sources["old-fonts"] = (_probe_conf(DOCS / "conf.py") + OLD_FONTS_CONF,
+                                {"index": PROBE_PAGES["prime"]}, "jupyter-server-mathjax")
+    builds = []
+    for name, (conf, pages, mathjax) in sources.items():
+        source = root / name
+        source.mkdir()
+        (source / "conf.py").write_text(conf, encoding="utf-8")
+        for page, text in pages.items():
+            (source / f"{page}.md").write_text(text, encoding="utf-8")
+        builds.append((source, root / f"{name}-html", mathjax))
+    _build_each(builds)
+    return {name: root / f"{name}-html" for name in sources}
+
+
+@on_the_probes
+def test_the_browser_check_finds_each_defect(probe_sites: dict[str, Path],
+                                             chromiums: Chromiums) -> None:
     r"""The check of :func:`test_every_page_reads_cleanly_in_chromium` on a probe site built
     with the documentation's configuration: a page with a prime written ``'`` is caught,
     and so are ``\epsilon``, a TeX parse error, an undefined macro, a raw ``$``, a missing
     image and a clipped output block — each exactly as that kind, while the clean page
     (primes as ``^{\prime}``, a display formula, verdict badges, a long code line) has
     none. The badges are styled by ``docs/_static/dpsym.css``: four distinct colours."""
-    _chromium()
-    source = tmp_path / "probe"
-    source.mkdir()
-    (source / "conf.py").write_text(_probe_conf(DOCS / "conf.py"), encoding="utf-8")
-    for name, text in PROBE_PAGES.items():
-        (source / f"{name}.md").write_text(text, encoding="utf-8")
-    out = tmp_path / "html"
-    _build(source, out)
+    out = probe_sites["defects"]
     pages = {name: out / f"{name}.html" for name in PROBE_PAGES if name != "index"}
-    found = _defects(list(pages.values()))
+    found = _defects(chromiums, list(pages.values()))
     kinds = {name: sorted(kind for kind in DEFECTS if found[page][kind])
              for name, page in pages.items()}
     assert kinds == {"clean": [], "prime": ["style"], "epsilon": ["style"],
@@ -328,8 +398,7 @@ def test_the_browser_check_finds_each_defect(tmp_path: Path) -> None:
                      "clipped": ["clipped"]}, json.dumps({p.name: d for p, d in found.items()})
     assert found[pages["clean"]]["formulas"] == 2
     assert found[pages["prime"]]["formulas"] == 2
-    with Browser(_chromium()) as chromium:
-        colours = chromium.evaluate(pages["clean"], """JSON.stringify(
+    colours = chromiums.take(1)[0].evaluate(pages["clean"], """JSON.stringify(
             [...document.querySelectorAll('.dpsym-verdict')].map(el => {
               const style = getComputedStyle(el);
               return [style.color, style.backgroundColor, style.borderRadius];
@@ -339,22 +408,16 @@ def test_the_browser_check_finds_each_defect(tmp_path: Path) -> None:
     assert all(c[1] not in ("rgba(0, 0, 0, 0)", "transparent") for c in colours), colours
 
 
-def test_the_old_mathjax_fonts_fail_the_check(tmp_path: Path) -> None:
+@on_the_probes
+def test_the_old_mathjax_fonts_fail_the_check(probe_sites: dict[str, Path],
+                                              chromiums: Chromiums) -> None:
     """MathJax's default HTML-CSS fonts are not in the ``jupyter-server-mathjax`` copy (the
     site's MathJax when the npm copy is not installed): with them (the site's configuration
     before) a formula with a prime fails with "[Math Processing Error]", and the check
     says so. The site's configuration names the STIX-Web fonts that copy has."""
-    _chromium()
     pytest.importorskip("jupyter_server_mathjax")
-    source = tmp_path / "probe"
-    source.mkdir()
-    conf = _probe_conf(DOCS / "conf.py") + (
-        "mathjax2_config = {k: v for k, v in mathjax2_config.items() if k != 'HTML-CSS'}\n")
-    (source / "conf.py").write_text(conf, encoding="utf-8")
-    (source / "index.md").write_text(PROBE_PAGES["prime"], encoding="utf-8")
-    out = tmp_path / "html"
-    _build(source, out, mathjax="jupyter-server-mathjax")
-    found = _defects([out / "index.html"], workers=1)[out / "index.html"]
+    page = probe_sites["old-fonts"] / "index.html"
+    found = _defects(chromiums, [page], workers=1)[page]
     assert any("Math Processing Error" in item for item in found["mathjax"]), found
 
 
@@ -419,7 +482,9 @@ def test_figures_page_shows_every_figure_of_the_main_job(site: Path) -> None:
             assert (site / "_images" / name).is_file(), name
 
 
-def test_a_notebook_as_a_standalone_page_renders_offline(tmp_path: Path) -> None:
+@on_the_probes
+def test_a_notebook_as_a_standalone_page_renders_offline(tmp_path: Path,
+                                                         chromiums: Chromiums) -> None:
     """``python docs/notebook_html.py NOTEBOOK`` (the README's offline page of one
     notebook): executed, converted by nbconvert, MathJax beside the page, no script from
     the network, and the browser check finds every formula typeset (the Markdown's
@@ -443,6 +508,6 @@ def test_a_notebook_as_a_standalone_page_renders_offline(tmp_path: Path) -> None
     assert (tmp_path / "out" / "mathjax" / "MathJax.js").is_file()
     html = page.read_text(encoding="utf-8")
     assert not [src for src in re.findall(r'<script[^>]+src="([^"]*)"', html) if "://" in src]
-    found = _defects([page], workers=1)[page]
+    found = _defects(chromiums, [page], workers=1)[page]
     assert found["formulas"] == 3, found
     assert not any(found[kind] for kind in DEFECTS), found
