@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'db58a0f87a599684d9edc44109bd90f4f7cecc61f2050b20a42d8987e3f26276'
+FINGERPRINT = 'c393bde590b7a3d6b4dd1d8eed29b0d2769d26aaf49f0c60b7ca58b61cbe055f'
 
 def _e0():
     with evaluate(False):

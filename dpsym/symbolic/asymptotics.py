@@ -37,6 +37,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import mpmath
@@ -144,6 +145,7 @@ class _Problem:
         _, factors = sp.factor_list(slope.as_expr(), *gens)
         self.factors = [sp.Poly(f, *gens, domain=self.F) for f, _ in factors if f.has(var)]
         self._cache: dict[tuple[sp.Poly, int], list] = {}
+        self._probes: dict[sp.Rational, _Probe] = {}
 
     def _exponential_scale(self, expr: sp.Expr) -> int:
         """The :math:`L` of :math:`w = e^{-t/L}` that makes every exponential a power."""
@@ -210,12 +212,18 @@ class _Problem:
     # ------------------------------------------------------------------ numerics
     def probe(self, tv: sp.Rational) -> _Probe:
         """The global minimiser at :math:`t` = ``tv`` among the stationary points and the
-        end points.
+        end points (once per value of :math:`t`: every order of the series shares it).
 
         With :math:`w` rounded to a rational of 150 digits, the real roots of every factor
         of :math:`N` are isolated exactly (rational arithmetic), each is refined by
         bisection at 150 digits and the cost is compared at the roots and the end points.
         """
+        if tv not in self._probes:
+            self._probes[tv] = self._probe(tv)
+        return self._probes[tv]
+
+    def _probe(self, tv: sp.Rational) -> _Probe:
+        """The uncached :meth:`probe`."""
         with workdps(150):
             man, exp = mpmath.exp(-mpmath.mpf(tv.p) / tv.q / self.scale).man_exp
             wv = sp.Integer(man) * sp.Rational(2) ** exp
@@ -508,6 +516,14 @@ def _cost_series(problem: _Problem, branch: _Branch, order: int) -> list[tuple[i
 
 
 # ---------------------------------------------------------------------------- API
+@lru_cache(maxsize=64)
+def _problem(cost: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, regime: Regime,
+             point: tuple[tuple[sp.Symbol, object], ...]) -> _Problem:
+    """The :class:`_Problem` of a cost, once for every order asked of it (its polynomials,
+    factors, coefficient series and probes depend on the cost, not on the order)."""
+    return _Problem(cost, var, lo, hi, regime, dict(point))
+
+
 @exclusive
 def minimiser_series(cost: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
                      regime: Regime, order: int, *,
@@ -573,7 +589,8 @@ def minimiser_series(cost: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
     """
     if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order <= MAX_ORDER:
         raise DomainError("order", f"must be an integer in [0, {MAX_ORDER}]")
-    problem = _Problem(cost, var, lo, hi, regime, point)
+    problem = _problem(sp.sympify(cost), var, sp.sympify(lo), sp.sympify(hi), regime,
+                       tuple(sorted(dict(point or {}).items(), key=lambda item: str(item[0]))))
     t = problem.t
     values = probes if probes is not None else DEFAULT_PROBES.get(regime.name, GENERIC_PROBES)
     values = sorted((sp.Rational(str(v)) for v in values), reverse=True)

@@ -70,6 +70,13 @@ def _lambdified(expr: sp.Expr, symbols: tuple[sp.Symbol, ...]) -> Callable:
     return sp.lambdify(symbols, expr, modules=[NUMERIC_FUNCTIONS, "mpmath"])
 
 
+@lru_cache(maxsize=1024)
+def _symbols(expr: sp.Expr) -> tuple[sp.Symbol, ...]:
+    """The free symbols of ``expr`` sorted by name (an expression is evaluated at many
+    points: its tree is walked once)."""
+    return tuple(sorted(expr.free_symbols, key=str))
+
+
 @exclusive
 def evaluate(expr: sp.Expr, values: Mapping[sp.Symbol, object]) -> mpmath.mpf:
     r"""Evaluate ``expr`` with mpmath at the current working precision.
@@ -85,7 +92,7 @@ def evaluate(expr: sp.Expr, values: Mapping[sp.Symbol, object]) -> mpmath.mpf:
     vals = {s: (v if isinstance(v, mpmath.mpf) else to_mpf(v)) for s, v in values.items()}
     if eps in vals and b not in vals:
         vals[b] = mpmath.exp(-vals[eps])
-    symbols = tuple(sorted(expr.free_symbols, key=str))
+    symbols = _symbols(expr)
     missing = [s for s in symbols if s not in vals]
     if missing:
         raise ValueError(f"no value for {', '.join(map(str, missing))}")

@@ -161,13 +161,19 @@ def shortest(expr: sp.Expr) -> sp.Expr:
                 continue
     if sp.count_ops(plain) <= SIMPLIFY_OPS:
         candidates.append(sp.simplify(plain))
-    best, size = expr, _size(expr)
-    for candidate in candidates:
-        candidate = candidate.xreplace(restore)
-        ops = _size(candidate)
-        if ops < size and _proven_equal(candidate, expr):
-            best, size = candidate, ops
-    return best
+    # the first of the shortest candidates proven equal: tried shortest first (the order
+    # of the list breaks ties), so a longer candidate is never put to the (costly) proof
+    size = _size(expr)
+    ranked = sorted(((ops, k, candidate) for k, candidate in
+                     enumerate(c.xreplace(restore) for c in candidates)
+                     if (ops := _size(candidate)) < size), key=lambda item: item[:2])
+    refuted: set[sp.Expr] = set()
+    for _, _, candidate in ranked:
+        if candidate not in refuted:
+            if _proven_equal(candidate, expr):
+                return candidate
+            refuted.add(candidate)
+    return expr
 
 
 def _size(expr: sp.Expr) -> tuple[int, int]:
