@@ -264,7 +264,8 @@ def tv(atom: Fraction, pieces: list, d: Fraction) -> Fraction:
     the l1 distance of the two step densities plus the atoms. The difference
     g(x) = f(x) - f(x - d) of the step densities is a step function whose jumps are those of
     f and, negated, those of f shifted by d; the sweep over its sorted jump points sums
-    |g| times the length of each interval, in integers over a common denominator."""
+    the absolute value of g times the length of each interval, in integers over a common
+    denominator."""
     lefts = [lft for lft, _, _ in pieces]
     if any(r > nxt for (_, r, _), nxt in zip(pieces, lefts[1:], strict=False)):
         raise ValueError("pieces: expected disjoint pieces sorted by their left ends")
