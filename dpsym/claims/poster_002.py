@@ -11,9 +11,9 @@ sensitivity (defined without the neighbour relation).
 
 from __future__ import annotations
 
-import bisect
 import functools
 import itertools
+import math
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -261,20 +261,31 @@ def central(atom: Fraction, pieces: list) -> Fraction:
 
 def tv(atom: Fraction, pieces: list, d: Fraction) -> Fraction:
     """sup_S P(S) - P(S + d) (the total variation of P and its shift by d > 0), exact: half
-    the l1 distance of the two step densities (on the merged partition) plus the atoms."""
+    the l1 distance of the two step densities plus the atoms. The difference
+    g(x) = f(x) - f(x - d) of the step densities is a step function whose jumps are those of
+    f and, negated, those of f shifted by d; the sweep over its sorted jump points sums
+    the absolute value of g times the length of each interval, in integers over a common
+    denominator."""
     lefts = [lft for lft, _, _ in pieces]
     if any(r > nxt for (_, r, _), nxt in zip(pieces, lefts[1:], strict=False)):
         raise ValueError("pieces: expected disjoint pieces sorted by their left ends")
-
-    def dens(t):
-        t = abs(t)
-        i = bisect.bisect_right(lefts, t) - 1
-        return pieces[i][2] if i >= 0 and t < pieces[i][1] else Fraction(0)
-    edges = sorted({s * e for lft, r, _ in pieces for e in (lft, r) for s in (1, -1)}
-                   | {s * e + d for lft, r, _ in pieces for e in (lft, r) for s in (1, -1)})
-    l1 = sum((abs(dens((u + v) / 2) - dens((u + v) / 2 - d)) * (v - u)
-              for u, v in itertools.pairwise(edges)), Fraction(0))
-    return (2 * atom + l1) / 2
+    x_den = math.lcm(d.denominator, *(e.denominator for pc in pieces for e in pc[:2]))
+    h_den = math.lcm(1, *(h.denominator for _, _, h in pieces))
+    shift = d.numerator * (x_den // d.denominator)
+    jumps: dict[int, int] = {}
+    for lft, r, h in pieces:  # f: +h at -r and at lft, -h at -lft and at r
+        lo, hi = lft.numerator * (x_den // lft.denominator), r.numerator * (x_den // r.denominator)
+        hh = h.numerator * (h_den // h.denominator)
+        for at, jump in ((-hi, hh), (-lo, -hh), (lo, hh), (hi, -hh)):
+            jumps[at] = jumps.get(at, 0) + jump
+            jumps[at + shift] = jumps.get(at + shift, 0) - jump
+    l1, level, last = 0, 0, None
+    for at in sorted(jumps):
+        if level:
+            l1 += abs(level) * (at - last)
+        level += jumps[at]
+        last = at
+    return (2 * atom + Fraction(l1, x_den * h_den)) / 2
 
 
 _PS, _PmS, _PSd, _PmSd = sp.symbols("P(S) P(-S) P(S+d) P(-S-d)", nonnegative=True)

@@ -294,19 +294,21 @@ def _averaging(f: dict) -> Verdict:
 def _md_density_steps() -> Verdict:
     """The slides' f_gamma (d = 2) as printed: a function of ||x||_1 (Step 1), nonincreasing
     in r = ||x||_1 (Step 2), f(r + Delta) = e^{-eps} f(r) (Step 3), two levels per period
-    (Step 4), decided on a grid of r (exact, eps = 1, gamma = 1/3, Delta = 1) and
-    symbolically for the decay; the optimality of this shape is what Steps 2-4 assert and
+    (Step 4), decided on a grid of r (exact, eps = 1, gamma = 1/3, Delta = 1) through the
+    integer exponent of f; the optimality of this shape is what Steps 2-4 assert and
     the slides do not prove (the radial LP evidence is errata M6)."""
-    g3, e1 = sp.Rational(1, 3), sp.Integer(1)
+    g3 = sp.Rational(1, 3)
 
-    def f(r):
+    def n(r):  # f(r) = e^{-eps n(r)} = e^{-n(r)}: the exponent, an integer
         k = sp.floor(r)
-        return sp.exp(-k * e1) if r - k < g3 else sp.exp(-(k + 1) * e1)
+        return int(k) if r - k < g3 else int(k) + 1
+    # e^{-x} is strictly decreasing: f is nonincreasing iff n is nondecreasing, f(r + 1) =
+    # e^{-eps} f(r) iff n(r + 1) = n(r) + 1, and f(r) e^{floor(r)} = e^{floor(r) - n(r)}
     rs = [sp.Rational(j, 12) for j in range(0, 60)]
-    vals = [f(r) for r in rs]
-    mono = all(sp.simplify(v1 - v2) >= 0 for v1, v2 in itertools.pairwise(vals))
-    decay = all(sp.simplify(f(r + 1) - sp.exp(-e1) * f(r)) == 0 for r in rs[:36])
-    levels = len({sp.simplify(f(r) * sp.exp(sp.floor(r))) for r in rs}) == 2
+    ns = [n(r) for r in rs]
+    mono = all(n1 <= n2 for n1, n2 in itertools.pairwise(ns))
+    decay = all(n(r + 1) == n(r) + 1 for r in rs[:36])
+    levels = len({int(sp.floor(r)) - nr for r, nr in zip(rs, ns, strict=True)}) == 2
     return Verdict(bool(mono and decay and levels), detail=f"nonincreasing {mono}, decay "
                    f"e^-eps per Delta {decay}, two levels per period {levels}")
 
