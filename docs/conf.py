@@ -88,15 +88,10 @@ nb_merge_streams = True
 
 # The kernels read their configuration from an IPython directory of the build: their
 # log is quiet (ipykernel warns at every start that its local TCP sockets are not
-# encrypted), their history in memory, and they start without the debugger: ipykernel
-# loads debugpy at every start when it can be imported (a tenth of a CPU second per kernel,
-# for a front end's breakpoints, which an executed notebook never sets), and the
-# configuration file, read before the kernel is made, makes it unimportable.
+# encrypted), their history in memory.
 _IPYTHONDIR = HERE / "_build" / ".ipython"
 (_IPYTHONDIR / "profile_default").mkdir(parents=True, exist_ok=True)
 (_IPYTHONDIR / "profile_default" / "ipython_kernel_config.py").write_text(
-    "import sys\n"
-    "sys.modules['debugpy'] = None  # the kernel's debugger off\n"
     "c.IPKernelApp.log_level = 'ERROR'\nc.HistoryManager.enabled = False\n", encoding="utf-8")
 os.environ["IPYTHONDIR"] = str(_IPYTHONDIR)
 
