@@ -80,10 +80,10 @@ def display_eps(expr: sp.Expr) -> sp.Expr:
 
 
 def _factored(expr: sp.Expr) -> sp.Expr:
-    r"""``factor(powsimp(expand(expr)))``: sympy's polynomials read :math:`e^{karepsilon}`
-    as the power :math:`t^k` of the generator :math:`t = e^arepsilon`, so where every
+    r"""``factor(powsimp(expand(expr)))``: sympy's polynomials read :math:`e^{k\varepsilon}`
+    as the power :math:`t^k` of the generator :math:`t = e^\varepsilon`, so where every
     exponential is such a power the same factorisation is that of the rational function in
-    a symbol :math:`t`, with :math:`e^arepsilon` put back (without the expansion over
+    a symbol :math:`t`, with :math:`e^\varepsilon` put back (without the expansion over
     exponentials first: seconds instead of a minute for the d-dimensional staircase's
     power cost)."""
     t = sp.Dummy("t", positive=True)

@@ -251,3 +251,24 @@ def test_the_sources_are_ruff_clean():
                            "tests", "benchmarks", "notebooks", "docs"],
                           cwd=root, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+#: Control characters no source text carries (a ``\v`` or ``\b`` written in a non-raw
+#: string and then pasted back as the character it makes: a formula broken invisibly).
+CONTROL = {chr(c) for c in range(32)} - {"\n", "\t"}
+
+
+def _control_characters(root: Path) -> list[str]:
+    texts = [path for pattern in ("dpsym/**/*.py", "tests/**/*.py", "notebooks/*.py",
+                                  "benchmarks/*.py", "docs/*.md", "docs/_ext/*.py", "*.md")
+             for path in root.glob(pattern)]
+    return [f"{path.relative_to(root)}:{number}" for path in sorted(texts)
+            for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1)
+            if CONTROL & set(line)]
+
+
+def test_no_source_text_carries_a_control_character(tmp_path):
+    assert not _control_characters(PACKAGE.parent)
+    (tmp_path / "dpsym").mkdir()
+    (tmp_path / "dpsym" / "m.py").write_text('r"""e^\x0barepsilon"""\n', encoding="utf-8")
+    assert _control_characters(tmp_path) == ["dpsym/m.py:1"]

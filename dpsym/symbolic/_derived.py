@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'c393bde590b7a3d6b4dd1d8eed29b0d2769d26aaf49f0c60b7ca58b61cbe055f'
+FINGERPRINT = '997dad54eaa825303fecf8aa3d883b53ff2b64947cb424738f8c1faa6ff192d0'
 
 def _e0():
     with evaluate(False):
