@@ -279,12 +279,11 @@ def tv(atom: Fraction, pieces: list, d: Fraction) -> Fraction:
         for at, jump in ((-hi, hh), (-lo, -hh), (lo, hh), (hi, -hh)):
             jumps[at] = jumps.get(at, 0) + jump
             jumps[at + shift] = jumps.get(at + shift, 0) - jump
-    l1, level, last = 0, 0, None
-    for at in sorted(jumps):
-        if level:
-            l1 += abs(level) * (at - last)
+    points = sorted(jumps)
+    l1, level = 0, 0
+    for at, following in zip(points, points[1:], strict=False):  # g = level on (at, following)
         level += jumps[at]
-        last = at
+        l1 += abs(level) * (following - at)
     return (2 * atom + Fraction(l1, x_den * h_den)) / 2
 
 
