@@ -281,7 +281,7 @@ def tv(atom: Fraction, pieces: list, d: Fraction) -> Fraction:
             jumps[at + shift] = jumps.get(at + shift, 0) - jump
     points = sorted(jumps)
     l1, level = 0, 0
-    for at, following in zip(points, points[1:], strict=False):  # g = level on (at, following)
+    for at, following in itertools.pairwise(points):  # g = level on (at, following)
         level += jumps[at]
         l1 += abs(level) * (following - at)
     return (2 * atom + Fraction(l1, x_den * h_den)) / 2
