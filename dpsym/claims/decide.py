@@ -26,7 +26,7 @@ import sympy as sp
 
 from dpsym.certified.balls import enclosure
 from dpsym.claims.common import V
-from dpsym.core.expressions import exact_ball
+from dpsym.core.expressions import exact_ball, exact_complex_ball
 from dpsym.errors import DomainError
 from dpsym.precision import arb_workprec
 
@@ -152,49 +152,22 @@ def _substituted(expr: sp.Expr, values: Mapping[sp.Symbol, object]) -> sp.Expr:
     return expr.xreplace(exact)
 
 
-def complex_value(expr: sp.Expr, values: Mapping[sp.Symbol, sp.Rational], prec: int = 256
+def complex_value(expr: sp.Expr, values: Mapping[sp.Symbol, object], prec: int = 256
                   ) -> flint.acb | None:
     r"""A complex Arb ball containing ``expr`` at exact rational ``values`` (principal
-    branches: :math:`\log z`, :math:`z^q = e^{q \log z}`, as sympy reads them), or None (a
-    node other than a number, :math:`\pi`, :math:`e`, a sum, product, power, ``exp`` or
-    ``log``; a symbol without a value; a ball that is not finite). A value that is not real
-    where the other side of an identity is real refutes the identity as surely as a real
-    difference does."""
+    branches: :math:`\log z`, :math:`z^w = e^{w \log z}`, as sympy reads them:
+    :func:`dpsym.core.expressions.exact_complex_ball` of the substituted constant), or None
+    (a node it does not evaluate, a symbol without a value, a ball that is not finite). A
+    value that is not real where the other side of an identity is real refutes the identity
+    as surely as a real difference does."""
+    vals = {s: Fraction(str(sp.Rational(v))) if sp.sympify(v).is_Rational else sp.sympify(v)
+            for s, v in values.items()}
     with arb_workprec(prec):
         try:
-            value = _acb(sp.sympify(expr), values)
-        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            value = exact_complex_ball(_substituted(sp.sympify(expr), vals))
+        except (DomainError, ZeroDivisionError):
             return None
-        return value if value is not None and value.is_finite() else None
-
-
-def _acb(expr: sp.Basic, values: Mapping[sp.Symbol, sp.Rational]) -> flint.acb | None:
-    """:func:`complex_value` without the precision scope and the finiteness test."""
-    if isinstance(expr, sp.Symbol):
-        expr = sp.Rational(values[expr])
-    if expr.is_Rational:
-        return flint.acb(flint.fmpq(int(expr.p), int(expr.q)))
-    if expr is sp.pi:
-        return flint.acb.pi()
-    if expr is sp.E:
-        return flint.acb(1).exp()
-    parts = [_acb(arg, values) for arg in expr.args]
-    args = [arg for arg in parts if arg is not None]
-    if len(args) < len(parts):
-        return None
-    if isinstance(expr, sp.Add):
-        return functools.reduce(lambda x, y: x + y, args)
-    if isinstance(expr, sp.Mul):
-        return functools.reduce(lambda x, y: x * y, args)
-    if isinstance(expr, sp.exp):
-        return args[0].exp()
-    if isinstance(expr, sp.log) and len(args) == 1:
-        return args[0].log()
-    if isinstance(expr, sp.Pow):
-        if expr.exp.is_Integer:
-            return args[0] ** int(expr.exp)
-        return (args[1] * args[0].log()).exp()
-    return None
+        return value if value.is_finite() else None
 
 
 def decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: Mapping[sp.Symbol, object] | None = None

@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import flint
 import sympy as sp
@@ -112,33 +112,50 @@ def exact_ball(expr: sp.Expr) -> flint.arb:
     r"""A ball containing ``expr`` at the current Arb precision: integers, rationals,
     :math:`\pi`, :math:`e`, sums, products, ``exp``, ``log`` and rational powers (a
     :class:`~dpsym.errors.DomainError` for any other node)."""
+    return _ball(expr, flint.arb)
+
+
+def exact_complex_ball(expr: sp.Expr) -> flint.acb:
+    r""":func:`exact_ball` in the complex plane, with the principal branches sympy reads
+    (:math:`\log z`, :math:`z^w = e^{w \log z}`): also :math:`i`, and powers whose exponent
+    is not rational (a :class:`~dpsym.errors.DomainError` for any other node)."""
+    return _ball(expr, flint.acb)
+
+
+def _ball(expr: sp.Expr, kind: type[flint.arb] | type[flint.acb]) -> Any:
+    """:func:`exact_ball` (``kind`` ``flint.arb``) or :func:`exact_complex_ball`
+    (``flint.acb``)."""
     if isinstance(expr, sp.Integer):
-        return flint.arb(int(expr))
+        return kind(int(expr))
     if isinstance(expr, sp.Rational):
-        return flint.arb(flint.fmpq(int(expr.p), int(expr.q)))
+        return kind(flint.fmpq(int(expr.p), int(expr.q)))
     if expr is sp.pi:
-        return flint.arb.pi()
+        return kind.pi()
     if expr is sp.E:
-        return flint.arb.const_e()
+        return kind(flint.arb.const_e())
+    if expr is sp.I and kind is flint.acb:
+        return flint.acb(0, 1)
     if isinstance(expr, sp.Add):
-        total = flint.arb(0)
+        total = kind(0)
         for term in expr.args:
-            total += exact_ball(term)
+            total += _ball(term, kind)
         return total
     if isinstance(expr, sp.Mul):
-        product = flint.arb(1)
+        product = kind(1)
         for factor in expr.args:
-            product *= exact_ball(factor)
+            product *= _ball(factor, kind)
         return product
     if isinstance(expr, sp.exp):
-        return exact_ball(expr.args[0]).exp()
-    if isinstance(expr, sp.log):
-        return exact_ball(expr.args[0]).log()
+        return _ball(expr.args[0], kind).exp()
+    if isinstance(expr, sp.log) and len(expr.args) == 1:
+        return _ball(expr.args[0], kind).log()
     if isinstance(expr, sp.Pow) and expr.exp.is_Rational:
-        base, p, q = exact_ball(expr.base), int(expr.exp.p), int(expr.exp.q)
+        base, p, q = _ball(expr.base, kind), int(expr.exp.p), int(expr.exp.q)
         if q != 1:
             base = base.root(q)
         return base ** p if p >= 0 else 1 / base ** (-p)
+    if isinstance(expr, sp.Pow) and kind is flint.acb:
+        return (_ball(expr.exp, kind) * _ball(expr.base, kind).log()).exp()
     raise DomainError("value", f"not an exact number dpsym evaluates: {str(expr)[:40]}")
 
 
@@ -712,5 +729,6 @@ def is_rational(value: object) -> bool:
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS_READ", "MAX_EXPONENT", "MAX_LENGTH", "MAX_MAGNITUDE",
            "Exact", "approximation", "compare", "decimal", "enclosure", "exact_ball",
+           "exact_complex_ball",
            "from_expression", "from_sympy", "function_from_expression", "is_rational",
            "parse", "parse_function", "sign", "to_sympy"]

@@ -13,6 +13,7 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 
+import flint
 import mpmath
 import numpy as np
 import pytest
@@ -20,9 +21,17 @@ import sympy as sp
 from cli_helpers import run as cli_run
 
 from dpsym import INPUT_RULE, DomainError, Staircase, StaircaseMD, parse_exact, parse_number
-from dpsym.core.expressions import MAX_DEPTH, MAX_LENGTH, compare, parse, sign
+from dpsym.core.expressions import (
+    MAX_DEPTH,
+    MAX_LENGTH,
+    compare,
+    exact_ball,
+    exact_complex_ball,
+    parse,
+    sign,
+)
 from dpsym.mechanisms import Laplace, TruncatedLaplace
-from dpsym.precision import workdps
+from dpsym.precision import arb_workprec, workdps
 
 
 # ---------------------------------------------------------------------- the grammar
@@ -224,3 +233,21 @@ def test_irrational_parameters_sample_and_profile() -> None:
     assert draws.shape == (1000,) and np.isfinite(draws).all()
     # the mechanism is log(3)-DP at its own sensitivity: delta(log 3) = 0
     assert m.privacy_profile(sp.log(3), digits=10).text == "0"
+
+
+def test_the_complex_ball_takes_the_principal_branches_and_the_real_one_refuses_them():
+    r""":func:`exact_complex_ball` encloses :math:`i`, :math:`(-8)^{1/3} = 1 + i\sqrt{3}`
+    and :math:`2^{\pi} = e^{\pi \log 2}`; :func:`exact_ball` stays real: it refuses
+    :math:`i` and an exponent that is not rational, and a real root of a negative number
+    is not finite."""
+    with arb_workprec(200):
+        one_third = sp.Pow(-8, sp.Rational(1, 3), evaluate=False)
+        ball = exact_complex_ball(one_third + sp.I)
+        assert ball.real.contains(1) and ball.imag.overlaps(flint.arb(3).sqrt() + 1)
+        assert float(ball.imag.rad()) < 1e-50
+        power = exact_complex_ball(sp.Pow(2, sp.pi, evaluate=False))
+        assert power.imag == 0 and power.real.overlaps(flint.arb(2) ** flint.arb.pi())
+        for refused in (sp.I, sp.Pow(2, sp.pi, evaluate=False)):
+            with pytest.raises(DomainError):
+                exact_ball(refused)
+        assert not exact_ball(one_third).is_finite()
