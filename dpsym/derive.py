@@ -67,7 +67,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -162,10 +162,17 @@ def _expr_record(expr: sp.Expr, *, in_b: bool = False) -> dict[str, str]:
     ``local_dict=dpsym.symbols.PUBLIC_SYMBOLS``. For a series in the regime
     ``eps->oo`` (``in_b``) the expression stays in :math:`b = e^{-\varepsilon}`.
     """
-    record = {"str": expression_text(expr), "latex": latex_text(expr)}
+    return dict(_texts(expr, in_b))
+
+
+@lru_cache(maxsize=1024)
+def _texts(expr: sp.Expr, in_b: bool) -> tuple[tuple[str, str], ...]:
+    """The items of :func:`_expr_record`, memoised: an expression that several mechanisms,
+    costs or quantities share (42 of the job's 160) is printed once."""
+    items = [("str", expression_text(expr)), ("latex", latex_text(expr))]
     if not in_b:
-        record["str_eps"] = expression_text(display_eps(expr))
-    return record
+        items.append(("str_eps", expression_text(display_eps(expr))))
+    return tuple(items)
 
 
 def _failure(exc: BaseException) -> dict[str, str]:
