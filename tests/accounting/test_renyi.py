@@ -299,8 +299,13 @@ def test_series_fast_ascending_and_right(name, regime):
 
 def test_series_matches_sympy_and_prints_ascending(capsys):
     got = renyi_series("laplace", "eps->0", 4).removeO()
-    want = sp.series(renyi_formula("laplace"), eps, 0, 5).removeO()
-    assert sp.simplify(got - want) == 0
+    # the Taylor polynomial from its definition, sum_k f^(k)(0) eps^k / k! (the curve is
+    # analytic at eps = 0; sympy.series gives the same in 14 times the time)
+    want, derivative = sp.Integer(0), renyi_formula("laplace")
+    for k in range(5):
+        want += derivative.subs(eps, 0) / sp.factorial(k) * eps**k
+        derivative = sp.diff(derivative, eps)
+    assert sp.cancel(sp.together(got - want)) == 0  # identically, in alpha and eps
     code, out, _ = run(capsys, "renyi", "discrete-laplace", "--series", "eps->0",
                        "--terms", "3")
     assert code == 0
