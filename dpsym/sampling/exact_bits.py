@@ -129,9 +129,16 @@ class RandomBits:
         if n == 1:
             return 0
         ell = (n - 1).bit_length()
-        bits = self.bits
+        mask = (1 << ell) - 1
         while True:
-            v = bits(ell)
+            nbits = self._nbits
+            if nbits >= ell:  # :meth:`bits` inlined: the bits already in the accumulator
+                acc = self._acc
+                v = acc & mask
+                self._acc = acc >> ell
+                self._nbits = nbits - ell
+            else:
+                v = self.bits(ell)
             if v < n:
                 return v
 
