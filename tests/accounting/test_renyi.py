@@ -15,6 +15,7 @@ from dpsym import DomainError, Laplace, Staircase, UnsupportedError
 from dpsym.accounting.renyi import alpha, parse_order, renyi, renyi_formula, renyi_series
 from dpsym.mechanisms import MECHANISMS
 from dpsym.precision import workdps
+from dpsym.symbolic.tidy import tidy
 from dpsym.symbols import Delta, b, eps, gamma
 
 
@@ -295,6 +296,17 @@ def test_series_fast_ascending_and_right(name, regime):
                for q in (200, 400)]
     ratio = rem[0] / rem[1] if rem[1] else mpmath.mpf(2) ** (terms + 1)
     assert 2 ** (terms + 1) * 0.8 < ratio < 2 ** (terms + 1) * 1.25 or rem[0] < 1e-60
+
+
+@pytest.mark.parametrize(("name", "regime"), [("discrete-laplace", "eps->0"),
+                                              ("laplace", "alpha->1")])
+def test_series_coefficients_are_tidy(name, regime):
+    """Each coefficient is its own ``tidy`` form: the series factors them without tidy's
+    ``powsimp``, which changed none of them."""
+    var = eps if regime == "eps->0" else alpha
+    for part in renyi_series(name, regime, 3).args[:-1]:
+        coeff = part.as_independent(var, as_Add=False)[0]
+        assert coeff != 0 and tidy(coeff) == coeff, part
 
 
 def test_series_matches_sympy_and_prints_ascending(capsys):
