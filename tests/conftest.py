@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -16,6 +17,13 @@ import pytest
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
+# sympy's cache of its core operations keeps the last 1000 results of each function by
+# default: a worker runs hundreds of symbolic tests on the same few expressions, and with
+# room for 100,000 (set before sympy is first imported, and inherited by the processes the
+# suite starts: Sphinx, the notebooks' kernels, the CLI) it spends about 4 % less CPU on
+# them. The cache returns an equal expression, so no result changes.
+os.environ.setdefault("SYMPY_CACHE_SIZE", "100000")
+
 #: The seed of every random stream in the test-suite.
 SEED = 20_240_611
 
@@ -24,6 +32,18 @@ SEED = 20_240_611
 def rng() -> np.random.Generator:
     """A freshly seeded random generator (the same stream in every test)."""
     return np.random.default_rng(SEED)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """After collection, the objects alive (modules, test items, sympy's and numpy's
+    tables) are left out of the garbage collector's full passes, and a young generation
+    is collected every 50,000 allocations instead of 700: the symbolic tests allocate
+    millions of short-lived expressions, and the default thresholds scan them (and the
+    frozen ones) again and again, about 2 % of the suite's CPU. Nothing is leaked: every
+    object is still freed by reference counting, cycles by the (rarer) collections."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
 
 
 @pytest.hookimpl(trylast=True)
