@@ -787,20 +787,20 @@ def _trim(law: _GridLaw, up: bool | None) -> _GridLaw:
     :math:`-\infty` (dropped) and the high tail down to the last kept point. Either move
     is monotone in every loss, so the bound stays a bound. ``up=None`` (an exact law)
     drops both tails and counts their mass in ``lost``."""
-    coeffs = law.poly.coeffs()
-    n = len(coeffs)
+    poly = law.poly
+    n = poly.length()
     if n < 64:
         return law
     tol = 1 << FIXED_GUARD_BITS
-    lo, low = 0, flint.fmpz(0)
-    while lo < n - 1 and low + coeffs[lo] < tol:
-        low, lo = low + coeffs[lo], lo + 1
+    lo, low = 0, flint.fmpz(0)  # the tails are read coefficient by coefficient, the bulk
+    while lo < n - 1 and low + poly[lo] < tol:  # is cut out in C (no list of the whole law)
+        low, lo = low + poly[lo], lo + 1
     hi, high = n - 1, flint.fmpz(0)
-    while hi > lo and high + coeffs[hi] < tol:
-        high, hi = high + coeffs[hi], hi - 1
+    while hi > lo and high + poly[hi] < tol:
+        high, hi = high + poly[hi], hi - 1
     if lo == 0 and hi == n - 1:
         return law
-    kept = coeffs[lo:hi + 1]
+    kept = poly.truncate(hi + 1).right_shift(lo)  # the coefficients lo..hi
     infinite, lost = law.infinite, law.lost
     if up is None:
         lost = lost + int(low) + int(high)
@@ -808,9 +808,8 @@ def _trim(law: _GridLaw, up: bool | None) -> _GridLaw:
         kept[0] = kept[0] + low
         infinite = infinite + _scaled(high, law.bits)
     else:
-        kept[-1] = kept[-1] + high
-    return _GridLaw(law.offset + lo, flint.fmpz_poly(kept), law.bits, law.round_up, infinite,
-                    lost)
+        kept[hi - lo] = kept[hi - lo] + high
+    return _GridLaw(law.offset + lo, kept, law.bits, law.round_up, infinite, lost)
 
 
 #: The composed grid laws of the latest composition (its two bounds), by the identity of
