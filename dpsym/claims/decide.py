@@ -25,7 +25,7 @@ import flint
 import sympy as sp
 
 from dpsym.certified.balls import enclosure
-from dpsym.claims.common import V
+from dpsym.claims.common import V, simplified
 from dpsym.core.expressions import exact_ball, exact_complex_ball
 from dpsym.errors import DomainError
 from dpsym.precision import arb_workprec
@@ -188,15 +188,15 @@ def _decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: tuple[tuple[sp.Symbol, s
     diff = lhs - rhs
     if (witness := _witness(diff, probe)) is not None:
         return False, witness
-    if sp.cancel(sp.together(sp.expand(diff))) == 0 or sp.simplify(diff) == 0:
+    if sp.cancel(sp.together(sp.expand(diff))) == 0 or simplified(diff) == 0:
         return True, "identical (sympy)"
     # powers of quotients: cancel each base first (a base that is a ratio of two negative
     # factors becomes a product of positive symbols, which sympy splits soundly)
     tidy = diff.replace(lambda e: isinstance(e, sp.Pow) and not e.exp.is_Integer,
                         lambda e: sp.Pow(sp.cancel(sp.factor(e.base)), e.exp))
-    if sp.simplify(sp.powsimp(sp.expand_power_base(tidy))) == 0:
+    if simplified(sp.powsimp(sp.expand_power_base(tidy))) == 0:
         return True, "identical (sympy, the bases of the powers cancelled)"
-    return None, f"not decided: {sp.simplify(diff)} is not reduced to 0"
+    return None, f"not decided: {simplified(diff)} is not reduced to 0"
 
 
 def refuted(lhs: sp.Expr, rhs: sp.Expr, probe: Mapping[sp.Symbol, object] | None = None
