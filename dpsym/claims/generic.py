@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 import sympy as sp
 
 from dpsym.claims.common import simplified
-from dpsym.claims.decide import decide_identity, sign_certificate
+from dpsym.claims.decide import decide_identity, sign_certificate, vanishes
 from dpsym.symbols import eps
 
 
@@ -145,7 +145,7 @@ def _cone_certificate(diff: sp.Expr, atoms: tuple[sp.Basic, ...],
         if cf != 0 and _sign(cf, positive) not in ("positive", "zero"):
             return False, f"coefficient of {a} not proven >= 0: {cf}"
     left = " + ".join(f"{simplified(rest.coeff(a))} * {a}" for a in atoms
-                      if simplified(rest.coeff(a)) != 0)
+                      if not vanishes(rest.coeff(a)))
     return True, " + ".join(used + ([left] if left else [])) or "0"
 
 

@@ -23,7 +23,7 @@ import mpmath
 import sympy as sp
 
 from dpsym.claims.common import V, laplace_sup_at, sign_of, simplified
-from dpsym.claims.decide import certified_sign, decide_identity, refuted, sign_certificate
+from dpsym.claims.decide import certified_sign, decide_identity, refuted, sign_certificate, vanishes
 from dpsym.claims.generic import CELLS_P, CELLS_Q, cone_certificate, event_supremum
 from dpsym.claims.registry import CORRECTED, REGISTRY, Verdict, claim
 from dpsym.core.zero import is_identically_zero
@@ -234,9 +234,9 @@ def _name_and_shame(f: dict) -> Verdict:
     # the positive parts: the released value x (q = 0), bot (<= 0: e^eps >= 1), x' (< 0)
     released = terms["x"]
     bot_sign = sign_of(-terms[None].subs(sp.exp(eps), 1 + _beta).subs(_DELTA01), [_beta])
-    tensor = simplified(sp.Symbol("r") * (sp.Symbol("p") - sp.exp(eps) * sp.Symbol("q"))
+    tensor = vanishes(sp.Symbol("r") * (sp.Symbol("p") - sp.exp(eps) * sp.Symbol("q"))
                          - (sp.Symbol("p") * sp.Symbol("r") - sp.exp(eps) * sp.Symbol("q")
-                            * sp.Symbol("r"))) == 0
+                            * sp.Symbol("r")))
     rel = f["dp"]
     diff = rel.rhs - released if isinstance(rel, (sp.LessThan, sp.StrictLessThan)) else sp.nan
     ok = tensor and bot_sign in ("zero", "positive") and sign_of(diff, [delta]) in (
@@ -433,7 +433,7 @@ def _erfc_integral() -> bool:
     integrand (decided once)."""
     t, z = sp.Symbol("t", real=True), sp.Symbol("z", real=True)
     integrand = 2 / sp.sqrt(sp.pi) * sp.exp(-t**2)
-    same = simplified(sp.integrate(integrand, (t, z, sp.oo)) - sp.erfc(z)) == 0
+    same = vanishes(sp.integrate(integrand, (t, z, sp.oo)) - sp.erfc(z))
     return bool(same and integrand.is_positive)
 
 
@@ -528,7 +528,7 @@ def _post_processing(f: dict) -> Verdict:
     by_x = by_y.reorder((0, 1))
     exchange = by_x == sp.Sum(_Kxy[_yo, _xo] * pos[_xo], (_yo, 1, _my), (_xo, 1, _mx))
     inner = sp.factor_terms(sp.Sum(_Kxy[_yo, _xo] * pos[_xo], (_yo, 1, _my)))
-    kept = simplified(inner.subs(sp.Sum(_Kxy[_yo, _xo], (_yo, 1, _my)), 1) - pos[_xo]) == 0
+    kept = vanishes(inner.subs(sp.Sum(_Kxy[_yo, _xo], (_yo, 1, _my)), 1) - pos[_xo])
     e_out, d_out = sp.sympify(f["eps_out"]), sp.sympify(f["delta_out"])
     signs = (sign_of(e_out - eps, [eps]), sign_of(d_out - delta, [delta]))
     ok = exchange and kept and all(s in ("zero", "positive") for s in signs)
@@ -547,7 +547,7 @@ def _group_chain_sum() -> tuple[sp.Expr, bool]:
     induction: g(k + 1) = e^{k eps} + g(k), g(0) = 0."""
     kk = sp.Symbol("k", integer=True, nonnegative=True)
     g = _geometric(kk)
-    step = simplified(_geometric(kk + 1) - sp.exp(kk * eps) - g) == 0
+    step = vanishes(_geometric(kk + 1) - sp.exp(kk * eps) - g)
     return simplified(g.subs(kk, _Kg)), bool(step and g.subs(kk, 0) == 0)
 
 
@@ -704,7 +704,7 @@ def _as_cells() -> tuple[dict, bool]:
     for (d, dens), e in itertools.product((("D", _pD), ("D'", _qD)), _EVENTS):
         (lo, hi), cells = _EVENTS[e]
         total = sum((_CELLS[f"{'P' if d == 'D' else 'Q'}({c})"] for c in cells), sp.S.Zero)
-        ok &= simplified(_mass(dens, lo, hi) - total) == 0
+        ok &= vanishes(_mass(dens, lo, hi) - total)
         sub[_M[f"{d}({e})"]] = total
     return sub, ok
 
@@ -721,7 +721,7 @@ def _chain_generators() -> tuple[dict, bool]:
         lo, hi = _BLOCK[c]
         summed = sp.Sum(sp.exp(eps) * _qD[_o] - _pD[_o], (_o, lo, hi)).expand()
         gen = sp.exp(eps) * _CELLS[f"Q({c})"] - _CELLS[f"P({c})"]
-        term_ok &= simplified(summed - gen) == 0
+        term_ok &= vanishes(summed - gen)
         gens[f"sum over {c} of e^eps q - p"] = (gen, _CELLS[f"P({c})"])
     gens["delta - M_D(Bad)"] = (delta - sub[_M["D(Bad)"]], delta)
     return gens, bool(term_ok)
@@ -805,7 +805,7 @@ def _gauss_loss(f: dict) -> Verdict:
     """The log-ratio of the two normal densities, by sympy. (The notes write "q_D = 0 >= q_D'
     = Delta", impossible for Delta > 0; the computation uses q_D' = Delta.)"""
     loss = _gauss_log_ratio()
-    ok = not refuted(loss, f["loss"]) and simplified(loss - sp.sympify(f["loss"])) == 0
+    ok = not refuted(loss, f["loss"]) and vanishes(loss - sp.sympify(f["loss"]))
     return Verdict(bool(ok), detail=f"log f_D/f_D' = {sp.expand(loss)}")
 
 
@@ -838,7 +838,7 @@ def _gauss_bad(f: dict) -> Verdict:
     zc = (printed_edge + Delta / 4).subs(pt)
     in_bad = certified_sign(loss.subs(pt).subs(_z, zc) - pt[eps]) in (0, 1)
     printed = bool(gap <= 0) and not (in_bad and bool(zc > printed_edge.subs(pt)))
-    fixed = simplified(zstar - sp.sympify(f["z_max"])) == 0
+    fixed = vanishes(zstar - sp.sympify(f["z_max"]))
     return Verdict(printed, bool(fixed), detail=f"Bad = {{z <= {zstar}}}; minus the printed "
                    f"edge: {gap} > 0; z = {sp.N(zc, 8)} is in Bad and not in the printed set")
 
@@ -948,7 +948,7 @@ def _shame_slices(n: int, d: Fraction) -> bool:
                 full = sum((law[i][o[0]] * rest_law[o[1:]] for o in ev), sp.S.Zero)
                 sliced = sum((pr * sum((rest_law[k] for k in rest_law if (y, *k) in ev),
                                        sp.S.Zero)) for y, pr in law[i].items())
-                ok &= simplified(full - sliced) == 0
+                ok &= vanishes(full - sliced)
     return ok
 
 
@@ -1061,8 +1061,8 @@ def _group_invariant() -> tuple[sp.Expr, bool, sp.Expr, bool]:
     g(0), the induction step, g(K) simplified, and the termwise identity."""
     g = _geometric(_kS)
     g0 = simplified(g.subs(_kS, 0))
-    step = simplified(sp.exp(_kS * eps) + g - g.subs(_kS, _kS + 1)) == 0
+    step = vanishes(sp.exp(_kS * eps) + g - g.subs(_kS, _kS + 1))
     terms = sp.Sum(sp.exp(_jS * eps) * (sp.exp((_K - 1 - _jS) * eps) - 1), (_jS, 0, _K - 1))
     summed = terms.doit().replace(sp.Piecewise, lambda *args: args[-1][0])  # e^eps != 1
-    termwise = simplified(summed - (_K * sp.exp((_K - 1) * eps) - g.subs(_kS, _K))) == 0
+    termwise = vanishes(summed - (_K * sp.exp((_K - 1) * eps) - g.subs(_kS, _K)))
     return g0, bool(step), simplified(g.subs(_kS, _K)), bool(termwise)

@@ -25,7 +25,7 @@ from dpsym.claims.common import (
     sign_of,
     simplified,
 )
-from dpsym.claims.decide import certified_sign, decide_identity, rounds_to
+from dpsym.claims.decide import certified_sign, decide_identity, rounds_to, vanishes
 from dpsym.claims.generic import affine_range, cone_certificate, exp_increasing, log_gap
 from dpsym.claims.registry import CORRECTED, Verdict, claim
 from dpsym.mechanisms.textbook import hockey_stick, sup_over_sets
@@ -55,7 +55,7 @@ _MORE_NOISE = ("more noise stays private: any scale >= the printed one is eps-DP
 def _counting(f: dict) -> Verdict:
     sens, why = count_change(sp.Integer(1))
     private, pwhy = laplace_private(f["scale"], f["S1"])
-    ok = simplified(sens - f["S1"]) == 0 and private
+    ok = vanishes(sens - f["S1"]) and private
     return Verdict(bool(ok), detail=f"{why}; {pwhy}")
 
 
@@ -235,8 +235,8 @@ def _union_bound(f: dict) -> Verdict:
     good, cert = cone_certificate(sp.sympify(rel.rhs).subs(cells) - union, [_pA, _pB, _cAB],
                                   {}, [])
     P = sp.IndexedBase("P")
-    step = simplified(sp.Sum(P[_j], (_j, 1, _k)) + sp.Sum(P[_j], (_j, _k + 1, _k + 1))
-                       - sp.Sum(P[_j], (_j, 1, _k + 1))) == 0
+    step = vanishes(sp.Sum(P[_j], (_j, 1, _k)) + sp.Sum(P[_j], (_j, _k + 1, _k + 1))
+                       - sp.Sum(P[_j], (_j, 1, _k + 1)))
     return Verdict(bool(good and step), detail=f"two events: bound - P(E1 or E2) = {cert}; "
                    f"induction on k, the sums join: {step}")
 
@@ -485,7 +485,7 @@ def _auction_range(f: dict) -> Verdict:
     increasing = sign_of(slope, [_mb, _pr]) == "positive"
     grid = max((_revenue(sp.Rational(c, 100)), sp.Rational(c, 100)) for c in range(1, 400))
     at_bid = grid[1] in _BIDS
-    ok = increasing and at_bid and simplified(sp.sympify(f["R"]) - _n) == 0
+    ok = increasing and at_bid and vanishes(sp.sympify(f["R"]) - _n)
     return Verdict(bool(ok), detail=f"d(p m)/dp = {slope} > 0 between bids: the best price is"
                    f" a bid, so |R| = n; example: best price over a grid {grid[1]} (revenue "
                    f"{grid[0]}), a bid: {at_bid}")
@@ -506,7 +506,7 @@ def _exp_sup_loss() -> tuple[sp.Expr, str]:
     ratio = sp.exp(eps) * (sp.exp(-eps) + sp.exp(eps * (_M + 1))) / (1 + sp.exp(eps * _M))
     lim = sp.limit(ratio, _M, sp.oo)
     top = upper[1] if upper else sp.nan
-    attained = simplified(sp.log(lim) - top) == 0
+    attained = vanishes(sp.log(lim) - top)
     return (top if attained else sp.nan), (f"the proof's bound: log ratio <= {top} for every "
                                            f"utility pair; the pair u(x) = (0, M), u(x') = "
                                            f"(-1, M + 1) (Du = 1) has ratio -> {lim}")

@@ -34,7 +34,13 @@ from dpsym.claims.common import (
     sign_of,
     simplified,
 )
-from dpsym.claims.decide import certified_sign, decide_identity, decide_lower, sign_certificate
+from dpsym.claims.decide import (
+    certified_sign,
+    decide_identity,
+    decide_lower,
+    sign_certificate,
+    vanishes,
+)
 from dpsym.claims.generic import event_supremum
 from dpsym.claims.registry import CORRECTED, FAILS, Verdict, claim
 from dpsym.claims.sec6_bound import maximise, reduction
@@ -260,7 +266,7 @@ def lemma1_reduction(shift: sp.Expr, set_shift: sp.Expr) -> tuple[bool, str]:
     s_ = sp.sympify(set_shift)
     d_ = sp.sympify(shift)
     two = mass(_al - s_, _be - s_) - sp.exp(eps) * mass(_al - s_ + d_, _be - s_ + d_)
-    onto = simplified(d_.subs({T1: _dd, T2: 0}) - _dd) == 0
+    onto = vanishes(d_.subs({T1: _dd, T2: 0}) - _dd)
     # an identity for every F holds for the logistic law's: a certified nonzero value there,
     # at a rational point, refutes it before sympy's search
     logistic = (three - two).replace(_F, sp.Lambda(_dd, 1 / (1 + sp.exp(-_dd))))
@@ -397,7 +403,7 @@ def _tl_infinite(f: dict) -> Verdict:
     and for x <= A - Delta the rate is e^eps (003.def3.decay): the printed end point A -
     Delta is where x + Delta leaves the support (sympy: (end + Delta) - A = 0)."""
     Ab = sp.Symbol("A")
-    ok = simplified(sp.sympify(f["end"]) + Delta - Ab) == 0
+    ok = vanishes(sp.sympify(f["end"]) + Delta - Ab)
     gap = simplified(sp.sympify(f["end"]) + Delta - Ab)
     return Verdict(bool(ok), detail=f"end + Delta - A = {gap}")
 
@@ -634,7 +640,7 @@ def _lemma2_decided(rel: sp.Basic) -> tuple[bool, list[str]]:
     b^(n-1) = 1/(1 + g), N = N_9 + t (:mod:`dpsym.claims.tail_chain`)."""
     facts = tc.chain_facts()
     lhs9, n9 = tc.condition9_lhs(), tc.condition9_threshold()
-    cond9 = (simplified(lhs9.subs(tc.N, n9)) == 0
+    cond9 = (vanishes(lhs9.subs(tc.N, n9))
              and decide_sign(tc.to_domain(sp.diff(lhs9, tc.N))) == "positive")
     for total in sp.sympify(rel.rhs).atoms(sp.Sum):  # a sum to a non-integer limit: refused
         if not all(sp.sympify(x).is_integer for lim in total.limits for x in lim[1:]):

@@ -21,7 +21,7 @@ import sympy as sp
 
 from dpsym.bounds.real import convergent_branch
 from dpsym.claims.common import laplace_sup_at, sign_of, simplified
-from dpsym.claims.decide import decide_identity, refuted, sign_certificate
+from dpsym.claims.decide import decide_identity, refuted, sign_certificate, vanishes
 from dpsym.claims.paper_003 import A_PARAM as _a
 from dpsym.claims.paper_003 import N_TERMS as _n
 from dpsym.claims.paper_003 import (
@@ -318,7 +318,7 @@ def _thm1_maximiser_facts() -> dict:
     Laplace lemma's rate on [-A, A - d], the mass of (A - d, A] by sympy's integral and in
     closed form, the printed value and the value at the printed set against it at
     d = Delta/2, and the quadrature at one point."""
-    inside = simplified(laplace_sup_at(_LAM, _d) - _d * eps / Delta) == 0
+    inside = vanishes(laplace_sup_at(_LAM, _d) - _d * eps / Delta)
     w = sp.Symbol("w", positive=True)  # d = Delta/(1 + w) in (0, Delta)
     rate_ok = sign_of((eps - _d * eps / Delta).subs(_d, Delta / (1 + w)),
                       [eps, Delta, w]) == "positive"
@@ -401,7 +401,7 @@ def _gauss_decay(f: dict) -> Verdict:
     """log f(x) - log f(x + Delta) for the N(0, sigma^2) density, by sympy, against the
     printed exponent and the corrected one."""
     got, printed = _gauss_log_ratio()
-    fixed = not refuted(got, f["exponent"]) and simplified(got - sp.sympify(f["exponent"])) == 0
+    fixed = not refuted(got, f["exponent"]) and vanishes(got - sp.sympify(f["exponent"]))
     return Verdict(bool(printed), bool(fixed), detail=f"log f(x)/f(x + Delta) = {got}")
 
 
@@ -411,7 +411,7 @@ def _gauss_log_ratio() -> tuple[sp.Expr, bool]:
     printed exponent (computed once)."""
     dens = sp.exp(-x**2 / (2 * _sig**2)) / (_sig * sp.sqrt(2 * sp.pi))
     got = simplified(sp.expand_log(sp.log(dens / dens.subs(x, x + Delta)), force=True))
-    return got, simplified(got - (Delta**2 + 2 * Delta * x) / _sig**2) == 0
+    return got, vanishes(got - (Delta**2 + 2 * Delta * x) / _sig**2)
 
 
 # ------------------------------------------------------------------ Theorems 2, 3, proofs
@@ -526,7 +526,7 @@ def _thm4_cells(f: dict) -> Verdict:
     left = Delta / (2 * _N) * (2 * _iN - 1)
     right_neg = sp.Abs(Delta / (2 * _N) * (2 * (-_iN) + 1))
     L = sp.sympify(f["L"])
-    ok = simplified(L - left) == 0 and simplified(L - right_neg) == 0
+    ok = vanishes(L - left) and vanishes(L - right_neg)
     return Verdict(bool(ok), detail=f"inf over cell i of |x| = {left}; over cell -i = "
                    f"{simplified(right_neg)}; printed L~_N(i) = {L}")
 
@@ -552,12 +552,12 @@ def _thm4_transfer(f: dict) -> Verdict:
     P~_N(S) - e^eps P~_N(S + d) = P(A_S) - e^eps P(A_S + shift) <= delta is an instance of
     (2)."""
     lo, hi, shift = (sp.sympify(f[k]) for k in ("lo", "hi", "shift"))
-    partition = simplified(hi - lo.subs(_iN, _iN + 1)) == 0 and \
+    partition = vanishes(hi - lo.subs(_iN, _iN + 1)) and \
         sign_of(hi - lo, [_N, Delta]) == "positive"
-    member = (simplified((_xr - lo.subs(_iN, _iN + _dN)) - ((_xr - shift) - lo)) == 0
-              and simplified((hi.subs(_iN, _iN + _dN) - _xr) - (hi - (_xr - shift))) == 0)
-    linear = simplified(sp.diff(shift, _dN, 2)) == 0 and simplified(shift.subs(_dN, 0)) == 0
-    at_n = simplified(shift.subs(_dN, _N) - Delta) == 0
+    member = (vanishes((_xr - lo.subs(_iN, _iN + _dN)) - ((_xr - shift) - lo))
+              and vanishes((hi.subs(_iN, _iN + _dN) - _xr) - (hi - (_xr - shift))))
+    linear = vanishes(sp.diff(shift, _dN, 2)) and vanishes(shift.subs(_dN, 0))
+    at_n = vanishes(shift.subs(_dN, _N) - Delta)
     ok = partition and member and linear and at_n
     return Verdict(bool(ok), detail=f"cells partition R: {partition}; x in C_(i+d) iff x - "
                    f"shift in C_i: {member}; shift linear in d, 0 at d = 0: {linear}; = Delta "
@@ -572,7 +572,7 @@ def _thm4_transfer(f: dict) -> Verdict:
 def _thm4_bracket(f: dict) -> Verdict:
     L = _ltilde(1)
     got = sp.expand(2 * L(_iN * _N) - L(1 + (_iN - 1) * _N) - L(1 + _iN * _N))
-    ok = simplified(got - sp.sympify(f["bracket"])) == 0
+    ok = vanishes(got - sp.sympify(f["bracket"]))
     return Verdict(bool(ok), detail=f"engine: 2 L(iN) - L(1 + (i-1)N) - L(1 + iN) = "
                    f"{sp.factor(got)} (independent of i)")
 

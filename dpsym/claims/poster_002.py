@@ -22,7 +22,7 @@ import numpy as np
 import sympy as sp
 
 from dpsym.claims.common import cost_value, exact, fmt, sign_of, simplified
-from dpsym.claims.decide import decide_identity
+from dpsym.claims.decide import decide_identity, vanishes
 from dpsym.claims.generic import cone_certificate
 from dpsym.claims.registry import CORRECTED, Verdict, claim
 from dpsym.claims.unimodal import (
@@ -116,8 +116,8 @@ def _poster_constraint(f: dict) -> Verdict:
     in sympy) and |d'| <= Delta for every |d| <= Delta (|d'| = |d|); so the one-sided family
     over |d| <= Delta is the two-sided one."""
     shift = sp.sympify(f["shift"])
-    back = simplified((_SYM_L + _dd) + shift - _SYM_L) == 0
-    same_size = simplified(sp.Abs(shift) - sp.Abs(_dd)) == 0
+    back = vanishes((_SYM_L + _dd) + shift - _SYM_L)
+    same_size = vanishes(sp.Abs(shift) - sp.Abs(_dd))
     return Verdict(bool(back and same_size), detail=f"S + d shifted by {shift} is S: {back}; "
                    f"|shift| = |d|: {same_size}")
 
@@ -204,7 +204,7 @@ def _p_alpha(f: dict) -> Verdict:
     dens_ok = decide_identity(UniformMass.normalisation(), f["density"])[0] is True
     mass = simplified(_alpha + 2 * sp.sympify(f["half_width"]) * sp.sympify(f["density"]))
     inner = simplified(_alpha + Delta * sp.sympify(f["density"]))
-    ok = width_ok and dens_ok and mass == 1 and simplified(inner - delta) == 0
+    ok = width_ok and dens_ok and mass == 1 and vanishes(inner - delta)
     return Verdict(bool(ok), detail=f"engine: L = {solved[_L]}, h = "
                    f"{UniformMass.normalisation()}; total mass {mass}, mass of [-Delta/2, "
                    f"Delta/2] = {inner}")

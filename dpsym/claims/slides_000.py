@@ -37,7 +37,7 @@ from dpsym.claims.common import (
     sign_of,
     simplified,
 )
-from dpsym.claims.decide import certified_sign, decide_identity, decide_lower
+from dpsym.claims.decide import certified_sign, decide_identity, decide_lower, vanishes
 from dpsym.claims.generic import cone_certificate
 from dpsym.claims.registry import CORRECTED, Verdict, claim
 from dpsym.mechanisms import (
@@ -163,9 +163,9 @@ def _staircase_beats_laplace(f: dict) -> Verdict:
                                    f["staircase"])
     g, dg = _sinh_gap()
     # the gap's identity only for the engine's cost (another formula is already refuted)
-    ok = same_ok is True and g.subs(eps, 0) == 0 and dg == 0 and simplified(
+    ok = same_ok is True and g.subs(eps, 0) == 0 and dg == 0 and vanishes(
         (Delta / eps - sp.sympify(f["staircase"])) * (sp.exp(eps) - 1)
-        / (Delta * sp.exp(eps / 2)) - g / eps) == 0
+        / (Delta * sp.exp(eps / 2)) - g / eps)
     return Verdict(bool(ok), detail=f"engine cost = formula: {why}; (V_Lap - V*)(e^eps - 1)/"
                    f"(Delta e^(eps/2)) = g/eps, g = {g}: g(0) = 0, g' = (e^(eps/4) - "
                    f"e^(-eps/4))^2/2 >= 0: {dg == 0}")
@@ -705,11 +705,11 @@ def _zero_delta_optimal(f: dict) -> Verdict:
     value = _Lf(uu) - delta_u * ((2 * uu - 1) * _Lf(uu)
                                  - sp.Sum(_Lf(_kk), (_kk, -(uu - 1), uu - 1)))
     uniform = sp.sympify(f["mass"]) * (_Lf(uu) + sp.Sum(_Lf(_kk), (_kk, -(uu - 1), uu - 1)))
-    equal = simplified(sp.expand(value - uniform)) == 0
-    feasible = simplified(_Lf(uu) - (_Lf(uu) - _Lf(_kk)) - _Lf(_kk)) == 0  # L(k) <= L(u)
+    equal = vanishes(sp.expand(value - uniform))
+    feasible = vanishes(_Lf(uu) - (_Lf(uu) - _Lf(_kk)) - _Lf(_kk))  # L(k) <= L(u)
     equal = equal and feasible  # (for L(k) > L(u), y_k = 0 and nu = L(u) < L(k))
-    law = simplified(2 * uu * sp.sympify(f["mass"]) - 1) == 0
-    tv = simplified(sp.sympify(f["mass"]) - delta_u) == 0  # shift by 1: one point's mass
+    law = vanishes(2 * uu * sp.sympify(f["mass"]) - 1)
+    tv = vanishes(sp.sympify(f["mass"]) - delta_u)  # shift by 1: one point's mass
     return Verdict(bool(equal and law and tv), detail=f"dual value = {simplified(value)}; "
                    f"uniform cost with the formula's mass: equal {equal}; a law: {law}; its "
                    f"(0, delta) profile at shift 1 = its mass = delta: {tv}")
@@ -730,12 +730,12 @@ def _uniform_support_cost() -> tuple[bool, bool, sp.Expr, sp.Expr]:
     def S(lo: sp.Expr, hi: sp.Expr) -> sp.Sum:
         return sp.Sum(G(_kk**2), (_kk, lo, hi))
     cost = S(-(_top - 1), _top)  # the support of the uniform law, times its mass
-    pieces = simplified(cost - (S(-(_top - 1), -1) + S(0, 0) + S(1, _top))) == 0
+    pieces = vanishes(cost - (S(-(_top - 1), -1) + S(0, 0) + S(1, _top)))
     mirror = S(-(_top - 1), -1).change_index(_kk, -_kk) == S(1, _top - 1)
-    last = simplified(S(1, _top) - S(1, _top - 1) - S(_top, _top)) == 0
+    last = vanishes(S(1, _top) - S(1, _top - 1) - S(_top, _top))
     ident = pieces and mirror and last  # = 2 sum_{1}^{m-1} L + L(m) + L(0), L(0) = 0
     split = (delta / Delta) * (2 * S(1, _top - 1) + G(_top**2))
-    private = simplified(Delta * delta / Delta - delta) == 0  # shift by Delta
+    private = vanishes(Delta * delta / Delta - delta)  # shift by Delta
     return bool(ident), bool(private), split, cost
 
 
@@ -788,7 +788,7 @@ def _zero_delta_lb(f: dict) -> Verdict:
     kk = sp.Symbol("k", integer=True, positive=True)
     layer = sp.expand(sp.summation(2 * Delta * (uu - kk) / (2 * uu), (kk, 1, uu - 1)))
     chain = sp.expand(chain_bound(1))
-    same_chain = simplified(layer - chain) == 0
+    same_chain = vanishes(layer - chain)
     rel = f["bound"]
     rr, qq = sp.symbols("r q", positive=True)
     held, sign = decide_lower(rel, chain, lambda e: e.subs({Delta: 1 + rr, uu: 1 + qq}),
@@ -1066,7 +1066,7 @@ def _md_decided(power: int, f: dict) -> tuple[bool, str]:
         ok &= held
         rows.append(f"Delta {name}: d LB_1 = d ({lb1[name]}) with u = 1/(2 delta); d LB_1 - "
                     f"V_LB: {sign.split(': ')[-1]}")
-    ub = simplified(_dim * uniform_cost(power).subs(uu, 1 / (2 * delta)) - f["V_UB"]) == 0
+    ub = vanishes(_dim * uniform_cost(power).subs(uu, 1 / (2 * delta)) - f["V_UB"])
     return ok and ub, "; ".join(rows) + f"; V_UB = d x uniform cost identically: {ub}"
 
 
@@ -1133,7 +1133,7 @@ def _md_optimal(f: dict) -> Verdict:
     for power in (1, 2):
         lb = tc.pair_window_bound(power)["odd"].subs(tc.h, (D - 1) / 2).subs(tc.uu, uu)
         ub = uniform_cost(power).subs(Delta, D)
-        equal = simplified(lb - ub) == 0
+        equal = vanishes(lb - ub)
         ok &= equal
         rows.append(f"L = |i|^{power}: LB_1 = {sp.factor(lb)}, uniform cost {sp.factor(ub)}: "
                     f"equal {equal}")

@@ -18,7 +18,7 @@ from dpsym.bounds import DiscreteLowerBound
 from dpsym.bounds.integer import u as uu
 from dpsym.bounds.integer import uniform_cost
 from dpsym.claims.common import V, fmt, simplified
-from dpsym.claims.decide import certified_sign
+from dpsym.claims.decide import certified_sign, vanishes
 from dpsym.claims.generic import cone_certificate
 from dpsym.claims.registry import CORRECTED, FAILS, Verdict, claim
 from dpsym.symbolic.numerics import to_mpf
@@ -208,7 +208,7 @@ def _eps_first(f: dict) -> Verdict:
     left side <= delta + (e^eps - 1)/2 (sympy identity); the printed coefficient (1 +
     eps^eps)/2 differs from (1 + e^eps)/2 (certified at eps = 1/2)."""
     got = _derived(sp.Integer(0), Delta)
-    fixed = simplified(got - sp.sympify(f["head"]) - sp.sympify(f["sum"])) == 0
+    fixed = vanishes(got - sp.sympify(f["head"]) - sp.sympify(f["sum"]))
     e = sp.Rational(1, 2)
     printed = certified_sign((1 + e**e) / 2 - (1 + sp.exp(e)) / 2) == 0
     return Verdict(bool(printed), bool(fixed), f"derived: {got} <= delta + (e^eps - 1)/2 "
@@ -225,7 +225,7 @@ def _eps_second(f: dict) -> Verdict:
     """For every law and Delta (symbolic): the constraint at S_1 rearranged is the formula's
     left side (sympy identity)."""
     got = _derived(sp.Integer(1), Delta)
-    ok = simplified(got - sp.sympify(f["head"]) - sp.sympify(f["sum"])) == 0
+    ok = vanishes(got - sp.sympify(f["head"]) - sp.sympify(f["sum"]))
     return Verdict(bool(ok), detail=f"derived: {got} <= delta + (e^eps - 1)/2")
 
 
@@ -251,7 +251,7 @@ def _eps_third(f: dict) -> Verdict:
     i2 = _iS + 1
     fixed = (_P0 * (_ee - 1) / 2 + sp.sympify(f["head"]) * _C(i2 - 1)
              + sp.sympify(f["last"]) * (_C(i2 + Delta - 1) - _C(i2 - 1)))
-    fixed_ok = simplified(got - fixed) == 0
+    fixed_ok = vanishes(got - fixed)
     printed = _P0 * (_ee - 1) / 2 + (_ee - 1) * _C(i2 - 1) + _ee * _C(i2 + Delta - 1)
     excess = simplified(printed - got)
     lam = sp.exp(-sp.Rational(1, 2))  # discrete Laplace, eps = 1, Delta = 2: e^{-eps/Delta}

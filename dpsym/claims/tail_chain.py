@@ -35,7 +35,7 @@ import sympy as sp
 
 from dpsym.bounds.real import convergent_branch
 from dpsym.claims.common import simplified
-from dpsym.claims.decide import sign_certificate
+from dpsym.claims.decide import sign_certificate, vanishes
 from dpsym.symbols import Delta, b
 
 #: The paper's a, the summation index, n of the hypothesis, the discrete sensitivity N.
@@ -72,10 +72,10 @@ def chain_facts() -> dict[str, bool]:
     hyp = {a: A_HYP}
     return {
         "u_0 = 1/2 under the hypothesis":
-            simplified(u(0).subs(hyp) - sp.Rational(1, 2)) == 0,
+            vanishes(u(0).subs(hyp) - sp.Rational(1, 2)),
         "u_{k+1} = b (u_k - delta)":
-            simplified((u(k + 1) - b * (u(k) - DELTA_OF_A)).subs(hyp)) == 0,
-        "a b^k = u_k - u_{k+1}": simplified(u(k) - u(k + 1) - a * b**k) == 0,
+            vanishes((u(k + 1) - b * (u(k) - DELTA_OF_A)).subs(hyp)),
+        "a b^k = u_k - u_{k+1}": vanishes(u(k) - u(k + 1) - a * b**k),
         "u_n = 0": u(n) == 0,
         "v_1 = b(1 - delta)/(1 + b) = u_1 + a b/(1 + b)":
             simplified(b * (1 - DELTA_OF_A) / (1 + b) - u(1) - a * b / (1 + b)).subs(hyp)

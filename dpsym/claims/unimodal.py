@@ -36,7 +36,7 @@ import functools
 import sympy as sp
 
 from dpsym.claims.common import simplified
-from dpsym.claims.decide import sign_certificate
+from dpsym.claims.decide import sign_certificate, vanishes
 from dpsym.claims.generic import cone_certificate
 from dpsym.symbols import Delta, delta
 
@@ -66,9 +66,9 @@ def condition_reduction(half_width: sp.Expr = Delta / 2) -> tuple[bool, str]:
     ok &= good
     rows.append(f"P(H) - P_d(H) - (P(S) - P_d(S)) = {cert}")
     # P_d(H) = P(X + d < d/2) = P(X < -d/2)
-    shift_ok = simplified((_d / 2 - _d) - (-_d / 2)) == 0
+    shift_ok = vanishes((_d / 2 - _d) - (-_d / 2))
     derived = (_d / 2).subs(_d, Delta)
-    width_ok = simplified(sp.sympify(half_width) - derived) == 0
+    width_ok = vanishes(sp.sympify(half_width) - derived)
     ok &= shift_ok and width_ok
     rows.append(f"the central interval [-w, w]: w = {derived} (printed {half_width}): {width_ok}")
     rows.append("P(H) - P_d(H) = P(X < d/2) - P(X < -d/2) = P([-d/2, d/2)): the interval "
@@ -85,7 +85,7 @@ def _component(power: int) -> tuple[sp.Expr, sp.Expr, sp.Expr, bool]:
     outer = simplified(2 * sp.integrate(1 / (2 * _a), (_x, 0, Delta / 2)))
     phi = sp.Function("phi")
     mix = sp.integrate(-sp.diff(phi(_a), _a) / (2 * _a) * 2 * _a, (_a, _x, _R))
-    return cost, inner, outer, simplified(mix - (phi(_x) - phi(_R))) == 0
+    return cost, inner, outer, vanishes(mix - (phi(_x) - phi(_R)))
 
 
 #: The dual certificates (lambda, nu, the tangency point L) per cost and regime, with the
@@ -115,7 +115,7 @@ def _feasible(cost_name: str, regime: str) -> tuple[bool, str | None, sp.Expr, s
     # on [Delta/2, oo): a (c(a) - nu) + lambda Delta/2 = (a - L)^2 Q(a), Q > 0 for a > 0
     num = sp.expand(_a * (cost - nu) + lam * Delta / 2)
     q, r = sp.div(sp.Poly(num, _a), sp.Poly(sp.expand((_a - L) ** 2), _a))
-    tangent = simplified(r.as_expr()) == 0
+    tangent = vanishes(r.as_expr())
     q_sign = sign_certificate(simplified(q.as_expr().subs(sub)), [_a, _beta, _t])
     l_ok = sign_certificate(simplified((L - Delta / 2).subs(sub)), [_beta, _t])
     feasible = (low in ("zero", "positive") and tangent and q_sign == "positive"
@@ -130,7 +130,7 @@ def duality_certificate(cost_name: str, engine_cost: sp.Expr) -> tuple[bool, str
     P_alpha, a Piecewise in delta) in each regime."""
     power = 1 if cost_name == "amplitude" else 2
     cost, inner, outer, mix_ok = _component(power)
-    ok = mix_ok and inner == 1 and simplified(outer - Delta / (2 * _a)) == 0
+    ok = mix_ok and inner == 1 and vanishes(outer - Delta / (2 * _a))
     rows = [f"U_a: E|X|^{power} = {cost}, central mass 1 (a <= Delta/2), {outer} (a >= "
             f"Delta/2); mixture density = phi: {mix_ok}"]
     if not isinstance(engine_cost, sp.Piecewise) or len(engine_cost.args) != 2:
@@ -192,7 +192,7 @@ def rearrangement_reduction(which: str, shape: sp.Expr | None = None) -> tuple[b
     if which == "tail":
         h, T = LEVEL, TAIL
         b = STEP_END if shape is None else sp.sympify(shape)
-        mass_ok = simplified(sp.integrate(h, (_x, Delta / 2, b)) - T) == 0
+        mass_ok = vanishes(sp.integrate(h, (_x, Delta / 2, b)) - T)
         J1, J2, M1, M2, cb = sp.symbols("J1 J2 M1 M2 c_b", real=True)
         change = (-J1 + cb * M1) + (-J2 + cb * M2)
         change = change.subs(M2, -M1)  # M1 + M2 = (mass of g) - (mass of phi) = T - T = 0
@@ -210,7 +210,7 @@ def rearrangement_reduction(which: str, shape: sp.Expr | None = None) -> tuple[b
         central = simplified((a0 + E + h * Delta) - (a0 + 2 * inner))
         level = sp.solve(sp.Eq(al + h * Delta, dl), h)[0]
         want = UNIFORM_LEVEL if shape is None else sp.sympify(shape)
-        p_alpha = simplified(level - want) == 0
+        p_alpha = vanishes(level - want)
         ok &= good and central == 0 and p_alpha
         rows.append(f"minus the cost change = {cert}; central mass change {central}; atom "
                     f"alpha + level h Delta = delta_P gives h = {level} (P_alpha): {p_alpha}")
