@@ -191,8 +191,7 @@ VANISHING = [
     (sp.log(x * y) - sp.log(x) - sp.log(y), True),
     (sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1, True),
     ((-1) ** (2 * n) - 1, True),
-    (sp.Sum(1 / sp.Symbol("k", integer=True, positive=True) ** 2,
-            (sp.Symbol("k", integer=True, positive=True), 1, sp.oo)) - sp.pi**2 / 6, True),
+    (sp.Sum(n, (n, 1, 3)) - 6, True),  # a bound variable: simplify decides
     (x - y, False),
     (sp.exp(x) - 1 - x, False),
     (sp.log(z**2) - 2 * sp.log(z), False),  # not an identity for a complex z
