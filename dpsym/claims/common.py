@@ -166,7 +166,7 @@ def _count_step() -> bool:
     :math:`\sum_{j \le n} I_j + \sum_{j=n+1}^{n+1} I_j = \sum_{j \le n+1} I_j` (sympy;
     decided once)."""
     before, after = sp.Sum(_IND[_JJ], (_JJ, 1, _NN)), sp.Sum(_IND[_JJ], (_JJ, 1, _NN + 1))
-    return sp.simplify(before + sp.Sum(_IND[_JJ], (_JJ, _NN + 1, _NN + 1)) - after) == 0
+    return simplified(before + sp.Sum(_IND[_JJ], (_JJ, _NN + 1, _NN + 1)) - after) == 0
 
 
 def laplace_private(scale: sp.Expr, sens: sp.Expr) -> tuple[bool, str]:
@@ -174,7 +174,7 @@ def laplace_private(scale: sp.Expr, sens: sp.Expr) -> tuple[bool, str]:
     sens/scale (:func:`~.common.laplace_loss_sup`) is proven <= eps."""
     if sign_of(sp.sympify(scale), [eps, _QUERIES]) != "positive":
         return False, f"Lap({scale}) is not a law (the scale is not proven positive)"
-    loss = sp.simplify(laplace_sup_at(sp.sympify(scale), sp.sympify(sens)))
+    loss = simplified(laplace_sup_at(sp.sympify(scale), sp.sympify(sens)))
     sign = sign_of(eps - loss, [eps, _QUERIES])
     return sign in ("zero", "positive"), f"largest privacy loss of Lap({scale}) at shift " \
         f"<= {sens}: {loss}; eps - loss: {sign}"
@@ -211,7 +211,7 @@ def laplace_loss_sup() -> tuple[sp.Expr, str]:
     rows, sups = [], []
     for name, at in (("x <= -d", -_SHIFT - _T), ("-d <= x <= 0", -_SHIFT / (1 + _T)),
                      ("x >= 0", _T)):
-        piece = sp.simplify(loss.subs(_XR, at))
+        piece = simplified(loss.subs(_XR, at))
         slope = sign_of(sp.diff(piece, _T), (_SCALE, _SHIFT, _T))
         if slope == "zero":
             top = piece
@@ -221,7 +221,7 @@ def laplace_loss_sup() -> tuple[sp.Expr, str]:
             top = sp.limit(piece, _T, 0, "+")
         else:
             raise ValueError(f"no proven monotonicity on {name}: {piece}")
-        sups.append(sp.simplify(top))
+        sups.append(simplified(top))
         rows.append(f"{name}: {piece} (sup {sups[-1]})")
     best = sups[0]
     for cand in sups[1:]:
@@ -240,6 +240,19 @@ def laplace_sup_at(scale: sp.Expr, sensitivity: sp.Expr) -> sp.Expr:
     return best.subs({_SCALE: scale, _SHIFT: sensitivity})
 
 
+def simplified(expr: sp.Expr) -> sp.Expr:
+    """``sympy.simplify(expr)``, computed once per expression: a claim's mutants change one
+    entry of its formula, and the checks simplify the same derived expressions for each of
+    them (and several claims derive the same ones)."""
+    return _simplified(sp.sympify(expr))
+
+
+@functools.lru_cache(maxsize=8192)
+def _simplified(expr: sp.Expr) -> sp.Expr:
+    """:func:`simplified` of a sympified expression."""
+    return sp.simplify(expr)
+
+
 def sign_of(expr: sp.Expr, positive: Sequence[sp.Symbol]) -> str | None:
     """The proven sign of ``expr`` for positive ``positive`` symbols: ``"zero"``,
     ``"positive"`` or ``"negative"`` (sympy's assumptions, then a polynomial certificate in
@@ -251,7 +264,7 @@ def sign_of(expr: sp.Expr, positive: Sequence[sp.Symbol]) -> str | None:
 @functools.lru_cache(maxsize=4096)
 def _sign_of(expr: sp.Expr, positive: tuple[sp.Symbol, ...]) -> str | None:
     """:func:`sign_of` with the symbols as a tuple."""
-    expr = sp.simplify(expr)
+    expr = simplified(expr)
     if expr == 0:
         return "zero"
     if expr.is_positive:
@@ -293,4 +306,5 @@ __all__ = [
     "rel_holds",
     "same",
     "sign_of",
+    "simplified",
 ]

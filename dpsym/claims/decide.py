@@ -25,7 +25,7 @@ import flint
 import sympy as sp
 
 from dpsym.certified.balls import enclosure
-from dpsym.claims.common import V
+from dpsym.claims.common import V, simplified
 from dpsym.core.expressions import exact_ball, exact_complex_ball
 from dpsym.errors import DomainError
 from dpsym.precision import arb_workprec
@@ -188,15 +188,15 @@ def _decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: tuple[tuple[sp.Symbol, s
     diff = lhs - rhs
     if (witness := _witness(diff, probe)) is not None:
         return False, witness
-    if sp.cancel(sp.together(sp.expand(diff))) == 0 or sp.simplify(diff) == 0:
+    if sp.cancel(sp.together(sp.expand(diff))) == 0 or simplified(diff) == 0:
         return True, "identical (sympy)"
     # powers of quotients: cancel each base first (a base that is a ratio of two negative
     # factors becomes a product of positive symbols, which sympy splits soundly)
     tidy = diff.replace(lambda e: isinstance(e, sp.Pow) and not e.exp.is_Integer,
                         lambda e: sp.Pow(sp.cancel(sp.factor(e.base)), e.exp))
-    if sp.simplify(sp.powsimp(sp.expand_power_base(tidy))) == 0:
+    if simplified(sp.powsimp(sp.expand_power_base(tidy))) == 0:
         return True, "identical (sympy, the bases of the powers cancelled)"
-    return None, f"not decided: {sp.simplify(diff)} is not reduced to 0"
+    return None, f"not decided: {simplified(diff)} is not reduced to 0"
 
 
 def refuted(lhs: sp.Expr, rhs: sp.Expr, probe: Mapping[sp.Symbol, object] | None = None
@@ -226,6 +226,46 @@ def _witness(diff: sp.Expr, probe: tuple[tuple[sp.Symbol, sp.Expr], ...]) -> str
     return None
 
 
+def vanishes(expr: sp.Expr) -> bool:
+    r"""Whether ``sympy.simplify`` reduces ``expr`` to 0, decided the cheapest way first: a
+    certified nonzero value at a probe point that satisfies every symbol's assumptions
+    (then ``expr`` is not identically 0, and no correct simplification is 0), then
+    ``cancel`` of the expanded, combined fraction (0 only for an identically zero
+    rational function of its atoms), then ``simplify`` itself. Decided once per
+    expression."""
+    return _vanishes(sp.sympify(expr))
+
+
+#: Nodes whose value a probe point does not give by substitution (bound variables,
+#: unknown functions, indexed families): such an expression goes to ``simplify`` directly.
+_NOT_PROBED = (sp.Sum, sp.Product, sp.Integral, sp.Derivative, sp.Limit, sp.Subs, sp.Lambda,
+               sp.Indexed, sp.IndexedBase, sp.Piecewise, sp.core.function.AppliedUndef)
+
+
+@functools.lru_cache(maxsize=8192)
+def _vanishes(expr: sp.Expr) -> bool:
+    """:func:`vanishes` of a sympified expression."""
+    if expr == 0:
+        return True
+    free = sorted(expr.free_symbols, key=str)
+    if all(isinstance(s, sp.Symbol) for s in free) and not expr.has(*_NOT_PROBED):
+        point = dict(zip(free, _PROBES * 4, strict=False))
+        admissible = len(point) == len(free) and all(
+            getattr(val, f"is_{fact}") is holds
+            for sym, val in point.items() for fact, holds in sym.assumptions0.items())
+        try:
+            if admissible and _witness(expr, tuple(point.items())) is not None:
+                return False
+        except Exception:  # no witness: simplify decides
+            pass
+    try:
+        if sp.cancel(sp.together(sp.expand(expr))) == 0:
+            return True
+    except Exception:  # not a rational function of its atoms: simplify decides
+        pass
+    return simplified(expr) == 0
+
+
 def rounds_to(value: sp.Expr, printed: sp.Expr, values: Mapping[sp.Symbol, object] | None = None
               ) -> tuple[bool, str]:
     r"""Whether the decimal ``printed`` (a terminating decimal: its number of decimals is
@@ -253,4 +293,4 @@ def rounds_to(value: sp.Expr, printed: sp.Expr, values: Mapping[sp.Symbol, objec
 
 
 __all__ = ["certified_sign", "complex_value", "decide_identity", "decide_lower", "refuted",
-           "rounds_to", "sign_certificate"]
+           "rounds_to", "sign_certificate", "vanishes"]

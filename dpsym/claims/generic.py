@@ -27,14 +27,15 @@ from collections.abc import Mapping, Sequence
 
 import sympy as sp
 
-from dpsym.claims.decide import decide_identity, sign_certificate
+from dpsym.claims.common import simplified
+from dpsym.claims.decide import decide_identity, sign_certificate, vanishes
 from dpsym.symbols import eps
 
 
 def _sign(expr: sp.Expr, positive: Sequence[sp.Symbol]) -> str | None:
     """The proven sign of ``expr`` for positive ``positive`` (``"zero"``, ``"positive"``,
     ``"negative"``) by :func:`~.decide.sign_certificate`, else by sympy's assumptions."""
-    expr = sp.simplify(expr)
+    expr = simplified(expr)
     # e^a = 1 + t_a with t_a > 0 for a positive parameter a
     shifts = {sp.exp(a): 1 + sp.Symbol(f"t_{a}", positive=True) for a in positive}
     variables = [*positive, *(v - 1 for v in shifts.values())]
@@ -83,7 +84,7 @@ def affine_range(expr: sp.Expr, free: Sequence[sp.Basic], box: Sequence[sp.Basic
             return -sp.oo, sp.oo
         mag = gamma if sign == "positive" else -gamma
         lo, hi = lo - mag, hi + mag
-    return sp.simplify(lo), sp.simplify(hi)
+    return simplified(lo), simplified(hi)
 
 
 def exp_increasing() -> bool:
@@ -129,7 +130,7 @@ def _cone_certificate(diff: sp.Expr, atoms: tuple[sp.Basic, ...],
     used = []
     for name, (gen, lead) in generators:
         gen = sp.expand(gen)
-        lam = sp.simplify(rest.coeff(lead) / gen.coeff(lead))
+        lam = simplified(rest.coeff(lead) / gen.coeff(lead))
         sign = _sign(lam, positive)
         if sign in ("zero", "negative"):
             continue
@@ -140,11 +141,11 @@ def _cone_certificate(diff: sp.Expr, atoms: tuple[sp.Basic, ...],
     if sp.expand(rest - sum(rest.coeff(a) * a for a in atoms)) != 0:
         return False, f"not linear in the masses: {rest}"
     for a in atoms:
-        cf = sp.simplify(rest.coeff(a))
+        cf = simplified(rest.coeff(a))
         if cf != 0 and _sign(cf, positive) not in ("positive", "zero"):
             return False, f"coefficient of {a} not proven >= 0: {cf}"
-    left = " + ".join(f"{sp.simplify(rest.coeff(a))} * {a}" for a in atoms
-                      if sp.simplify(rest.coeff(a)) != 0)
+    left = " + ".join(f"{simplified(rest.coeff(a))} * {a}" for a in atoms
+                      if not vanishes(rest.coeff(a)))
     return True, " + ".join(used + ([left] if left else [])) or "0"
 
 

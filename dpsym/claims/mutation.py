@@ -41,6 +41,7 @@ from typing import Any
 import sympy as sp
 
 from dpsym.claims import registry
+from dpsym.claims.common import simplified
 from dpsym.claims.decide import certified_sign
 from dpsym.claims.registry import FAILS, Claim
 
@@ -185,7 +186,7 @@ def moved(old: sp.Basic, new: sp.Basic) -> int | None:
 
 def rescaled(old: sp.Basic, new: sp.Basic) -> bool:
     """Whether ``new`` is ``old`` times a positive constant (the same rate, O or Theta)."""
-    ratio = sp.simplify(sp.sympify(new) / sp.sympify(old))
+    ratio = simplified(sp.sympify(new) / sp.sympify(old))
     return bool(ratio.is_number and ratio.is_positive)
 
 

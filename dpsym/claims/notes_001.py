@@ -22,8 +22,8 @@ import flint
 import mpmath
 import sympy as sp
 
-from dpsym.claims.common import V, laplace_sup_at, sign_of
-from dpsym.claims.decide import certified_sign, decide_identity, refuted, sign_certificate
+from dpsym.claims.common import V, laplace_sup_at, sign_of, simplified
+from dpsym.claims.decide import certified_sign, decide_identity, refuted, sign_certificate, vanishes
 from dpsym.claims.generic import CELLS_P, CELLS_Q, cone_certificate, event_supremum
 from dpsym.claims.registry import CORRECTED, REGISTRY, Verdict, claim
 from dpsym.core.zero import is_identically_zero
@@ -213,7 +213,7 @@ def _catastrophic(f: dict) -> Verdict:
 @functools.cache
 def _tl_last_mass(A: sp.Expr, B: sp.Expr) -> sp.Expr:
     lam = Delta / eps
-    return sp.simplify(sp.integrate(B * sp.exp(-x / lam), (x, A - Delta, A)))
+    return simplified(sp.integrate(B * sp.exp(-x / lam), (x, A - Delta, A)))
 
 
 # ----------------------------------------------------------------------------- name and shame
@@ -234,9 +234,9 @@ def _name_and_shame(f: dict) -> Verdict:
     # the positive parts: the released value x (q = 0), bot (<= 0: e^eps >= 1), x' (< 0)
     released = terms["x"]
     bot_sign = sign_of(-terms[None].subs(sp.exp(eps), 1 + _beta).subs(_DELTA01), [_beta])
-    tensor = sp.simplify(sp.Symbol("r") * (sp.Symbol("p") - sp.exp(eps) * sp.Symbol("q"))
+    tensor = vanishes(sp.Symbol("r") * (sp.Symbol("p") - sp.exp(eps) * sp.Symbol("q"))
                          - (sp.Symbol("p") * sp.Symbol("r") - sp.exp(eps) * sp.Symbol("q")
-                            * sp.Symbol("r"))) == 0
+                            * sp.Symbol("r")))
     rel = f["dp"]
     diff = rel.rhs - released if isinstance(rel, (sp.LessThan, sp.StrictLessThan)) else sp.nan
     ok = tensor and bot_sign in ("zero", "positive") and sign_of(diff, [delta]) in (
@@ -344,7 +344,7 @@ def _gauss_profile() -> sp.Expr:
                                    force=True))
     (zstar,) = sp.solve(sp.Eq(loss, eps), _zg)
     prof = Phi(zstar / s) - sp.exp(eps) * Phi((zstar - Delta) / s)
-    return sp.simplify(prof)
+    return simplified(prof)
 
 
 @claim("001.gaussian.classic", "Gaussian Mechanism, Theorem", "The Gaussian mechanism is "
@@ -413,10 +413,10 @@ def _gaussian_finite(f: dict) -> Verdict:
     oo as eps -> 0 (sympy limit)."""
     at0 = _gauss_profile().subs(_mu, Delta / _sg).subs(eps, 0)
     ok, why = decide_identity(at0, f["delta0"])
-    below = _erfc_positive(sp.simplify((1 - sp.sympify(f["delta0"])).rewrite(sp.erfc)))
+    below = _erfc_positive(simplified((1 - sp.sympify(f["delta0"])).rewrite(sp.erfc)))
     lim = sp.limit((2 * Delta**2 * sp.log(1 / delta) / eps**2).subs(_DELTA01), eps, 0, "+")
     return Verdict(bool(ok is True and below and lim == sp.oo), detail=f"profile at eps = 0: "
-                   f"{sp.simplify(at0)} ({why}), < 1: {below}; classic variance -> {lim}")
+                   f"{simplified(at0)} ({why}), < 1: {below}; classic variance -> {lim}")
 
 
 def _erfc_positive(expr: sp.Expr) -> bool:
@@ -433,7 +433,7 @@ def _erfc_integral() -> bool:
     integrand (decided once)."""
     t, z = sp.Symbol("t", real=True), sp.Symbol("z", real=True)
     integrand = 2 / sp.sqrt(sp.pi) * sp.exp(-t**2)
-    same = sp.simplify(sp.integrate(integrand, (t, z, sp.oo)) - sp.erfc(z)) == 0
+    same = vanishes(sp.integrate(integrand, (t, z, sp.oo)) - sp.erfc(z))
     return bool(same and integrand.is_positive)
 
 
@@ -444,7 +444,7 @@ _ACC_SIGMA2 = 2 * _D2**2 * sp.log(1 / _dd) / _ee**2
 
 def _rate(expr: sp.Expr, claimed: sp.Expr) -> bool:
     """expr = Theta(claimed) in k, n, eps: the quotient is free of k, n and eps."""
-    q = sp.simplify(sp.sympify(expr) / sp.sympify(claimed))
+    q = simplified(sp.sympify(expr) / sp.sympify(claimed))
     return not q.has(_kk) and not q.has(_nn) and not q.has(_ee) and bool(q.is_positive)
 
 
@@ -477,7 +477,7 @@ def _gaussian_accuracy(f: dict) -> Verdict:
     gauss = sp.sqrt(_kk * _ACC_SIGMA2) / sp.sqrt(sp.log(1 / _dd))
     rates = _rate(lap, f["laplace"]) and _rate(gauss, f["gauss"])
     return Verdict(bool(p_ok and rates), bool(v_ok and rates), f"sigma^2 = {_ACC_SIGMA2} "
-                   f"(printed {printed}); RMS errors {sp.simplify(lap)}, {sp.simplify(gauss)} "
+                   f"(printed {printed}); RMS errors {simplified(lap)}, {simplified(gauss)} "
                    f"sqrt(log(1/delta)): rates {rates}")
 
 
@@ -496,7 +496,7 @@ def _gaussian_better(f: dict) -> Verdict:
     is not Theta(k): refuted) and the corrected gain (Theta, free of k, n, eps)."""
     lap = sp.sqrt(_kk * 2 * (_kk / (_nn * _ee)) ** 2)
     gauss = sp.sqrt(_kk * _ACC_SIGMA2)
-    gain = sp.simplify(lap / gauss * sp.sqrt(sp.log(1 / _dd)))
+    gain = simplified(lap / gauss * sp.sqrt(sp.log(1 / _dd)))
     return Verdict(_rate(gain, _kk), _rate(gain, f["gain"]), f"error ratio x sqrt(log(1/"
                    f"delta)) = {gain}")
 
@@ -528,7 +528,7 @@ def _post_processing(f: dict) -> Verdict:
     by_x = by_y.reorder((0, 1))
     exchange = by_x == sp.Sum(_Kxy[_yo, _xo] * pos[_xo], (_yo, 1, _my), (_xo, 1, _mx))
     inner = sp.factor_terms(sp.Sum(_Kxy[_yo, _xo] * pos[_xo], (_yo, 1, _my)))
-    kept = sp.simplify(inner.subs(sp.Sum(_Kxy[_yo, _xo], (_yo, 1, _my)), 1) - pos[_xo]) == 0
+    kept = vanishes(inner.subs(sp.Sum(_Kxy[_yo, _xo], (_yo, 1, _my)), 1) - pos[_xo])
     e_out, d_out = sp.sympify(f["eps_out"]), sp.sympify(f["delta_out"])
     signs = (sign_of(e_out - eps, [eps]), sign_of(d_out - delta, [delta]))
     ok = exchange and kept and all(s in ("zero", "positive") for s in signs)
@@ -547,8 +547,8 @@ def _group_chain_sum() -> tuple[sp.Expr, bool]:
     induction: g(k + 1) = e^{k eps} + g(k), g(0) = 0."""
     kk = sp.Symbol("k", integer=True, nonnegative=True)
     g = _geometric(kk)
-    step = sp.simplify(_geometric(kk + 1) - sp.exp(kk * eps) - g) == 0
-    return sp.simplify(g.subs(kk, _Kg)), bool(step and g.subs(kk, 0) == 0)
+    step = vanishes(_geometric(kk + 1) - sp.exp(kk * eps) - g)
+    return simplified(g.subs(kk, _Kg)), bool(step and g.subs(kk, 0) == 0)
 
 
 def _geometric(top: sp.Expr) -> sp.Expr:
@@ -579,7 +579,7 @@ def _group_privacy(f: dict) -> Verdict:
     factor = sp.sympify(f["factor"])
     fac_ok = sign_of(sp.expand_log(sp.log(factor), force=True) - lap, [eps, _Kg]) in (
         "zero", "positive") if factor.is_positive else False
-    ratio = sp.simplify(sp.sympify(f["additive"]) / (_Kg * sp.exp((_Kg - 1) * eps) * delta))
+    ratio = simplified(sp.sympify(f["additive"]) / (_Kg * sp.exp((_Kg - 1) * eps) * delta))
     add_ok = bool(ratio.is_number and ratio >= 1)
     return Verdict(bool(step and fac_ok and add_ok), detail=f"chain: delta x {g} (induction "
                    f"step {step}); Laplace at shift K: loss {lap}, factor sufficient and "
@@ -644,7 +644,7 @@ def _composition_optimal(f: dict) -> Verdict:
     the loss: a fifth of the basic 1000 log(11/10) at a negligible delta'."""
     loss = sp.summation(sp.log(sp.exp(eps) / (1 + sp.exp(eps)) / (1 / (1 + sp.exp(eps)))),
                         (_i, 1, _k))
-    pure_ok = decide_identity(sp.simplify(loss), f["pure"])[0] is True
+    pure_ok = decide_identity(simplified(loss), f["pure"])[0] is True
     dprime = _rr_composition_delta()
     far = dprime < Fraction(1, 10**6)
     return Verdict(bool(pure_ok and far), detail=f"k-fold randomized response: loss {loss} "
@@ -704,7 +704,7 @@ def _as_cells() -> tuple[dict, bool]:
     for (d, dens), e in itertools.product((("D", _pD), ("D'", _qD)), _EVENTS):
         (lo, hi), cells = _EVENTS[e]
         total = sum((_CELLS[f"{'P' if d == 'D' else 'Q'}({c})"] for c in cells), sp.S.Zero)
-        ok &= sp.simplify(_mass(dens, lo, hi) - total) == 0
+        ok &= vanishes(_mass(dens, lo, hi) - total)
         sub[_M[f"{d}({e})"]] = total
     return sub, ok
 
@@ -721,7 +721,7 @@ def _chain_generators() -> tuple[dict, bool]:
         lo, hi = _BLOCK[c]
         summed = sp.Sum(sp.exp(eps) * _qD[_o] - _pD[_o], (_o, lo, hi)).expand()
         gen = sp.exp(eps) * _CELLS[f"Q({c})"] - _CELLS[f"P({c})"]
-        term_ok &= sp.simplify(summed - gen) == 0
+        term_ok &= vanishes(summed - gen)
         gens[f"sum over {c} of e^eps q - p"] = (gen, _CELLS[f"P({c})"])
     gens["delta - M_D(Bad)"] = (delta - sub[_M["D(Bad)"]], delta)
     return gens, bool(term_ok)
@@ -805,7 +805,7 @@ def _gauss_loss(f: dict) -> Verdict:
     """The log-ratio of the two normal densities, by sympy. (The notes write "q_D = 0 >= q_D'
     = Delta", impossible for Delta > 0; the computation uses q_D' = Delta.)"""
     loss = _gauss_log_ratio()
-    ok = not refuted(loss, f["loss"]) and sp.simplify(loss - sp.sympify(f["loss"])) == 0
+    ok = not refuted(loss, f["loss"]) and vanishes(loss - sp.sympify(f["loss"]))
     return Verdict(bool(ok), detail=f"log f_D/f_D' = {sp.expand(loss)}")
 
 
@@ -814,7 +814,7 @@ def _gauss_log_ratio() -> sp.Expr:
     """log f_D/f_D' of N(0, sigma^2) and N(Delta, sigma^2) at z (sympy; computed once)."""
     def dens(m):
         return sp.exp(-(_z - m) ** 2 / (2 * _SIGMA2)) / sp.sqrt(2 * sp.pi * _SIGMA2)
-    return sp.simplify(sp.expand_log(sp.log(dens(0) / dens(Delta)), force=True))
+    return simplified(sp.expand_log(sp.log(dens(0) / dens(Delta)), force=True))
 
 
 @claim("001.gaussian.classic.s3", "Gaussian Mechanism, proof (the bad set)", "Bad = {z : "
@@ -833,12 +833,12 @@ def _gauss_bad(f: dict) -> Verdict:
     loss = eps**2 / (4 * _Lg) - _z * eps**2 / (2 * Delta * _Lg)
     (zstar,) = sp.solve(sp.Eq(loss, eps), _z)
     printed_edge = -2 * Delta * _Lg / eps
-    gap = sp.simplify(zstar - printed_edge)
+    gap = simplified(zstar - printed_edge)
     pt = {eps: sp.Rational(1, 2), Delta: 1, _Lg: sp.log(10)}
     zc = (printed_edge + Delta / 4).subs(pt)
     in_bad = certified_sign(loss.subs(pt).subs(_z, zc) - pt[eps]) in (0, 1)
     printed = bool(gap <= 0) and not (in_bad and bool(zc > printed_edge.subs(pt)))
-    fixed = sp.simplify(zstar - sp.sympify(f["z_max"])) == 0
+    fixed = vanishes(zstar - sp.sympify(f["z_max"]))
     return Verdict(printed, bool(fixed), detail=f"Bad = {{z <= {zstar}}}; minus the printed "
                    f"edge: {gap} > 0; z = {sp.N(zc, 8)} is in Bad and not in the printed set")
 
@@ -948,7 +948,7 @@ def _shame_slices(n: int, d: Fraction) -> bool:
                 full = sum((law[i][o[0]] * rest_law[o[1:]] for o in ev), sp.S.Zero)
                 sliced = sum((pr * sum((rest_law[k] for k in rest_law if (y, *k) in ev),
                                        sp.S.Zero)) for y, pr in law[i].items())
-                ok &= sp.simplify(full - sliced) == 0
+                ok &= vanishes(full - sliced)
     return ok
 
 
@@ -1018,8 +1018,8 @@ def _shame_approx(f: dict) -> Verdict:
     exact_ = 1 - (1 - delta) ** _nS
     lim = sp.limit(exact_ / sp.sympify(f["approx"]), delta, 0, "+")
     h = _nS * delta - 1 + (1 - delta) ** _nS
-    h0 = sp.simplify(h.subs(delta, 0))
-    dh = sp.simplify(sp.diff(h, delta) - _nS * (1 - (1 - delta) ** (_nS - 1)))
+    h0 = simplified(h.subs(delta, 0))
+    dh = simplified(sp.diff(h, delta) - _nS * (1 - (1 - delta) ** (_nS - 1)))
     exponent = (-(_mS) * sp.log(1 + _gS))
     below_one = bool(exponent.is_nonpositive)
     ok = lim == 1 and h0 == 0 and dh == 0 and below_one
@@ -1060,9 +1060,9 @@ def _group_invariant() -> tuple[sp.Expr, bool, sp.Expr, bool]:
     """The invariant of :func:`_group_chain`, independent of the formula (computed once):
     g(0), the induction step, g(K) simplified, and the termwise identity."""
     g = _geometric(_kS)
-    g0 = sp.simplify(g.subs(_kS, 0))
-    step = sp.simplify(sp.exp(_kS * eps) + g - g.subs(_kS, _kS + 1)) == 0
+    g0 = simplified(g.subs(_kS, 0))
+    step = vanishes(sp.exp(_kS * eps) + g - g.subs(_kS, _kS + 1))
     terms = sp.Sum(sp.exp(_jS * eps) * (sp.exp((_K - 1 - _jS) * eps) - 1), (_jS, 0, _K - 1))
     summed = terms.doit().replace(sp.Piecewise, lambda *args: args[-1][0])  # e^eps != 1
-    termwise = sp.simplify(summed - (_K * sp.exp((_K - 1) * eps) - g.subs(_kS, _K))) == 0
-    return g0, bool(step), sp.simplify(g.subs(_kS, _K)), bool(termwise)
+    termwise = vanishes(summed - (_K * sp.exp((_K - 1) * eps) - g.subs(_kS, _K)))
+    return g0, bool(step), simplified(g.subs(_kS, _K)), bool(termwise)

@@ -17,8 +17,15 @@ from fractions import Fraction
 
 import sympy as sp
 
-from dpsym.claims.common import V, count_change, histogram_change, laplace_private, sign_of
-from dpsym.claims.decide import certified_sign, decide_identity, rounds_to
+from dpsym.claims.common import (
+    V,
+    count_change,
+    histogram_change,
+    laplace_private,
+    sign_of,
+    simplified,
+)
+from dpsym.claims.decide import certified_sign, decide_identity, rounds_to, vanishes
 from dpsym.claims.generic import affine_range, cone_certificate, exp_increasing, log_gap
 from dpsym.claims.registry import CORRECTED, Verdict, claim
 from dpsym.mechanisms.textbook import hockey_stick, sup_over_sets
@@ -48,7 +55,7 @@ _MORE_NOISE = ("more noise stays private: any scale >= the printed one is eps-DP
 def _counting(f: dict) -> Verdict:
     sens, why = count_change(sp.Integer(1))
     private, pwhy = laplace_private(f["scale"], f["S1"])
-    ok = sp.simplify(sens - f["S1"]) == 0 and private
+    ok = vanishes(sens - f["S1"]) and private
     return Verdict(bool(ok), detail=f"{why}; {pwhy}")
 
 
@@ -99,7 +106,7 @@ _ts = sp.Symbol("t", positive=True)
 def _laplace_tail(scale: sp.Expr, threshold: sp.Expr) -> sp.Expr:
     """Pr[|Y| > threshold] for Y ~ Lap(scale), integrated by sympy."""
     xx = sp.Symbol("x", positive=True)
-    return sp.simplify(2 * sp.integrate(sp.exp(-xx / scale) / (2 * scale),
+    return simplified(2 * sp.integrate(sp.exp(-xx / scale) / (2 * scale),
                                         (xx, threshold, sp.oo)))
 
 
@@ -228,8 +235,8 @@ def _union_bound(f: dict) -> Verdict:
     good, cert = cone_certificate(sp.sympify(rel.rhs).subs(cells) - union, [_pA, _pB, _cAB],
                                   {}, [])
     P = sp.IndexedBase("P")
-    step = sp.simplify(sp.Sum(P[_j], (_j, 1, _k)) + sp.Sum(P[_j], (_j, _k + 1, _k + 1))
-                       - sp.Sum(P[_j], (_j, 1, _k + 1))) == 0
+    step = vanishes(sp.Sum(P[_j], (_j, 1, _k)) + sp.Sum(P[_j], (_j, _k + 1, _k + 1))
+                       - sp.Sum(P[_j], (_j, 1, _k + 1)))
     return Verdict(bool(good and step), detail=f"two events: bound - P(E1 or E2) = {cert}; "
                    f"induction on k, the sums join: {step}")
 
@@ -260,7 +267,7 @@ def _union_t(f: dict) -> Verdict:
     ok = _affine_nonneg(gap, (_Lk,))
     return Verdict(bool(printed_ok), bool(ok), f"Lap(2/eps), k = 10^4: Pr = "
                    f"{sp.N(exact2, 10)} > e^-10 (certified); Lap(1/eps): union bound k "
-                   f"e^(-t) = {sp.simplify(union.subs(_Lk, sp.log(_k)))}, log(bound/union) = "
+                   f"e^(-t) = {simplified(union.subs(_Lk, sp.log(_k)))}, log(bound/union) = "
                    f"{gap} (L = log k >= 0)")
 
 
@@ -368,7 +375,7 @@ def _survival_lemma() -> tuple[bool, str]:
         "-1 < r < 0": (1 / (2 * E / (1 + w)) - (1 - 1 / (2 * (1 + w))) / E),
     }
     for name, diff in pieces.items():
-        sign = sign_of(sp.simplify(diff), [w, eta])
+        sign = sign_of(simplified(diff), [w, eta])
         ok &= sign in ("zero", "positive")
         rows.append(f"{name}: S(r + 1) - S(r)/E is {sign}")
     return ok, "r >= 0: equality; " + "; ".join(rows)
@@ -403,9 +410,9 @@ def _difference_cdf() -> sp.Expr:
                          (yy, 0, v))
     part3 = sp.integrate((eps / 2) ** 2 * sp.exp(-eps * yy) * sp.exp(-eps * (yy - v)),
                          (yy, v, sp.oo))
-    density = sp.simplify(part1 + part2 + part3)  # f_D(-v)
+    density = simplified(part1 + part2 + part3)  # f_D(-v)
     u = sp.Symbol("u", positive=True)
-    cdf = sp.simplify(sp.integrate(density.subs(v, u), (u, v, sp.oo)))  # P(D <= -v)
+    cdf = simplified(sp.integrate(density.subs(v, u), (u, v, sp.oo)))  # P(D <= -v)
     return cdf.subs(v, -zz), zz
 
 
@@ -434,7 +441,7 @@ def _noisy_max(f: dict) -> Verdict:
     printed = certified_sign(1 - loss) in (0, 1)
     return Verdict(printed, bool(fixed), f"survival lemma: {why_l}; winner lemma: {why_w}; "
                    f"eps - 1/scale: {rate}; replace-one, k = 2, eps = 1: P(D <= z) = "
-                   f"{sp.simplify(cdf)}, loss at m = -10 = {sp.N(loss, 10)} > eps")
+                   f"{simplified(cdf)}, loss at m = -10 = {sp.N(loss, 10)} > eps")
 
 
 _BIDS = (sp.Integer(1), sp.Integer(1), sp.Integer(1), sp.Rational(301, 100))
@@ -478,7 +485,7 @@ def _auction_range(f: dict) -> Verdict:
     increasing = sign_of(slope, [_mb, _pr]) == "positive"
     grid = max((_revenue(sp.Rational(c, 100)), sp.Rational(c, 100)) for c in range(1, 400))
     at_bid = grid[1] in _BIDS
-    ok = increasing and at_bid and sp.simplify(sp.sympify(f["R"]) - _n) == 0
+    ok = increasing and at_bid and vanishes(sp.sympify(f["R"]) - _n)
     return Verdict(bool(ok), detail=f"d(p m)/dp = {slope} > 0 between bids: the best price is"
                    f" a bid, so |R| = n; example: best price over a grid {grid[1]} (revenue "
                    f"{grid[0]}), a bid: {at_bid}")
@@ -499,7 +506,7 @@ def _exp_sup_loss() -> tuple[sp.Expr, str]:
     ratio = sp.exp(eps) * (sp.exp(-eps) + sp.exp(eps * (_M + 1))) / (1 + sp.exp(eps * _M))
     lim = sp.limit(ratio, _M, sp.oo)
     top = upper[1] if upper else sp.nan
-    attained = sp.simplify(sp.log(lim) - top) == 0
+    attained = vanishes(sp.log(lim) - top)
     return (top if attained else sp.nan), (f"the proof's bound: log ratio <= {top} for every "
                                            f"utility pair; the pair u(x) = (0, M), u(x') = "
                                            f"(-1, M + 1) (Du = 1) has ratio -> {lim}")
@@ -659,7 +666,7 @@ def _always(f: dict) -> Verdict:
     on average and the name-and-shame mechanism of notes 001 exposes someone with
     probability 1 - (1 - 1/n)^n >= 1 - 1/e: the scale below which delta must stay is 1/n
     (sympy, every n)."""
-    released = sp.simplify(_n * sp.sympify(f["scale"]))
+    released = simplified(_n * sp.sympify(f["scale"]))
     ok, why = decide_identity(released, 1)
     lim = sp.limit(1 - (1 - 1 / _n) ** _n, _n, sp.oo)
     return Verdict(bool(ok), detail=f"n x scale = {released} ({why}); exposure 1 - (1 - 1/n)^n "
@@ -721,7 +728,7 @@ def _exp_step1(f: dict) -> Verdict:
     (theta = 1: u' = u + Du), so no smaller rate holds."""
     weight = sp.sympify(f["weight"])
     bound, rate = sp.sympify(f["bound"]), sp.sympify(f["rate"])
-    ident = sp.simplify(log_gap(rate * weight.subs(_w, _u), sp.exp(bound.subs(_w, _u))))
+    ident = simplified(log_gap(rate * weight.subs(_w, _u), sp.exp(bound.subs(_w, _u))))
     gap = log_gap(weight.subs(_w, _v), sp.exp(bound.subs(_w, _u)))
     rng = affine_range(gap, [_u], [_th], [eps, Delta])
     ok = exp_increasing() and ident == 0 and rng is not None and rng[0] == 0
@@ -752,7 +759,7 @@ def _exp_step3(f: dict) -> Verdict:
     u(x', .) = u(x, .) + Du, where the ratio attains it (sharp)."""
     rate, why = _termwise_rate()
     term = rate * _weight(_U[_r]) - _weight(_U[_r] + Delta * _Th[_r])
-    lin = sp.simplify(sp.Sum(term, (_r, 1, _m)).expand()
+    lin = simplified(sp.Sum(term, (_r, 1, _m)).expand()
                       - (rate * _norm(False) - _norm(True)))
     term_rng = affine_range(log_gap(_weight(_U[_r] + Delta * _Th[_r]),
                                     rate * _weight(_U[_r])),
@@ -769,7 +776,7 @@ def _exp_step3(f: dict) -> Verdict:
                          lambda t: sp.Integer(1)).replace(
         lambda t: isinstance(t, sp.Sum),
         lambda t: sp.factor_terms(sp.Sum(sp.expand(t.function), *t.limits)))
-    attained = sp.simplify(at_eq / bound.subs({_u: _U[_s_], _th: 1})) == 1
+    attained = simplified(at_eq / bound.subs({_u: _U[_s_], _th: 1})) == 1
     ok = (lin == 0 and term_rng is not None and term_rng[0] == 0 and positive
           and rng is not None and rng[0] == 0 and attained)
     return Verdict(bool(ok), detail=f"termwise: {why}, so c = {rate} and every term c w(u_r) -"
@@ -784,7 +791,7 @@ def _exp_step4(f: dict) -> Verdict:
     final bound must be that supremum (log-gap 0 identically)."""
     rng = affine_range(log_gap(1, _EXP_FORMULA[3]["bound"]), [_u], [_th], [eps, Delta])
     final = sp.sympify(f["final"])
-    gap = sp.simplify(log_gap(sp.exp(rng[1]), final)) if rng else sp.nan
+    gap = simplified(log_gap(sp.exp(rng[1]), final)) if rng else sp.nan
     return Verdict(bool(gap == 0), detail=f"log(e^eps exp(eps (u - u')/Du)) over theta in "
                    f"[-1, 1]: {rng}; log(final) - max = {gap} (the previous line's supremum "
                    "is the printed bound; the ratio itself only approaches it, errata N7)")

@@ -32,8 +32,15 @@ from dpsym.claims.common import (
     laplace_sup_at,
     rel_holds,
     sign_of,
+    simplified,
 )
-from dpsym.claims.decide import certified_sign, decide_identity, decide_lower, sign_certificate
+from dpsym.claims.decide import (
+    certified_sign,
+    decide_identity,
+    decide_lower,
+    sign_certificate,
+    vanishes,
+)
 from dpsym.claims.generic import event_supremum
 from dpsym.claims.registry import CORRECTED, FAILS, Verdict, claim
 from dpsym.claims.sec6_bound import maximise, reduction
@@ -259,7 +266,7 @@ def lemma1_reduction(shift: sp.Expr, set_shift: sp.Expr) -> tuple[bool, str]:
     s_ = sp.sympify(set_shift)
     d_ = sp.sympify(shift)
     two = mass(_al - s_, _be - s_) - sp.exp(eps) * mass(_al - s_ + d_, _be - s_ + d_)
-    onto = sp.simplify(d_.subs({T1: _dd, T2: 0}) - _dd) == 0
+    onto = vanishes(d_.subs({T1: _dd, T2: 0}) - _dd)
     # an identity for every F holds for the logistic law's: a certified nonzero value there,
     # at a rational point, refutes it before sympy's search
     logistic = (three - two).replace(_F, sp.Lambda(_dd, 1 / (1 + sp.exp(-_dd))))
@@ -271,7 +278,7 @@ def lemma1_reduction(shift: sp.Expr, set_shift: sp.Expr) -> tuple[bool, str]:
         return False, (f"(3) at (S, t1, t2) minus (2) at (S - {s_}, d = {d_}) is nonzero for "
                        f"the logistic law at {point} (certified)")
     residual = sp.expand(three - two)
-    residual = residual if residual == 0 else sp.simplify(three - two)
+    residual = residual if residual == 0 else simplified(three - two)
     return bool(residual == 0 and onto), (f"(3) at (S, t1, t2) minus (2) at (S - {s_}, d = "
                                           f"{d_}): {residual}; (t1, t2) = (d, 0) gives the "
                                           f"shift d: {onto}")
@@ -330,10 +337,6 @@ def _tl_definition(f: dict) -> Verdict:
                    f"total mass 1, mass of [A - Delta, A] = delta: {masses}")
 
 
-#: sympy's simplification of an expression shown in a detail (once per expression).
-_simplified = functools.lru_cache(maxsize=256)(sp.simplify)
-
-
 @functools.lru_cache(maxsize=64)
 def _integral(integrand: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
     """The integral of ``integrand`` in x over [lo, hi] (sympy; once per integrand and
@@ -354,7 +357,7 @@ def _tl_valid(f: dict) -> Verdict:
     one = decide_identity(sp.sympify(f["integral"]).subs(Bb, 1 / (2 * _LAM * (1 - sp.exp(
         -Ab / _LAM)))), 1)[0] is True
     return Verdict(bool(mid and one), detail=f"int_0^A 2 B e^(-x/lambda) dx = "
-                   f"{_simplified(integral)}: {mid}; = 1 with B: {one}")
+                   f"{simplified(integral)}: {mid}; = 1 with B: {one}")
 
 
 @claim("003.def3.decay", "Section 3, properties of f_TLap", "The decay rate f(x)/f(x + Delta) "
@@ -364,7 +367,7 @@ def _tl_valid(f: dict) -> Verdict:
 def _tl_decay(f: dict) -> Verdict:
     """For 0 <= x <= A - Delta both x and x + Delta lie in [0, A]: f(x)/f(x + Delta) =
     e^{-x/lambda}/e^{-(x + Delta)/lambda} = e^{Delta/lambda} (sympy), the formula's rate."""
-    ratio = sp.simplify(sp.exp(-_xx / _LAM) / sp.exp(-(_xx + Delta) / _LAM))
+    ratio = simplified(sp.exp(-_xx / _LAM) / sp.exp(-(_xx + Delta) / _LAM))
     ok, why = decide_identity(ratio, f["rate"])
     return Verdict(ok is True, detail=f"f(x)/f(x + Delta) = {ratio}: {why}")
 
@@ -387,7 +390,7 @@ def _tl_mass(f: dict) -> Verdict:
     same_ = decide_identity(integral, closed, {Ab: 3, lam: sp.Rational(1, 2), Delta: 1})[0]
     is_delta = decide_identity(closed.subs({Ab: _tl_ab()[0], lam: _LAM}), delta)[0]
     return Verdict(bool(same_ is True and is_delta is True), detail=f"integral "
-                   f"{_simplified(integral)} = printed: {same_}; at Definition 3's A: delta "
+                   f"{simplified(integral)} = printed: {same_}; at Definition 3's A: delta "
                    f"{is_delta}")
 
 
@@ -400,8 +403,8 @@ def _tl_infinite(f: dict) -> Verdict:
     and for x <= A - Delta the rate is e^eps (003.def3.decay): the printed end point A -
     Delta is where x + Delta leaves the support (sympy: (end + Delta) - A = 0)."""
     Ab = sp.Symbol("A")
-    ok = sp.simplify(sp.sympify(f["end"]) + Delta - Ab) == 0
-    gap = sp.simplify(sp.sympify(f["end"]) + Delta - Ab)
+    ok = vanishes(sp.sympify(f["end"]) + Delta - Ab)
+    gap = simplified(sp.sympify(f["end"]) + Delta - Ab)
     return Verdict(bool(ok), detail=f"end + Delta - A = {gap}")
 
 
@@ -413,7 +416,7 @@ def _tl_mechanism(f: dict) -> Verdict:
     """The mechanism's privacy loss at shift Delta: log f(x)/f(x + Delta) = Delta/lambda = eps
     on [0, A - Delta] (the formula's rate, sympy) and +oo on (A - Delta, A] (003.def3.infinite):
     not pure DP."""
-    rate = sp.simplify(sp.exp(Delta / _LAM))
+    rate = simplified(sp.exp(Delta / _LAM))
     ok, why = decide_identity(rate, f["rate"])
     return Verdict(ok is True, detail=f"decay rate e^(Delta/lambda) = {rate}: {why}; +oo on the "
                    "last Delta")
@@ -430,10 +433,10 @@ def _tl_private(f: dict) -> Verdict:
     increasing in d (its derivative is positive), so the supremum over |d| <= Delta is its
     value at d = Delta, delta (sympy); the relation is decided on it."""
     value = delta * (sp.exp(_wd * eps / Delta) - 1) / (sp.exp(eps) - 1)
-    slope = sp.simplify(sp.diff(value, _wd))
+    slope = simplified(sp.diff(value, _wd))
     tt = sp.Symbol("t", positive=True)  # e^eps = 1 + t
-    rising = sp.simplify(slope.subs(sp.exp(eps), 1 + tt)).is_positive
-    top = sp.simplify(value.subs(_wd, Delta))
+    rising = simplified(slope.subs(sp.exp(eps), 1 + tt)).is_positive
+    top = simplified(value.subs(_wd, Delta))
     rel = f["sup"]
     diff = (rel.rhs - top) if isinstance(rel, (sp.LessThan, sp.StrictLessThan)) else sp.nan
     ok = bool(rising) and sign_of(diff, [delta, eps, Delta]) in ("zero",
@@ -476,7 +479,7 @@ def _tl_limit(var: str, point: sp.Expr) -> sp.Expr:
         return sp.limit(v, delta, point, "+")
     if var == "eps":
         return sp.limit(v, eps, point, "+")
-    return sp.limit(sp.simplify(eps * v.subs(delta, eps)), eps, point, "+")
+    return sp.limit(simplified(eps * v.subs(delta, eps)), eps, point, "+")
 
 
 @claim("003.thm2.limits", "Section 3, after Theorem 2", "V1upp -> Delta/eps (delta -> 0), -> "
@@ -492,7 +495,7 @@ def _tl_limits(f: dict) -> Verdict:
            for k, var in (("delta0", "delta"), ("eps0", "eps"), ("joint", "joint"))}
     ok = all(decide_identity(got[k], f[k])[0] is True for k in got)
     return Verdict(ok, detail=f"delta->0: {got['delta0']}; eps->0: {got['eps0']}; "
-                   f"eps=delta->0: eps V -> {sp.simplify(got['joint'])}")
+                   f"eps=delta->0: eps V -> {simplified(got['joint'])}")
 
 
 @claim("003.thm2.uniform", "Section 3, after Theorem 2", "As eps -> 0 the truncated Laplacian "
@@ -527,7 +530,7 @@ def _laplace_rate(f: dict) -> Verdict:
     per Delta (scale 1/c), the privacy loss at shift Delta is c Delta (the Laplace lemma),
     so eps-DP iff c Delta <= eps, and the cost 1/c decreases in c: the best rate is e^eps,
     the formula's."""
-    ratio = sp.simplify(sp.exp(-_xx * eps / Delta) / sp.exp(-(_xx + Delta) * eps / Delta))
+    ratio = simplified(sp.exp(-_xx * eps / Delta) / sp.exp(-(_xx + Delta) * eps / Delta))
     cc = sp.Symbol("c", positive=True)
     loss = laplace_sup_at(1 / cc, Delta)
     best = sp.solve(sp.Eq(loss, eps), cc)
@@ -559,7 +562,7 @@ def _laplace_heavy(f: dict) -> Verdict:
     if not (same and isinstance(rel, (sp.StrictLessThan, sp.LessThan)) and rel.lhs == V):
         return Verdict(False, detail=f"V1upp = (Delta/eps)(1 - log(1 + w)/w): {same}; "
                        f"relation {rel}: not an upper bound on the amplitude")
-    margin = sp.simplify(rel.rhs - Delta / eps)
+    margin = simplified(rel.rhs - Delta / eps)
     sign = sign_of(margin, [eps, Delta])
     if sign in ("zero", "positive"):
         return Verdict(True, detail=f"Delta/eps - V1upp = (Delta/eps) log(1 + w)/w > 0; bound "
@@ -637,7 +640,7 @@ def _lemma2_decided(rel: sp.Basic) -> tuple[bool, list[str]]:
     b^(n-1) = 1/(1 + g), N = N_9 + t (:mod:`dpsym.claims.tail_chain`)."""
     facts = tc.chain_facts()
     lhs9, n9 = tc.condition9_lhs(), tc.condition9_threshold()
-    cond9 = (sp.simplify(lhs9.subs(tc.N, n9)) == 0
+    cond9 = (vanishes(lhs9.subs(tc.N, n9))
              and decide_sign(tc.to_domain(sp.diff(lhs9, tc.N))) == "positive")
     for total in sp.sympify(rel.rhs).atoms(sp.Sum):  # a sum to a non-integer limit: refused
         if not all(sp.sympify(x).is_integer for lim in total.limits for x in lim[1:]):
@@ -649,7 +652,7 @@ def _lemma2_decided(rel: sp.Basic) -> tuple[bool, list[str]]:
         (tc.beta, tc.g, tc.t), closed=(tc.t,))
     ok = all(facts.values()) and cond9 and held
     return ok, [f"chain facts {'all hold' if all(facts.values()) else facts}; (9) <=> N >= "
-                f"N_9 = {sp.simplify(n9)}: {cond9}; 2N sum_(k=1)^n v_k - rhs: {sign} for every"
+                f"N_9 = {simplified(n9)}: {cond9}; 2N sum_(k=1)^n v_k - rhs: {sign} for every"
                 f" b in (0, 1), n >= 2, N >= N_9"]
 
 
@@ -766,7 +769,7 @@ def joint_limit(power: int, rounding: bool = True) -> sp.Expr:
     den = sp.fraction(sp.together(expr))[1]
     if certified_sign(den.subs(lims)) in (0, None):
         return sp.nan
-    return sp.simplify(expr.subs(lims))
+    return simplified(expr.subs(lims))
 
 
 @functools.cache
@@ -776,11 +779,11 @@ def joint_upper_limit(power: int) -> sp.Expr:
     (sympy), so the limit is its value there."""
     w = sp.Symbol("W", positive=True)
     cost = tl_printed_cost("amplitude" if power == 1 else "power").subs(Delta, 1)
-    in_w = sp.simplify((eps**power * cost).subs(delta, (sp.exp(eps) - 1) / (2 * w)))
+    in_w = simplified((eps**power * cost).subs(delta, (sp.exp(eps) - 1) / (2 * w)))
     if eps in in_w.free_symbols:
         return sp.nan
     w_lim = sp.limit((sp.exp(eps) - 1) / (2 * eps), eps, 0, "+")
-    return sp.simplify(in_w.subs(w, w_lim))
+    return simplified(in_w.subs(w, w_lim))
 
 
 def joint_ratio_limit(power: int) -> tuple[sp.Expr, str]:
@@ -790,7 +793,7 @@ def joint_ratio_limit(power: int) -> tuple[sp.Expr, str]:
     low, up = joint_limit(power), joint_upper_limit(power)
     if not joint_rewrite_ok(power) or certified_sign(up) != 1:
         return sp.nan, f"eps^p V_low -> {low}, eps^p V_upp -> {up}: not decided"
-    return sp.simplify(low / up), f"eps^p V_low -> {low}, eps^p V_upp -> {up}"
+    return simplified(low / up), f"eps^p V_low -> {low}, eps^p V_upp -> {up}"
 
 
 @functools.cache
@@ -865,7 +868,7 @@ claim("003.thm5", "Section 4, Theorem 5", "V2* >= V2low = 2 sum_{k<n} a b^k k^2 
 def _limit(power: int, regime: str) -> sp.Expr:
     """The exact limit of V_low/V_upp in ``regime`` (:func:`dpsym.bounds.tightness.ratio_limit`,
     sympy; computed once)."""
-    return sp.simplify(ratio_limit("amplitude" if power == 1 else "power", regime))
+    return simplified(ratio_limit("amplitude" if power == 1 else "power", regime))
 
 
 _fs, _ms = sp.symbols("s m", nonnegative=True)
@@ -892,7 +895,7 @@ def _decide_limit(rel: sp.Basic, lim: sp.Expr, regime: str) -> tuple[bool, str]:
     if isinstance(rel, sp.Equality) or (isinstance(rel, sp.GreaterThan) and ident is True):
         return ident is True, f"limit = bound: {why}"
     if isinstance(rel, sp.GreaterThan):
-        q = sp.simplify(lim / rel.rhs)
+        q = simplified(lim / rel.rhs)
         return bool(q.is_number and q >= 1), f"limit/bound = {q}"
     return False, f"{type(rel).__name__}: {why}"
 
@@ -1133,8 +1136,8 @@ def _non_overlap_mass() -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     d = Delta and its slope in d (independent of the statement: computed once)."""
     A, B = _tl_ab()
     lam = Delta / eps
-    mass = sp.simplify(sp.integrate(B * sp.exp(-_xx / lam), (_xx, A - _wd, A)))
-    return mass, sp.simplify(mass.subs(_wd, Delta)), sp.simplify(sp.diff(mass, _wd))
+    mass = simplified(sp.integrate(B * sp.exp(-_xx / lam), (_xx, A - _wd, A)))
+    return mass, simplified(mass.subs(_wd, Delta)), simplified(sp.diff(mass, _wd))
 
 
 @claim("003.sec7", "Section 7", "With probability up to delta (the output in the "

@@ -20,8 +20,8 @@ import mpmath
 import sympy as sp
 
 from dpsym.bounds.real import convergent_branch
-from dpsym.claims.common import laplace_sup_at, sign_of
-from dpsym.claims.decide import decide_identity, refuted, sign_certificate
+from dpsym.claims.common import laplace_sup_at, sign_of, simplified
+from dpsym.claims.decide import decide_identity, refuted, sign_certificate, vanishes
 from dpsym.claims.paper_003 import A_PARAM as _a
 from dpsym.claims.paper_003 import N_TERMS as _n
 from dpsym.claims.paper_003 import (
@@ -274,8 +274,8 @@ def _thm1_left(f: dict) -> Verdict:
     the minimum is 0 there, and A - Delta = Delta/eps log((e^eps - 1)(1 - 2 delta)/(2 delta)
     + e^eps) - Delta > 0)."""
     xm = sp.sympify(f["x_m"])
-    worst = sp.simplify(-2 * xm - Delta)  # the minimum of -2x - d over the region
-    a_gt = sp.simplify((_W - (sp.exp(eps) - 1)) - (sp.exp(eps) - 1) * (1 - 2 * delta)
+    worst = simplified(-2 * xm - Delta)  # the minimum of -2x - d over the region
+    a_gt = simplified((_W - (sp.exp(eps) - 1)) - (sp.exp(eps) - 1) * (1 - 2 * delta)
                        / (2 * delta))  # W - (e^eps - 1) = (e^eps - 1)(1 - 2 delta)/(2 delta)
     ok = worst == 0 and a_gt == 0
     return Verdict(bool(ok), detail=f"min over x <= x_m, 0 <= d <= Delta of |x| - |x + d| = "
@@ -299,7 +299,7 @@ def _thm1_middle(f: dict) -> Verdict:
     end = TA - Delta
     ok = all(decide_identity(u, v, _PROBE)[0] is True for u, v in (
         (sup_rate, f["rate"]), (end, f["x_hi"]), (TruncatedLaplace.formula("A"), TA)))
-    return Verdict(bool(ok), detail=f"sup ratio = {sp.simplify(sup_rate)} (at x >= 0, d = "
+    return Verdict(bool(ok), detail=f"sup ratio = {simplified(sup_rate)} (at x >= 0, d = "
                    f"Delta); largest end point A - Delta = {end}")
 
 
@@ -318,7 +318,7 @@ def _thm1_maximiser_facts() -> dict:
     Laplace lemma's rate on [-A, A - d], the mass of (A - d, A] by sympy's integral and in
     closed form, the printed value and the value at the printed set against it at
     d = Delta/2, and the quadrature at one point."""
-    inside = sp.simplify(laplace_sup_at(_LAM, _d) - _d * eps / Delta) == 0
+    inside = vanishes(laplace_sup_at(_LAM, _d) - _d * eps / Delta)
     w = sp.Symbol("w", positive=True)  # d = Delta/(1 + w) in (0, Delta)
     rate_ok = sign_of((eps - _d * eps / Delta).subs(_d, Delta / (1 + w)),
                       [eps, Delta, w]) == "positive"
@@ -364,7 +364,7 @@ def _thm1_maximiser(f: dict) -> Verdict:
     return Verdict(facts["printed"] is True and facts["at_set"] is True,
                    bool(facts["inside"] and facts["rate"] and facts["same"] and fixed
                         and facts["evidence"]),
-                   f"mass of (A - d, A] = {sp.simplify(lam_b)} = formula: {fixed}; printed "
+                   f"mass of (A - d, A] = {simplified(lam_b)} = formula: {fixed}; printed "
                    f"value = it: {facts['printed']}; value at the printed set = it: "
                    f"{facts['at_set']} (d = Delta/2); "
                    f"quadrature at ({e}, {dl}, {D}, d = 1): {mpmath.nstr(quad, 12)}")
@@ -379,8 +379,8 @@ def _thm1_value(f: dict) -> Verdict:
     derivative B e^{(d - A)/lambda} > 0, sympy), so its maximum over d in [0, Delta] is at
     d = Delta, identical to the formula's (sympy, every eps, delta, Delta)."""
     val = _LAM * TB * sp.exp(-TA / _LAM) * (sp.exp(_d / _LAM) - 1)
-    deriv = sp.simplify(sp.diff(val, _d) - TB * sp.exp((_d - TA) / _LAM))
-    top = sp.simplify(val.subs(_d, Delta))
+    deriv = simplified(sp.diff(val, _d) - TB * sp.exp((_d - TA) / _LAM))
+    top = simplified(val.subs(_d, Delta))
     ok = deriv == 0 and decide_identity(top, f["sup"], _PROBE)[0] is True
     return Verdict(bool(ok), detail=f"d/dd value = B e^((d - A)/lambda) > 0; value at d = "
                    f"Delta: {top}")
@@ -401,7 +401,7 @@ def _gauss_decay(f: dict) -> Verdict:
     """log f(x) - log f(x + Delta) for the N(0, sigma^2) density, by sympy, against the
     printed exponent and the corrected one."""
     got, printed = _gauss_log_ratio()
-    fixed = not refuted(got, f["exponent"]) and sp.simplify(got - sp.sympify(f["exponent"])) == 0
+    fixed = not refuted(got, f["exponent"]) and vanishes(got - sp.sympify(f["exponent"]))
     return Verdict(bool(printed), bool(fixed), detail=f"log f(x)/f(x + Delta) = {got}")
 
 
@@ -410,8 +410,8 @@ def _gauss_log_ratio() -> tuple[sp.Expr, bool]:
     """log f(x)/f(x + Delta) of the N(0, sigma^2) density (sympy), and whether it is the
     printed exponent (computed once)."""
     dens = sp.exp(-x**2 / (2 * _sig**2)) / (_sig * sp.sqrt(2 * sp.pi))
-    got = sp.simplify(sp.expand_log(sp.log(dens / dens.subs(x, x + Delta)), force=True))
-    return got, sp.simplify(got - (Delta**2 + 2 * Delta * x) / _sig**2) == 0
+    got = simplified(sp.expand_log(sp.log(dens / dens.subs(x, x + Delta)), force=True))
+    return got, vanishes(got - (Delta**2 + 2 * Delta * x) / _sig**2)
 
 
 # ------------------------------------------------------------------ Theorems 2, 3, proofs
@@ -526,9 +526,9 @@ def _thm4_cells(f: dict) -> Verdict:
     left = Delta / (2 * _N) * (2 * _iN - 1)
     right_neg = sp.Abs(Delta / (2 * _N) * (2 * (-_iN) + 1))
     L = sp.sympify(f["L"])
-    ok = sp.simplify(L - left) == 0 and sp.simplify(L - right_neg) == 0
+    ok = vanishes(L - left) and vanishes(L - right_neg)
     return Verdict(bool(ok), detail=f"inf over cell i of |x| = {left}; over cell -i = "
-                   f"{sp.simplify(right_neg)}; printed L~_N(i) = {L}")
+                   f"{simplified(right_neg)}; printed L~_N(i) = {L}")
 
 
 _xr = sp.Symbol("x", real=True)
@@ -552,12 +552,12 @@ def _thm4_transfer(f: dict) -> Verdict:
     P~_N(S) - e^eps P~_N(S + d) = P(A_S) - e^eps P(A_S + shift) <= delta is an instance of
     (2)."""
     lo, hi, shift = (sp.sympify(f[k]) for k in ("lo", "hi", "shift"))
-    partition = sp.simplify(hi - lo.subs(_iN, _iN + 1)) == 0 and \
+    partition = vanishes(hi - lo.subs(_iN, _iN + 1)) and \
         sign_of(hi - lo, [_N, Delta]) == "positive"
-    member = (sp.simplify((_xr - lo.subs(_iN, _iN + _dN)) - ((_xr - shift) - lo)) == 0
-              and sp.simplify((hi.subs(_iN, _iN + _dN) - _xr) - (hi - (_xr - shift))) == 0)
-    linear = sp.simplify(sp.diff(shift, _dN, 2)) == 0 and sp.simplify(shift.subs(_dN, 0)) == 0
-    at_n = sp.simplify(shift.subs(_dN, _N) - Delta) == 0
+    member = (vanishes((_xr - lo.subs(_iN, _iN + _dN)) - ((_xr - shift) - lo))
+              and vanishes((hi.subs(_iN, _iN + _dN) - _xr) - (hi - (_xr - shift))))
+    linear = vanishes(sp.diff(shift, _dN, 2)) and vanishes(shift.subs(_dN, 0))
+    at_n = vanishes(shift.subs(_dN, _N) - Delta)
     ok = partition and member and linear and at_n
     return Verdict(bool(ok), detail=f"cells partition R: {partition}; x in C_(i+d) iff x - "
                    f"shift in C_i: {member}; shift linear in d, 0 at d = 0: {linear}; = Delta "
@@ -572,7 +572,7 @@ def _thm4_transfer(f: dict) -> Verdict:
 def _thm4_bracket(f: dict) -> Verdict:
     L = _ltilde(1)
     got = sp.expand(2 * L(_iN * _N) - L(1 + (_iN - 1) * _N) - L(1 + _iN * _N))
-    ok = sp.simplify(got - sp.sympify(f["bracket"])) == 0
+    ok = vanishes(got - sp.sympify(f["bracket"]))
     return Verdict(bool(ok), detail=f"engine: 2 L(iN) - L(1 + (i-1)N) - L(1 + iN) = "
                    f"{sp.factor(got)} (independent of i)")
 
@@ -613,12 +613,12 @@ def _thm4_sum(f: dict) -> Verdict:
     bb, nv = sp.Rational(1, 9), 2
     av = (1 - bb) / (2 * (1 - bb**nv))
     L = _ltilde(1)
-    cond9 = sp.simplify((sum(bb**i * (2 * L(i * _N) - L(1 + (i - 1) * _N) - L(1 + i * _N))
+    cond9 = simplified((sum(bb**i * (2 * L(i * _N) - L(1 + (i - 1) * _N) - L(1 + i * _N))
                              for i in range(1, nv)) - L(1)).subs(_N, 3))
     counter = 3 >= av + 2 and cond9 < 0
     return Verdict(printed_ok is True and not counter, fixed_sum is True and fixed_root is True,
-                   f"sum_(i=1)^(n-1) b^i = {sp.simplify(S)}: = 1/(2a) under the hypothesis "
-                   f"{printed_ok}, = formula {fixed_sum}; root in N {sp.simplify(root)} = "
+                   f"sum_(i=1)^(n-1) b^i = {simplified(S)}: = 1/(2a) under the hypothesis "
+                   f"{printed_ok}, = formula {fixed_sum}; root in N {simplified(root)} = "
                    f"formula {fixed_root}; b = 1/9, n = 2, a = {av}: N = 3 >= a + 2 and "
                    f"(9) - L(1) = {cond9} < 0")
 
@@ -655,7 +655,7 @@ def _thm4_bound(f: dict) -> Verdict:
     positive = decide_identity(rest, Delta / (2 * _NR), probe)[0] is True
     # (simplified for the reader once proven; a refuted rest is shown as computed)
     return Verdict(same_ is True and positive, detail=f"lhs = rhs under the hypothesis: "
-                   f"{same_}; rhs - V1low = {sp.simplify(rest) if positive else rest} > 0: "
+                   f"{same_}; rhs - V1low = {simplified(rest) if positive else rest} > 0: "
                    f"{positive}")
 
 
@@ -715,11 +715,11 @@ def _eventually_positive(expr: sp.Expr) -> tuple[bool, str]:
         if kind == "const":
             signs.append(sign_of(c, [Delta]))
             continue
-        inner = sp.simplify(c / (b**_iS * Delta**2)) if c.has(b**_iS) else None
+        inner = simplified(c / (b**_iS * Delta**2)) if c.has(b**_iS) else None
         s_ = sp.Symbol("s", nonnegative=True)
         sign = sign_certificate(sp.expand(inner.subs(_iS, 1 + s_)), [s_]) if inner is not None \
             else None
-        n_terms = sp.simplify(lim[2] - lim[1] + 1)  # n - 1 >= 1
+        n_terms = simplified(lim[2] - lim[1] + 1)  # n - 1 >= 1
         signs.append(sign if sign == "positive" and n_terms == _n - 1 else None)
     ok = top >= 1 and all(sg == "positive" for sg in signs)
     return ok, f"times N^2: degree {top} in N, leading terms {signs}"
@@ -757,7 +757,7 @@ def _eps0_case(power: int) -> Callable[[dict], Verdict]:
         formula's limit (sympy identity)."""
         at1 = sp.summation(2 * delta * _kS**power * Delta**power, (_kS, 0, _n - 1))
         a_lim = sp.limit(((delta + (sp.exp(eps) - 1) / 2) / sp.exp(eps)), eps, 0, "+")
-        lim = sp.simplify(at1.subs(_n, 1 / (2 * delta)))
+        lim = simplified(at1.subs(_n, 1 / (2 * delta)))
         ok = decide_identity(lim, f["V_lim"], {delta: sp.Rational(1, 10), Delta: 3})[0] is True
         ok &= decide_identity(a_lim, delta)[0] is True
         return Verdict(bool(ok), detail=f"lim_(eps->0) V_low = 2 delta Delta^{power} "
@@ -789,9 +789,9 @@ def _delta0_limit(power: int) -> sp.Expr:
            if term.has(_n)) and den.subs(T, 0) != 0:
         lim = (num.subs(T, 0) / den.subs(T, 0)).subs(b, sp.exp(-eps))
         if not lim.has(_n, T):
-            return sp.simplify(lim)
+            return simplified(lim)
     lim = sp.limit(low.subs(b, 1 / (1 + _beta)), _n, sp.oo)
-    return sp.simplify(lim.subs(_beta, sp.exp(eps) - 1))
+    return simplified(lim.subs(_beta, sp.exp(eps) - 1))
 
 
 def _delta0_case(power: int, printed: sp.Expr | None = None) -> Callable[[dict], Verdict]:
@@ -897,7 +897,7 @@ def _joint_case(power: int) -> Callable[[dict], Verdict]:
                           .subs(delta, eps).subs(Delta, 1), eps, 0, "+")
             up_ok = decide_identity(up, f["V_upp"])[0] is True
             ok &= up_ok
-            rows.append(f"eps^{power} V_upp -> {sp.simplify(up)}: {up_ok}")
+            rows.append(f"eps^{power} V_upp -> {simplified(up)}: {up_ok}")
         return Verdict(bool(ok), detail="; ".join(rows))
     return check
 

@@ -21,8 +21,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dpsym.claims.common import cost_value, exact, fmt, sign_of
-from dpsym.claims.decide import decide_identity
+from dpsym.claims.common import cost_value, exact, fmt, sign_of, simplified
+from dpsym.claims.decide import decide_identity, vanishes
 from dpsym.claims.generic import cone_certificate
 from dpsym.claims.registry import CORRECTED, Verdict, claim
 from dpsym.claims.unimodal import (
@@ -116,8 +116,8 @@ def _poster_constraint(f: dict) -> Verdict:
     in sympy) and |d'| <= Delta for every |d| <= Delta (|d'| = |d|); so the one-sided family
     over |d| <= Delta is the two-sided one."""
     shift = sp.sympify(f["shift"])
-    back = sp.simplify((_SYM_L + _dd) + shift - _SYM_L) == 0
-    same_size = sp.simplify(sp.Abs(shift) - sp.Abs(_dd)) == 0
+    back = vanishes((_SYM_L + _dd) + shift - _SYM_L)
+    same_size = vanishes(sp.Abs(shift) - sp.Abs(_dd))
     return Verdict(bool(back and same_size), detail=f"S + d shifted by {shift} is S: {back}; "
                    f"|shift| = |d|: {same_size}")
 
@@ -177,7 +177,7 @@ def _same_piecewise(printed: sp.Basic, engine: sp.Basic) -> bool:
             return False
         if isinstance(pc, sp.core.relational.Relational) and isinstance(
                 ec, sp.core.relational.Relational):
-            if type(pc) is not type(ec) or sp.simplify(pc.lhs - pc.rhs - (ec.lhs - ec.rhs)):
+            if type(pc) is not type(ec) or simplified(pc.lhs - pc.rhs - (ec.lhs - ec.rhs)):
                 return False
         elif pc != ec:
             return False
@@ -202,9 +202,9 @@ def _p_alpha(f: dict) -> Verdict:
     solved = UniformMass.engine.calibration()
     width_ok = decide_identity(solved[_L], f["half_width"])[0] is True
     dens_ok = decide_identity(UniformMass.normalisation(), f["density"])[0] is True
-    mass = sp.simplify(_alpha + 2 * sp.sympify(f["half_width"]) * sp.sympify(f["density"]))
-    inner = sp.simplify(_alpha + Delta * sp.sympify(f["density"]))
-    ok = width_ok and dens_ok and mass == 1 and sp.simplify(inner - delta) == 0
+    mass = simplified(_alpha + 2 * sp.sympify(f["half_width"]) * sp.sympify(f["density"]))
+    inner = simplified(_alpha + Delta * sp.sympify(f["density"]))
+    ok = width_ok and dens_ok and mass == 1 and vanishes(inner - delta)
     return Verdict(bool(ok), detail=f"engine: L = {solved[_L]}, h = "
                    f"{UniformMass.normalisation()}; total mass {mass}, mass of [-Delta/2, "
                    f"Delta/2] = {inner}")
@@ -485,7 +485,7 @@ def _thm3_derivation() -> dict:
     slope and of the denominator on [0, delta), the threshold delta where alpha_0 = 0, and
     the costs c(0), c(alpha_0)."""
     cost = _alpha_cost()
-    dlog = sp.factor(sp.simplify(sp.diff(sp.expand_log(sp.log(cost), force=True), _alpha)))
+    dlog = sp.factor(simplified(sp.diff(sp.expand_log(sp.log(cost), force=True), _alpha)))
     num, den = sp.fraction(sp.together(dlog))
     root = sp.solve(num, _alpha)
     if len(root) != 1:
@@ -498,8 +498,8 @@ def _thm3_derivation() -> dict:
                        [w, beta, p])
     return {"dlog": dlog, "a0": a0, "slope": slope, "slope_sign": sign_of(slope, [p]),
             "den_sign": den_sign, "thr": sp.solve(sp.Eq(a0, 0), delta),
-            "v_low": sp.simplify(cost.subs(_alpha, 0)),
-            "v_high": sp.simplify(cost.subs(_alpha, a0))}
+            "v_low": simplified(cost.subs(_alpha, 0)),
+            "v_high": simplified(cost.subs(_alpha, a0))}
 
 
 @claim("002.thm3", "Applications, Theorem 3", "For l^p (p > 0): alpha* = 0 for delta <= "

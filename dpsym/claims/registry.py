@@ -356,12 +356,14 @@ def notebook_cell(entry: Claim) -> str:
     pattern = re.compile(r"(?<![\w.])" + re.escape(entry.id) + r"(?!\w|\.[\w{])")
     if NOTEBOOKS.is_dir():
         for path in sorted(NOTEBOOKS.glob("*.py")):
-            cell = 0
-            for line in path.read_text(encoding="utf-8").splitlines():
-                if line.startswith("# %%"):
-                    cell += 1
-                if pattern.search(line):
-                    return f"notebooks/{path.name}, cell {max(cell, 1)}"
+            text = path.read_text(encoding="utf-8")
+            if entry.id not in text or (found := pattern.search(text)) is None:
+                continue
+            # the cells begun up to the line of the first citation (that line included)
+            upto = text.find("\n", found.start())
+            cell = sum(line.startswith("# %%")
+                       for line in text[:len(text) if upto < 0 else upto].splitlines())
+            return f"notebooks/{path.name}, cell {max(cell, 1)}"
     if entry.notebook:
         return f"{entry.notebook} (the section of this statement; the id is not cited)"
     return (f"covered elsewhere: tests/claims/test_registry.py::test_claim[{entry.id}] "

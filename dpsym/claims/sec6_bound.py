@@ -104,6 +104,7 @@ from typing import TypeVar
 import flint
 import sympy as sp
 
+from dpsym.claims.decide import vanishes
 from dpsym.core.params import parameter_symbols
 from dpsym.gaussian.enclosures import (
     PROFILE,
@@ -202,10 +203,10 @@ def reduction() -> dict[str, bool]:
     w = sp.Symbol("w", real=True)
     x, y = e / m - m / 2, e / m + m / 2
     g = PROFILE.subs({sigma: 1}).subs({Delta: m, eps: e})
-    out = {"g = Phi(-x) - e^eps Phi(-y)": sp.simplify(
-               g - (Phi(-x) - sp.exp(e) * Phi(-y))) == 0,
+    out = {"g = Phi(-x) - e^eps Phi(-y)": vanishes(
+               g - (Phi(-x) - sp.exp(e) * Phi(-y))),
            "dg/dmu = phi(x)": _zero(sp.diff(g, m) - phi(x)),
-           "dg/deps = -e^eps Phi(-y)": sp.simplify(sp.diff(g, e) + sp.exp(e) * Phi(-y)) == 0,
+           "dg/deps = -e^eps Phi(-y)": vanishes(sp.diff(g, e) + sp.exp(e) * Phi(-y)),
            # phi > 0; Phi increases (Phi' = phi) from Phi(-oo) = (1 + erf(-oo))/2 = 0
            "phi > 0, Phi' = phi, Phi(-oo) = 0": bool(
                phi(w).is_positive and _zero(sp.diff(Phi(w), w) - phi(w))
@@ -216,8 +217,8 @@ def reduction() -> dict[str, bool]:
     # q decreases to 0 (e^{-z^2/2}/z -> 0, erf(-oo) = -1): q > 0, i.e. z R(z) < 1 for z > 0
     q = phi(z) / z - Phi(-z)
     out["R' = zR - 1 < 0"] = bool(
-        sp.simplify(sp.diff(R, w) - (w * R - 1)) == 0
-        and sp.simplify(sp.diff(q, z) + phi(z) / z**2) == 0 and q.subs(z, sp.oo) == 0)
+        vanishes(sp.diff(R, w) - (w * R - 1))
+        and vanishes(sp.diff(q, z) + phi(z) / z**2) and q.subs(z, sp.oo) == 0)
     # the chain rule on abstract functions: mu with its implicit derivatives, R' = zR - 1
     mu = _Mu(_s, _t)
     K = _E / mu
@@ -273,12 +274,12 @@ def reduction() -> dict[str, bool]:
         rest = sp.exp(v) - sum(v**n / sp.factorial(n) for n in range(m_rest))
         closed = in_eps(TruncatedLaplace.formula("cost", name)).subs(sym["Delta"], 1)
         out[f"{name}: cost = H(c)/eps^{power}, H = D/c, H' = N/c^2"] = bool(
-            sp.simplify(closed - (H / ee**power).subs(c, cc)) == 0
+            vanishes(closed - (H / ee**power).subs(c, cc))
             and sp.cancel(sp.diff(H, c) - N / c**2) == 0)
         out[f"{name}: N(0) = 0, N' > 0 (H increasing)"] = bool(
             N.subs(c, 0) == 0 and sp.factor(sp.diff(N, c)).is_positive)
-        out[f"{name}: D = {scale} E_{m_rest}(L), c = e^L - 1"] = sp.simplify(
-            D.subs(c, sp.exp(v) - 1) - scale * rest) == 0
+        out[f"{name}: D = {scale} E_{m_rest}(L), c = e^L - 1"] = vanishes(
+            D.subs(c, sp.exp(v) - 1) - scale * rest)
     # E_m(v) = e^v - sum_{n<m} v^n/n! = sum_{n>=m} v^n/n!: E_m' = E_{m-1}, increasing
     out["E_m' = E_(m-1)"] = all(
         sp.expand(sp.diff(sp.exp(v) - sum(v**n / sp.factorial(n) for n in range(m)), v)

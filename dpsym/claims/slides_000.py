@@ -35,8 +35,9 @@ from dpsym.claims.common import (
     laplace_private,
     rel_holds,
     sign_of,
+    simplified,
 )
-from dpsym.claims.decide import certified_sign, decide_identity, decide_lower
+from dpsym.claims.decide import certified_sign, decide_identity, decide_lower, vanishes
 from dpsym.claims.generic import cone_certificate
 from dpsym.claims.registry import CORRECTED, Verdict, claim
 from dpsym.mechanisms import (
@@ -147,7 +148,7 @@ def _sinh_gap() -> tuple[sp.Expr, sp.Expr]:
     """g(eps) = 2 sinh(eps/2) - eps and g' - (e^{eps/4} - e^{-eps/4})^2/2 (sympy; 0 when the
     derivative is that square; formula-independent, computed once)."""
     g = sp.exp(eps / 2) - sp.exp(-eps / 2) - eps  # 2 sinh(eps/2) - eps
-    return g, sp.simplify(sp.diff(g, eps) - (sp.exp(eps / 4) - sp.exp(-eps / 4)) ** 2 / 2)
+    return g, simplified(sp.diff(g, eps) - (sp.exp(eps / 4) - sp.exp(-eps / 4)) ** 2 / 2)
 
 
 @claim("000.p1.optimality", "Optimality of Existing work? / Our results", "The Laplacian "
@@ -162,9 +163,9 @@ def _staircase_beats_laplace(f: dict) -> Verdict:
                                    f["staircase"])
     g, dg = _sinh_gap()
     # the gap's identity only for the engine's cost (another formula is already refuted)
-    ok = same_ok is True and g.subs(eps, 0) == 0 and dg == 0 and sp.simplify(
+    ok = same_ok is True and g.subs(eps, 0) == 0 and dg == 0 and vanishes(
         (Delta / eps - sp.sympify(f["staircase"])) * (sp.exp(eps) - 1)
-        / (Delta * sp.exp(eps / 2)) - g / eps) == 0
+        / (Delta * sp.exp(eps / 2)) - g / eps)
     return Verdict(bool(ok), detail=f"engine cost = formula: {why}; (V_Lap - V*)(e^eps - 1)/"
                    f"(Delta e^(eps/2)) = g/eps, g = {g}: g(0) = 0, g' = (e^(eps/4) - "
                    f"e^(-eps/4))^2/2 >= 0: {dg == 0}")
@@ -180,15 +181,23 @@ def _stair_l1_cost(f: dict) -> Verdict:
                    f"(b = e^-eps): {why}")
 
 
+@functools.cache
+def _gap_at(cost: str, point: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """The limit of the additive gap V_Lap - V* (engine formulas) as eps -> ``point`` from
+    above, and its series at eps -> 0 to O(eps^3) for Delta = 1 (sympy; once per input)."""
+    gap = in_eps(Laplace.formula("cost", cost) - Staircase.formula("cost", cost))
+    return (sp.limit(gap, eps, point, "+"),
+            sp.series(gap.subs(Delta, 1), eps, 0, 3).removeO())
+
+
 def _gap_limit(cost: str) -> Callable[[dict], Verdict]:
     def check(f: dict) -> Verdict:
         """The additive gap V_Lap - V* (engine formulas) at the limit point of the formula:
         sympy's limit must equal the printed limit (amplitude: the gap -> 0)."""
-        gap = in_eps(Laplace.formula("cost", cost) - Staircase.formula("cost", cost))
-        lim = sp.limit(gap, eps, sp.sympify(f["limit eps"]), "+")
+        lim, series = _gap_at(cost, sp.sympify(f["limit eps"]))
         ok, why = decide_identity(lim, f["gap"])
         return Verdict(ok is True, detail=f"V_Lap - V* -> {lim} as eps -> {f['limit eps']}: "
-                       f"{why}; series {sp.series(gap.subs(Delta, 1), eps, 0, 3).removeO()}")
+                       f"{why}; series {series}")
     return check
 
 
@@ -203,7 +212,7 @@ def _stair_theta(cost: str) -> Callable[[dict], Verdict]:
         """V*/rate has a finite positive limit as b = e^{-eps} -> 0 (sympy): V* =
         Theta(rate) as eps -> oo."""
         rate = sp.sympify(f["rate"]).subs(sp.exp(-eps), b).subs(eps, -sp.log(b))
-        lim = sp.limit(sp.simplify(Staircase.formula("cost", cost) / rate), b, 0, "+")
+        lim = sp.limit(simplified(Staircase.formula("cost", cost) / rate), b, 0, "+")
         ok = bool(lim.is_finite and lim.is_positive) and not lim.free_symbols
         return Verdict(ok, detail=f"V*/rate -> {lim} as b = e^-eps -> 0")
     return check
@@ -529,11 +538,11 @@ def _md_objective(f: dict) -> Verdict:
     if all(v.is_rational_function() for v in vals):
         differ = any(sp.cancel(v - vals[0]) != 0 for v in vals[1:])
     else:
-        differ = len({sp.simplify(v) for v in vals}) != 1
+        differ = len({simplified(v) for v in vals}) != 1
     if differ:
         return Verdict(False, detail=f"cost/objective is not constant: {vals}")
     ratio = sp.cancel(sp.together(cost / obj))
-    const = ratio.free_symbols <= {Delta} and bool(sp.simplify(ratio / Delta).is_positive)
+    const = ratio.free_symbols <= {Delta} and bool(simplified(ratio / Delta).is_positive)
     return Verdict(bool(const), detail=f"engine E||X||_1 / printed objective = {ratio} (a "
                    f"positive constant: {const})")
 
@@ -595,7 +604,7 @@ def _md_laplace(f: dict) -> Verdict:
 def _md_independent(f: dict) -> Verdict:
     cost = IndependentStaircase.formula("cost", "amplitude")
     rate = sp.sympify(f["rate"]).subs(eps, -sp.log(b))
-    lim = sp.limit(sp.simplify(cost / rate), b, 0, "+")
+    lim = sp.limit(simplified(cost / rate), b, 0, "+")
     return Verdict(bool(lim.is_finite and lim.is_positive) and not lim.free_symbols,
                    detail=f"V = {cost}; V/rate -> {lim} as b -> 0")
 
@@ -704,12 +713,12 @@ def _zero_delta_optimal(f: dict) -> Verdict:
     value = _Lf(uu) - delta_u * ((2 * uu - 1) * _Lf(uu)
                                  - sp.Sum(_Lf(_kk), (_kk, -(uu - 1), uu - 1)))
     uniform = sp.sympify(f["mass"]) * (_Lf(uu) + sp.Sum(_Lf(_kk), (_kk, -(uu - 1), uu - 1)))
-    equal = sp.simplify(sp.expand(value - uniform)) == 0
-    feasible = sp.simplify(_Lf(uu) - (_Lf(uu) - _Lf(_kk)) - _Lf(_kk)) == 0  # L(k) <= L(u)
+    equal = vanishes(sp.expand(value - uniform))
+    feasible = vanishes(_Lf(uu) - (_Lf(uu) - _Lf(_kk)) - _Lf(_kk))  # L(k) <= L(u)
     equal = equal and feasible  # (for L(k) > L(u), y_k = 0 and nu = L(u) < L(k))
-    law = sp.simplify(2 * uu * sp.sympify(f["mass"]) - 1) == 0
-    tv = sp.simplify(sp.sympify(f["mass"]) - delta_u) == 0  # shift by 1: one point's mass
-    return Verdict(bool(equal and law and tv), detail=f"dual value = {sp.simplify(value)}; "
+    law = vanishes(2 * uu * sp.sympify(f["mass"]) - 1)
+    tv = vanishes(sp.sympify(f["mass"]) - delta_u)  # shift by 1: one point's mass
+    return Verdict(bool(equal and law and tv), detail=f"dual value = {simplified(value)}; "
                    f"uniform cost with the formula's mass: equal {equal}; a law: {law}; its "
                    f"(0, delta) profile at shift 1 = its mass = delta: {tv}")
 
@@ -729,12 +738,12 @@ def _uniform_support_cost() -> tuple[bool, bool, sp.Expr, sp.Expr]:
     def S(lo: sp.Expr, hi: sp.Expr) -> sp.Sum:
         return sp.Sum(G(_kk**2), (_kk, lo, hi))
     cost = S(-(_top - 1), _top)  # the support of the uniform law, times its mass
-    pieces = sp.simplify(cost - (S(-(_top - 1), -1) + S(0, 0) + S(1, _top))) == 0
+    pieces = vanishes(cost - (S(-(_top - 1), -1) + S(0, 0) + S(1, _top)))
     mirror = S(-(_top - 1), -1).change_index(_kk, -_kk) == S(1, _top - 1)
-    last = sp.simplify(S(1, _top) - S(1, _top - 1) - S(_top, _top)) == 0
+    last = vanishes(S(1, _top) - S(1, _top - 1) - S(_top, _top))
     ident = pieces and mirror and last  # = 2 sum_{1}^{m-1} L + L(m) + L(0), L(0) = 0
     split = (delta / Delta) * (2 * S(1, _top - 1) + G(_top**2))
-    private = sp.simplify(Delta * delta / Delta - delta) == 0  # shift by Delta
+    private = vanishes(Delta * delta / Delta - delta)  # shift by Delta
     return bool(ident), bool(private), split, cost
 
 
@@ -787,7 +796,7 @@ def _zero_delta_lb(f: dict) -> Verdict:
     kk = sp.Symbol("k", integer=True, positive=True)
     layer = sp.expand(sp.summation(2 * Delta * (uu - kk) / (2 * uu), (kk, 1, uu - 1)))
     chain = sp.expand(chain_bound(1))
-    same_chain = sp.simplify(layer - chain) == 0
+    same_chain = vanishes(layer - chain)
     rel = f["bound"]
     rr, qq = sp.symbols("r q", positive=True)
     held, sign = decide_lower(rel, chain, lambda e: e.subs({Delta: 1 + rr, uu: 1 + qq}),
@@ -825,7 +834,7 @@ def _zero_delta_formulas(power: int) -> Callable[[dict], Verdict]:
         sub = {uu: 1 / (2 * delta)}
         ok_lb = decide_identity(slides_formula(power).subs(sub), lb)[0] is True
         ok_ub = decide_identity(uniform_cost(power).subs(sub), f["V_UB"])[0] is True
-        excess = sp.simplify((lb - uniform_cost(power).subs(sub)).subs(Delta, 1))
+        excess = simplified((lb - uniform_cost(power).subs(sub)).subs(Delta, 1))
         not_bound = sign_of(excess.subs(delta, 1 / (2 * uu)), [uu]) == "positive"
         return Verdict(bool(ok_lb and ok_ub and not not_bound), bool(ok_ub),
                        f"V_LB printed = slides sum: {ok_lb}; V_UB = uniform cost: {ok_ub}; at "
@@ -1017,13 +1026,13 @@ def _md_upper_mechanisms(f: dict) -> Verdict:
     sum_m (|i_m + t_m| - |i_m|) eps/Delta <= ||t||_1 eps/Delta <= eps per coordinate by the
     Laplace lemma (:func:`~.common.laplace_sup_at`), and the engine's one-dimensional
     normalisation is (1 - lambda)/(1 + lambda) (sympy)."""
-    law = sp.simplify(sp.sympify(f["mass"]) * (Delta / delta) ** _dim) == 1
+    law = simplified(sp.sympify(f["mass"]) * (Delta / delta) ** _dim) == 1
     prod_gap = sp.expand(sum(_xs) - (1 - sp.Mul(*[(1 - x) for x in _xs])))
     # sum x - (1 - prod(1 - x)) = x1 x2 + x1 x3 + x2 x3 - x1 x2 x3 >= 0 on [0, 1]^3
     step = sp.expand((1 - (1 - _xs[0]) * (1 - _xs[1])) - (_xs[0] + _xs[1]) + _xs[0] * _xs[1])
     induction = step == 0  # 1 - (1 - a)(1 - x) = a + x - a x <= a + x
     lam = sp.sympify(f["lambda"])
-    rate = sp.simplify(-sp.log(lam))  # the per-unit log-ratio of the Laplacian
+    rate = simplified(-sp.log(lam))  # the per-unit log-ratio of the Laplacian
     private = sign_of(eps - rate * Delta, [eps, Delta]) in ("zero", "positive")
     norm = DiscreteLaplaceMD.normalisation()
     norm_ok = norm is None or decide_identity(
@@ -1065,7 +1074,7 @@ def _md_decided(power: int, f: dict) -> tuple[bool, str]:
         ok &= held
         rows.append(f"Delta {name}: d LB_1 = d ({lb1[name]}) with u = 1/(2 delta); d LB_1 - "
                     f"V_LB: {sign.split(': ')[-1]}")
-    ub = sp.simplify(_dim * uniform_cost(power).subs(uu, 1 / (2 * delta)) - f["V_UB"]) == 0
+    ub = vanishes(_dim * uniform_cost(power).subs(uu, 1 / (2 * delta)) - f["V_UB"])
     return ok and ub, "; ".join(rows) + f"; V_UB = d x uniform cost identically: {ub}"
 
 
@@ -1132,7 +1141,7 @@ def _md_optimal(f: dict) -> Verdict:
     for power in (1, 2):
         lb = tc.pair_window_bound(power)["odd"].subs(tc.h, (D - 1) / 2).subs(tc.uu, uu)
         ub = uniform_cost(power).subs(Delta, D)
-        equal = sp.simplify(lb - ub) == 0
+        equal = vanishes(lb - ub)
         ok &= equal
         rows.append(f"L = |i|^{power}: LB_1 = {sp.factor(lb)}, uniform cost {sp.factor(ub)}: "
                     f"equal {equal}")

@@ -17,8 +17,8 @@ import sympy as sp
 from dpsym.bounds import DiscreteLowerBound
 from dpsym.bounds.integer import u as uu
 from dpsym.bounds.integer import uniform_cost
-from dpsym.claims.common import V, fmt
-from dpsym.claims.decide import certified_sign
+from dpsym.claims.common import V, fmt, simplified
+from dpsym.claims.decide import certified_sign, vanishes
 from dpsym.claims.generic import cone_certificate
 from dpsym.claims.registry import CORRECTED, FAILS, Verdict, claim
 from dpsym.symbolic.numerics import to_mpf
@@ -68,7 +68,7 @@ def _zero_delta_sk(f: dict) -> Verdict:
     P(S_{k+1}) minus the formula's difference is 0 (sympy joins the generic sums); the
     (0, delta) constraint at S_k and d = 1 is P(S_k) - P(S_k + 1) <= delta, which implies the
     bound on that difference (a nonnegative combination)."""
-    diff = sp.simplify(_tail(_k) - _tail(_k + 1) - _as_sums(f["difference"]))
+    diff = simplified(_tail(_k) - _tail(_k + 1) - _as_sums(f["difference"]))
     ident = diff == 0
     pk = sp.Symbol("P_k", nonnegative=True)
     good, cert = _implied(f["bound"], pk, delta - pk, [pk, delta])
@@ -88,7 +88,7 @@ def _zero_delta_window(f: dict) -> Verdict:
     """For every law on Z, every integer k and every sensitivity Delta (symbolic): P(S_k) -
     P(S_k + Delta) minus the formula's window sum is 0 (sympy joins the generic sums), and
     the constraint at S_k, d = Delta bounds it (a nonnegative combination)."""
-    diff = sp.simplify(_tail(_k) - _tail(_k + _Dw) - sp.sympify(f["window"]))
+    diff = simplified(_tail(_k) - _tail(_k + _Dw) - sp.sympify(f["window"]))
     w = sp.Symbol("W", nonnegative=True)
     good, cert = _implied(f["bound"], w, delta - w, [w, delta])
     return Verdict(bool(diff == 0 and good), detail=f"P(S_k) - P(S_k + Delta) - window = "
@@ -208,7 +208,7 @@ def _eps_first(f: dict) -> Verdict:
     left side <= delta + (e^eps - 1)/2 (sympy identity); the printed coefficient (1 +
     eps^eps)/2 differs from (1 + e^eps)/2 (certified at eps = 1/2)."""
     got = _derived(sp.Integer(0), Delta)
-    fixed = sp.simplify(got - sp.sympify(f["head"]) - sp.sympify(f["sum"])) == 0
+    fixed = vanishes(got - sp.sympify(f["head"]) - sp.sympify(f["sum"]))
     e = sp.Rational(1, 2)
     printed = certified_sign((1 + e**e) / 2 - (1 + sp.exp(e)) / 2) == 0
     return Verdict(bool(printed), bool(fixed), f"derived: {got} <= delta + (e^eps - 1)/2 "
@@ -225,7 +225,7 @@ def _eps_second(f: dict) -> Verdict:
     """For every law and Delta (symbolic): the constraint at S_1 rearranged is the formula's
     left side (sympy identity)."""
     got = _derived(sp.Integer(1), Delta)
-    ok = sp.simplify(got - sp.sympify(f["head"]) - sp.sympify(f["sum"])) == 0
+    ok = vanishes(got - sp.sympify(f["head"]) - sp.sympify(f["sum"]))
     return Verdict(bool(ok), detail=f"derived: {got} <= delta + (e^eps - 1)/2")
 
 
@@ -251,9 +251,9 @@ def _eps_third(f: dict) -> Verdict:
     i2 = _iS + 1
     fixed = (_P0 * (_ee - 1) / 2 + sp.sympify(f["head"]) * _C(i2 - 1)
              + sp.sympify(f["last"]) * (_C(i2 + Delta - 1) - _C(i2 - 1)))
-    fixed_ok = sp.simplify(got - fixed) == 0
+    fixed_ok = vanishes(got - fixed)
     printed = _P0 * (_ee - 1) / 2 + (_ee - 1) * _C(i2 - 1) + _ee * _C(i2 + Delta - 1)
-    excess = sp.simplify(printed - got)
+    excess = simplified(printed - got)
     lam = sp.exp(-sp.Rational(1, 2))  # discrete Laplace, eps = 1, Delta = 2: e^{-eps/Delta}
     law = {_PM[j]: (1 - lam) / (1 + lam) * lam**j for j in range(_KS)}
     viol = (_PM[0] * (_ee - 1) / 2 + (_ee - 1) * _PM[1] + _ee * sum(_PM[1:4])

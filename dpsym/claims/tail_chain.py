@@ -34,7 +34,8 @@ from typing import Any
 import sympy as sp
 
 from dpsym.bounds.real import convergent_branch
-from dpsym.claims.decide import sign_certificate
+from dpsym.claims.common import simplified
+from dpsym.claims.decide import sign_certificate, vanishes
 from dpsym.symbols import Delta, b
 
 #: The paper's a, the summation index, n of the hypothesis, the discrete sensitivity N.
@@ -71,13 +72,13 @@ def chain_facts() -> dict[str, bool]:
     hyp = {a: A_HYP}
     return {
         "u_0 = 1/2 under the hypothesis":
-            sp.simplify(u(0).subs(hyp) - sp.Rational(1, 2)) == 0,
+            vanishes(u(0).subs(hyp) - sp.Rational(1, 2)),
         "u_{k+1} = b (u_k - delta)":
-            sp.simplify((u(k + 1) - b * (u(k) - DELTA_OF_A)).subs(hyp)) == 0,
-        "a b^k = u_k - u_{k+1}": sp.simplify(u(k) - u(k + 1) - a * b**k) == 0,
+            vanishes((u(k + 1) - b * (u(k) - DELTA_OF_A)).subs(hyp)),
+        "a b^k = u_k - u_{k+1}": vanishes(u(k) - u(k + 1) - a * b**k),
         "u_n = 0": u(n) == 0,
         "v_1 = b(1 - delta)/(1 + b) = u_1 + a b/(1 + b)":
-            sp.simplify(b * (1 - DELTA_OF_A) / (1 + b) - u(1) - a * b / (1 + b)).subs(hyp)
+            simplified(b * (1 - DELTA_OF_A) / (1 + b) - u(1) - a * b / (1 + b)).subs(hyp)
             .simplify() == 0,
     }
 
@@ -85,7 +86,7 @@ def chain_facts() -> dict[str, bool]:
 @functools.cache
 def theorem_bound(p: int) -> sp.Expr:
     r""":math:`2\Delta^p\sum_{k=1}^{n-1}(k^p - (k-1)^p)\,u_k`, in a, b, n, Delta."""
-    return sp.simplify(2 * Delta**p * _sum(sp.expand(k**p - (k - 1) ** p) * chain_u(),
+    return simplified(2 * Delta**p * _sum(sp.expand(k**p - (k - 1) ** p) * chain_u(),
                                            1, n - 1))
 
 

@@ -35,7 +35,8 @@ import functools
 
 import sympy as sp
 
-from dpsym.claims.decide import sign_certificate
+from dpsym.claims.common import simplified
+from dpsym.claims.decide import sign_certificate, vanishes
 from dpsym.claims.generic import cone_certificate
 from dpsym.symbols import Delta, delta
 
@@ -65,9 +66,9 @@ def condition_reduction(half_width: sp.Expr = Delta / 2) -> tuple[bool, str]:
     ok &= good
     rows.append(f"P(H) - P_d(H) - (P(S) - P_d(S)) = {cert}")
     # P_d(H) = P(X + d < d/2) = P(X < -d/2)
-    shift_ok = sp.simplify((_d / 2 - _d) - (-_d / 2)) == 0
+    shift_ok = vanishes((_d / 2 - _d) - (-_d / 2))
     derived = (_d / 2).subs(_d, Delta)
-    width_ok = sp.simplify(sp.sympify(half_width) - derived) == 0
+    width_ok = vanishes(sp.sympify(half_width) - derived)
     ok &= shift_ok and width_ok
     rows.append(f"the central interval [-w, w]: w = {derived} (printed {half_width}): {width_ok}")
     rows.append("P(H) - P_d(H) = P(X < d/2) - P(X < -d/2) = P([-d/2, d/2)): the interval "
@@ -79,12 +80,12 @@ def condition_reduction(half_width: sp.Expr = Delta / 2) -> tuple[bool, str]:
 def _component(power: int) -> tuple[sp.Expr, sp.Expr, sp.Expr, bool]:
     """(c(a), m(a) for a <= Delta/2, m(a) for a >= Delta/2) of U_a, integrated by sympy,
     and the mixture identity (the density of the mixture is phi); computed once."""
-    cost = sp.simplify(2 * sp.integrate(_x**power / (2 * _a), (_x, 0, _a)))
-    inner = sp.simplify(2 * sp.integrate(1 / (2 * _a), (_x, 0, _a)))
-    outer = sp.simplify(2 * sp.integrate(1 / (2 * _a), (_x, 0, Delta / 2)))
+    cost = simplified(2 * sp.integrate(_x**power / (2 * _a), (_x, 0, _a)))
+    inner = simplified(2 * sp.integrate(1 / (2 * _a), (_x, 0, _a)))
+    outer = simplified(2 * sp.integrate(1 / (2 * _a), (_x, 0, Delta / 2)))
     phi = sp.Function("phi")
     mix = sp.integrate(-sp.diff(phi(_a), _a) / (2 * _a) * 2 * _a, (_a, _x, _R))
-    return cost, inner, outer, sp.simplify(mix - (phi(_x) - phi(_R))) == 0
+    return cost, inner, outer, vanishes(mix - (phi(_x) - phi(_R)))
 
 
 #: The dual certificates (lambda, nu, the tangency point L) per cost and regime, with the
@@ -110,13 +111,13 @@ def _feasible(cost_name: str, regime: str) -> tuple[bool, str | None, sp.Expr, s
     lam, nu, L, dl = CERTIFICATES[(cost_name, regime)]
     sub = {delta: dl, Delta: 1 + _t}  # Delta = 1 + t: any positive value, scaled
     # on [0, Delta/2]: c(a) + lambda - nu >= lambda - nu >= 0
-    low = sign_certificate(sp.simplify((lam - nu).subs(sub)), [_beta, _t])
+    low = sign_certificate(simplified((lam - nu).subs(sub)), [_beta, _t])
     # on [Delta/2, oo): a (c(a) - nu) + lambda Delta/2 = (a - L)^2 Q(a), Q > 0 for a > 0
     num = sp.expand(_a * (cost - nu) + lam * Delta / 2)
     q, r = sp.div(sp.Poly(num, _a), sp.Poly(sp.expand((_a - L) ** 2), _a))
-    tangent = sp.simplify(r.as_expr()) == 0
-    q_sign = sign_certificate(sp.simplify(q.as_expr().subs(sub)), [_a, _beta, _t])
-    l_ok = sign_certificate(sp.simplify((L - Delta / 2).subs(sub)), [_beta, _t])
+    tangent = vanishes(r.as_expr())
+    q_sign = sign_certificate(simplified(q.as_expr().subs(sub)), [_a, _beta, _t])
+    l_ok = sign_certificate(simplified((L - Delta / 2).subs(sub)), [_beta, _t])
     feasible = (low in ("zero", "positive") and tangent and q_sign == "positive"
                 and l_ok in ("zero", "positive")
                 and sign_certificate(lam.subs(sub), [_beta, _t]) == "positive")
@@ -129,7 +130,7 @@ def duality_certificate(cost_name: str, engine_cost: sp.Expr) -> tuple[bool, str
     P_alpha, a Piecewise in delta) in each regime."""
     power = 1 if cost_name == "amplitude" else 2
     cost, inner, outer, mix_ok = _component(power)
-    ok = mix_ok and inner == 1 and sp.simplify(outer - Delta / (2 * _a)) == 0
+    ok = mix_ok and inner == 1 and vanishes(outer - Delta / (2 * _a))
     rows = [f"U_a: E|X|^{power} = {cost}, central mass 1 (a <= Delta/2), {outer} (a >= "
             f"Delta/2); mixture density = phi: {mix_ok}"]
     if not isinstance(engine_cost, sp.Piecewise) or len(engine_cost.args) != 2:
@@ -141,7 +142,7 @@ def duality_certificate(cost_name: str, engine_cost: sp.Expr) -> tuple[bool, str
         edge = sp.Le(delta, dl.subs(_beta, 0)) if regime == "low" else sp.true
         ok &= piece[1] == edge
         feasible, low, q, q_sign = _feasible(cost_name, regime)
-        value = sp.simplify((nu - lam * delta) - piece[0])
+        value = simplified((nu - lam * delta) - piece[0])
         good = feasible and value == 0
         ok &= good
         rows.append(f"{regime} delta (delta = {dl}, beta > 0): lambda = {lam}, nu = {nu}; "
@@ -191,7 +192,7 @@ def rearrangement_reduction(which: str, shape: sp.Expr | None = None) -> tuple[b
     if which == "tail":
         h, T = LEVEL, TAIL
         b = STEP_END if shape is None else sp.sympify(shape)
-        mass_ok = sp.simplify(sp.integrate(h, (_x, Delta / 2, b)) - T) == 0
+        mass_ok = vanishes(sp.integrate(h, (_x, Delta / 2, b)) - T)
         J1, J2, M1, M2, cb = sp.symbols("J1 J2 M1 M2 c_b", real=True)
         change = (-J1 + cb * M1) + (-J2 + cb * M2)
         change = change.subs(M2, -M1)  # M1 + M2 = (mass of g) - (mass of phi) = T - T = 0
@@ -206,10 +207,10 @@ def rearrangement_reduction(which: str, shape: sp.Expr | None = None) -> tuple[b
         change = c.subs(_x, 0) * E - 2 * K
         good, cert = cone_certificate(-change, [K], {}, [])
         # central mass before: a_0 + 2 I; after: (a_0 + E) + 2 h Delta/2
-        central = sp.simplify((a0 + E + h * Delta) - (a0 + 2 * inner))
+        central = simplified((a0 + E + h * Delta) - (a0 + 2 * inner))
         level = sp.solve(sp.Eq(al + h * Delta, dl), h)[0]
         want = UNIFORM_LEVEL if shape is None else sp.sympify(shape)
-        p_alpha = sp.simplify(level - want) == 0
+        p_alpha = vanishes(level - want)
         ok &= good and central == 0 and p_alpha
         rows.append(f"minus the cost change = {cert}; central mass change {central}; atom "
                     f"alpha + level h Delta = delta_P gives h = {level} (P_alpha): {p_alpha}")

@@ -18,6 +18,7 @@ from dpsym.claims.decide import (
     refuted,
     rounds_to,
     sign_certificate,
+    vanishes,
 )
 
 x, y = sp.symbols("x y", positive=True)
@@ -177,3 +178,30 @@ def test_rounds_to_refuses_inexact_printed_numbers():
     assert not held and "not an exact decimal" in why
     held, why = rounds_to(sp.Rational(1, 3), sp.Rational(1, 3))
     assert not held and "not a terminating decimal" in why
+
+
+n = sp.Symbol("n", integer=True)
+
+#: (expression, whether sympy.simplify reduces it to 0): identities decided by cancel, by
+#: simplify only (exp/log rules, trigonometry, an integer symbol's parity), and differences
+#: refuted by a certified value (real symbols, and a complex one at a real probe).
+VANISHING = [
+    ((x - 1) ** 2 - (x**2 - 2 * x + 1), True),
+    (sp.exp(x) * sp.exp(y) - sp.exp(x + y), True),
+    (sp.log(x * y) - sp.log(x) - sp.log(y), True),
+    (sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1, True),
+    ((-1) ** (2 * n) - 1, True),
+    (sp.Sum(n, (n, 1, 3)) - 6, True),  # a bound variable: simplify decides
+    (x - y, False),
+    (sp.exp(x) - 1 - x, False),
+    (sp.log(z**2) - 2 * sp.log(z), False),  # not an identity for a complex z
+    ((-1) ** n - 1, False),
+    (x * (1 + sp.Rational(1, 1000)) - x, False),
+]
+
+
+@pytest.mark.parametrize(("expr", "zero"), VANISHING)
+def test_vanishes_is_simplify_to_zero(expr: sp.Expr, zero: bool) -> None:
+    """The cheap routes (a certified witness, cancel) decide exactly what simplify does."""
+    assert vanishes(expr) is zero
+    assert (sp.simplify(expr) == 0) is zero
