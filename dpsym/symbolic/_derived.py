@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '997dad54eaa825303fecf8aa3d883b53ff2b64947cb424738f8c1faa6ff192d0'
+FINGERPRINT = '3f0f6a51e45e53502ea99b34eb497b41ff383f4d59cabd2f47d09118d18c2db1'
 
 def _e0():
     with evaluate(False):

@@ -23,6 +23,7 @@ from typing import Any
 import flint
 import mpmath
 import sympy as sp
+from sympy.core.parameters import global_parameters
 
 from dpsym.errors import UnsupportedError
 from dpsym.precision import workdps
@@ -80,7 +81,20 @@ def factor(expr: sp.Expr, *, polynomials: bool = False) -> sp.Expr:
     denominator apart into primitive irreducible factors normalised alike, so that common
     ones cancel as powers of one base and the result is the same (the ``sympy.cancel``
     took half the time of the expansions' output).
+
+    A pure function of its arguments (sympy expressions are immutable and compare
+    structurally, assumptions and the precision of a float included): the result is kept
+    for each argument and sympy's evaluation flags (:func:`_factored`), and an expansion
+    that meets the same coefficient again does not factor it twice.
     """
+    flags = global_parameters
+    return _factored(sp.sympify(expr), polynomials, flags.evaluate, flags.distribute)
+
+
+@lru_cache(maxsize=2048)
+def _factored(expr: sp.Expr, polynomials: bool, evaluate: bool, distribute: bool
+              ) -> sp.Expr:
+    """:func:`factor` of ``expr`` (computed once per arguments and evaluation flags)."""
     expr = combine_logs(expr)
     logs = {lg: sp.Dummy() for lg in expr.atoms(sp.log)}
     fraction = sp.together(expr.xreplace(logs))

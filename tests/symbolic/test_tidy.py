@@ -121,3 +121,18 @@ def test_tidy_forms() -> None:
     assert sp.fraction(out)[1] == sp.exp(2 * x) + 1
     assert len(logs(tidy(sp.cosh(x) * sp.log(a) - sp.cosh(x) * sp.log(b)))) == 1
     assert len(logs(tidy(sp.log(sp.exp(eps) + 1) - sp.log(2)))) == 1
+
+
+def test_factor_is_kept_per_expression_not_per_printed_form():
+    """``factor`` keeps its results by the expression itself: a symbol with other
+    assumptions, or a float of another precision, that prints alike is another argument
+    and gets its own result (twice, so that the second call is the kept one)."""
+    positive, plain = sp.Symbol("x", positive=True), sp.Symbol("x")
+    for _ in range(2):
+        assert factor(positive**2 - 1).free_symbols == {positive}
+        assert factor(plain**2 - 1).free_symbols == {plain}
+        for digits, bits in ((15, 53), (30, 103)):
+            tenth = sp.Float("0.1", digits)
+            found = factor(tenth * plain + tenth)
+            assert [f._prec for f in found.atoms(sp.Float)] == [bits]
+            assert found.as_coeff_Mul() == (tenth, plain + 1)
