@@ -109,8 +109,12 @@ class Browser:
         os.close(from_browser_w)
         self._buffer = b""
         self._next_id = 0
-        # a blank tab in front while a page loads in the background tab
-        self._blank = self._call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        # the blank tab Chromium opens with stays in front while a page loads in the
+        # background tab
+        tabs = [target["targetId"] for target in self._call("Target.getTargets")["targetInfos"]
+                if target["type"] == "page"]
+        self._blank = (tabs[0] if tabs else
+                       self._call("Target.createTarget", {"url": "about:blank"})["targetId"])
         self._target = self._call("Target.createTarget",
                                   {"url": "about:blank", "background": True})["targetId"]
         self._session = self._call("Target.attachToTarget",
