@@ -10,7 +10,7 @@ MathJax works.
 
 A page loads and is typeset in a background tab: hidden, so Chromium draws no frame of it
 while MathJax changes it formula by formula (each frame laid out and painted the whole page
-again: a quarter of Chromium's work), while the sizes that MathJax (and a check) asks for
+again: a fifth of Chromium's work), while the sizes that MathJax (and a check) asks for
 are computed as ever, on demand. Once typeset, its tab is brought to the front and shown
 (:data:`SHOWN`): what the page leaves to its next frames (the theme's icons, drawn by
 FontAwesome in an animation frame) is done, and the page is then what a reader sees.
