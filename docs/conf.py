@@ -17,20 +17,28 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import runpy
 import shutil
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# nbformat (myst-nb's, jupytext's) imports jsonschema, which, when the package rfc3987-syntax
+# is installed, compiles its 39 grammars at import (~2.7 CPU-s) for the "iri" format checks;
+# nbformat validates notebooks without a format checker, so nothing here uses them. The
+# package is left unimported (the checks are then absent, as without it), unless some
+# other tool imported it already.
+sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 sys.path.insert(0, str(HERE / "_ext"))
 sys.path.insert(0, str(HERE.parent))
-
-import dpsym  # noqa: E402
 
 project = "dpsym"
 author = "dpsym authors"
 copyright = "dpsym authors"
-release = version = getattr(dpsym, "__version__", "")
+# the version from its own file, without importing the package (all of its modules: the
+# documented ones are autodoc's and the local extensions' to import; the small sites of
+# tests/test_docs.py and docs/notebook_html.py read this configuration and document none)
+release = version = runpy.run_path(str(HERE.parent / "dpsym" / "_version.py"))["__version__"]
 
 root_doc = "index"
 extensions = [
@@ -189,6 +197,13 @@ def setup(app) -> None:
     app.connect("build-finished", _copy_mathjax)
     # MathJax on every page: the navigation shows titles with formulas on pages without any
     app.set_html_assets_policy("always")
+    # The theme's FontAwesome (a deferred script: it reads this configuration when it runs,
+    # after the page is parsed) replaces each icon of the page by its SVG once, at load.
+    # It would also watch every change of the page for icons added later, and MathJax
+    # changes the page for each formula it typesets: a tenth of the check of every page in
+    # a browser. The theme adds icons later only to a version-switcher or announcement
+    # banner, which this site has not: every icon is in the page at load.
+    app.add_js_file(None, body="window.FontAwesomeConfig = {observeMutations: false};")
 
 
 # --- the theme: sphinx-book-theme (Jupyter Book's), for executed notebooks and long

@@ -7,6 +7,13 @@ network port and no client library are needed. :meth:`Browser.evaluate` loads a 
 returns the value of a JavaScript expression evaluated in the page. The page waits for
 itself (:data:`WAIT`): one protocol call per page, not one every few milliseconds while
 MathJax works.
+
+A page loads and is typeset in a background tab: hidden, so Chromium draws no frame of it
+while MathJax changes it formula by formula (each frame laid out and painted the whole page
+again: a fifth of Chromium's work), while the sizes that MathJax (and a check) asks for
+are computed as ever, on demand. Once typeset, its tab is brought to the front and shown
+(:data:`SHOWN`): what the page leaves to its next frames (the theme's icons, drawn by
+FontAwesome in an animation frame) is done, and the page is then what a reader sees.
 """
 
 from __future__ import annotations
@@ -47,10 +54,18 @@ WAIT = f"""((url) => new Promise((resolve) => {{
   poll();
 }}))"""
 
+#: True after the page's next two animation frames (its tab shown): the work the page did
+#: in the first one is drawn.
+SHOWN = """new Promise((resolve) => requestAnimationFrame(
+  () => requestAnimationFrame(() => resolve(document.visibilityState === "visible"))))"""
+
 #: Chromium's background work that no page needs (updates of its components, network
-#: requests of its own, extensions).
+#: requests of its own, extensions); a background tab's timers run as a shown one's (not
+#: once a second), at the same priority.
 QUIET = ("--disable-background-networking", "--disable-component-update",
-         "--disable-extensions", "--disable-default-apps", "--disable-sync")
+         "--disable-extensions", "--disable-default-apps", "--disable-sync",
+         "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+         "--disable-backgrounding-occluded-windows")
 
 
 #: Moves the fds given as its first two arguments to 3 and 4 (duplicating both first, so
@@ -94,9 +109,16 @@ class Browser:
         os.close(from_browser_w)
         self._buffer = b""
         self._next_id = 0
-        target = self._call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        # the blank tab Chromium opens with stays in front while a page loads in the
+        # background tab
+        tabs = [target["targetId"] for target in self._call("Target.getTargets")["targetInfos"]
+                if target["type"] == "page"]
+        self._blank = (tabs[0] if tabs else
+                       self._call("Target.createTarget", {"url": "about:blank"})["targetId"])
+        self._target = self._call("Target.createTarget",
+                                  {"url": "about:blank", "background": True})["targetId"]
         self._session = self._call("Target.attachToTarget",
-                                   {"targetId": target, "flatten": True})["sessionId"]
+                                   {"targetId": self._target, "flatten": True})["sessionId"]
         self._call("Emulation.setDeviceMetricsOverride",
                    {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1,
                     "mobile": False}, session=True)
@@ -167,6 +189,7 @@ class Browser:
     def load(self, page: Path) -> None:
         """Open ``page`` and wait until it has loaded and its formulas are typeset."""
         url = page.resolve().as_uri()
+        self._call("Target.activateTarget", {"targetId": self._blank})
         self._call("Page.navigate", {"url": url}, session=True)
         deadline = time.monotonic() + self.timeout
         while True:
@@ -180,8 +203,13 @@ class Browser:
                 time.sleep(0.05)
                 continue
             if "exceptionDetails" not in result and result["result"].get("value") is True:
-                return
+                break
             time.sleep(0.05)
+        self._call("Target.activateTarget", {"targetId": self._target})
+        result = self._call("Runtime.evaluate", {"expression": SHOWN, "awaitPromise": True,
+                                                 "returnByValue": True}, session=True)
+        if result.get("result", {}).get("value") is not True:
+            raise RuntimeError(f"{page}: not shown after typesetting: {result}")
 
     def evaluate(self, page: Path, expression: str) -> Any:
         """Load ``page`` and return the value (JSON) of ``expression`` evaluated in it."""

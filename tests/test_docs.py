@@ -11,9 +11,9 @@ docs``, which ``.ci/run`` installs, else the ``jupyter-server-mathjax`` package)
 Chromium on PATH (``.ci/run`` installs it; CI
 fails without it) every page is loaded headless, offline, and checked after MathJax has
 typeset it (:data:`PAGE_DEFECTS`): no MathJax error of any kind, every formula typeset and
-its TeX in the house style, no TeX left raw in the text, every image loaded, no code or
-output block cut at its right edge. A small site built with the same configuration proves
-that the check finds each of these defects.
+its TeX in the house style, no TeX left raw in the text, every image loaded, every icon of
+the theme drawn, no code or output block cut at its right edge. A small site built with the
+same configuration proves that the check finds each of these defects.
 """
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ def test_mathjax_is_served_from_the_site(site: Path) -> None:
 PAGE_DEFECTS = r"""(() => {
   const clip = (s) => s.replace(/\s+/g, " ").trim().slice(0, 120);
   const found = {mathjax: [], unrendered: [], style: [], raw_tex: [], images: [],
-                 clipped: [], formulas: 0};
+                 icons: [], clipped: [], formulas: 0};
   const mj = window.MathJax;
   if (mj && mj.Hub) {
     // every message MathJax posted: TeX parse errors, "Math Processing Error", files
@@ -243,6 +243,10 @@ PAGE_DEFECTS = r"""(() => {
   }
   for (const img of document.images)
     if (!img.complete || img.naturalWidth === 0) found.images.push(img.getAttribute("src"));
+  // the theme's icons: FontAwesome replaces each <i class="fa-..."> by its SVG when the page
+  // loads, and only then (docs/conf.py: it does not watch the page for icons added later)
+  for (const el of document.querySelectorAll("i[class*='fa-'], span[class*='fa-']"))
+    found.icons.push(clip(`${el.tagName.toLowerCase()}.${el.className}`));
   // code and output blocks cut at their right edge (a horizontal scrollbar, or hidden)
   for (const el of document.querySelectorAll(
       "pre, div.highlight, div.cell_output, div.output, div.cell_input, div.math, "
@@ -254,7 +258,7 @@ PAGE_DEFECTS = r"""(() => {
 })()"""
 
 #: The kinds of defect :data:`PAGE_DEFECTS` reports.
-DEFECTS = ("mathjax", "unrendered", "style", "raw_tex", "images", "clipped")
+DEFECTS = ("mathjax", "unrendered", "style", "raw_tex", "images", "icons", "clipped")
 
 
 def _chromium() -> str:
@@ -296,8 +300,8 @@ def test_every_page_reads_cleanly_in_chromium(site: Path, chromiums: Chromiums) 
     r"""Headless Chromium, offline (``file://``), a 1280 px wide window: on every page of
     the site (:func:`_pages`) MathJax reports no error and typesets every formula, each
     formula's TeX is in the house style (primes as ``^{\prime}``, ``\varepsilon``), no
-    ``$``, ``\(`` or ``\[`` is left in the text, every image loads, and no code or output
-    block is cut at its right edge."""
+    ``$``, ``\(`` or ``\[`` is left in the text, every image loads, every icon of the theme
+    is drawn (an SVG), and no code or output block is cut at its right edge."""
     pages = _pages(site)
     assert len(pages) >= 60, len(pages)
     found = _defects(chromiums, pages)
@@ -316,7 +320,8 @@ def test_every_page_reads_cleanly_in_chromium(site: Path, chromiums: Chromiums) 
 PROBE_PAGES = {
     "index": "# Probe\n\n```{toctree}\n:hidden:\n\n"
              + "\n".join(("clean", "prime", "epsilon", "parse_error", "undefined_macro",
-                          "raw_dollar", "missing_image", "clipped")) + "\n```\n",
+                          "raw_dollar", "missing_image", "late_icon", "clipped"))
+             + "\n```\n",
     "clean": ("# Clean\n\nA profile $\\delta(\\varepsilon^{\\prime})$ and\n\n"
               "$$V_1^{\\prime}(\\gamma) = \\frac{\\Delta\\sqrt b}{1 - b}$$\n\n"
               '<span class="dpsym-verdict dpsym-verdict-proof">proof</span>\n'
@@ -330,6 +335,11 @@ PROBE_PAGES = {
     "undefined_macro": "# Undefined macro\n\n$\\notamacro x$\n",
     "raw_dollar": "# Raw dollar\n\nA formula left as text: \\$x^2\\$.\n",
     "missing_image": '# Missing image\n\n<img src="nowhere.png" alt="missing">\n',
+    # an icon added once the page has loaded, as the theme's banners would add theirs
+    "late_icon": ('# Late icon\n\n<p id="late"></p>\n\n<script>window.addEventListener("load", '
+                  '() => document.getElementById("late").append(Object.assign('
+                  'document.createElement("i"), {className: "fa-solid fa-xmark"})));'
+                  '</script>\n'),
     "clipped": ('# Clipped\n\n<div class="cell_output"><pre style="white-space: pre; '
                 'overflow-x: auto">' + "x = 1; " * 400 + "</pre></div>\n"),
 }
@@ -384,9 +394,10 @@ def test_the_browser_check_finds_each_defect(probe_sites: dict[str, Path],
     r"""The check of :func:`test_every_page_reads_cleanly_in_chromium` on a probe site built
     with the documentation's configuration: a page with a prime written ``'`` is caught,
     and so are ``\epsilon``, a TeX parse error, an undefined macro, a raw ``$``, a missing
-    image and a clipped output block — each exactly as that kind, while the clean page
-    (primes as ``^{\prime}``, a display formula, verdict badges, a long code line) has
-    none. The badges are styled by ``docs/_static/dpsym.css``: four distinct colours."""
+    image, an icon added after the page loaded (not drawn) and a clipped output block —
+    each exactly as that kind, while the clean page (primes as ``^{\prime}``, a display
+    formula, verdict badges, a long code line, the theme's icons) has none. The badges are
+    styled by ``docs/_static/dpsym.css``: four distinct colours."""
     out = probe_sites["defects"]
     pages = {name: out / f"{name}.html" for name in PROBE_PAGES if name != "index"}
     found = _defects(chromiums, list(pages.values()))
@@ -395,15 +406,16 @@ def test_the_browser_check_finds_each_defect(probe_sites: dict[str, Path],
     assert kinds == {"clean": [], "prime": ["style"], "epsilon": ["style"],
                      "parse_error": ["mathjax"], "undefined_macro": ["mathjax"],
                      "raw_dollar": ["raw_tex"], "missing_image": ["images"],
-                     "clipped": ["clipped"]}, json.dumps({p.name: d for p, d in found.items()})
+                     "late_icon": ["icons"], "clipped": ["clipped"]}, json.dumps(
+                         {p.name: d for p, d in found.items()})
     assert found[pages["clean"]]["formulas"] == 2
     assert found[pages["prime"]]["formulas"] == 2
-    colours = chromiums.take(1)[0].evaluate(pages["clean"], """JSON.stringify(
+    colours, icons = json.loads(chromiums.take(1)[0].evaluate(pages["clean"], """JSON.stringify([
             [...document.querySelectorAll('.dpsym-verdict')].map(el => {
               const style = getComputedStyle(el);
               return [style.color, style.backgroundColor, style.borderRadius];
-            }))""")
-    colours = json.loads(colours)
+            }), document.querySelectorAll('svg.svg-inline--fa').length])"""))
+    assert icons >= 5, icons  # the theme's icons, drawn
     assert len(colours) == 4 and len({tuple(c[:2]) for c in colours}) == 4, colours
     assert all(c[1] not in ("rgba(0, 0, 0, 0)", "transparent") for c in colours), colours
 
