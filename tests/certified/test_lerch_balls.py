@@ -39,24 +39,43 @@ def reference(t: object, s: Fraction, a: object, dps: int = DPS) -> mpmath.mpf:
     r""":math:`\sum_{k \ge 0} e^{-kt} (k + a)^s` (:math:`0^s = 0`) at ``dps`` digits: term by
     term when :math:`t` is not small (until the terms are :math:`10^{-dps-20}` of the sum
     and the ratio of successive terms is below :math:`(1 + z)/2`), else FLINT's Lerch
-    transcendent (:func:`lerch_phi`)."""
+    transcendent (:func:`lerch_phi`). The terms are summed in Arb at ``dps + 20`` digits
+    (FLINT's elementary functions, none of dpsym's code), the rounding of the whole sum
+    required below :math:`10^{-dps-10}` relative."""
     if _mp(t) < mpmath.mpf("0.05"):
         return lerch_phi(t, s, a, dps)
-    with mpmath.workdps(dps + 20):
-        t, a = _mp(t), _mp(a)
-        sigma = mpmath.mpf(s.numerator) / s.denominator
-        z = mpmath.exp(-t)
-        total, k, zk = mpmath.mpf(0), 0, mpmath.mpf(1)
-        tiny = mpmath.mpf(10) ** (-dps - 20)
+    with arb_workprec(_bits(dps)):
+        z, x = (-_arb_exact(t)).exp(), _arb_exact(a)
+        sigma = flint.arb(flint.fmpq(s.numerator, s.denominator))
+        half = (1 + z) / 2
+        tiny = flint.arb(10) ** (-dps - 20)
+        total, k, zk = flint.arb(0), 0, flint.arb(1)
         while True:
-            base = k + a
-            term = zk * base**sigma if base else mpmath.mpf(0)
+            base = x + k
+            nonzero = not base.is_zero()
+            term = zk * base**sigma if nonzero else flint.arb(0)
             total += term
-            ratio = z * ((k + 1 + a) / (k + a)) ** sigma if base else 1
-            if k > 2 and ratio < (1 + z) / 2 and abs(term) < tiny * abs(total):
-                return total
+            if k > 2 and abs(term).mid() < (tiny * abs(total)).mid():
+                ratio = z * ((base + 1) / base) ** sigma if nonzero else flint.arb(1)
+                if ratio.mid() < half.mid():
+                    return _mpf_of(total, dps)
             k += 1
             zk *= z
+
+
+def _bits(dps: int) -> int:
+    """The working precision of a reference of ``dps`` digits (20 guard digits)."""
+    return int((dps + 20) * 3.33) + 32
+
+
+def _mpf_of(found: flint.arb, dps: int) -> mpmath.mpf:
+    """A reference ball's midpoint as an mpf of ``dps + 20`` digits, the ball required
+    narrower than :math:`10^{-dps-10}` relative."""
+    assert found.is_finite() and found.rel_accuracy_bits() > (dps + 10) * 3.33, \
+        (found, found.rel_accuracy_bits())
+    man, exp = found.mid().man_exp()
+    with mpmath.workdps(dps + 20):
+        return mpmath.mpf((int(man), int(exp)))
 
 
 def lerch_phi(t: object, s: Fraction, a: object, dps: int) -> mpmath.mpf:
@@ -66,28 +85,25 @@ def lerch_phi(t: object, s: Fraction, a: object, dps: int) -> mpmath.mpf:
     :math:`10^{-dps-10}` relative, its midpoint as an mpf of ``dps + 20`` digits. (On every
     small-:math:`t` reference of this file it agrees with mpmath's ``lerchphi``, an
     integral by quadrature, to :math:`10^{-dps-14}`, in a tenth of the time.)"""
-    with arb_workprec(int((dps + 20) * 3.33) + 32):
+    with arb_workprec(_bits(dps)):
         z = (-_arb_exact(t)).exp()
         minus_s = flint.acb(-flint.arb(flint.fmpq(s.numerator, s.denominator)))
         x = _arb_exact(a)
         found = (z * flint.acb(z).lerch_phi(minus_s, 1) if x.is_zero()
                  else flint.acb(z).lerch_phi(minus_s, x)).real
-        assert found.is_finite() and found.rel_accuracy_bits() > (dps + 10) * 3.33, \
-            (t, s, a, found.rel_accuracy_bits())
-        man, exp = found.mid().man_exp()
-    with mpmath.workdps(dps + 20):
-        return mpmath.mpf((int(man), int(exp)))
+        return _mpf_of(found, dps)
 
 
 def _arb_exact(x: object) -> flint.arb:
     """A Fraction, int, decimal string or mpf as an Arb number (exact, or a ball around a
-    decimal at the working precision)."""
+    non-dyadic fraction or decimal at the working precision)."""
     if isinstance(x, str):
         x = Fraction(x)
     if isinstance(x, Fraction | int):
         q = Fraction(x)
         return flint.arb(flint.fmpq(q.numerator, q.denominator))
-    man, exp = mpf_man_exp(mpmath.mpf(x))
+    assert isinstance(x, mpmath.mpf), x
+    man, exp = mpf_man_exp(x)  # its exact binary value, whatever the working precision
     return flint.arb((man, exp))
 
 
