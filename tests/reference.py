@@ -71,7 +71,7 @@ def staircase_cost(eps, Delta, gamma, p, quad: bool = False) -> mpmath.mpf:
 def _staircase_sums_by_sympy(p: int) -> tuple:
     """(moment, mass) of the unnormalised staircase on [0, oo) for symbolic step fraction
     ``g``, sensitivity ``D`` and ratio ``bb``: each step integrated by ``sympy.integrate``,
-    the periods summed by ``sympy.summation`` (its convergent branch, bb < 1)."""
+    the periods summed by ``sympy.summation`` term by term (its convergent branch, bb < 1)."""
     import sympy as sp
 
     k = sp.Symbol("k", integer=True, nonnegative=True)
@@ -87,7 +87,10 @@ def _staircase_sums_by_sympy(p: int) -> tuple:
         return value
 
     def total(expr):
-        s = sp.summation(sp.expand(bb**k * expr), (k, 0, sp.oo))
+        # term by term of the expanded sum (each a constant times bb**k k**j): the same
+        # geometric-series rules, without sympy's attempts to telescope pairs of terms
+        terms = sp.Add.make_args(sp.expand(bb**k * expr))
+        s = sp.Add(*(sp.summation(term, (k, 0, sp.oo)) for term in terms))
         return s.replace(lambda e: isinstance(e, sp.Piecewise), convergent)
 
     return total(mom), total(mass), (bb, g, D)
