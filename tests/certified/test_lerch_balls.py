@@ -431,29 +431,36 @@ def test_a_non_integer_moment_within_a_thousandth_of_an_ulp_of_a_tie_rounds_corr
     digits, dps = 8, 40
     q = mpmath.mpf(3) / 2  # the moment 1/2, plus one
 
-    def _staircase_moment(t, _):
+    def _staircase_moment(t):
         # E|X|^(1/2) from the density a b^k on [k, k + g), a b^(k+1) on [k + g, k + 1):
         # 200 periods (eps near 1: the rest is below e^-190, far under 10^-40). The
-        # powers that do not depend on g, k^q and b^k, are computed once per working
-        # precision (mpmath.diff raises it), the very numbers each term would compute
+        # powers that do not depend on g, k^q and b^k, are computed once per eps
         bb = mpmath.exp(-t)
-        fixed = {}
+        kq, bk = [k**q for k in range(201)], [bb**k for k in range(200)]
 
         def cost(g):
-            prec = mpmath.mp.prec
-            if prec not in fixed:
-                fixed[prec] = ([k**q for k in range(201)], [bb**k for k in range(200)])
-            kq, bk = fixed[prec]
             a = (1 - bb) / (2 * (g + bb * (1 - g)))
             gq = [(k + g) * mpmath.sqrt(k + g) for k in range(200)]  # (k + g)^(3/2)
             return 2 * mpmath.fsum((a * (gq[k] - kq[k]) + a * bb * (kq[k + 1] - gq[k]))
                                    / q * bk[k] for k in range(200))
-        return cost
 
-    def optimum(t):  # the cost at the root of its numerical derivative in gamma
+        def slope(g):
+            # cost = 2 a S / q, S = sum_k b^k ((1 - b)(k + g)^q - k^q + b (k + 1)^q),
+            # a = (1 - b) / (2 w), w = g + b (1 - g): by hand, with dS/dg = sum_k
+            # b^k (1 - b) q (k + g)^(q - 1) and da/dg = -a (1 - b) / w
+            w = g + bb * (1 - g)
+            a = (1 - bb) / (2 * w)
+            roots = [mpmath.sqrt(k + g) for k in range(200)]  # (k + g)^(q - 1)
+            total = mpmath.fsum(bk[k] * ((1 - bb) * (k + g) * roots[k] - kq[k]
+                                         + bb * kq[k + 1]) for k in range(200))
+            dtotal = (1 - bb) * q * mpmath.fsum(bk[k] * roots[k] for k in range(200))
+            return 2 * a / q * (dtotal - (1 - bb) * total / w)
+        return cost, slope
+
+    def optimum(t):  # the cost at the root of its derivative in gamma
         with mpmath.workdps(dps):
-            cost = _staircase_moment(t, q)
-            g = mpmath.findroot(lambda s: mpmath.diff(cost, s), mpmath.mpf("0.45"))
+            cost, slope = _staircase_moment(t)
+            g = mpmath.findroot(slope, mpmath.mpf("0.45"))
             assert 0 < g < 1
             return cost(g)
 
