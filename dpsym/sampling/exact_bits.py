@@ -156,37 +156,11 @@ def bernoulli_rational(source: Bits, num: int, den: int) -> bool:
 
 def _bernoulli_exp_neg_unit(source: Bits, num: int, den: int) -> bool:
     r""":math:`\mathrm{Bernoulli}(e^{-\gamma})` for :math:`\gamma = \mathrm{num}/\mathrm{den}
-    \in [0, 1]` (CKS Algorithm 1, first part).
-
-    The loop is ``while source.below(den * k) < num: k += 1`` (:math:`A \sim
-    \mathrm{Bernoulli}(\gamma / k)`) with :meth:`RandomBits.below` inlined: the
-    accumulator is kept in local variables and the same bits are consumed in the same
-    order, so the draws are those of that loop.
-    """
+    \in [0, 1]` (CKS Algorithm 1, first part)."""
     k = 1
-    acc, nbits = source._acc, source._nbits
-    while True:
-        n = den * k
-        if n == 1:
-            v = 0
-        else:
-            ell = (n - 1).bit_length()
-            mask = (1 << ell) - 1
-            while True:
-                if nbits >= ell:
-                    v = acc & mask
-                    acc >>= ell
-                    nbits -= ell
-                else:  # top up through :meth:`RandomBits.bits`
-                    source._acc, source._nbits = acc, nbits
-                    v = source.bits(ell)
-                    acc, nbits = source._acc, source._nbits
-                if v < n:
-                    break
-        if v >= num:
-            break
+    below = source.below
+    while below(den * k) < num:  # A ~ Bernoulli(gamma / k)
         k += 1
-    source._acc, source._nbits = acc, nbits
     return k & 1 == 1
 
 
