@@ -36,10 +36,16 @@ DOCS_BUILD = all(importlib.util.find_spec(name) is not None for name in (
     "sphinx", "myst_nb", "jupytext", "sphinx_book_theme", "sphinx_copybutton"))
 #: The notebooks run here as plain scripts: every one when the documentation is not built;
 #: otherwise (each notebook already runs once, in the kernel) those whose plain-text path
-#: shows something of its own -- formulas and figures (``laplace``, below), verdict badges
-#: as text (``proofs_004``), a selection table (``optimal_zero_delta``).
+#: shows something of its own -- formulas and figures (``laplace``, :data:`SCRIPT_OUTPUT`),
+#: verdict badges as text (``proofs_004``), a selection table (``optimal_zero_delta``).
+#: Each runs once here, in :func:`test_notebook_runs_as_a_script_without_ipython`.
 SCRIPTED = NOTEBOOKS if not DOCS_BUILD else [
-    p for p in NOTEBOOKS if p.stem in {"proofs_004", "optimal_zero_delta"}]
+    p for p in NOTEBOOKS if p.stem in {"laplace", "proofs_004", "optimal_zero_delta"}]
+#: What a notebook's plain-script run must print (whole lines) and the figures it must save.
+SCRIPT_OUTPUT: dict[str, tuple[list[str], list[str]]] = {
+    "laplace": ([r"\mathbb{E}|X|^2 = \frac{2 \Delta^{2}}{\varepsilon^{2}}"],
+                ["laplace-1.png", "laplace-2.png"]),
+}
 
 
 def test_notebooks_found() -> None:
@@ -93,27 +99,27 @@ def test_notebook_runs_as_a_script_without_ipython(path: Path, tmp_path: Path) -
     cell's assertions pass, formulas print as LaTeX text (never an object's repr), figures
     are saved as PNG files outside the checkout. (In a Jupyter kernel every notebook is
     executed by the documentation build, ``tests/test_docs.py``, where a cell that raises
-    fails the build.)"""
+    fails the build.) For the notebooks of :data:`SCRIPT_OUTPUT`, the given lines are
+    printed and exactly the given figures saved."""
     proc = _run_without_ipython(path.name, tmp_path)
     assert proc.returncode == 0, f"{path.name}:\n{proc.stderr[-3000:]}"
     for junk in ("IPython", "object at 0x", "np.float64(", "<Figure size"):
         assert junk not in proc.stdout, (path.name, junk)
+    lines = proc.stdout.splitlines()
     for figure in tmp_path.glob("*.png"):
         assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert f"[figure saved to {figure}]" in proc.stdout.splitlines()
+        assert f"[figure saved to {figure}]" in lines
     assert list(NOTEBOOKS_DIR.glob("*.png")) == []  # nothing written into the checkout
+    if path.stem in SCRIPT_OUTPUT:
+        printed, figures = SCRIPT_OUTPUT[path.stem]
+        for line in printed:
+            assert line in lines, (path.name, line)
+        assert sorted(p.name for p in tmp_path.glob("*.png")) == figures
 
 
-def test_laplace_script_output(tmp_path: Path) -> None:
-    """The plain-script output of ``notebooks/laplace.py``: LaTeX text, two figures."""
-    proc = _run_without_ipython("laplace.py", tmp_path)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    for junk in ("IPython", "object at 0x", "np.float64(", "<Figure size"):
-        assert junk not in proc.stdout, junk
-    lines = proc.stdout.splitlines()
-    assert r"\mathbb{E}|X|^2 = \frac{2 \Delta^{2}}{\varepsilon^{2}}" in lines
-    assert sorted(p.name for p in tmp_path.glob("*.png")) == ["laplace-1.png",
-                                                              "laplace-2.png"]
+def test_script_output_names_scripted_notebooks() -> None:
+    """Every notebook with an expected plain-script output is one that runs here."""
+    assert set(SCRIPT_OUTPUT) <= {p.stem for p in SCRIPTED}
 
 
 def test_show_prints_latex_text_outside_jupyter(capsys: pytest.CaptureFixture[str]) -> None:
