@@ -21,6 +21,7 @@ from dpsym.mechanisms import DiscreteUniform
 from dpsym.mechanisms.textbook import hockey_stick, sup_over_sets
 from dpsym.precision import workdps
 from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import eps
 
 
@@ -240,19 +241,6 @@ def laplace_sup_at(scale: sp.Expr, sensitivity: sp.Expr) -> sp.Expr:
     return best.subs({_SCALE: scale, _SHIFT: sensitivity})
 
 
-def simplified(expr: sp.Expr) -> sp.Expr:
-    """``sympy.simplify(expr)``, computed once per expression: a claim's mutants change one
-    entry of its formula, and the checks simplify the same derived expressions for each of
-    them (and several claims derive the same ones)."""
-    return _simplified(sp.sympify(expr))
-
-
-@functools.lru_cache(maxsize=8192)
-def _simplified(expr: sp.Expr) -> sp.Expr:
-    """:func:`simplified` of a sympified expression."""
-    return sp.simplify(expr)
-
-
 def sign_of(expr: sp.Expr, positive: Sequence[sp.Symbol]) -> str | None:
     """The proven sign of ``expr`` for positive ``positive`` symbols: ``"zero"``,
     ``"positive"`` or ``"negative"`` (sympy's assumptions, then a polynomial certificate in
@@ -306,5 +294,4 @@ __all__ = [
     "rel_holds",
     "same",
     "sign_of",
-    "simplified",
 ]

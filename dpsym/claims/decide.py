@@ -25,10 +25,11 @@ import flint
 import sympy as sp
 
 from dpsym.certified.balls import enclosure
-from dpsym.claims.common import V, simplified
+from dpsym.claims.common import V
 from dpsym.core.expressions import exact_ball, exact_complex_ball
 from dpsym.errors import DomainError
 from dpsym.precision import arb_workprec
+from dpsym.symbolic.tidy import simplified
 
 
 def sign_certificate(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> str | None:

@@ -27,8 +27,8 @@ from collections.abc import Mapping, Sequence
 
 import sympy as sp
 
-from dpsym.claims.common import simplified
 from dpsym.claims.decide import decide_identity, sign_certificate, vanishes
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import eps
 
 

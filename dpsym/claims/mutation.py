@@ -41,9 +41,9 @@ from typing import Any
 import sympy as sp
 
 from dpsym.claims import registry
-from dpsym.claims.common import simplified
 from dpsym.claims.decide import certified_sign
 from dpsym.claims.registry import FAILS, Claim
+from dpsym.symbolic.tidy import simplified
 
 SCALE_UP, SCALE_DOWN = sp.Rational(1001, 1000), sp.Rational(999, 1000)
 _COMPLEMENT = {sp.GreaterThan: sp.StrictLessThan, sp.StrictGreaterThan: sp.LessThan,

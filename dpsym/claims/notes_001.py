@@ -22,7 +22,7 @@ import flint
 import mpmath
 import sympy as sp
 
-from dpsym.claims.common import V, laplace_sup_at, sign_of, simplified
+from dpsym.claims.common import V, laplace_sup_at, sign_of
 from dpsym.claims.decide import certified_sign, decide_identity, refuted, sign_certificate, vanishes
 from dpsym.claims.generic import CELLS_P, CELLS_Q, cone_certificate, event_supremum
 from dpsym.claims.registry import CORRECTED, REGISTRY, Verdict, claim
@@ -30,6 +30,7 @@ from dpsym.core.zero import is_identically_zero
 from dpsym.gaussian.enclosures import PROFILE, Phi, sigma
 from dpsym.mechanisms import TruncatedLaplace
 from dpsym.mechanisms.textbook import hockey_stick, name_and_shame, randomized_response
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import Delta, delta, eps, x
 
 _NB = "notebooks/gaussian_and_approximate_dp.py"

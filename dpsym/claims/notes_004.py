@@ -23,12 +23,12 @@ from dpsym.claims.common import (
     histogram_change,
     laplace_private,
     sign_of,
-    simplified,
 )
 from dpsym.claims.decide import certified_sign, decide_identity, rounds_to, vanishes
 from dpsym.claims.generic import affine_range, cone_certificate, exp_increasing, log_gap
 from dpsym.claims.registry import CORRECTED, Verdict, claim
 from dpsym.mechanisms.textbook import hockey_stick, sup_over_sets
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import Delta, delta, eps
 
 _NB_LAP, _NB_SEL = "notebooks/laplace.py", "notebooks/selection_and_approximate_dp.py"

@@ -32,7 +32,6 @@ from dpsym.claims.common import (
     laplace_sup_at,
     rel_holds,
     sign_of,
-    simplified,
 )
 from dpsym.claims.decide import (
     certified_sign,
@@ -49,6 +48,7 @@ from dpsym.gaussian.enclosures import PROFILE, sigma
 from dpsym.mechanisms import AnalyticGaussian, TruncatedLaplace
 from dpsym.precision import workdps
 from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import Delta, b, delta, eps, in_eps
 
 #: The source's text as printed (verbatim excerpts of the seed file), by claim id.

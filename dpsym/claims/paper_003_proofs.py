@@ -20,7 +20,7 @@ import mpmath
 import sympy as sp
 
 from dpsym.bounds.real import convergent_branch
-from dpsym.claims.common import laplace_sup_at, sign_of, simplified
+from dpsym.claims.common import laplace_sup_at, sign_of
 from dpsym.claims.decide import decide_identity, refuted, sign_certificate, vanishes
 from dpsym.claims.paper_003 import A_PARAM as _a
 from dpsym.claims.paper_003 import N_TERMS as _n
@@ -37,6 +37,7 @@ from dpsym.claims.registry import CORRECTED, Verdict, claim
 from dpsym.mechanisms import TruncatedLaplace
 from dpsym.precision import workdps
 from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import Delta, b, delta, eps, x
 
 _NB_PF = "notebooks/proofs_003.py"

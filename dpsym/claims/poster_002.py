@@ -21,7 +21,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dpsym.claims.common import cost_value, exact, fmt, sign_of, simplified
+from dpsym.claims.common import cost_value, exact, fmt, sign_of
 from dpsym.claims.decide import decide_identity, vanishes
 from dpsym.claims.generic import cone_certificate
 from dpsym.claims.registry import CORRECTED, Verdict, claim
@@ -37,6 +37,7 @@ from dpsym.mechanisms import UniformMass
 from dpsym.mechanisms.uniform_mass import L as _L
 from dpsym.mechanisms.uniform_mass import alpha as _alpha
 from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import Delta, delta, p
 
 _NB = "notebooks/optimal_zero_delta.py"

@@ -35,7 +35,6 @@ from dpsym.claims.common import (
     laplace_private,
     rel_holds,
     sign_of,
-    simplified,
 )
 from dpsym.claims.decide import certified_sign, decide_identity, decide_lower, vanishes
 from dpsym.claims.generic import cone_certificate
@@ -52,6 +51,7 @@ from dpsym.mechanisms.laplace_md import LaplaceMD
 from dpsym.mechanisms.lattice_md import DiscreteLaplaceMD, DiscreteUniformMD
 from dpsym.mechanisms.staircase_md import StaircaseMD
 from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import Delta, b, delta, eps, gamma, in_eps
 
 _NB_STAIR, _NB_LAP = "notebooks/staircase_1d.py", "notebooks/laplace.py"

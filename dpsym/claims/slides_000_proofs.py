@@ -17,11 +17,12 @@ import sympy as sp
 from dpsym.bounds import DiscreteLowerBound
 from dpsym.bounds.integer import u as uu
 from dpsym.bounds.integer import uniform_cost
-from dpsym.claims.common import V, fmt, simplified
+from dpsym.claims.common import V, fmt
 from dpsym.claims.decide import certified_sign, vanishes
 from dpsym.claims.generic import cone_certificate
 from dpsym.claims.registry import CORRECTED, FAILS, Verdict, claim
 from dpsym.symbolic.numerics import to_mpf
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import Delta, delta
 
 _NB_LB = "notebooks/lower_bounds.py"

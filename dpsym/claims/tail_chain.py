@@ -34,8 +34,8 @@ from typing import Any
 import sympy as sp
 
 from dpsym.bounds.real import convergent_branch
-from dpsym.claims.common import simplified
 from dpsym.claims.decide import sign_certificate, vanishes
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import Delta, b
 
 #: The paper's a, the summation index, n of the hypothesis, the discrete sensitivity N.

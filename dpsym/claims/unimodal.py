@@ -35,9 +35,9 @@ import functools
 
 import sympy as sp
 
-from dpsym.claims.common import simplified
 from dpsym.claims.decide import sign_certificate, vanishes
 from dpsym.claims.generic import cone_certificate
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import Delta, delta
 
 _a, _x, _d, _t, _R = sp.symbols("a x d t R", positive=True)

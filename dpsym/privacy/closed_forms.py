@@ -82,7 +82,6 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import TypeAlias, overload
 
 import flint
@@ -95,6 +94,7 @@ from dpsym.errors import CertificationError, NoClosedFormError
 from dpsym.gaussian.enclosures import profile_between, profile_enclosure
 from dpsym.precision import arb_workprec
 from dpsym.symbolic.noise import SymmetricNoise
+from dpsym.symbolic.tidy import simplified
 from dpsym.symbols import u, x
 
 arb = flint.arb
@@ -399,14 +399,6 @@ def _uniform_with_atom(noise: SymmetricNoise, eps: Exact, Delta: Fraction) -> Pr
     return uniform_atom(eps, atom, height, half, Delta)
 
 
-@lru_cache(maxsize=1024)
-def _simplified(expr: sp.Expr) -> sp.Expr:
-    r"""``sympy.simplify`` of ``expr``, kept per expression: a pure function of it (sympy
-    expressions are immutable and compare structurally), and a noise's pieces are read
-    again for every :math:`\varepsilon` and :math:`\Delta` of its profile."""
-    return sp.simplify(expr)
-
-
 def _gaussian_piece(piece, eps: Exact, Delta: Fraction) -> Profile | None:
     r"""Normal noise :math:`e^{-x^2/(2\sigma^2)}/(\sigma\sqrt{2\pi})` on :math:`[0, \infty)`
     (normalisation checked exactly) at a rational :math:`\varepsilon \ge 0`: the enclosure of
@@ -416,10 +408,10 @@ def _gaussian_piece(piece, eps: Exact, Delta: Fraction) -> Profile | None:
     if sp.sympify(piece.lo) != 0 or sp.sympify(piece.hi) is not sp.oo \
             or not isinstance(eps, Fraction) or eps < 0:
         return None
-    rate = _simplified(-sp.diff(expr, x) / (2 * x * expr))  # 1/(2 sigma^2)
+    rate = simplified(-sp.diff(expr, x) / (2 * x * expr))  # 1/(2 sigma^2)
     if rate.free_symbols or rate.is_positive is not True:
         return None
-    var = _simplified(1 / (2 * rate))
+    var = simplified(1 / (2 * rate))
     sigma = sp.sqrt(var)
     if not is_identically_zero(expr.subs(x, 0) * sigma * sp.sqrt(2 * sp.pi) - 1):
         return None
@@ -438,12 +430,12 @@ def _exponential_piece(piece, eps: Exact, Delta: Fraction) -> Profile | None:
     expr = sp.sympify(piece.expr)
     if sp.sympify(piece.lo) != 0 or x not in expr.free_symbols:
         return None
-    rate_s = _simplified(sp.diff(expr, x) / expr)
+    rate_s = simplified(sp.diff(expr, x) / expr)
     if rate_s.free_symbols or rate_s.is_negative is not True:
         return None
     rate = _rational(rate_s)
     lam_s = -1 / rate_s
-    coef = _simplified(expr.subs(x, 0))
+    coef = simplified(expr.subs(x, 0))
     if sp.sympify(piece.hi) is sp.oo:
         if not is_identically_zero(2 * coef * lam_s - 1):
             return None
@@ -469,7 +461,7 @@ def _staircase_tail(tail, eps: Exact, Delta: Fraction) -> Profile | None:
     if isinstance(ratio, sp.exp) and ratio.args[0].is_Rational and ratio.args[0] < 0:
         eps0: Exact = -Fraction(int(ratio.args[0].p), int(ratio.args[0].q))
     elif not ratio.free_symbols and ratio.is_positive and (ratio < 1) is sp.true:
-        eps0 = _simplified(-sp.log(ratio))  # log(3), sqrt(2)
+        eps0 = simplified(-sp.log(ratio))  # log(3), sqrt(2)
     else:
         return None
     pieces = [pc for pc in tail.pieces if sp.sympify(pc.hi) != sp.sympify(pc.lo)]

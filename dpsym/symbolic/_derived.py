@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = '3f0f6a51e45e53502ea99b34eb497b41ff383f4d59cabd2f47d09118d18c2db1'
+FINGERPRINT = 'a4f1340b8b869553f6863ba4d168960c2f57fac049c0b0b6fa7fbbe0df535fef'
 
 def _e0():
     with evaluate(False):

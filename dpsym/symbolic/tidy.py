@@ -104,6 +104,21 @@ def _factored(expr: sp.Expr, polynomials: bool, evaluate: bool, distribute: bool
     return sp.factor(fraction).xreplace({d: lg for lg, d in logs.items()})
 
 
+def simplified(expr: sp.Expr) -> sp.Expr:
+    r"""``sympy.simplify(expr)``, kept per expression and sympy's evaluation flags (a pure
+    function: sympy expressions are immutable and compare structurally). The claims'
+    checks and their mutants simplify the same derived expressions again and again, and a
+    noise's pieces are simplified again for every :math:`\varepsilon` of its profile."""
+    flags = global_parameters
+    return _simplified(sp.sympify(expr), flags.evaluate, flags.distribute)
+
+
+@lru_cache(maxsize=8192)
+def _simplified(expr: sp.Expr, evaluate: bool, distribute: bool) -> sp.Expr:
+    """:func:`simplified` of a sympified expression (once per expression and flags)."""
+    return sp.simplify(expr)
+
+
 def tidy(expr: sp.Expr) -> sp.Expr:
     """Keep exponentials (sympy may produce tanh), combine logarithms, factor."""
     return factor(sp.powsimp(sp.sympify(expr).rewrite(sp.exp)))

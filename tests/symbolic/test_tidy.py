@@ -14,7 +14,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from dpsym.symbolic.tidy import combine_logs, factor, tidy
+from dpsym.symbolic.tidy import combine_logs, factor, simplified, tidy
 from dpsym.symbols import delta, eps
 
 x = sp.Symbol("x", positive=True)
@@ -136,3 +136,14 @@ def test_factor_is_kept_per_expression_not_per_printed_form():
             found = factor(tenth * plain + tenth)
             assert [f._prec for f in found.atoms(sp.Float)] == [bits]
             assert found.as_coeff_Mul() == (tenth, plain + 1)
+
+
+def test_simplified_is_kept_per_expression():
+    """``simplified`` is ``sympy.simplify``, kept by the expression itself (a symbol with
+    other assumptions that prints alike gets its own result: sqrt(x^2) is x only for a
+    positive x); each is asked twice, so that the second answer is the kept one."""
+    positive, plain = sp.Symbol("x", positive=True), sp.Symbol("x")
+    for _ in range(2):
+        assert simplified(sp.sqrt(positive**2)) == positive
+        assert simplified(sp.sqrt(plain**2)) == sp.sqrt(plain**2)
+        assert simplified(sp.sin(plain)**2 + sp.cos(plain)**2) == 1
