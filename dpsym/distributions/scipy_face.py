@@ -823,8 +823,8 @@ def quadrature_expectation(noise: SymmetricNoise, g: Callable[[mpmath.mpf], mpma
 def _quad(fn: Callable[[mpmath.mpf], mpmath.mpf], lo: mpmath.mpf,
           hi: mpmath.mpf) -> mpmath.mpf:
     r""":math:`\int_{lo}^{hi} fn` by mpmath: Gauss-Legendre on a finite interval when it
-    converges by mpmath's own criterion (its error estimate at most the working
-    :math:`\epsilon/8`, the bound at which mpmath's quadrature stops) by degree
+    converges by mpmath's own criterion (its error estimate at most ``mpmath.eps / 8``,
+    the working precision's bound at which mpmath's quadrature stops) by degree
     :data:`GAUSS_LEGENDRE_DEGREE`, else tanh-sinh.
 
     A smooth integrand on a finite piece (a period of a geometric tail) takes a few
