@@ -107,6 +107,11 @@ _IPYTHONDIR = HERE / "_build" / ".ipython"
 (_IPYTHONDIR / "profile_default" / "ipython_kernel_config.py").write_text(
     "c.IPKernelApp.log_level = 'ERROR'\nc.HistoryManager.enabled = False\n", encoding="utf-8")
 os.environ["IPYTHONDIR"] = str(_IPYTHONDIR)
+# The kernels are forked from one process of the build that imported, at the first kernel,
+# what each of them imports (IPython, ipykernel, matplotlib, sympy, dpsym, ...): a fresh
+# process for each notebook, without the ~2 CPU-s of imports each (``_ext/forked_kernels.py``;
+# the plain ``python3`` kernel where there is no fork). A cold build: MEASURED.
+extensions.append("forked_kernels")
 
 
 class _NoConfigDump(logging.Filter):

@@ -523,3 +523,99 @@ def test_a_notebook_as_a_standalone_page_renders_offline(tmp_path: Path,
     found = _defects(chromiums, [page], workers=1)[page]
     assert found["formulas"] == 3, found
     assert not any(found[kind] for kind in DEFECTS), found
+
+
+def test_a_forked_kernel_lives_and_ends_with_its_launcher(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The site's notebook kernels (``docs/_ext/forked_kernels.py``), forked by a server of
+    the build (here one that imports nothing first): each kernel is a fresh process, not its
+    launcher (the process the notebook's client started) and not the server; an interrupt
+    sent to the launcher stops the running cell; a normal shutdown ends the launcher with
+    the kernel's exit code 0; a launcher killed takes its kernel with it; the server's end
+    (the build's) takes every kernel still alive, and leaves no process behind."""
+    import signal
+    import threading
+    import time
+
+    pytest.importorskip("ipykernel")
+    monkeypatch.syspath_prepend(str(DOCS / "_ext"))
+    import forked_kernels
+    from jupyter_client.manager import KernelManager
+
+    if not forked_kernels.available():
+        pytest.skip("no fork here: the notebooks use the python3 kernel")
+    server = forked_kernels._Server(preload=False)
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        stat = Path(f"/proc/{pid}/stat")  # a zombie (dead, not yet reaped) is gone too
+        return not stat.exists() or stat.read_text().split(")")[-1].split()[0] != "Z"
+
+    def gone(pid: int) -> bool:
+        for _ in range(200):
+            if not alive(pid):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def run(client, code: str) -> tuple[str, list[str]]:
+        texts: list[str] = []
+        reply = client.execute_interactive(code, timeout=60, output_hook=lambda msg: texts.append(
+            msg["content"].get("text", "")) if msg["msg_type"] == "stream" else None)
+        return reply["content"]["status"], texts
+
+    kernels = []
+    try:
+        for _ in range(2):
+            manager = KernelManager(kernel_name=forked_kernels.NAME)
+            manager.start_kernel(cwd=str(tmp_path))
+            client = manager.client()
+            client.start_channels()
+            client.wait_for_ready(timeout=60)
+            status, texts = run(client, "import os; print(os.getpid(), os.getppid(), "
+                                        "os.getcwd())")
+            assert status == "ok"
+            pid, parent, cwd = "".join(texts).split()
+            launcher = manager.provisioner.process.pid
+            assert int(pid) not in (launcher, server.process.pid, os.getpid())
+            assert int(parent) == server.process.pid and cwd == str(tmp_path)
+            kernels.append((manager, client, int(pid), launcher))
+        assert kernels[0][2] != kernels[1][2]
+        manager, client, pid, launcher = kernels[0]
+        reply: list[str] = []
+        thread = threading.Thread(target=lambda: reply.append(run(client, "import time\n"
+                                                                           "time.sleep(60)")[0]))
+        thread.start()
+        time.sleep(1.0)
+        manager.interrupt_kernel()  # SIGINT to the launcher's process group
+        thread.join(30)
+        assert reply == ["error"]
+        assert run(client, "print('after')") == ("ok", ["after\n"])
+        client.stop_channels()
+        process = manager.provisioner.process
+        manager.shutdown_kernel()  # a shutdown request, then the launcher's exit
+        assert process.returncode == 0 and gone(pid)
+        manager, client, pid, launcher = kernels[1]
+        os.kill(launcher, signal.SIGKILL)
+        assert gone(pid), "the kernel outlived its launcher"
+        client.stop_channels()
+        manager.cleanup_resources()
+        # a kernel alive when the server ends goes with it
+        manager = KernelManager(kernel_name=forked_kernels.NAME)
+        manager.start_kernel(cwd=str(tmp_path))
+        client = manager.client()
+        client.start_channels()
+        client.wait_for_ready(timeout=60)
+        status, texts = run(client, "import os; print(os.getpid())")
+        pid = int("".join(texts))
+        kernels.append((manager, client, pid, manager.provisioner.process.pid))
+    finally:
+        server.stop()
+    assert server.process.returncode == 0 and not os.path.exists(server.directory)
+    assert forked_kernels.SOCKET_ENV not in os.environ
+    assert gone(kernels[-1][2])
+    kernels[-1][1].stop_channels()
+    kernels[-1][0].shutdown_kernel(now=True)

@@ -303,19 +303,28 @@ def source_fingerprint(package: Path, memo: Path | None = None) -> str:
 
 def notebook_json(path: Path, fingerprint: str = "") -> str:
     """The jupytext percent script ``path`` as an unexecuted ``.ipynb`` (JSON text) whose
-    kernel is this interpreter's ``python3``. ``fingerprint`` (of :func:`source_fingerprint`)
-    goes into the kernelspec, part of what the execution cache matches a notebook by. Cell
+    kernel is :func:`kernelspec`'s. ``fingerprint`` (of :func:`source_fingerprint`) goes
+    into the kernelspec, part of what the execution cache matches a notebook by. Cell
     tags of the script (``# %% tags=["hide-input"]``) are kept."""
     import jupytext
     import nbformat
 
     nb = jupytext.reads(path.read_text(encoding="utf-8"), fmt="py:percent")
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    if fingerprint:
-        nb.metadata["kernelspec"]["dpsym_fingerprint"] = fingerprint
+    nb.metadata["kernelspec"] = kernelspec(fingerprint)
     nb.metadata.pop("jupytext", None)
     return nbformat.writes(nb) + "\n"
+
+
+def kernelspec(fingerprint: str = "") -> dict[str, str]:
+    """The notebooks' kernelspec: the build's forked kernels
+    (:func:`forked_kernels.kernel_name`, ``python3`` where there are none), and
+    ``fingerprint``."""
+    from forked_kernels import kernel_name
+
+    spec = {"name": kernel_name(), "display_name": "Python 3", "language": "python"}
+    if fingerprint:
+        spec["dpsym_fingerprint"] = fingerprint
+    return spec
 
 
 def write_notebooks(out: Path, notebooks: Path, memo: Path | None = None) -> None:
