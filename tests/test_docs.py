@@ -613,8 +613,14 @@ def test_a_forked_kernel_lives_and_ends_with_its_launcher(tmp_path: Path,
         pid = int("".join(texts))
         kernels.append((manager, client, pid, manager.provisioner.process.pid))
     finally:
+        # the end of the build's pipe, as at the build's death: the server ends, with every
+        # kernel still alive, and removes its directory
+        assert server.process.stdin is not None
+        server.process.stdin.close()
+        server.process.wait(timeout=60)
+        left = os.path.exists(server.directory)
         server.stop()
-    assert server.process.returncode == 0 and not os.path.exists(server.directory)
+    assert server.process.returncode == 0 and not left
     assert forked_kernels.SOCKET_ENV not in os.environ
     assert gone(kernels[-1][2])
     kernels[-1][1].stop_channels()

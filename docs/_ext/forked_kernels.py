@@ -20,7 +20,8 @@ group, and exits as the kernel did (its exit code, or killed by the same signal)
 kernel exits when its launcher is gone (killed: its connection to the kernel closes), and
 the launcher when the build's process is gone (as ipykernel's own parent poller does). The
 server exits at ``build-finished`` and with the build's process, whatever ends it (its
-standard input is a pipe from the build), killing any kernel still alive.
+standard input is a pipe from the build), killing any kernel still alive and removing its
+temporary directory.
 
 The server forks only while it is one thread, without a zmq context or an asyncio event
 loop (else, and where no server answers, the launcher runs the kernel itself), and each
@@ -105,7 +106,8 @@ class _Server:
             listener.listen(16)
             self.process = subprocess.Popen(
                 [sys.executable, __file__, "--serve" if preload else "--serve-bare",
-                 str(listener.fileno())], stdin=subprocess.PIPE, pass_fds=[listener.fileno()])
+                 str(listener.fileno()), self.directory], stdin=subprocess.PIPE,
+                pass_fds=[listener.fileno()])
         write_kernelspec(Path(self.directory))
         self.environ = {name: os.environ.get(name) for name in (SOCKET_ENV, "JUPYTER_PATH")}
         os.environ[SOCKET_ENV] = self.path
@@ -295,9 +297,10 @@ def _reseed() -> None:
         sys.modules["sympy.core.random"].rng.seed()
 
 
-def serve(fd: int, preload: bool = True) -> None:
+def serve(fd: int, directory: str, preload: bool = True) -> None:
     """Fork a kernel for each launcher connecting to the listening socket ``fd``, until
-    standard input ends; import :data:`PRELOAD` first unless not ``preload``."""
+    standard input ends, then remove ``directory`` (the socket's and the kernelspec's);
+    import :data:`PRELOAD` first unless not ``preload``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build's interrupt ends its input
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
@@ -359,6 +362,7 @@ def serve(fd: int, preload: bool = True) -> None:
             os.waitpid(pid, 0)
             kernels.pop(pid).close()
         listener.close()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def _reap(kernels: dict[int, socket.socket]) -> None:
@@ -442,6 +446,6 @@ def launch(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     if sys.argv[1:2] in (["--serve"], ["--serve-bare"]):
-        serve(int(sys.argv[2]), preload=sys.argv[1] == "--serve")
+        serve(int(sys.argv[2]), sys.argv[3], preload=sys.argv[1] == "--serve")
     else:
         sys.exit(launch(sys.argv[1:]))
