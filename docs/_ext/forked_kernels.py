@@ -199,16 +199,14 @@ def _preload(env: dict[str, str]) -> None:
 
     os.environ["MPLBACKEND"] = _BACKEND
     for name in PRELOAD:
+        # debugpy warns at its import (of frozen modules) on the standard error, which a
+        # kernel has already sent to its client then, as output of no cell: none to show
+        quiet = name == "ipykernel.debugger"
         try:
-            # debugpy warns at its import (of frozen modules) on the standard error, which
-            # a kernel has already sent to its client as output of no cell: none to show
-            with contextlib.redirect_stderr(io.StringIO()):
+            with contextlib.redirect_stderr(io.StringIO() if quiet else sys.stderr):
                 importlib.import_module(name)
         except ImportError:
             pass  # not installed: the kernel that needs it fails the same way
-    if "sympy" in sys.modules:
-        from sympy.core.cache import clear_cache
-        clear_cache()
 
 
 def _fork_safe() -> bool:
