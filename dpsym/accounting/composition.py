@@ -767,14 +767,24 @@ def _times(x: _GridLaw, y: _GridLaw, up: bool | None) -> _GridLaw:
 
 def _power(base: _GridLaw, count: int, up: bool | None) -> _GridLaw:
     """``base`` composed ``count`` times, by binary powering."""
-    base = _trim(base, up)
+    return _power_of_squares([_trim(base, up)], count, up)
+
+
+def _power_of_squares(squares: list[_GridLaw], count: int, up: bool | None) -> _GridLaw:
+    r"""The law ``squares[0]`` composed ``count`` times, by binary powering:
+    ``squares[j]`` is its :math:`2^j`-fold composition (each square trimmed), the list
+    extended in place as far as ``count`` needs, so that a list kept across calls
+    (:data:`_SQUARES_MEMO`) gives the same laws, product for product, without squaring
+    again."""
     power: _GridLaw | None = None
+    j = 0
     while count:
+        if j == len(squares):
+            squares.append(_times(squares[j - 1], squares[j - 1], up))
         if count & 1:
-            power = base if power is None else _times(power, base, up)
+            power = squares[j] if power is None else _times(power, squares[j], up)
         count >>= 1
-        if count:
-            base = _times(base, base, up)
+        j += 1
     assert power is not None
     return power
 
@@ -846,14 +856,38 @@ def _grid_law(items, h: sp.Expr, up: bool, tol_bits: int
     bits = tol_bits + FIXED_GUARD_BITS
     result: _GridLaw | None = None
     for comp, count in items:
-        masses, p_inf = component_bins(comp, h, up)
-        if not masses:
-            masses[0] = flint.arb(0)
-        lo, poly = _fixed(masses, bits, up)
-        power = _power(_GridLaw(lo, poly, bits, up, p_inf), count, up)
+        power = _power_of_squares(_squares(comp, h, up, bits), count, up)
         result = power if result is None else _times(result, power, up)
     assert result is not None
     return result.offset, result.balls(), result.infinite
+
+
+#: The repeated squares of the latest components' grid laws (:func:`_squares`), by the
+#: identity of the component and the grid, direction, fixed-point bits and precision:
+#: compositions of one component a different number of times on one grid
+#: (:func:`compose_epsilon` for several :math:`k`) square its law once. The components are
+#: held, so their identities stay theirs.
+_SQUARES_MEMO: dict[tuple, tuple[Component, list[_GridLaw]]] = {}
+SQUARES_MEMO_SIZE = 2
+
+
+def _squares(comp: Component, h: sp.Expr, up: bool, bits: int) -> list[_GridLaw]:
+    r"""The list of the component's grid law in fixed point (``bits``), its tails trimmed,
+    and of the squares computed so far (:func:`_power_of_squares` extends it), kept for
+    the latest components (:data:`_SQUARES_MEMO`)."""
+    key = (id(comp), h, up, bits, flint.ctx.prec)
+    found = _SQUARES_MEMO.get(key)
+    if found is not None:
+        return found[1]
+    masses, p_inf = component_bins(comp, h, up)
+    if not masses:
+        masses[0] = flint.arb(0)
+    lo, poly = _fixed(masses, bits, up)
+    squares = [_trim(_GridLaw(lo, poly, bits, up, p_inf), up)]
+    while len(_SQUARES_MEMO) >= SQUARES_MEMO_SIZE:
+        del _SQUARES_MEMO[next(iter(_SQUARES_MEMO))]
+    _SQUARES_MEMO[key] = (comp, squares)
+    return squares
 
 
 #: Largest number of points of the composed grid law's bulk for which the requested

@@ -468,3 +468,17 @@ def test_fixed_point_products_are_rounded_the_stated_way():
             got = rounded_product(flint.fmpz_poly(xs), None if square else flint.fmpz_poly(ys),
                                   bits, up)
             assert [int(c) for c in got.coeffs()] == want, (bits, up)
+
+
+def test_squares_kept_across_counts_give_the_same_bounds():
+    """Compositions of one component a different number of times on one grid reuse its
+    squared laws (kept between calls): every bound is the one of a fresh component, whose
+    laws are squared anew, whatever the order of the counts."""
+    kept = component(Laplace(eps=1))
+    for k in (7, 3, 12, 1, 5, 12):
+        warm = compose_epsilon([(kept, k)], "1e-6", 15, interval="1/200")
+        cold = compose_epsilon([(component(Laplace(eps=1)), k)], "1e-6", 15,
+                               interval="1/200")
+        assert (warm.lower, warm.upper, warm.interval) == (cold.lower, cold.upper,
+                                                           cold.interval), k
+        assert warm.interval == "1/200" and float(warm.lower) <= float(warm.upper)
