@@ -82,7 +82,7 @@ from dpsym.privacy.loss import (
 from dpsym.privacy.loss import order as exact_order
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbolic.regimes import expand_series
-from dpsym.symbolic.tidy import factor
+from dpsym.symbolic.tidy import FACTOR_TERMS, factor
 from dpsym.symbols import Delta, b, delta, eps, gamma
 
 __all__ = ["MAX_ORDER", "MAX_SHIFTS", "RenyiValue", "parse_order", "renyi", "renyi_formula",
@@ -642,6 +642,12 @@ REGIMES = ("eps->0", "alpha->1")
 MAX_TERMS = 6
 
 
+def _sympy_factored(coeff: sp.Expr) -> bool:
+    """Whether every sum in ``coeff`` has at most :data:`~dpsym.symbolic.tidy.FACTOR_TERMS`
+    terms (an expansion's coefficient of that size is factored by sympy)."""
+    return all(len(s.args) <= FACTOR_TERMS for s in coeff.atoms(sp.Add))
+
+
 def renyi_series(name: str, regime: str, terms: int) -> sp.Expr:
     r"""The expansion of :func:`renyi_formula` as :math:`\varepsilon \to 0` or
     :math:`\alpha \to 1` (the first ``terms`` orders, with the O-term), as an unevaluated
@@ -672,6 +678,7 @@ def renyi_series(name: str, regime: str, terms: int) -> sp.Expr:
         raise UnsupportedError(f"{name}: the curve does not depend on {var}")
     expansion = expand_series(expr, t, terms + 1).removeO()
     by_power: dict[sp.Expr, sp.Expr] = {}
+    terms_at: dict[sp.Expr, int] = {}  # the number of the expansion's terms per power
     for term in sp.Add.make_args(expansion):
         # coeff * t**power split by the factors free of t (as_coeff_exponent collects the
         # whole term first: seconds for the discrete Laplace curve's coefficients)
@@ -679,12 +686,18 @@ def renyi_series(name: str, regime: str, terms: int) -> sp.Expr:
         base, power = tpart.as_base_exp() if tpart != 1 else (t, sp.Integer(0))
         if base != t:  # pragma: no cover - the expansion is in powers of t
             raise UnsupportedError(f"{name}: no power series in {var}")
+        terms_at[power] = terms_at.get(power, 0) + 1
         by_power[power] = by_power.get(power, sp.Integer(0)) + coeff
     # The coefficients come factored, their exponentials as powers of atoms (the
     # expansion's output): ``tidy`` without its ``powsimp``, which took half of the time
     # here and left the factored result unchanged on every name, regime and number of
-    # terms of this function (a finite domain, compared exhaustively).
-    parts = [factor(sp.sympify(coeff).rewrite(sp.exp)) * shown**power
+    # terms of this function (a finite domain, compared exhaustively). A power's single
+    # coefficient that the expansion factored by sympy (every sum in it of at most
+    # FACTOR_TERMS terms) is its own ``factor`` form: factoring it again, the larger part of
+    # the time here, changed none of them on that domain (compared exhaustively); a larger
+    # one (python-flint's factors, kept expanded) is factored here.
+    parts = [(coeff if terms_at[power] == 1 and _sympy_factored(coeff)
+              else factor(sp.sympify(coeff).rewrite(sp.exp))) * shown**power
              for power, coeff in sorted(by_power.items()) if coeff != 0]
     order = sp.Order(shown ** (terms + 1), (var, 0 if var is eps else 1))
     return sp.Add(*parts, order, evaluate=False)

@@ -111,6 +111,10 @@ _PROBES = (sp.Rational(3, 7), sp.Rational(5, 11), sp.Rational(7, 13), sp.Rationa
            sp.Rational(13, 19), sp.Rational(17, 23), sp.Rational(19, 29), sp.Rational(23, 31))
 
 
+#: Exact probe values of integer symbols (general position: distinct primes).
+_INTEGER_PROBES = tuple(sp.Integer(n) for n in (7, 11, 13, 17, 19, 23, 29, 31))
+
+
 def certified_sign(expr: sp.Expr, values: Mapping[sp.Symbol, object] | None = None,
                    prec: int = 256) -> int | None:
     """The sign of ``expr`` at exact ``values``, certified: +1, -1, 0 (an exact zero), or
@@ -230,7 +234,8 @@ def _witness(diff: sp.Expr, probe: tuple[tuple[sp.Symbol, sp.Expr], ...]) -> str
 def vanishes(expr: sp.Expr) -> bool:
     r"""Whether ``sympy.simplify`` reduces ``expr`` to 0, decided the cheapest way first: a
     certified nonzero value at a probe point that satisfies every symbol's assumptions
-    (then ``expr`` is not identically 0, and no correct simplification is 0), then
+    (rationals in general position, distinct primes for integer symbols; then ``expr`` is
+    not identically 0, and no correct simplification is 0), then
     ``cancel`` of the expanded, combined fraction (0 only for an identically zero
     rational function of its atoms), then ``simplify`` itself. Decided once per
     expression."""
@@ -250,7 +255,8 @@ def _vanishes(expr: sp.Expr) -> bool:
         return True
     free = sorted(expr.free_symbols, key=str)
     if all(isinstance(s, sp.Symbol) for s in free) and not expr.has(*_NOT_PROBED):
-        point = dict(zip(free, _PROBES * 4, strict=False))
+        point = {sym: (_INTEGER_PROBES if sym.is_integer else _PROBES)[k % len(_PROBES)]
+                 for k, sym in enumerate(free[:4 * len(_PROBES)])}
         admissible = len(point) == len(free) and all(
             getattr(val, f"is_{fact}") is holds
             for sym, val in point.items() for fact, holds in sym.assumptions0.items())

@@ -6,9 +6,12 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import textwrap
 from typing import Any, TextIO
+
+import sympy as sp
 
 from dpsym.certified.rounding import check_digits
 from dpsym.cli.compare import guarantee_label
@@ -142,13 +145,22 @@ def _expression_record(expr: Any, *, in_b: bool = False,
                        variable: Any = None) -> dict[str, str]:
     """The ``expression`` and ``latex`` keys for ``expr`` (written in eps unless ``in_b``;
     a series in increasing powers of its ``variable``)."""
+    text, latex = _expression_texts(sp.sympify(expr), in_b, variable)
+    return {"expression": text, "latex": latex}
+
+
+@functools.lru_cache(maxsize=256)
+def _expression_texts(expr: sp.Expr, in_b: bool, variable: Any) -> tuple[str, str]:
+    """:func:`_expression_record`'s texts, once per (expression, ``in_b``, variable): a pure
+    function of immutable sympy objects (the factored form in eps and the LaTeX printing
+    are most of a ``formula`` or ``series`` command, asked again for ``--json`` and
+    ``--latex``)."""
     if not in_b:
         expr = display_eps(expr)
     if variable is None:
-        return {"expression": expression_text(expr), "latex": latex_text(expr)}
+        return expression_text(expr), latex_text(expr)
     expr = ascending(expr, variable)
-    return {"expression": expression_text(expr, ordered=True),
-            "latex": latex_text(expr, ordered=True)}
+    return expression_text(expr, ordered=True), latex_text(expr, ordered=True)
 
 
 def _symbolic_entry(command: str, args: argparse.Namespace
