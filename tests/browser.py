@@ -110,7 +110,7 @@ class Browser:
         self._answers: dict[int, dict[str, Any]] = {}
         self._reading = False
         self._lock = threading.Condition()
-        self._first = self.tab()
+        self._first: Tab | None = None  # the tab of load and evaluate, once they are used
 
     def tab(self) -> Tab:
         """A new tab of this browser: several load pages at once (each in its own renderer
@@ -206,13 +206,18 @@ class Browser:
 
     # ------------------------------------------------------------------ pages
 
+    def _own_tab(self) -> Tab:
+        if self._first is None:
+            self._first = self.tab()
+        return self._first
+
     def load(self, page: Path) -> None:
-        """Open ``page`` in the browser's first tab (:meth:`Tab.load`)."""
-        self._first.load(page)
+        """:meth:`Tab.load` in a tab of the browser's own (the same at each call)."""
+        self._own_tab().load(page)
 
     def evaluate(self, page: Path, expression: str) -> Any:
-        """:meth:`Tab.evaluate` in the browser's first tab."""
-        return self._first.evaluate(page, expression)
+        """:meth:`Tab.evaluate` in the tab of :meth:`load`."""
+        return self._own_tab().evaluate(page, expression)
 
 
 class Tab:

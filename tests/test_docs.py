@@ -86,14 +86,14 @@ class Chromiums:
 
     def __init__(self) -> None:
         self._stack = contextlib.ExitStack()
+        self._browser: Browser | None = None
         self._tabs: list[Tab] = []
 
     def take(self, count: int) -> list[Tab]:
-        if not self._tabs:
-            browser = self._stack.enter_context(Browser(_chromium()))
-            self._tabs.append(browser.tab())
+        if self._browser is None:
+            self._browser = self._stack.enter_context(Browser(_chromium()))
         while len(self._tabs) < count:
-            self._tabs.append(self._tabs[0].browser.tab())
+            self._tabs.append(self._browser.tab())
         return self._tabs[:count]
 
     def close(self) -> None:
