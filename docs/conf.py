@@ -209,8 +209,12 @@ def setup(app) -> None:
     # It would also watch every change of the page for icons added later, and MathJax
     # changes the page for each formula it typesets: a tenth of the check of every page in
     # a browser. The theme adds icons later only to a version-switcher or announcement
-    # banner, which this site has not: every icon is in the page at load.
-    app.add_js_file(None, body="window.FontAwesomeConfig = {observeMutations: false};")
+    # banner, which this site has not: every icon is in the page at load. It replaces them
+    # at once ("sync"), not in the page's next animation frame: the same icons, in the page
+    # before it is first drawn, and in a page never drawn (the check of every page in a
+    # hidden tab, tests/browser.py).
+    app.add_js_file(None, body="window.FontAwesomeConfig = "
+                               '{observeMutations: false, mutateApproach: "sync"};')
 
 
 # --- the theme: sphinx-book-theme (Jupyter Book's), for executed notebooks and long

@@ -8,12 +8,13 @@ returns the value of a JavaScript expression evaluated in the page. The page wai
 itself (:data:`WAIT`): one protocol call per page, not one every few milliseconds while
 MathJax works.
 
-A page loads and is typeset in a background tab: hidden, so Chromium draws no frame of it
-while MathJax changes it formula by formula (each frame laid out and painted the whole page
-again: a fifth of Chromium's work), while the sizes that MathJax (and a check) asks for
-are computed as ever, on demand. Once typeset, its tab is brought to the front and shown
-(:data:`SHOWN`): what the page leaves to its next frames (the theme's icons, drawn by
-FontAwesome in an animation frame) is done, and the page is then what a reader sees.
+A page loads, is typeset and is checked in a hidden tab (a background tab in no window's
+tab strip): Chromium draws no frame of it (none laid out, painted, rastered and composited
+for each change MathJax makes, nor for the typeset page, nor for the tab strip showing its
+title while it loads: a third of Chromium's work), while the sizes and styles that MathJax
+and a check ask for are computed as ever, on demand. Work a page would leave to an animation
+frame is never done: the site's pages leave none (their icons are drawn as the page loads,
+``docs/conf.py``), and the check finds an icon not drawn.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -53,11 +55,6 @@ WAIT = f"""((url) => new Promise((resolve) => {{
   const poll = () => ready(url) ? resolve(true) : setTimeout(poll, 50);
   poll();
 }}))"""
-
-#: True after the page's next two animation frames (its tab shown): the work the page did
-#: in the first one is drawn.
-SHOWN = """new Promise((resolve) => requestAnimationFrame(
-  () => requestAnimationFrame(() => resolve(document.visibilityState === "visible"))))"""
 
 #: Chromium's background work that no page needs (updates of its components, network
 #: requests of its own, extensions); a background tab's timers run as a shown one's (not
@@ -109,19 +106,25 @@ class Browser:
         os.close(from_browser_w)
         self._buffer = b""
         self._next_id = 0
-        # the blank tab Chromium opens with stays in front while a page loads in the
-        # background tab
-        tabs = [target["targetId"] for target in self._call("Target.getTargets")["targetInfos"]
-                if target["type"] == "page"]
-        self._blank = (tabs[0] if tabs else
-                       self._call("Target.createTarget", {"url": "about:blank"})["targetId"])
-        self._target = self._call("Target.createTarget",
-                                  {"url": "about:blank", "background": True})["targetId"]
-        self._session = self._call("Target.attachToTarget",
-                                   {"targetId": self._target, "flatten": True})["sessionId"]
+        # the answers read by one thread for the others, and whether one is reading
+        self._answers: dict[int, dict[str, Any]] = {}
+        self._reading = False
+        self._lock = threading.Condition()
+        self._first: Tab | None = None  # the tab of load and evaluate, once they are used
+
+    def tab(self) -> Tab:
+        """A new tab of this browser: several load pages at once (each in its own renderer
+        process), each used by one thread at a time."""
+        # a hidden tab: in the background, and not in the window's tab strip either (which
+        # would draw its title and its spinning icon while it loads)
+        target = self._call("Target.createTarget", {
+            "url": "about:blank", "background": True, "hidden": True})["targetId"]
+        session = self._call("Target.attachToTarget",
+                             {"targetId": target, "flatten": True})["sessionId"]
         self._call("Emulation.setDeviceMetricsOverride",
                    {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1,
-                    "mobile": False}, session=True)
+                    "mobile": False}, session=session)
+        return Tab(self, session)
 
     def __enter__(self) -> Browser:
         return self
@@ -162,56 +165,88 @@ class Browser:
         return json.loads(message)
 
     def _call(self, method: str, params: dict[str, Any] | None = None, *,
-              session: bool = False) -> dict[str, Any]:
-        self._next_id += 1
-        message: dict[str, Any] = {"id": self._next_id, "method": method,
-                                   "params": params or {}}
-        if session:
-            message["sessionId"] = self._session
-        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
-        deadline = time.monotonic() + self.timeout
-        while True:  # events and other answers are skipped
-            answer = self._read_message(deadline)
-            if answer.get("id") == self._next_id:
-                if "error" in answer:
-                    raise RuntimeError(f"{method}: {answer['error']}")
-                return answer["result"]
+              session: str | None = None) -> dict[str, Any]:
+        """Send a command (to the tab of ``session``, else to the browser) and return its
+        result. Threads share the pipe: whichever waits reads the next message, keeps an
+        answer for another thread, and wakes them."""
+        with self._lock:
+            self._next_id += 1
+            ident = self._next_id
+            message: dict[str, Any] = {"id": ident, "method": method, "params": params or {}}
+            if session is not None:
+                message["sessionId"] = session
+            os.write(self._to_browser, json.dumps(message).encode() + b"\0")
+            deadline = time.monotonic() + self.timeout
+            while ident not in self._answers:  # events are skipped
+                if self._reading:  # another thread reads
+                    if not self._lock.wait(deadline - time.monotonic()):
+                        raise TimeoutError("no answer from Chromium")
+                    continue
+                self._reading = True
+                self._lock.release()
+                try:
+                    answer = self._read_message(deadline)
+                finally:
+                    self._lock.acquire()
+                    self._reading = False
+                    self._lock.notify_all()
+                if "id" in answer:
+                    self._answers[answer["id"]] = answer
+            answer = self._answers.pop(ident)
+        if "error" in answer:
+            raise RuntimeError(f"{method}: {answer['error']}")
+        return answer["result"]
 
-    def _value(self, expression: str) -> Any:
+    def _value(self, expression: str, session: str) -> Any:
         result = self._call("Runtime.evaluate", {"expression": expression,
-                                                 "returnByValue": True}, session=True)
+                                                 "returnByValue": True}, session=session)
         if "exceptionDetails" in result:
             raise RuntimeError(f"JavaScript error: {result['exceptionDetails']}")
         return result["result"].get("value")
 
     # ------------------------------------------------------------------ pages
 
+    def _own_tab(self) -> Tab:
+        if self._first is None:
+            self._first = self.tab()
+        return self._first
+
+    def load(self, page: Path) -> None:
+        """:meth:`Tab.load` in a tab of the browser's own (the same at each call)."""
+        self._own_tab().load(page)
+
+    def evaluate(self, page: Path, expression: str) -> Any:
+        """:meth:`Tab.evaluate` in the tab of :meth:`load`."""
+        return self._own_tab().evaluate(page, expression)
+
+
+class Tab:
+    """A hidden tab of a :class:`Browser` (:meth:`Browser.tab`)."""
+
+    def __init__(self, browser: Browser, session: str) -> None:
+        self.browser = browser
+        self._session = session
+
     def load(self, page: Path) -> None:
         """Open ``page`` and wait until it has loaded and its formulas are typeset."""
-        url = page.resolve().as_uri()
-        self._call("Target.activateTarget", {"targetId": self._blank})
-        self._call("Page.navigate", {"url": url}, session=True)
-        deadline = time.monotonic() + self.timeout
+        browser, url = self.browser, page.resolve().as_uri()
+        browser._call("Page.navigate", {"url": url}, session=self._session)
+        deadline = time.monotonic() + browser.timeout
         while True:
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{page}: not loaded and typeset in {self.timeout} s")
+                raise TimeoutError(f"{page}: not loaded and typeset in {browser.timeout} s")
             try:
-                result = self._call("Runtime.evaluate", {
+                result = browser._call("Runtime.evaluate", {
                     "expression": f"{WAIT}({json.dumps(url)})", "awaitPromise": True,
-                    "returnByValue": True}, session=True)
+                    "returnByValue": True}, session=self._session)
             except RuntimeError:  # the document before the page, destroyed meanwhile
                 time.sleep(0.05)
                 continue
             if "exceptionDetails" not in result and result["result"].get("value") is True:
                 break
             time.sleep(0.05)
-        self._call("Target.activateTarget", {"targetId": self._target})
-        result = self._call("Runtime.evaluate", {"expression": SHOWN, "awaitPromise": True,
-                                                 "returnByValue": True}, session=True)
-        if result.get("result", {}).get("value") is not True:
-            raise RuntimeError(f"{page}: not shown after typesetting: {result}")
 
     def evaluate(self, page: Path, expression: str) -> Any:
         """Load ``page`` and return the value (JSON) of ``expression`` evaluated in it."""
         self.load(page)
-        return self._value(expression)
+        return self.browser._value(expression, self._session)

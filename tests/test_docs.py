@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from browser import Browser, find_chromium
+from browser import Browser, Tab, find_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -80,17 +80,21 @@ def _build_each(builds: list[tuple[Path, Path, str | None]]) -> None:
 
 
 class Chromiums:
-    """Headless Chromiums shared by a module's tests, each started when first needed."""
+    """One headless Chromium shared by a module's tests, started when first needed, and its
+    tabs (one Chromium with two tabs, each page in a renderer process of its tab, costs a
+    Chromium's start less than two)."""
 
     def __init__(self) -> None:
         self._stack = contextlib.ExitStack()
-        self._started: list[Browser] = []
+        self._browser: Browser | None = None
+        self._tabs: list[Tab] = []
 
-    def take(self, count: int) -> list[Browser]:
-        executable = _chromium()
-        while len(self._started) < count:
-            self._started.append(self._stack.enter_context(Browser(executable)))
-        return self._started[:count]
+    def take(self, count: int) -> list[Tab]:
+        if self._browser is None:
+            self._browser = self._stack.enter_context(Browser(_chromium()))
+        while len(self._tabs) < count:
+            self._tabs.append(self._browser.tab())
+        return self._tabs[:count]
 
     def close(self) -> None:
         self._stack.close()
@@ -210,7 +214,10 @@ PAGE_DEFECTS = r"""(() => {
   // an undefined macro is drawn in red by MathJax's noUndefined extension
   for (const el of document.querySelectorAll("[data-mathml*='mathcolor=\"red\"']"))
     found.mathjax.push(clip("undefined macro: " + el.textContent));
-  if (/\[Math Processing Error\]/.test(document.body.innerText))
+  // (the text a reader sees, asked for only when the page's text has those words: the text
+  // shown has no character the page's has not, but for a change of case and spaces)
+  if (/\[\s*math\s*processing\s*error\s*\]/i.test(document.body.textContent)
+      && /\[Math Processing Error\]/.test(document.body.innerText))
     found.mathjax.push("[Math Processing Error] in the text");
   // each formula's TeX: typeset (a MathJax frame follows its script) and in the house style
   for (const script of document.querySelectorAll('script[type^="math/tex"]')) {
@@ -227,17 +234,20 @@ PAGE_DEFECTS = r"""(() => {
     if (/\\epsilon(?![a-zA-Z])/.test(tex)) found.style.push(clip("\\epsilon: " + tex));
   }
   // TeX delimiters left in the text a reader sees (outside code, scripts and formulas)
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
-    acceptNode: (node) => {
+  // (an element of these is passed over with all it contains, as the walker meets it: not
+  // each text node in a formula asked for its ancestors)
+  const outside = "script, style, pre, code, kbd, samp, textarea, .highlight, .MathJax, "
+    + ".MathJax_Display, .MathJax_Preview, [class^='MathJax'], .mjx-chtml";
+  const walker = document.createTreeWalker(document.body,
+    NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {acceptNode: (node) => {
+      if (node.nodeType === Node.ELEMENT_NODE)
+        return node.matches(outside) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
       const parent = node.parentElement;
-      if (!parent || parent.closest("script, style, pre, code, kbd, samp, textarea, "
-          + ".highlight, .MathJax, .MathJax_Display, .MathJax_Preview, [class^='MathJax'], "
-          + ".mjx-chtml"))
-        return NodeFilter.FILTER_REJECT;
       return parent.offsetParent === null && getComputedStyle(parent).position !== "fixed"
         ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
     }});
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  for (let node = document.body.closest(outside) ? null : walker.nextNode(); node;
+       node = walker.nextNode()) {
     const match = node.textContent.match(/.{0,30}(\$|\\\(|\\\)|\\\[|\\\]).{0,30}/);
     if (match) found.raw_tex.push(clip(match[0]));
   }
@@ -271,16 +281,17 @@ def _chromium() -> str:
 
 
 def _defects(chromiums: Chromiums, pages: list[Path], workers: int = 2) -> dict[Path, dict]:
-    """:data:`PAGE_DEFECTS` of each page, rendered by ``workers`` headless Chromiums."""
-    browsers = chromiums.take(workers)
+    """:data:`PAGE_DEFECTS` of each page, rendered in ``workers`` tabs of a headless
+    Chromium."""
+    tabs = chromiums.take(workers)
     chunks = [pages[i::workers] for i in range(workers)]
 
-    def check(chromium: Browser, chunk: list[Path]) -> dict[Path, dict]:
-        return {page: json.loads(chromium.evaluate(page, PAGE_DEFECTS)) for page in chunk}
+    def check(tab: Tab, chunk: list[Path]) -> dict[Path, dict]:
+        return {page: json.loads(tab.evaluate(page, PAGE_DEFECTS)) for page in chunk}
 
     found: dict[Path, dict] = {}
     with ThreadPoolExecutor(workers) as pool:
-        for result in pool.map(check, browsers, chunks):
+        for result in pool.map(check, tabs, chunks):
             found.update(result)
     return found
 
