@@ -193,7 +193,7 @@ def _decide_identity(lhs: sp.Expr, rhs: sp.Expr, probe: tuple[tuple[sp.Symbol, s
     diff = lhs - rhs
     if (witness := _witness(diff, probe)) is not None:
         return False, witness
-    if sp.cancel(sp.together(sp.expand(diff))) == 0 or simplified(diff) == 0:
+    if vanishes(diff):
         return True, "identical (sympy)"
     # powers of quotients: cancel each base first (a base that is a ratio of two negative
     # factors becomes a product of positive symbols, which sympy splits soundly)

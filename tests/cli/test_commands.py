@@ -23,6 +23,7 @@ from cli_helpers import assert_one_line_error, mp_from_text, run, run_json
 
 from dpsym.bounds import BOUNDS
 from dpsym.certified.evaluation import Value
+from dpsym.claims.decide import vanishes
 from dpsym.cli import parse_expression
 from dpsym.core.params import UNIT_OPEN, Param, eps_param, sensitivity_param
 from dpsym.errors import DomainError, DpsymError, UnsupportedError
@@ -214,13 +215,6 @@ def test_value_agrees_with_engine(capsys):
 
 
 # ---------------------------------------------------------------------- formula and series
-def identically_zero(diff: sp.Expr) -> bool:
-    """``diff`` reduced to 0 by ``cancel`` of its expanded, combined fraction (an identically
-    zero rational function of its atoms; most differences here, in a tenth of simplify's
-    time) or else by ``simplify``."""
-    return sp.cancel(sp.together(sp.expand(diff))) == 0 or sp.simplify(diff) == 0
-
-
 def equal_expressions(a: sp.Expr, b: sp.Expr) -> bool:
     """Structurally equal, or equal after simplification (of a difference small enough
     for ``simplify``: nested radicals such as Ferrari's roots take it seconds and it does
@@ -229,7 +223,7 @@ def equal_expressions(a: sp.Expr, b: sp.Expr) -> bool:
     if a == b:
         return True
     sums = a.has(sp.Sum) or b.has(sp.Sum)
-    if not sums and sp.count_ops(a - b) < 150 and identically_zero(a - b):
+    if not sums and sp.count_ops(a - b) < 150 and vanishes(a - b):
         return True
     symbols = sorted(a.free_symbols | b.free_symbols, key=str)
     if not sums:
@@ -343,7 +337,7 @@ def test_series_round_trip(capsys, name, quantity, cost, regime):
         engine = in_eps(engine)
         assert not parsed.has(PUBLIC_SYMBOLS["b"])
     assert parsed.has(sp.Order)
-    assert parsed == engine or identically_zero(parsed.removeO() - engine.removeO())
+    assert parsed == engine or vanishes(parsed.removeO() - engine.removeO())
     assert parsed.getO() == engine.getO()
     code, out, err = run(capsys, "series", name, quantity, "--cost", cost, "--regime", regime,
                          "--order", "3")
