@@ -555,7 +555,7 @@ def test_a_forked_kernel_lives_and_ends_with_its_launcher(tmp_path: Path,
 
     if not forked_kernels.available():
         pytest.skip("no fork here: the notebooks use the python3 kernel")
-    server = forked_kernels._Server(preload=False)
+    server = forked_kernels.Server(preload=False)
 
     def alive(pid: int) -> bool:
         try:

@@ -91,7 +91,7 @@ def kernel_name() -> str:
 
 # ----------------------------------------------------------------------------- the build
 
-class _Server:
+class Server:
     """The fork server of one build: its process, its socket and the kernelspec
     :data:`NAME`, both in a temporary directory of the build."""
 
@@ -132,7 +132,7 @@ class _Server:
                 os.environ[name] = value
 
 
-_SERVERS: list[_Server] = []
+_SERVERS: list[Server] = []
 
 
 def write_kernelspec(jupyter_dir: Path) -> None:
@@ -151,7 +151,7 @@ def write_kernelspec(jupyter_dir: Path) -> None:
 def start(app: Any, config: Any) -> None:
     """``config-inited``: when notebooks may run here, start the build's fork server."""
     if available() and config.nb_execution_mode != "off":
-        _SERVERS.append(_Server())
+        _SERVERS.append(Server())
 
 
 def stop(app: Any = None, exception: BaseException | None = None) -> None:
