@@ -14,6 +14,8 @@ from fractions import Fraction
 
 import mpmath
 
+from dpsym.sampling.exact_bits import RandomBits
+
 
 class Exhausted(Exception):
     """The scripted source has no more values on this path; ``options`` are the next
@@ -23,28 +25,46 @@ class Exhausted(Exception):
         self.options = options
 
 
-class ScriptedBelow:
-    """``below(n)`` (and, when patched in, ``coin``) return scripted values in turn."""
+class ScriptedBelow(RandomBits):
+    """``below(n)`` (and, when patched in, ``coin``) return scripted values in turn.
+
+    A :class:`RandomBits` whose accumulator stays empty: the primitives, which run
+    ``below``'s rejection rounds themselves while the accumulator holds enough bits, hand
+    every draw to :meth:`below` here."""
 
     def __init__(self, path: list[object]) -> None:
-        self.path, self.used = path, 0
+        self._acc = self._nbits = 0
+        self.path = path
+        self._values = iter(path)
+        self._next = self._values.__next__
 
     def next_value(self, options: Callable[[], list[tuple[object, object]]]) -> object:
         """The next scripted value; at the end of the path, :class:`Exhausted` carrying
         ``options()``, the possible next values with their probabilities."""
-        if self.used == len(self.path):
-            raise Exhausted(options())
-        v = self.path[self.used]
-        self.used += 1
-        return v
+        try:
+            return self._next()
+        except StopIteration:
+            raise Exhausted(options()) from None
+
+    def finished(self) -> bool:
+        """Whether every scripted value was used."""
+        return next(self._values, _END) is _END
 
     def below(self, n: int) -> int:
-        v = self.next_value(lambda: [(v, Fraction(1, n)) for v in range(n)])
+        try:
+            v = self._next()
+        except StopIteration:
+            each = Fraction(1, n)
+            raise Exhausted([(v, each) for v in range(n)]) from None
         assert 0 <= v < n
         return v
 
     def bits(self, k: int) -> int:
         raise AssertionError("not used by the enumerated primitives")
+
+
+#: The end of a scripted path.
+_END = object()
 
 
 def enumerate_outcomes(run: Callable[[ScriptedBelow], object], cutoff: object
@@ -59,22 +79,38 @@ def enumerate_outcomes(run: Callable[[ScriptedBelow], object], cutoff: object
     outcomes: dict[object, object] = {}
     unfinished = 0
     stack: list[tuple[list[object], object]] = [([], 1)]
+    to_mpf = isinstance(cutoff, mpmath.mpf)
     while stack:
         path, weight = stack.pop()
         source = ScriptedBelow(path)
         try:
             out = run(source)
         except Exhausted as stop:
+            # Options of one probability (a uniform draw's: the same object) share their
+            # weight and its comparison with the cutoff; exact weights cut off are added
+            # up as one multiple (the same sum), rounded ones one by one (the same roundings).
+            last, w, small, cut = None, 0, False, 0
             for value, prob in stop.options:
-                if isinstance(cutoff, mpmath.mpf) and isinstance(prob, Fraction):
-                    prob = mpmath.mpf(prob.numerator) / prob.denominator
-                w = weight * prob
-                if w < cutoff:
-                    unfinished += w
-                else:
+                if prob is not last:
+                    if cut:
+                        unfinished += w * cut
+                        cut = 0
+                    last = prob
+                    if to_mpf and isinstance(prob, Fraction):
+                        prob = mpmath.mpf(prob.numerator) / prob.denominator
+                    w = weight * prob
+                    small = w < cutoff
+                    exact = isinstance(w, (Fraction, int))
+                if not small:
                     stack.append(([*path, value], w))
+                elif exact:
+                    cut += 1
+                else:
+                    unfinished += w
+            if cut:
+                unfinished += w * cut
             continue
-        assert source.used == len(path)
+        assert source.finished()
         outcomes[out] = outcomes.get(out, 0) + weight
     return outcomes, unfinished
 

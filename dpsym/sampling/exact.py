@@ -64,9 +64,11 @@ from dpsym.errors import DomainError
 from dpsym.sampling.exact_bits import (
     Bits,
     RandomBits,
+    bernoulli_cuts,
     bernoulli_exp_neg,
     bernoulli_rational,
     bernoulli_real,
+    enclosure_cuts,
     exp_neg_enclosure,
     geometric_exp_neg,
     geometric_exp_neg_ratio,
@@ -220,8 +222,9 @@ class DiscreteStaircaseExact(ExactSampler):
     1. :math:`K` geometric, :math:`P(K = k) = (1 - b) b^k` (:func:`geometric_exp_neg`
        with :math:`\gamma = \varepsilon`);
     2. the part: the first (:math:`j < r`) with probability
-       :math:`p = r / (r + m b)`, else the second (:func:`bernoulli_real` on certified
-       enclosures of :math:`p` from :func:`exp_neg_enclosure`);
+       :math:`p = r / (r + m b)`, else the second (:func:`bernoulli_cuts`, the lazy
+       comparison of :func:`bernoulli_real`, on the thresholds of certified enclosures of
+       :math:`p` from :func:`exp_neg_enclosure`, kept by the sampler);
     3. :math:`J` uniform on the chosen part, :math:`\{0, \dots, r-1\}` or
        :math:`\{r, \dots, \Delta - 1\}`;
     4. a fair sign; :math:`Y = K\Delta + J`; if :math:`Y = 0` with the negative sign,
@@ -275,23 +278,26 @@ class DiscreteStaircaseExact(ExactSampler):
         return _part_enclosure(self.eps, self.r, self.Delta - self.r, bits)
 
     @cached_property
-    def _enclosures(self) -> dict[int, tuple[Fraction, Fraction]]:
-        """:meth:`first_part_enclosure` by precision, as the draws ask for it."""
+    def _cuts(self) -> dict[int, tuple[int, int]]:
+        """:func:`enclosure_cuts` of :meth:`first_part_enclosure` by precision, as the draws
+        ask for them."""
         return {}
 
-    def _first_part(self, bits: int) -> tuple[Fraction, Fraction]:
-        found = self._enclosures.get(bits)
+    def first_part_cuts(self, bits: int) -> tuple[int, int]:
+        """The thresholds (:func:`enclosure_cuts`) of :meth:`first_part_enclosure` on
+        ``bits`` bits, kept for the next draws."""
+        found = self._cuts.get(bits)
         if found is None:
-            found = self._enclosures[bits] = self.first_part_enclosure(bits)
+            found = self._cuts[bits] = enclosure_cuts(*self.first_part_enclosure(bits), bits)
         return found
 
     def draw(self, source: Bits) -> int:
         s, t = self.eps.numerator, self.eps.denominator
         r, m, period = self.r, self.Delta - self.r, self.Delta
-        enclosure = self._first_part
+        cuts = self.first_part_cuts
         while True:
             k = geometric_exp_neg_ratio(source, s, t)
-            if m == 0 or bernoulli_real(source, enclosure):
+            if m == 0 or bernoulli_cuts(source, cuts):
                 j = source.below(r)
             else:
                 j = r + source.below(m)

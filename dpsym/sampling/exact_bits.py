@@ -30,7 +30,8 @@ The exact primitives
   :math:`k \ge 0`, for rational :math:`\gamma > 0` (the core of CKS Algorithm 2).
 * :func:`bernoulli_real`: :math:`\mathrm{Bernoulli}(p)` for a real :math:`p` given by
   certified rational enclosures of increasing precision (lazy comparison of a uniform
-  with :math:`p`).
+  with :math:`p`); :func:`bernoulli_cuts`, the same on the integer thresholds
+  (:func:`enclosure_cuts`) of the enclosures.
 * :func:`exp_neg_enclosure`: certified rational enclosures of :math:`e^{-x}`.
 
 Limits: the running time is random (it is exact sampling, not constant-time code), so
@@ -156,12 +157,38 @@ def bernoulli_rational(source: Bits, num: int, den: int) -> bool:
 
 def _bernoulli_exp_neg_unit(source: Bits, num: int, den: int) -> bool:
     r""":math:`\mathrm{Bernoulli}(e^{-\gamma})` for :math:`\gamma = \mathrm{num}/\mathrm{den}
-    \in [0, 1]` (CKS Algorithm 1, first part)."""
-    k = 1
-    below = source.below
-    while below(den * k) < num:  # A ~ Bernoulli(gamma / k)
+    \in [0, 1]` (CKS Algorithm 1, first part): :math:`K` counts up from 1 while a draw
+    ``below(den * K) < num`` (:math:`A \sim \mathrm{Bernoulli}(\gamma / K)`) succeeds.
+
+    The draws are :meth:`RandomBits.below`'s, in the same order, on the same bits; while
+    the source's accumulator holds enough bits its rejection rounds run here, on local
+    variables (the function is the innermost loop of every exact sampler), and otherwise
+    ``source.below`` is called. (A source whose accumulator is empty, such as the tests'
+    scripted ones, thus serves every draw through ``below``.)
+    """
+    acc, nbits = source._acc, source._nbits
+    k, n = 1, den
+    while True:
+        if n == 1:  # below(1) is 0 and reads no bit
+            v = 0
+        else:
+            ell = (n - 1).bit_length()
+            while True:
+                if nbits < ell:
+                    source._acc, source._nbits = acc, nbits
+                    v = source.below(n)
+                    acc, nbits = source._acc, source._nbits
+                    break
+                v = acc & ((1 << ell) - 1)
+                acc >>= ell
+                nbits -= ell
+                if v < n:
+                    break
+        if v >= num:
+            source._acc, source._nbits = acc, nbits
+            return k & 1 == 1
         k += 1
-    return k & 1 == 1
+        n += den
 
 
 def bernoulli_exp_neg(source: Bits, gamma: Fraction) -> bool:
@@ -205,10 +232,27 @@ def bernoulli_exp_neg(source: Bits, gamma: Fraction) -> bool:
 
 def geometric_exp_neg_ratio(source: Bits, s: int, t: int) -> int:
     r""":func:`geometric_exp_neg` for :math:`\gamma = s / t` given as the integers
-    :math:`s, t \ge 1` (lowest terms)."""
-    below = source.below
+    :math:`s, t \ge 1` (lowest terms).
+
+    The uniform :math:`U` is ``source.below(t)``, its rejection rounds run here while the
+    accumulator holds enough bits (as in :func:`_bernoulli_exp_neg_unit`: the same draws
+    on the same bits)."""
+    ell = (t - 1).bit_length()
+    mask = (1 << ell) - 1
     while True:
-        u = below(t)
+        if t == 1:
+            u = 0
+        else:
+            while True:
+                nbits = source._nbits
+                if nbits < ell:
+                    u = source.below(t)
+                    break
+                acc = source._acc
+                u = acc & mask
+                source._acc, source._nbits = acc >> ell, nbits - ell
+                if u < t:
+                    break
         if not _bernoulli_exp_neg_unit(source, u, t):
             continue
         v = 0
@@ -276,13 +320,57 @@ def bernoulli_real(source: Bits, enclosure: Callable[[int], tuple[Fraction, Frac
     bool
         ``True`` with probability :math:`p`.
     """
+    return bernoulli_cuts(source, lambda n: enclosure_cuts(*enclosure(n), n))
+
+
+def enclosure_cuts(lower: Fraction, upper: Fraction, n: int) -> tuple[int, int]:
+    r"""The integer thresholds of :func:`bernoulli_real`'s decisions on :math:`n` bits.
+
+    For an integer :math:`u`, :math:`(u + 1) 2^{-n} \le \ell` iff :math:`u + 1 \le
+    \lfloor \ell 2^n \rfloor`, i.e. :math:`u < a = \lfloor \ell 2^n \rfloor`, and
+    :math:`u 2^{-n} \ge h` iff :math:`u \ge b = \lceil h 2^n \rceil`.
+
+    Parameters
+    ----------
+    lower, upper : Fraction
+        The enclosure :math:`\ell \le p \le h`.
+    n : int
+        The number of bits of :math:`u`.
+
+    Returns
+    -------
+    tuple of int
+        :math:`(a, b)`.
+    """
+    return ((lower.numerator << n) // lower.denominator,
+            -((-upper.numerator << n) // upper.denominator))
+
+
+def bernoulli_cuts(source: Bits, cuts: Callable[[int], tuple[int, int]]) -> bool:
+    r""":func:`bernoulli_real` with the enclosures given by their thresholds:
+    ``cuts(n)`` is :func:`enclosure_cuts` of the enclosure at precision :math:`n` (a sampler
+    keeps them, so that a draw compares integers only).
+
+    Parameters
+    ----------
+    source : RandomBits
+        The bit source.
+    cuts : callable
+        ``cuts(n) -> (a, b)``: 1 when the first :math:`n` bits :math:`u` have
+        :math:`u < a`, 0 when :math:`u \ge b`, else the next :math:`n` bits are read.
+
+    Returns
+    -------
+    bool
+        ``True`` with probability :math:`p`.
+    """
     n = _FIRST_PRECISION
     u = source.bits(n)
     while True:
-        lo, hi = enclosure(n)
-        if (u + 1) * lo.denominator <= lo.numerator << n:
+        below_cut, above_cut = cuts(n)
+        if u < below_cut:
             return True
-        if u * hi.denominator >= hi.numerator << n:
+        if u >= above_cut:
             return False
         u = (u << n) | source.bits(n)
         n *= 2
@@ -342,9 +430,11 @@ def exp_neg_enclosure(x: Fraction, bits: int) -> tuple[Fraction, Fraction]:
 __all__ = [
     "Bits",
     "RandomBits",
+    "bernoulli_cuts",
     "bernoulli_exp_neg",
     "bernoulli_rational",
     "bernoulli_real",
+    "enclosure_cuts",
     "exp_neg_enclosure",
     "geometric_exp_neg",
     "geometric_exp_neg_ratio",

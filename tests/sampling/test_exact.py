@@ -55,7 +55,7 @@ from dpsym.sampling.exact import (
     DiscreteUniformExact,
     uniform_support_size,
 )
-from dpsym.sampling.exact_bits import RandomBits, bernoulli_real
+from dpsym.sampling.exact_bits import RandomBits, bernoulli_cuts, bernoulli_real
 
 #: The seed of the explicit generators here (the same as the ``rng`` fixture's).
 SEED = 20_240_611
@@ -302,10 +302,10 @@ def test_sampler_mass_function_exactly(sampler: ex.ExactSampler,
             p = sampler.r / (sampler.r + (sampler.Delta - sampler.r) * b)
             return [(True, p), (False, 1 - p)]
 
-    def part(source: ScriptedBelow, enclosure: object) -> bool:
+    def part(source: ScriptedBelow, cuts: object) -> bool:
         return source.next_value(part_options)
 
-    monkeypatch.setattr(ex, "bernoulli_real", part)
+    monkeypatch.setattr(ex, "bernoulli_cuts", part)
     if isinstance(sampler, DiscreteLaplaceExact):
         mass = mass_discrete_laplace(sampler.eps, sampler.Delta)
     else:
@@ -325,9 +325,10 @@ def test_sampler_mass_function_exactly(sampler: ex.ExactSampler,
                                                  (Fraction(10), 4096, 1)])
 def test_staircase_part_choice_refines_exactly(eps: Fraction, Delta: int, r: int) -> None:
     r"""The staircase's choice of part, :func:`bernoulli_real` on
-    :meth:`DiscreteStaircaseExact.first_part_enclosure`, is the comparison of the uniform
-    with :math:`p = r / (r + (\Delta - r) e^{-\varepsilon})`: bit streams that follow the
-    expansion of :math:`p` for 300 bits force the refinement.
+    :meth:`DiscreteStaircaseExact.first_part_enclosure` and :func:`bernoulli_cuts` on its
+    thresholds :meth:`DiscreteStaircaseExact.first_part_cuts` (what the draws use), is the
+    comparison of the uniform with :math:`p = r / (r + (\Delta - r) e^{-\varepsilon})`: bit
+    streams that follow the expansion of :math:`p` for 300 bits force the refinement.
 
     With :math:`U` = those 300 bits followed by zeros, :math:`U < p` (p is irrational);
     followed by ones, :math:`U > p`. Either way the comparison needs 512 bits.
@@ -341,6 +342,9 @@ def test_staircase_part_choice_refines_exactly(eps: Fraction, Delta: int, r: int
     for tail, expected in (("0", True), ("1", False)):
         source = ScriptedBits(head + tail * 2000)
         assert bernoulli_real(source, sampler.first_part_enclosure) is expected
+        assert source.pos == 512
+        source = ScriptedBits(head + tail * 2000)
+        assert bernoulli_cuts(source, sampler.first_part_cuts) is expected
         assert source.pos == 512
 
 
@@ -362,6 +366,9 @@ def test_staircase_part_choice_decides_early() -> None:
     assert bernoulli_real(source, sampler.first_part_enclosure) is True and source.pos == 64
     source = ScriptedBits("1" * 64)
     assert bernoulli_real(source, sampler.first_part_enclosure) is False
+    for stream, expected in (("0" * 64, True), ("1" * 64, False)):
+        source = ScriptedBits(stream)
+        assert bernoulli_cuts(source, sampler.first_part_cuts) is expected and source.pos == 64
 
 
 # ---------------------------------------------------------------------- no floats

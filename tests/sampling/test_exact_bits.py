@@ -35,6 +35,7 @@ from dpsym.sampling.exact_bits import (
     bernoulli_exp_neg,
     bernoulli_rational,
     bernoulli_real,
+    enclosure_cuts,
     exp_neg_enclosure,
     geometric_exp_neg,
     geometric_exp_neg_ratio,
@@ -222,6 +223,27 @@ def test_bernoulli_real_decides_early() -> None:
     assert bernoulli_real(source, enclosure) is True and source.pos == 64
     source = ScriptedBits("1" * 64)
     assert bernoulli_real(source, enclosure) is False and source.pos == 64
+
+
+def test_enclosure_cuts_decide_as_the_enclosure() -> None:
+    r""":func:`enclosure_cuts`' integer thresholds take :func:`bernoulli_real`'s decisions:
+    :math:`u < a` iff :math:`(u + 1) 2^{-n} \le \ell` and :math:`u \ge b` iff
+    :math:`u 2^{-n} \ge h`, for every :math:`u < 2^n`, :math:`n \le 7`, and bounds with
+    every denominator up to 12 and the dyadic ones (on and beside the grid)."""
+    bounds = sorted({Fraction(a, d) for d in range(1, 13) for a in range(d + 1)}
+                    | {Fraction(a, 2**n) for n in range(1, 8) for a in range(2**n + 1)})
+    for n in range(1, 8):
+        for bound in bounds:
+            below_cut, above_cut = enclosure_cuts(bound, bound, n)
+            for u in range(2**n):
+                lower = (u + 1) * bound.denominator <= bound.numerator << n
+                upper = u * bound.denominator >= bound.numerator << n
+                assert (u < below_cut) is lower and (u >= above_cut) is upper, (n, bound, u)
+    # large precisions: the thresholds are the floor and ceiling of the bounds' multiples
+    lo, hi = exp_neg_enclosure(Fraction(1, 3), 512)
+    below_cut, above_cut = enclosure_cuts(lo, hi, 512)
+    assert Fraction(below_cut, 2**512) <= lo < Fraction(below_cut + 1, 2**512)
+    assert Fraction(above_cut - 1, 2**512) < hi <= Fraction(above_cut, 2**512)
 
 
 def test_bernoulli_real_with_dyadic_p() -> None:
