@@ -103,9 +103,9 @@ class RandomBits:
 
     def bits(self, k: int) -> int:
         """``k`` fresh fair bits as an integer in :math:`[0, 2^k)`."""
-        nbits = self._nbits
+        acc, nbits = self._acc, self._nbits
         if nbits < k:
-            acc, words, pos = self._acc, self._words, self._pos
+            words, pos = self._words, self._pos
             while nbits < k:
                 if pos == len(words):
                     words, pos = self._refill(), 0
@@ -113,11 +113,9 @@ class RandomBits:
                 acc |= words[pos] << nbits
                 pos += 1
                 nbits += 64
-            self._acc, self._pos = acc, pos
-        out = self._acc & ((1 << k) - 1)
-        self._acc >>= k
-        self._nbits = nbits - k
-        return out
+            self._pos = pos
+        self._acc, self._nbits = acc >> k, nbits - k
+        return acc & ((1 << k) - 1)
 
     def below(self, n: int) -> int:
         r"""A uniform integer in :math:`\{0, \dots, n - 1\}`, ``n >= 1``.
@@ -164,9 +162,21 @@ def _bernoulli_exp_neg_unit(source: Bits, num: int, den: int) -> bool:
     the source's accumulator holds enough bits its rejection rounds run here, on local
     variables (the function is the innermost loop of every exact sampler), and otherwise
     ``source.below`` is called. (A source whose accumulator is empty, such as the tests'
-    scripted ones, thus serves every draw through ``below``.)
+    scripted ones, thus serves every draw through ``below``.) For a denominator up to
+    :data:`_TABLE_DENS` (the geometric's coin :math:`e^{-1}` among them) the outcome on the
+    next :data:`_TABLE_BITS` bits is looked up first (:func:`_coin_table`).
     """
     acc, nbits = source._acc, source._nbits
+    if den <= _TABLE_DENS and nbits >= _TABLE_BITS:
+        table = _TABLES[den][num]
+        if table is None:
+            _TABLES[den][num] = _BUILDING
+            table = _TABLES[den][num] = _coin_table(num, den)
+        known = table[acc & _TABLE_MASK]
+        if known is not None:
+            odd, used = known
+            source._acc, source._nbits = acc >> used, nbits - used
+            return odd
     k, n = 1, den
     while True:
         if n == 1:  # below(1) is 0 and reads no bit
@@ -189,6 +199,55 @@ def _bernoulli_exp_neg_unit(source: Bits, num: int, den: int) -> bool:
             return k & 1 == 1
         k += 1
         n += den
+
+
+#: Bits of the patterns of :data:`_EXP_NEG_ONE`.
+_TABLE_BITS = 8
+_TABLE_MASK = (1 << _TABLE_BITS) - 1
+
+
+class _Pattern(RandomBits):
+    """A source holding one :data:`_TABLE_BITS`-bit pattern and nothing more: a draw that
+    needs more bits raises :class:`LookupError`."""
+
+    __slots__ = ()
+
+    def __init__(self, pattern: int) -> None:
+        self._acc, self._nbits = pattern, _TABLE_BITS
+
+    def below(self, n: int) -> int:
+        raise LookupError(n)
+
+    def bits(self, k: int) -> int:
+        raise LookupError(k)
+
+
+def _coin_table(num: int, den: int) -> list[tuple[bool, int] | None]:
+    r"""For each :data:`_TABLE_BITS`-bit pattern (read from its lowest bit, as the
+    accumulator gives its bits), the outcome of :func:`_bernoulli_exp_neg_unit` for
+    ``num / den`` on those bits and the number of bits it reads, or ``None`` when it needs
+    more bits than the pattern has. Computed by running the coin itself on each pattern
+    (its table marked :data:`_BUILDING` meanwhile), so a lookup gives the coin's own
+    outcome and consumption."""
+    table: list[tuple[bool, int] | None] = []
+    for pattern in range(1 << _TABLE_BITS):
+        source = _Pattern(pattern)
+        try:
+            odd = _bernoulli_exp_neg_unit(source, num, den)
+        except LookupError:
+            table.append(None)
+            continue
+        table.append((odd, _TABLE_BITS - source._nbits))
+    return table
+
+
+#: The largest denominator of the coins with a table.
+_TABLE_DENS = 8
+#: The table of a coin being computed: no pattern known.
+_BUILDING: list[tuple[bool, int] | None] = [None] * (1 << _TABLE_BITS)
+#: :func:`_coin_table` by denominator and numerator, computed on first use.
+_TABLES: list[list[list[tuple[bool, int] | None] | None]] = [
+    [None] * (den + 1) for den in range(_TABLE_DENS + 1)]
 
 
 def bernoulli_exp_neg(source: Bits, gamma: Fraction) -> bool:
@@ -237,12 +296,12 @@ def geometric_exp_neg_ratio(source: Bits, s: int, t: int) -> int:
     The uniform :math:`U` is ``source.below(t)``, its rejection rounds run here while the
     accumulator holds enough bits (as in :func:`_bernoulli_exp_neg_unit`: the same draws
     on the same bits)."""
-    ell = (t - 1).bit_length()
-    mask = (1 << ell) - 1
-    while True:
-        if t == 1:
-            u = 0
-        else:
+    if t == 1:  # U = 0, kept with probability e^0 = 1 by a coin that reads no bit
+        u = 0
+    else:
+        ell = (t - 1).bit_length()
+        mask = (1 << ell) - 1
+        while True:
             while True:
                 nbits = source._nbits
                 if nbits < ell:
@@ -253,12 +312,12 @@ def geometric_exp_neg_ratio(source: Bits, s: int, t: int) -> int:
                 source._acc, source._nbits = acc >> ell, nbits - ell
                 if u < t:
                     break
-        if not _bernoulli_exp_neg_unit(source, u, t):
-            continue
-        v = 0
-        while _bernoulli_exp_neg_unit(source, 1, 1):
-            v += 1
-        return (u + t * v) // s
+            if _bernoulli_exp_neg_unit(source, u, t):
+                break
+    v = 0
+    while _bernoulli_exp_neg_unit(source, 1, 1):
+        v += 1
+    return (u + t * v) // s
 
 
 def geometric_exp_neg(source: Bits, gamma: Fraction) -> int:

@@ -98,6 +98,63 @@ def test_random_bits_splits_words_exactly() -> None:
     assert shift == 256
 
 
+class HeldBits(RandomBits):
+    """A source of ``width`` given bits and no more (a read past them raises
+    :class:`LookupError`), held in the accumulator (``inline``: the primitives' inlined
+    rejection rounds and coin tables read them) or served by :meth:`RandomBits.below` only
+    (the accumulator the primitives see stays empty, as the scripted sources')."""
+
+    def __init__(self, pattern: int, width: int, inline: bool) -> None:
+        self.inline, self.held = inline, (pattern, width)
+        self._acc, self._nbits = self.held if inline else (0, 0)
+
+    def below(self, n: int) -> int:
+        if self.inline:
+            return RandomBits.below(self, n)
+        self._acc, self._nbits = self.held
+        try:
+            return RandomBits.below(self, n)
+        finally:
+            self.held, self._acc, self._nbits = (self._acc, self._nbits), 0, 0
+
+    def bits(self, k: int) -> int:
+        raise LookupError(k)
+
+    def left(self) -> int:
+        return self._nbits if self.inline else self.held[1]
+
+
+def test_inlined_draws_are_below_s() -> None:
+    r"""The coin :math:`\mathrm{Bernoulli}(e^{-\gamma})`, :math:`\gamma \le 1`, reading the
+    accumulator itself (inlined rejection rounds, tables) gives the same outcome after the
+    same bits as through :meth:`RandomBits.below` (the path the enumerations verify), on
+    every 9-bit stream, for every :math:`\gamma = a/b`, :math:`b \le 9` (the tables' 8 and
+    beyond); and the geometric's inlined uniform as well."""
+    width = 9
+    for den in range(1, 10):
+        for num in range(den + 1):
+            for pattern in range(2**width):
+                got = []
+                for inline in (True, False):
+                    source = HeldBits(pattern, width, inline)
+                    try:
+                        got.append((eb._bernoulli_exp_neg_unit(source, num, den),
+                                    source.left()))
+                    except LookupError:
+                        got.append(None)
+                assert got[0] == got[1], (num, den, pattern, got)
+    for s, t in ((1, 2), (7, 5), (1, 3)):
+        for pattern in range(2**width):
+            got = []
+            for inline in (True, False):
+                source = HeldBits(pattern, width, inline)
+                try:
+                    got.append((geometric_exp_neg_ratio(source, s, t), source.left()))
+                except LookupError:
+                    got.append(None)
+            assert got[0] == got[1], (s, t, pattern, got)
+
+
 GAMMAS = [Fraction(0), Fraction(1), Fraction(1, 2), Fraction(1, 3), Fraction(2, 5),
           Fraction(1, 7), Fraction(5, 3), Fraction(2)]
 
