@@ -30,21 +30,31 @@ class ScriptedBelow(RandomBits):
 
     A :class:`RandomBits` whose accumulator stays empty: the primitives, which run
     ``below``'s rejection rounds themselves while the accumulator holds enough bits, hand
-    every draw to :meth:`below` here."""
+    every draw to :meth:`below` here. At the end of the path, ``extend(options)`` gives the
+    next value (:func:`enumerate_outcomes` goes on with the run) or raises; without it,
+    :class:`Exhausted` carries the options."""
 
-    def __init__(self, path: list[object]) -> None:
+    def __init__(self, path: list[object],
+                 extend: Callable[[list[tuple[object, object]]], object] | None = None
+                 ) -> None:
         self._acc = self._nbits = 0
         self.path = path
         self._values = iter(path)
         self._next = self._values.__next__
+        self._extend = extend
+
+    def _beyond(self, options: list[tuple[object, object]]) -> object:
+        if self._extend is None:
+            raise Exhausted(options)
+        return self._extend(options)
 
     def next_value(self, options: Callable[[], list[tuple[object, object]]]) -> object:
-        """The next scripted value; at the end of the path, :class:`Exhausted` carrying
-        ``options()``, the possible next values with their probabilities."""
+        """The next scripted value; at the end of the path, the value chosen by ``extend``
+        among ``options()``, the possible next values with their probabilities."""
         try:
             return self._next()
         except StopIteration:
-            raise Exhausted(options()) from None
+            return self._beyond(options())
 
     def finished(self) -> bool:
         """Whether every scripted value was used."""
@@ -55,7 +65,7 @@ class ScriptedBelow(RandomBits):
             v = self._next()
         except StopIteration:
             each = Fraction(1, n)
-            raise Exhausted([(v, each) for v in range(n)]) from None
+            v = self._beyond([(v, each) for v in range(n)])
         assert 0 <= v < n
         return v
 
@@ -67,6 +77,10 @@ class ScriptedBelow(RandomBits):
 _END = object()
 
 
+class _Cut(Exception):
+    """Every possible next draw of the run has a path probability below the cutoff."""
+
+
 def enumerate_outcomes(run: Callable[[ScriptedBelow], object], cutoff: object
                        ) -> tuple[dict[object, object], object]:
     """Probabilities of every outcome, over all draw sequences of probability >= cutoff.
@@ -75,40 +89,60 @@ def enumerate_outcomes(run: Callable[[ScriptedBelow], object], cutoff: object
     (``below(n)``: each value with ``1/n``, exact by
     ``test_exact_bits.test_below_is_exactly_uniform``).
     Returns the outcome masses and the total mass of the paths cut below ``cutoff``.
+
+    Depth first: a path is run again from the start (the scripted values first) and, at
+    each draw past its end, the branches kept are stacked but the last one, with which the
+    run goes on (the one the stack would give next: the masses are added in the same
+    order as when every branch is run from the start).
     """
     outcomes: dict[object, object] = {}
     unfinished = 0
     stack: list[tuple[list[object], object]] = [([], 1)]
     to_mpf = isinstance(cutoff, mpmath.mpf)
+    live: list[object] = []
+    weight: object = 1
+
+    def extend(options: list[tuple[object, object]]) -> object:
+        # Options of one probability (a uniform draw's: the same object) share their
+        # weight and its comparison with the cutoff; exact weights cut off are added up
+        # as one multiple (the same sum), rounded ones one by one (the same roundings).
+        nonlocal unfinished, weight
+        last, w, small, cut, exact = None, 0, False, 0, True
+        kept: list[tuple[object, object]] = []
+        for value, prob in options:
+            if prob is not last:
+                if cut:
+                    unfinished += w * cut
+                    cut = 0
+                last = prob
+                if to_mpf and isinstance(prob, Fraction):
+                    prob = mpmath.mpf(prob.numerator) / prob.denominator
+                w = weight * prob
+                small = w < cutoff
+                exact = isinstance(w, (Fraction, int))
+            if not small:
+                kept.append((value, w))
+            elif exact:
+                cut += 1
+            else:
+                unfinished += w
+        if cut:
+            unfinished += w * cut
+        if not kept:
+            raise _Cut
+        for value, w in kept[:-1]:
+            stack.append(([*live, value], w))
+        value, weight = kept[-1]
+        live.append(value)
+        return value
+
     while stack:
         path, weight = stack.pop()
-        source = ScriptedBelow(path)
+        live = list(path)
+        source = ScriptedBelow(path, extend)
         try:
             out = run(source)
-        except Exhausted as stop:
-            # Options of one probability (a uniform draw's: the same object) share their
-            # weight and its comparison with the cutoff; exact weights cut off are added
-            # up as one multiple (the same sum), rounded ones one by one (the same roundings).
-            last, w, small, cut = None, 0, False, 0
-            for value, prob in stop.options:
-                if prob is not last:
-                    if cut:
-                        unfinished += w * cut
-                        cut = 0
-                    last = prob
-                    if to_mpf and isinstance(prob, Fraction):
-                        prob = mpmath.mpf(prob.numerator) / prob.denominator
-                    w = weight * prob
-                    small = w < cutoff
-                    exact = isinstance(w, (Fraction, int))
-                if not small:
-                    stack.append(([*path, value], w))
-                elif exact:
-                    cut += 1
-                else:
-                    unfinished += w
-            if cut:
-                unfinished += w * cut
+        except _Cut:
             continue
         assert source.finished()
         outcomes[out] = outcomes.get(out, 0) + weight
