@@ -54,6 +54,7 @@ from dpsym.mechanisms import DiscreteUniform, UniformMass
 from dpsym.sampling.checks import ScaleError
 from dpsym.sampling.inversion import exponential_fraction, exponential_offset, exponential_upper
 from dpsym.sampling.samplers import Sampler, cdf, cdf_mp, sampler
+from dpsym.symbolic.lambdas import mpmath_function
 from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
 from dpsym.symbolic.numerics import evaluate
 from dpsym.symbols import u, x
@@ -146,9 +147,12 @@ def noise_of(case: Case) -> SymmetricNoise:
 def exact_moments(case: Case) -> dict[int, float]:
     r""":math:`m_k = \mathbb{E}|X|^k` for the needed k: the means of the z-tests
     (:math:`k` in :data:`POWERS` and 2) from the class's symbolic moments; the highest,
-    :math:`m_{2 \max(\mathrm{POWERS})}`, which only enters a variance, exactly from the
-    sampled description (:func:`noise_of`, its parameters as the sampler has them): the
-    class's symbolic :math:`m_8` takes seconds to derive and is used nowhere else."""
+    :math:`m_{2 \max(\mathrm{POWERS})}`, which only enters a variance, from the sampled
+    description (:func:`noise_of`, its parameters as the sampler has them) at 30 digits
+    (:func:`numeric_moment`): the class's symbolic :math:`m_8` takes seconds to derive and
+    is used nowhere else, and the description's symbolic one (sympy's integrals of every
+    piece) about 0.2 s a case, for the same float64 (all eleven cases: relative
+    differences below :math:`10^{-30}`)."""
     m = case.instance()
     point = dict(substitution(m))
     if m.free is not None:
@@ -157,9 +161,57 @@ def exact_moments(case: Case) -> dict[int, float]:
     highest = 2 * max(POWERS)
     with mpmath.workdps(30):
         out = {k: float(evaluate(case.cls.engine.moment(k), point)) for k in means}
-        out[highest] = float(evaluate(noise_of(case).moment(highest), {}))
+        out[highest] = float(numeric_moment(noise_of(case), highest))
     assert set(out) == {k for p in POWERS for k in (p, 2 * p)}
     return out
+
+
+def numeric_moment(noise: SymmetricNoise, power: int) -> mpmath.mpf:
+    r""":math:`\mathbb{E}|X|^p` of a numeric description at the working precision, for an
+    integer :math:`p \ge 1`: twice the half moment, the head's pieces by quadrature
+    (sums on a lattice, the point 0 adding :math:`0^p = 0`), and each piece :math:`g` of a
+    geometric tail (start :math:`s`, period :math:`T`, ratio :math:`q`) in closed form over
+    the periods :math:`k \ge 0`:
+
+    .. math::
+
+       \sum_k q^k \int (s + kT + y)^p g(y)\,dy = \sum_{m=0}^{p} \binom{p}{m} T^m
+       \Bigl(\sum_k k^m q^k\Bigr) \int (s + y)^{p-m} g(y)\,dy,
+
+    with :math:`\sum_k k^m q^k = \mathrm{Li}_{-m}(q)` (:math:`1/(1 - q)` for
+    :math:`m = 0`)."""
+    def num(e: sp.Expr) -> mpmath.mpf:
+        return mpmath.mpf(sp.N(e, mpmath.mp.dps + 10))
+
+    total = mpmath.mpf(0)
+    for pc in noise.head:
+        lo = num(pc.lo)
+        hi = num(pc.hi) if pc.hi != sp.oo else mpmath.inf
+        f = mpmath_function(x, pc.expr)
+        if noise.lattice and mpmath.isinf(hi):
+            total += mpmath.nsum(lambda j, f=f: j**power * f(j), [max(int(lo), 1), mpmath.inf])
+        elif noise.lattice:
+            total += mpmath.fsum(mpmath.mpf(j) ** power * f(mpmath.mpf(j))
+                                 for j in range(max(int(lo), 1), int(hi)))
+        else:
+            method = "gauss-legendre" if mpmath.isfinite(hi) else "tanh-sinh"
+            total += mpmath.quad(lambda y, f=f: y**power * f(y), [lo, hi], method=method)
+    if noise.tail is not None:
+        tail = noise.tail
+        s, T, q = num(tail.start), num(tail.period), num(tail.ratio)
+        sums = [1 / (1 - q)] + [mpmath.polylog(-m, q) for m in range(1, power + 1)]
+        for pc in tail.pieces:
+            g = mpmath_function(u, pc.expr)
+            lo, hi = num(pc.lo), num(pc.hi)
+            for m in range(power + 1):
+                if noise.lattice:
+                    inner = mpmath.fsum((s + j) ** (power - m) * g(mpmath.mpf(j))
+                                        for j in range(int(lo), int(hi)))
+                else:
+                    inner = mpmath.quad(lambda y, m=m, g=g: (s + y) ** (power - m) * g(y),
+                                        [lo, hi], method="gauss-legendre")
+                total += mpmath.binomial(power, m) * T**m * sums[m] * inner
+    return 2 * total
 
 
 #: The draws made so far, by (case, generator state): see :func:`draw`.
@@ -287,6 +339,17 @@ def test_absolute_moment(case: Case, power: int, rng: np.random.Generator) -> No
     samples = np.abs(draw(case, rng).astype(float)) ** power
     z = z_score(samples, m[power], m[2 * power] - m[power] ** 2)
     assert abs(z) < Z_CRIT, f"E|X|^{power}: z = {z}"
+
+
+def test_numeric_moment_is_the_symbolic_one() -> None:
+    """:func:`numeric_moment` (the variances' :math:`m_8`) is the description's symbolic
+    moment to 30 digits: a continuous head and a lattice tail (the other cases were
+    checked the same way, their symbolic moments taking up to 0.5 s each)."""
+    for case in (CASES[1], CASES[9]):
+        noise = noise_of(case)
+        with mpmath.workdps(30):
+            exact = evaluate(noise.moment(8), {})
+            assert abs(numeric_moment(noise, 8) - exact) < mpmath.mpf(10) ** -29 * exact, case
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
