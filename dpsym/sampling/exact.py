@@ -63,12 +63,12 @@ from dpsym.core.params import EPS_MAX, parse_number
 from dpsym.errors import DomainError
 from dpsym.sampling.exact_bits import (
     Bits,
+    EnclosureCuts,
     RandomBits,
     bernoulli_cuts,
     bernoulli_exp_neg,
     bernoulli_rational,
     bernoulli_real,
-    enclosure_cuts,
     exp_neg_enclosure,
     geometric_exp_neg,
     geometric_exp_neg_ratio,
@@ -278,23 +278,15 @@ class DiscreteStaircaseExact(ExactSampler):
         return _part_enclosure(self.eps, self.r, self.Delta - self.r, bits)
 
     @cached_property
-    def _cuts(self) -> dict[int, tuple[int, int]]:
-        """:func:`enclosure_cuts` of :meth:`first_part_enclosure` by precision, as the draws
-        ask for them."""
-        return {}
-
-    def first_part_cuts(self, bits: int) -> tuple[int, int]:
-        """The thresholds (:func:`enclosure_cuts`) of :meth:`first_part_enclosure` on
-        ``bits`` bits, kept for the next draws."""
-        found = self._cuts.get(bits)
-        if found is None:
-            found = self._cuts[bits] = enclosure_cuts(*self.first_part_enclosure(bits), bits)
-        return found
+    def part_cuts(self) -> EnclosureCuts:
+        """The thresholds (:func:`enclosure_cuts`) of :meth:`first_part_enclosure` by
+        precision, computed as the draws ask for them and kept."""
+        return EnclosureCuts(self.first_part_enclosure)
 
     def draw(self, source: Bits) -> int:
         s, t = self.eps.numerator, self.eps.denominator
         r, m, period = self.r, self.Delta - self.r, self.Delta
-        cuts = self.first_part_cuts
+        cuts = self.part_cuts
         while True:
             k = geometric_exp_neg_ratio(source, s, t)
             if m == 0 or bernoulli_cuts(source, cuts):

@@ -326,7 +326,7 @@ def test_sampler_mass_function_exactly(sampler: ex.ExactSampler,
 def test_staircase_part_choice_refines_exactly(eps: Fraction, Delta: int, r: int) -> None:
     r"""The staircase's choice of part, :func:`bernoulli_real` on
     :meth:`DiscreteStaircaseExact.first_part_enclosure` and :func:`bernoulli_cuts` on its
-    thresholds :meth:`DiscreteStaircaseExact.first_part_cuts` (what the draws use), is the
+    thresholds :attr:`DiscreteStaircaseExact.part_cuts` (what the draws use), is the
     comparison of the uniform with :math:`p = r / (r + (\Delta - r) e^{-\varepsilon})`: bit
     streams that follow the expansion of :math:`p` for 300 bits force the refinement.
 
@@ -344,7 +344,7 @@ def test_staircase_part_choice_refines_exactly(eps: Fraction, Delta: int, r: int
         assert bernoulli_real(source, sampler.first_part_enclosure) is expected
         assert source.pos == 512
         source = ScriptedBits(head + tail * 2000)
-        assert bernoulli_cuts(source, sampler.first_part_cuts) is expected
+        assert bernoulli_cuts(source, sampler.part_cuts) is expected
         assert source.pos == 512
 
 
@@ -368,7 +368,7 @@ def test_staircase_part_choice_decides_early() -> None:
     assert bernoulli_real(source, sampler.first_part_enclosure) is False
     for stream, expected in (("0" * 64, True), ("1" * 64, False)):
         source = ScriptedBits(stream)
-        assert bernoulli_cuts(source, sampler.first_part_cuts) is expected and source.pos == 64
+        assert bernoulli_cuts(source, sampler.part_cuts) is expected and source.pos == 64
 
 
 # ---------------------------------------------------------------------- no floats
