@@ -215,13 +215,13 @@ _TABLE_MASK = (1 << _TABLE_BITS) - 1
 
 
 class _Pattern(RandomBits):
-    """A source holding one :data:`_TABLE_BITS`-bit pattern and nothing more: a draw that
-    needs more bits raises :class:`LookupError`."""
+    """A source holding one ``width``-bit pattern and nothing more: a draw that needs more
+    bits raises :class:`LookupError`."""
 
     __slots__ = ()
 
-    def __init__(self, pattern: int) -> None:
-        self._acc, self._nbits = pattern, _TABLE_BITS
+    def __init__(self, pattern: int, width: int = _TABLE_BITS) -> None:
+        self._acc, self._nbits = pattern, width
 
     def below(self, n: int) -> int:
         raise LookupError(n)
@@ -303,7 +303,20 @@ def geometric_exp_neg_ratio(source: Bits, s: int, t: int) -> int:
 
     The uniform :math:`U` is ``source.below(t)``, its rejection rounds run here while the
     accumulator holds enough bits (as in :func:`_bernoulli_exp_neg_unit`: the same draws
-    on the same bits)."""
+    on the same bits). For :math:`t \le` :data:`_TABLE_DENS`, :math:`U + tV` on the next
+    :data:`_GEOMETRIC_BITS` bits is looked up first (:func:`_geometric_table`)."""
+    nbits = source._nbits
+    if t <= _TABLE_DENS and nbits >= _GEOMETRIC_BITS:
+        table = _GEOMETRIC_TABLES[t]
+        if table is None:
+            _GEOMETRIC_TABLES[t] = _GEOMETRIC_BUILDING
+            table = _GEOMETRIC_TABLES[t] = _geometric_table(t)
+        acc = source._acc
+        known = table[acc & _GEOMETRIC_MASK]
+        if known is not None:
+            x, used = known
+            source._acc, source._nbits = acc >> used, nbits - used
+            return x // s
     if t == 1:  # U = 0, kept with probability e^0 = 1 by a coin that reads no bit
         u = 0
     else:
@@ -326,6 +339,33 @@ def geometric_exp_neg_ratio(source: Bits, s: int, t: int) -> int:
     while _bernoulli_exp_neg_unit(source, 1, 1):
         v += 1
     return (u + t * v) // s
+
+
+def _geometric_table(t: int) -> list[tuple[int, int] | None]:
+    """For each :data:`_GEOMETRIC_BITS`-bit pattern (read from its lowest bit), the
+    :math:`U + tV` that :func:`geometric_exp_neg_ratio` draws on those bits (with
+    :math:`s = 1`) and the number of bits it reads, or ``None`` when it needs more bits.
+    Computed by running the draw itself on each pattern (its table marked
+    :data:`_GEOMETRIC_BUILDING` meanwhile), as :func:`_coin_table`."""
+    table: list[tuple[int, int] | None] = []
+    for pattern in range(1 << _GEOMETRIC_BITS):
+        source = _Pattern(pattern, _GEOMETRIC_BITS)
+        try:
+            x = geometric_exp_neg_ratio(source, 1, t)
+        except LookupError:
+            table.append(None)
+            continue
+        table.append((x, _GEOMETRIC_BITS - source._nbits))
+    return table
+
+
+#: Bits of the patterns of :func:`_geometric_table`.
+_GEOMETRIC_BITS = 12
+_GEOMETRIC_MASK = (1 << _GEOMETRIC_BITS) - 1
+#: The table of a geometric being computed: no pattern known.
+_GEOMETRIC_BUILDING: list[tuple[int, int] | None] = [None] * (1 << _GEOMETRIC_BITS)
+#: :func:`_geometric_table` by denominator, computed on first use.
+_GEOMETRIC_TABLES: list[list[tuple[int, int] | None] | None] = [None] * (_TABLE_DENS + 1)
 
 
 def geometric_exp_neg(source: Bits, gamma: Fraction) -> int:

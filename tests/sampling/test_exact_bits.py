@@ -129,7 +129,8 @@ def test_inlined_draws_are_below_s() -> None:
     accumulator itself (inlined rejection rounds, tables) gives the same outcome after the
     same bits as through :meth:`RandomBits.below` (the path the enumerations verify), on
     every 9-bit stream, for every :math:`\gamma = a/b`, :math:`b \le 9` (the tables' 8 and
-    beyond); and the geometric's inlined uniform as well."""
+    beyond); and the geometric (inlined uniform, tables of 12 bits) on every 12-bit
+    stream."""
     width = 9
     for den in range(1, 10):
         for num in range(den + 1):
@@ -143,7 +144,8 @@ def test_inlined_draws_are_below_s() -> None:
                     except LookupError:
                         got.append(None)
                 assert got[0] == got[1], (num, den, pattern, got)
-    for s, t in ((1, 2), (7, 5), (1, 3)):
+    width = 12  # the geometric's tables read 12 bits
+    for s, t in ((3, 1), (1, 2), (7, 5), (1, 3)):
         for pattern in range(2**width):
             got = []
             for inline in (True, False):
