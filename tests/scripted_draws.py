@@ -149,10 +149,13 @@ def enumerate_outcomes(run: Callable[[ScriptedBelow], object], cutoff: object
     return outcomes, unfinished
 
 
-class ScriptedBits:
-    """``bits(k)`` returns the next ``k`` bits of a fixed stream, most significant first."""
+class ScriptedBits(RandomBits):
+    """``bits(k)`` returns the next ``k`` bits of a fixed stream, most significant first
+    (a :class:`RandomBits` whose accumulator stays empty: every read goes through
+    :meth:`bits`)."""
 
     def __init__(self, stream: str) -> None:
+        self._acc = self._nbits = 0
         self.stream, self.pos = stream, 0
 
     def bits(self, k: int) -> int:

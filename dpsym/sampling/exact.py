@@ -283,10 +283,15 @@ class DiscreteStaircaseExact(ExactSampler):
         precision, computed as the draws ask for them and kept."""
         return EnclosureCuts(self.first_part_enclosure)
 
+    @cached_property
+    def _constants(self) -> tuple[int, int, int, int, int, EnclosureCuts]:
+        r""":math:`\varepsilon = s/t`, :math:`r`, :math:`m = \Delta - r`, :math:`\Delta`
+        and :attr:`part_cuts`, as :meth:`draw` uses them."""
+        return (self.eps.numerator, self.eps.denominator, self.r, self.Delta - self.r,
+                self.Delta, self.part_cuts)
+
     def draw(self, source: Bits) -> int:
-        s, t = self.eps.numerator, self.eps.denominator
-        r, m, period = self.r, self.Delta - self.r, self.Delta
-        cuts = self.part_cuts
+        s, t, r, m, period, cuts = self._constants
         while True:
             k = geometric_exp_neg_ratio(source, s, t)
             if m == 0 or bernoulli_cuts(source, cuts):

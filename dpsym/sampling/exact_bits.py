@@ -493,7 +493,13 @@ def bernoulli_cuts(source: Bits, cuts: Mapping[int, tuple[int, int]]) -> bool:
         ``True`` with probability :math:`p`.
     """
     n = _FIRST_PRECISION
-    u = source.bits(n)
+    nbits = source._nbits
+    if nbits >= n:  # :meth:`RandomBits.bits` inlined: the bits already in the accumulator
+        acc = source._acc
+        u = acc & ((1 << n) - 1)
+        source._acc, source._nbits = acc >> n, nbits - n
+    else:
+        u = source.bits(n)
     while True:
         below_cut, above_cut = cuts[n]
         if u < below_cut:
