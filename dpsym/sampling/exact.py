@@ -202,7 +202,7 @@ class DiscreteLaplaceExact(ExactSampler):
         s, t = self._ratio
         while True:
             y = geometric_exp_neg_ratio(source, s, t)
-            negative = source.below(2) == 1
+            negative = source.bit() == 1
             if negative and y == 0:
                 continue
             return -y if negative else y
@@ -299,7 +299,7 @@ class DiscreteStaircaseExact(ExactSampler):
             else:
                 j = r + source.below(m)
             y = k * period + j
-            negative = source.below(2) == 1
+            negative = source.bit() == 1
             if negative and y == 0:
                 continue
             return -y if negative else y
@@ -359,7 +359,7 @@ class DiscreteUniformExact(ExactSampler):
     def draw(self, source: Bits) -> int:
         n = self.support_size
         value = source.below(n) - n // 2
-        return -value if source.below(2) else value
+        return -value if source.bit() else value
 
 
 __all__ = [

@@ -125,6 +125,16 @@ class RandomBits:
         self._acc, self._nbits = acc >> k, nbits - k
         return acc & ((1 << k) - 1)
 
+    def bit(self) -> int:
+        """One fair bit: :meth:`below` ``(2)`` (the same bit), read from the accumulator
+        directly when it holds one."""
+        nbits = self._nbits
+        if nbits:
+            acc = self._acc
+            self._acc, self._nbits = acc >> 1, nbits - 1
+            return acc & 1
+        return self.below(2)
+
     def below(self, n: int) -> int:
         r"""A uniform integer in :math:`\{0, \dots, n - 1\}`, ``n >= 1``.
 

@@ -129,8 +129,8 @@ def test_inlined_draws_are_below_s() -> None:
     accumulator itself (inlined rejection rounds, tables) gives the same outcome after the
     same bits as through :meth:`RandomBits.below` (the path the enumerations verify), on
     every 9-bit stream, for every :math:`\gamma = a/b`, :math:`b \le 9` (the tables' 8 and
-    beyond); and the geometric (inlined uniform, tables of 12 bits) on every 12-bit
-    stream."""
+    beyond); :meth:`RandomBits.bit` as ``below(2)``; and the geometric (inlined uniform,
+    tables of 12 bits) on every 12-bit stream."""
     width = 9
     for den in range(1, 10):
         for num in range(den + 1):
@@ -144,6 +144,9 @@ def test_inlined_draws_are_below_s() -> None:
                     except LookupError:
                         got.append(None)
                 assert got[0] == got[1], (num, den, pattern, got)
+    for pattern in range(2**width):  # RandomBits.bit is below(2)
+        inline, through = HeldBits(pattern, width, True), HeldBits(pattern, width, False)
+        assert [inline.bit() for _ in range(width)] == [through.bit() for _ in range(width)]
     width = 12  # the geometric's tables read 12 bits
     for s, t in ((3, 1), (1, 2), (7, 5), (1, 3)):
         for pattern in range(2**width):
