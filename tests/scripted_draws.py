@@ -61,6 +61,8 @@ class ScriptedBelow(RandomBits):
         return next(self._values, _END) is _END
 
     def below(self, n: int) -> int:
+        if n == 1:  # as RandomBits.below: 0, no draw
+            return 0
         try:
             v = self._next()
         except StopIteration:
