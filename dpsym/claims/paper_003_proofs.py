@@ -450,9 +450,19 @@ _B_DEF = 1 / (2 * _sL * (1 - sp.exp(-_sA / _sL)))  # Definition 3's B in A and l
 
 @functools.cache
 def _line_value(line: sp.Expr) -> sp.Expr:
-    """A printed line with its integrals done (sympy) and B replaced by Definition 3's B; a
-    line in eps, delta, Delta is returned as it is."""
-    return sp.sympify(line).doit().subs(_sB, _B_DEF)
+    """A printed line with its integrals done (sympy, each integral once:
+    :func:`_integrated_once`) and B replaced by Definition 3's B; a line in eps, delta,
+    Delta is returned as it is."""
+    line = sp.sympify(line)
+    done = line.xreplace({i: _integrated_once(i) for i in line.atoms(sp.Integral)})
+    return done.doit().subs(_sB, _B_DEF)
+
+
+@functools.lru_cache(maxsize=256)
+def _integrated_once(integral: sp.Integral) -> sp.Expr:
+    """``integral.doit()`` (sympy), once per integral: the mutants of a line that leave an
+    integral as it is (a scaled line, a negated term) share it."""
+    return integral.doit()
 
 
 def _in_eps(expr: sp.Expr) -> sp.Expr:
