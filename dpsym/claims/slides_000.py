@@ -184,10 +184,21 @@ def _stair_l1_cost(f: dict) -> Verdict:
 @functools.cache
 def _gap_at(cost: str, point: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     """The limit of the additive gap V_Lap - V* (engine formulas) as eps -> ``point`` from
-    above, and its series at eps -> 0 to O(eps^3) for Delta = 1 (sympy; once per input)."""
-    gap = in_eps(Laplace.formula("cost", cost) - Staircase.formula("cost", cost))
-    return (sp.limit(gap, eps, point, "+"),
-            sp.series(gap.subs(Delta, 1), eps, 0, 3).removeO())
+    above, and its series at eps -> 0 to O(eps^3) for Delta = 1 (sympy; the limit once per
+    input, the series once per cost: :func:`_gap_series`)."""
+    return sp.limit(_gap(cost), eps, point, "+"), _gap_series(cost)
+
+
+def _gap(cost: str) -> sp.Expr:
+    """The additive gap V_Lap - V* of the engine's formulas, in eps."""
+    return in_eps(Laplace.formula("cost", cost) - Staircase.formula("cost", cost))
+
+
+@functools.cache
+def _gap_series(cost: str) -> sp.Expr:
+    """The series of the additive gap at eps -> 0 to O(eps^3) for Delta = 1 (sympy; once per
+    cost: it does not depend on the formula's limit point)."""
+    return sp.series(_gap(cost).subs(Delta, 1), eps, 0, 3).removeO()
 
 
 def _gap_limit(cost: str) -> Callable[[dict], Verdict]:
