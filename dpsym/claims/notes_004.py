@@ -20,6 +20,7 @@ import sympy as sp
 from dpsym.claims.common import (
     V,
     count_change,
+    exposure_limit,
     histogram_change,
     laplace_private,
     sign_of,
@@ -670,7 +671,7 @@ def _always(f: dict) -> Verdict:
     (sympy, every n)."""
     released = simplified(_n * sp.sympify(f["scale"]))
     ok, why = decide_identity(released, 1)
-    lim = sp.limit(1 - (1 - 1 / _n) ** _n, _n, sp.oo)
+    lim = exposure_limit()
     return Verdict(bool(ok), detail=f"n x scale = {released} ({why}); exposure 1 - (1 - 1/n)^n "
                    f"-> {lim} as n -> oo")
 
