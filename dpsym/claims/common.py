@@ -60,6 +60,14 @@ def same(lhs: sp.Expr, rhs: sp.Expr, points: Sequence[dict], tol: str = "1e-20")
     return True
 
 
+@functools.cache
+def exposure_limit() -> sp.Expr:
+    """The limit of the exposure 1 - (1 - 1/n)^n (at delta = 1/n, one record in n released)
+    as n -> oo (sympy; computed once: the checks that use it and their mutants share it)."""
+    n = sp.Symbol("n", integer=True, positive=True)
+    return sp.limit(1 - (1 - 1 / n) ** n, n, sp.oo)
+
+
 #: The placeholder of a relation's computed side: ``Ge(V, bound)`` reads "the computed value
 #: is at least ``bound``" (:func:`rel_holds` substitutes the value).
 V = sp.Symbol("_V")
@@ -286,6 +294,7 @@ __all__ = [
     "count_change",
     "event_definition",
     "exact",
+    "exposure_limit",
     "fmt",
     "histogram_change",
     "laplace_loss_sup",

@@ -234,8 +234,9 @@ def _witness(diff: sp.Expr, probe: tuple[tuple[sp.Symbol, sp.Expr], ...]) -> str
 def vanishes(expr: sp.Expr) -> bool:
     r"""Whether ``sympy.simplify`` reduces ``expr`` to 0, decided the cheapest way first: a
     certified nonzero value at a probe point that satisfies every symbol's assumptions
-    (rationals in general position, distinct primes for integer symbols; then ``expr`` is
-    not identically 0, and no correct simplification is 0), then
+    (rationals in general position, distinct primes for integer symbols, independent values
+    of an unknown function at distinct arguments: :func:`_undefined_values`; then ``expr``
+    is not identically 0, and no correct simplification is 0), then
     ``cancel`` of the expanded, combined fraction (0 only for an identically zero
     rational function of its atoms), then ``simplify`` itself. Decided once per
     expression."""
@@ -243,9 +244,38 @@ def vanishes(expr: sp.Expr) -> bool:
 
 
 #: Nodes whose value a probe point does not give by substitution (bound variables,
-#: unknown functions, indexed families): such an expression goes to ``simplify`` directly.
+#: indexed families): such an expression goes to ``simplify`` directly. An unknown
+#: function's values are probed only where its arguments are distinct numbers
+#: (:func:`_undefined_values`).
 _NOT_PROBED = (sp.Sum, sp.Product, sp.Integral, sp.Derivative, sp.Limit, sp.Subs, sp.Lambda,
-               sp.Indexed, sp.IndexedBase, sp.Piecewise, sp.core.function.AppliedUndef)
+               sp.Indexed, sp.IndexedBase, sp.Piecewise)
+
+#: Values given to an unknown function at distinct arguments (general position).
+_UNDEFINED_PROBES = tuple(sp.Rational(p, p + 6) for p in (29, 31, 37, 41, 43, 47, 53, 59))
+
+
+def _undefined_values(expr: sp.Expr, point: Mapping[sp.Symbol, sp.Expr]
+                      ) -> dict[sp.Basic, sp.Expr] | None:
+    r"""Independent values of the unknown functions' calls in ``expr`` (``f(a)``,
+    ``f`` a ``sympy.Function("f")``) at the probe ``point``, or None: every argument must be
+    a number there, the arguments of one function pairwise distinct, and each value must
+    satisfy the call's assumptions. An unknown function's values at distinct points are
+    arbitrary, so a certified nonzero value of ``expr`` with them shows that ``expr`` is not
+    identically zero for every such function (which ``simplify`` would have to prove)."""
+    calls = sorted(expr.atoms(sp.core.function.AppliedUndef), key=sp.default_sort_key)
+    values: dict[sp.Basic, sp.Expr] = {}
+    args_seen: set[tuple] = set()
+    for k, call in enumerate(calls):
+        args = tuple(arg.xreplace(point) for arg in call.args)
+        if not all(arg.is_Rational for arg in args) or (call.func, args) in args_seen:
+            return None
+        args_seen.add((call.func, args))
+        val = _UNDEFINED_PROBES[k % len(_UNDEFINED_PROBES)]
+        if not all(getattr(val, f"is_{fact}") is holds
+                   for fact, holds in call.assumptions0.items()):
+            return None
+        values[call] = val
+    return values
 
 
 @functools.lru_cache(maxsize=8192)
@@ -260,7 +290,9 @@ def _vanishes(expr: sp.Expr) -> bool:
         admissible = len(point) == len(free) and all(
             getattr(val, f"is_{fact}") is holds
             for sym, val in point.items() for fact, holds in sym.assumptions0.items())
-        if admissible and _witness(expr, tuple(point.items())) is not None:
+        calls = _undefined_values(expr, point) if admissible else None
+        if calls is not None and _witness(expr.xreplace(calls) if calls else expr,
+                                          tuple(point.items())) is not None:
             return False
     if sp.cancel(sp.together(sp.expand(expr))) == 0:
         return True

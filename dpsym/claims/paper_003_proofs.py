@@ -450,9 +450,19 @@ _B_DEF = 1 / (2 * _sL * (1 - sp.exp(-_sA / _sL)))  # Definition 3's B in A and l
 
 @functools.cache
 def _line_value(line: sp.Expr) -> sp.Expr:
-    """A printed line with its integrals done (sympy) and B replaced by Definition 3's B; a
-    line in eps, delta, Delta is returned as it is."""
-    return sp.sympify(line).doit().subs(_sB, _B_DEF)
+    """A printed line with its integrals done (sympy, each integral once:
+    :func:`_integrated_once`) and B replaced by Definition 3's B; a line in eps, delta,
+    Delta is returned as it is."""
+    line = sp.sympify(line)
+    done = line.xreplace({i: _integrated_once(i) for i in line.atoms(sp.Integral)})
+    return done.doit().subs(_sB, _B_DEF)
+
+
+@functools.lru_cache(maxsize=256)
+def _integrated_once(integral: sp.Integral) -> sp.Expr:
+    """``integral.doit()`` (sympy), once per integral: the mutants of a line that leave an
+    integral as it is (a scaled line, a negated term) share it."""
+    return integral.doit()
 
 
 def _in_eps(expr: sp.Expr) -> sp.Expr:
@@ -873,6 +883,23 @@ def _thm6_delta0_ratio(f: dict) -> Verdict:
                    f"{same_upper}; quotient = ratio: {same_ratio}; (ratio - series)/eps -> "
                    f"{rate}; printed eps^eps numerator gives the ratio: {printed}")
 
+@functools.cache
+def _joint_rates() -> tuple[sp.Expr, sp.Expr]:
+    """At eps = delta -> 0, with a = (delta + (e^eps - 1)/2)/e^eps: the limits of (1 -
+    b)/(2a) and a/delta (sympy; independent of the statement: computed once)."""
+    aj = ((delta + (sp.exp(eps) - 1) / 2) / sp.exp(eps)).subs(delta, eps)
+    return (sp.limit((1 - sp.exp(-eps)) / (2 * aj), eps, 0, "+"),
+            sp.limit(aj / eps, eps, 0, "+"))
+
+
+@functools.cache
+def _joint_upper(power: int) -> sp.Expr:
+    """The limit of eps^p V_upp (printed, Delta = 1) at eps = delta -> 0 (sympy; computed
+    once per power)."""
+    return sp.limit(eps**power * tl_printed_cost("amplitude" if power == 1 else "power")
+                    .subs(delta, eps).subs(Delta, 1), eps, 0, "+")
+
+
 def _joint_case(power: int) -> Callable[[dict], Verdict]:
     def check(f: dict) -> Verdict:
         """eps = delta -> 0, for the hypothesis's n: b^n = 1 - (1 - b)/(2a) identically (sympy,
@@ -883,9 +910,7 @@ def _joint_case(power: int) -> Callable[[dict], Verdict]:
         a_hyp = (1 - b) / (2 * (1 - b**_n))
         bn_ok = decide_identity(b**_n, sp.sympify(f["bn"]).subs(_aS, a_hyp),
                                 {b: sp.Rational(2, 3), _n: 5})[0] is True
-        aj = ((delta + (sp.exp(eps) - 1) / 2) / sp.exp(eps)).subs(delta, eps)
-        r1 = sp.limit((1 - sp.exp(-eps)) / (2 * aj), eps, 0, "+")
-        r2 = sp.limit(aj / eps, eps, 0, "+")
+        r1, r2 = _joint_rates()
         lims_ok = decide_identity(r1, f["ratio"])[0] is True and \
             decide_identity(r2, f["a_rate"])[0] is True
         lim = joint_limit(power, rounding=False)
@@ -894,8 +919,7 @@ def _joint_case(power: int) -> Callable[[dict], Verdict]:
         rows = [f"b^n = 1 - (1 - b)/(2a): {bn_ok}; (1 - b)/(2a) -> {r1}, a/delta -> {r2}",
                 f"eps^{power} V_low -> {lim}: {const_ok}"]
         if "V_upp" in f:
-            up = sp.limit(eps**power * tl_printed_cost("amplitude" if power == 1 else "power")
-                          .subs(delta, eps).subs(Delta, 1), eps, 0, "+")
+            up = _joint_upper(power)
             up_ok = decide_identity(up, f["V_upp"])[0] is True
             ok &= up_ok
             rows.append(f"eps^{power} V_upp -> {simplified(up)}: {up_ok}")

@@ -184,10 +184,21 @@ def _stair_l1_cost(f: dict) -> Verdict:
 @functools.cache
 def _gap_at(cost: str, point: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     """The limit of the additive gap V_Lap - V* (engine formulas) as eps -> ``point`` from
-    above, and its series at eps -> 0 to O(eps^3) for Delta = 1 (sympy; once per input)."""
-    gap = in_eps(Laplace.formula("cost", cost) - Staircase.formula("cost", cost))
-    return (sp.limit(gap, eps, point, "+"),
-            sp.series(gap.subs(Delta, 1), eps, 0, 3).removeO())
+    above, and its series at eps -> 0 to O(eps^3) for Delta = 1 (sympy; the limit once per
+    input, the series once per cost: :func:`_gap_series`)."""
+    return sp.limit(_gap(cost), eps, point, "+"), _gap_series(cost)
+
+
+def _gap(cost: str) -> sp.Expr:
+    """The additive gap V_Lap - V* of the engine's formulas, in eps."""
+    return in_eps(Laplace.formula("cost", cost) - Staircase.formula("cost", cost))
+
+
+@functools.cache
+def _gap_series(cost: str) -> sp.Expr:
+    """The series of the additive gap at eps -> 0 to O(eps^3) for Delta = 1 (sympy; once per
+    cost: it does not depend on the formula's limit point)."""
+    return sp.series(_gap(cost).subs(Delta, 1), eps, 0, 3).removeO()
 
 
 def _gap_limit(cost: str) -> Callable[[dict], Verdict]:
@@ -392,15 +403,21 @@ def _discrete_staircase(f: dict) -> Verdict:
     return Verdict(bool(ok), detail=rows, points=_DISCRETE_POINTS)
 
 
+@functools.cache
+def _cost_ratio_limit(cost: str, point: sp.Expr) -> sp.Expr:
+    """The limit of V*/V_Lap (engine formulas) as eps -> ``point`` from below (sympy; once
+    per cost and point: the mutants that leave the point share it)."""
+    return sp.limit(in_eps(Staircase.formula("cost", cost) / Laplace.formula("cost", cost)),
+                    eps, point, "-")
+
+
 @claim("000.p1.huge", "Conclusion of Part One", "Huge improvement in low privacy regime: "
        "V*/V_Lap -> 0 as eps -> oo (l1, l2)", notebook=_NB_STAIR,
        printed=r"Huge improvement in low privacy regime",
        formula={"limit": sp.Integer(0), "limit eps": sp.oo})
 def _huge_1d(f: dict) -> Verdict:
     """V*/V_Lap for |x| and x^2 (engine formulas) at the formula's limit point (sympy)."""
-    lims = [sp.limit(in_eps(Staircase.formula("cost", c) / Laplace.formula("cost", c)), eps,
-                     sp.sympify(f["limit eps"]), "-")
-            for c in ("amplitude", "power")]
+    lims = [_cost_ratio_limit(c, sp.sympify(f["limit eps"])) for c in ("amplitude", "power")]
     ok = all(decide_identity(lim, f["limit"])[0] is True for lim in lims)
     return Verdict(bool(ok), detail=f"V*/V_Lap -> {lims} (l1, l2)")
 
@@ -778,6 +795,14 @@ def _zero_delta_ub(f: dict) -> Verdict:
                    f"Delta = 2, delta = 1/8: {printed} != uniform cost {true}")
 
 
+@functools.cache
+def _zero_delta_layers() -> sp.Expr:
+    """2 sum_{k=1}^{u-1} Delta (u - k) delta, delta = 1/(2u), summed by sympy (independent of
+    the statement: computed once)."""
+    kk = sp.Symbol("k", integer=True, positive=True)
+    return sp.expand(sp.summation(2 * Delta * (uu - kk) / (2 * uu), (kk, 1, uu - 1)))
+
+
 @claim("000.p3.0d.lb", "(0,delta)-DP: General Delta, Lower Bound", "V_LB = 2 delta sum_{i=0}"
        "^{1/(2 delta) - 1} L(1 + i Delta) is a lower bound (L = |i|)", status=CORRECTED,
        corrected="V_LB = 2 delta sum_{k=1}^{1/(2 delta)-1} L(k Delta) (the tail-recursion "
@@ -793,8 +818,7 @@ def _zero_delta_lb(f: dict) -> Verdict:
     chain bound 2 delta sum_{k=1}^{u-1} k Delta (sympy: the two sums agree), decided against
     the formula (bound - rhs certified >= 0). Printed: at Delta = 1, delta = 1/10 the printed
     V_LB = 3 exceeds the uniform mechanism's cost 5/2 (a (0, delta)-DP law): refuted."""
-    kk = sp.Symbol("k", integer=True, positive=True)
-    layer = sp.expand(sp.summation(2 * Delta * (uu - kk) / (2 * uu), (kk, 1, uu - 1)))
+    layer = _zero_delta_layers()
     chain = sp.expand(chain_bound(1))
     same_chain = vanishes(layer - chain)
     rel = f["bound"]
