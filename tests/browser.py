@@ -2,11 +2,19 @@
 
 Chromium is started with ``--remote-debugging-pipe``: it reads protocol messages (JSON, each
 ended by a NUL byte) on its file descriptor 3 and writes its answers and events on 4, so no
-network port and no client library are needed. :meth:`Browser.evaluate` loads a page
-(``file://``, offline), waits until the page has loaded and MathJax has typeset it, and
-returns the value of a JavaScript expression evaluated in the page. The page waits for
-itself (:data:`WAIT`): one protocol call per page, not one every few milliseconds while
-MathJax works.
+network port and no client library are needed. :meth:`Browser.evaluate` loads a page, waits
+until the page has loaded and MathJax has typeset it, and returns the value of a JavaScript
+expression evaluated in the page. The page waits for itself (:data:`WAIT`): one protocol call
+per page, not one every few milliseconds while MathJax works.
+
+Pages are loaded offline, from a small HTTP server of the browser's own on the loopback
+address (:class:`Files`), which serves the directories given to :meth:`Browser.serve` and
+nothing else, each file as it is on disk, to be kept by the browser (``Cache-Control``):
+from the second page on, the scripts, style sheets and fonts every page loads (MathJax, the
+theme's FontAwesome, the search index, ...) come from Chromium's cache, the scripts compiled
+already (V8 keeps the code of a cached script, not of a ``file://`` one). The same pages
+as from ``file://``, typeset and checked alike (the same findings on every page of the
+site), for a seventh less of Chromium's work (the site's check: 40.6 -> 34.8 CPU-s).
 
 A page loads, is typeset and is checked in a hidden tab (a background tab in no window's
 tab strip): Chromium draws no frame of it (none laid out, painted, rastered and composited
@@ -20,6 +28,7 @@ frame is never done: the site's pages leave none (their icons are drawn as the p
 from __future__ import annotations
 
 import contextlib
+import http.server
 import json
 import os
 import shutil
@@ -29,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +87,72 @@ os.execv(sys.argv[3], sys.argv[3:])
 """
 
 
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Answers a GET or HEAD of ``/<n>/<path on this machine>`` with that file, when it lies
+    in the directory served as number ``n`` (:meth:`Files.serve`); 404 otherwise."""
+
+    server: Files
+
+    def translate_path(self, path: str) -> str:
+        number, _, rest = urllib.parse.unquote(urllib.parse.urlsplit(path).path) \
+            .lstrip("/").partition("/")
+        root = self.server.roots.get(number)
+        if root is None:
+            return ""
+        target = Path(os.path.normpath(f"/{rest}"))
+        return str(target) if target.is_relative_to(root) else ""
+
+    def send_head(self) -> Any:
+        if not self.translate_path(self.path):
+            self.send_error(404)
+            return None
+        return super().send_head()
+
+    def end_headers(self) -> None:
+        # kept by the browser and used without asking again: a served directory is not
+        # changed while it is served (a directory served again gets new addresses)
+        self.send_header("Cache-Control", "max-age=86400, immutable")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+class Files(http.server.ThreadingHTTPServer):
+    """An HTTP server on the loopback address, in a thread of this process, that serves the
+    files of the directories given to :meth:`serve`."""
+
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        #: The directories served, by the number that starts their addresses.
+        self.roots: dict[str, Path] = {}
+        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+        self._thread.start()
+
+    def serve(self, directory: Path) -> None:
+        """Serve the files under ``directory`` (its files as they are now: served again,
+        after a change, they have new addresses)."""
+        self.roots[str(len(self.roots))] = Path(os.path.normpath(directory.resolve()))
+
+    def url(self, page: Path) -> str:
+        """The address of ``page``, in the directory served last that holds it."""
+        page = Path(os.path.normpath(page.resolve()))
+        for number, root in reversed(self.roots.items()):
+            if page.is_relative_to(root):
+                host, port = self.server_address[:2]
+                return f"http://{host}:{port}/{number}{urllib.parse.quote(str(page))}"
+        raise ValueError(f"{page}: in no directory served (Browser.serve)")
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a request the browser gave up (a page left before all of it loaded)
+
+    def close(self) -> None:
+        self.shutdown()
+        self.server_close()
+
+
 def find_chromium() -> str | None:
     """The Chromium executable on PATH (``chromium`` or ``chromium-browser``), or None."""
     return shutil.which("chromium") or shutil.which("chromium-browser")
@@ -87,6 +163,8 @@ class Browser:
 
     def __init__(self, executable: str, timeout: float = 600.0) -> None:
         self.timeout = timeout
+        #: The server of the pages the tabs load.
+        self.files = Files()
         self._profile = tempfile.mkdtemp(prefix="dpsym-chromium-")
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
@@ -95,7 +173,7 @@ class Browser:
         self._proc = subprocess.Popen(
             [sys.executable, "-c", TRAMPOLINE, str(to_browser_r), str(from_browser_w),
              executable, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
-             *QUIET, "--remote-debugging-pipe", "--allow-file-access-from-files",
+             *QUIET, "--remote-debugging-pipe",
              f"--user-data-dir={self._profile}", f"--window-size={WIDTH},{HEIGHT}",
              "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -111,6 +189,10 @@ class Browser:
         self._reading = False
         self._lock = threading.Condition()
         self._first: Tab | None = None  # the tab of load and evaluate, once they are used
+
+    def serve(self, directory: Path) -> None:
+        """Let the tabs load the pages (and all files) under ``directory``."""
+        self.files.serve(directory)
 
     def tab(self) -> Tab:
         """A new tab of this browser: several load pages at once (each in its own renderer
@@ -133,6 +215,7 @@ class Browser:
         self.close()
 
     def close(self) -> None:
+        self.files.close()
         for fd in (self._to_browser, self._from_browser):
             try:
                 os.close(fd)
@@ -228,8 +311,10 @@ class Tab:
         self._session = session
 
     def load(self, page: Path) -> None:
-        """Open ``page`` and wait until it has loaded and its formulas are typeset."""
-        browser, url = self.browser, page.resolve().as_uri()
+        """Open ``page`` (in a directory served, :meth:`Browser.serve`) and wait until it
+        has loaded and its formulas are typeset."""
+        browser = self.browser
+        url = browser.files.url(page)
         browser._call("Page.navigate", {"url": url}, session=self._session)
         deadline = time.monotonic() + browser.timeout
         while True:

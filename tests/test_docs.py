@@ -9,7 +9,8 @@ dpsym's code: a cold cache executes every notebook, several minutes). MathJax is
 local copy in the site's ``_static`` (``docs/conf.py``: MathJax 2.7.9 from ``npm ci --prefix
 docs``, which ``.ci/run`` installs, else the ``jupyter-server-mathjax`` package). With
 Chromium on PATH (``.ci/run`` installs it; CI
-fails without it) every page is loaded headless, offline, and checked after MathJax has
+fails without it) every page is loaded headless, offline (from a server of the test's own on
+the loopback address), and checked after MathJax has
 typeset it (:data:`PAGE_DEFECTS`): no MathJax error of any kind, every formula typeset and
 its TeX in the house style, no TeX left raw in the text, every image loaded, every icon of
 the theme drawn, no code or output block cut at its right edge. A small site built with the
@@ -280,10 +281,12 @@ def _chromium() -> str:
     return browser
 
 
-def _defects(chromiums: Chromiums, pages: list[Path], workers: int = 2) -> dict[Path, dict]:
-    """:data:`PAGE_DEFECTS` of each page, rendered in ``workers`` tabs of a headless
-    Chromium."""
+def _defects(chromiums: Chromiums, site: Path, pages: list[Path],
+             workers: int = 2) -> dict[Path, dict]:
+    """:data:`PAGE_DEFECTS` of each page of ``site`` (a directory: the pages and all they
+    load), rendered in ``workers`` tabs of a headless Chromium."""
     tabs = chromiums.take(workers)
+    tabs[0].browser.serve(site)
     chunks = [pages[i::workers] for i in range(workers)]
 
     def check(tab: Tab, chunk: list[Path]) -> dict[Path, dict]:
@@ -308,14 +311,15 @@ def _pages(site: Path) -> list[Path]:
 
 @on_the_site
 def test_every_page_reads_cleanly_in_chromium(site: Path, chromiums: Chromiums) -> None:
-    r"""Headless Chromium, offline (``file://``), a 1280 px wide window: on every page of
-    the site (:func:`_pages`) MathJax reports no error and typesets every formula, each
+    r"""Headless Chromium, offline (the site served on the loopback address by the test's
+    own server, ``tests/browser.py``), a 1280 px wide window: on every page of the site
+    (:func:`_pages`) MathJax reports no error and typesets every formula, each
     formula's TeX is in the house style (primes as ``^{\prime}``, ``\varepsilon``), no
     ``$``, ``\(`` or ``\[`` is left in the text, every image loads, every icon of the theme
     is drawn (an SVG), and no code or output block is cut at its right edge."""
     pages = _pages(site)
     assert len(pages) >= 60, len(pages)
-    found = _defects(chromiums, pages)
+    found = _defects(chromiums, site, pages)
     bad = {str(page.relative_to(site)): {kind: items[:3] for kind, items in defects.items()
                                          if kind in DEFECTS and items}
            for page, defects in found.items()}
@@ -411,7 +415,7 @@ def test_the_browser_check_finds_each_defect(probe_sites: dict[str, Path],
     styled by ``docs/_static/dpsym.css``: four distinct colours."""
     out = probe_sites["defects"]
     pages = {name: out / f"{name}.html" for name in PROBE_PAGES if name != "index"}
-    found = _defects(chromiums, list(pages.values()))
+    found = _defects(chromiums, out, list(pages.values()))
     kinds = {name: sorted(kind for kind in DEFECTS if found[page][kind])
              for name, page in pages.items()}
     assert kinds == {"clean": [], "prime": ["style"], "epsilon": ["style"],
@@ -440,7 +444,7 @@ def test_the_old_mathjax_fonts_fail_the_check(probe_sites: dict[str, Path],
     says so. The site's configuration names the STIX-Web fonts that copy has."""
     pytest.importorskip("jupyter_server_mathjax")
     page = probe_sites["old-fonts"] / "index.html"
-    found = _defects(chromiums, [page], workers=1)[page]
+    found = _defects(chromiums, page.parent, [page], workers=1)[page]
     assert any("Math Processing Error" in item for item in found["mathjax"]), found
 
 
@@ -531,7 +535,7 @@ def test_a_notebook_as_a_standalone_page_renders_offline(tmp_path: Path,
     assert (tmp_path / "out" / "mathjax" / "MathJax.js").is_file()
     html = page.read_text(encoding="utf-8")
     assert not [src for src in re.findall(r'<script[^>]+src="([^"]*)"', html) if "://" in src]
-    found = _defects(chromiums, [page], workers=1)[page]
+    found = _defects(chromiums, page.parent, [page], workers=1)[page]
     assert found["formulas"] == 3, found
     assert not any(found[kind] for kind in DEFECTS), found
 
