@@ -152,8 +152,9 @@ with mpmath.workdps(30):
                                       ("monotone", ev, d_mono)):
                 w1 = [mpmath.exp(scale * v) for v in u_x]
                 w2 = [mpmath.exp(scale * (v + dv)) for v, dv in zip(u_x, shift, strict=True)]
+                total1, total2 = sum(w1), sum(w2)
                 for j in range(n_r):
-                    loss = abs(mpmath.log(w1[j] / sum(w1)) - mpmath.log(w2[j] / sum(w2)))
+                    loss = abs(mpmath.log(w1[j] / total1) - mpmath.log(w2[j] / total2))
                     worst[key] = max(worst[key], loss)
         assert worst["notes"] <= 2 * ev and worst["standard"] <= ev and worst["monotone"] <= ev
         found = {k_: mpmath.nstr(v, 6) for k_, v in worst.items()}

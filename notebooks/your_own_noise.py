@@ -28,6 +28,7 @@
 # exact sums written out here); every claim cell ends in an `assert`.
 
 # %%
+import functools
 import itertools
 import math
 import tomllib
@@ -212,26 +213,41 @@ with mpmath.workdps(40):
 
 # %%
 def two_level(g: mpmath.mpf, bb: mpmath.mpf, periods: int = 120):
-    """The density (written out here) and its breakpoints on [-periods, periods]."""
+    """The density (written out here) and its breakpoints on [-periods, periods]: built
+    once per density and working precision (every shift below reuses them)."""
+    return _two_level(g, bb, periods, mpmath.mp.prec)
+
+
+@functools.cache
+def _two_level(g: mpmath.mpf, bb: mpmath.mpf, periods: int, prec: int):
     a = (1 - bb) / (2 * (g + (1 - g) / 2))
 
+    @functools.cache  # the same midpoints recur for every eps' and order below
     def f(t):
         t = abs(t)
         kk = mpmath.floor(t)
         return a * bb**kk * (1 if t - kk < g else mpmath.mpf(1) / 2)
-    cuts = sorted({s * (kk + off) for kk in range(periods) for off in (0, g) for s in (1, -1)})
+    cuts = tuple(sorted({s * (kk + off) for kk in range(periods) for off in (0, g)
+                         for s in (1, -1)}))
     return f, cuts
 
 
-def elementary(cuts: list, d: mpmath.mpf) -> list:
-    """The intervals on which the density and its shift by d are both constant."""
+def elementary(cuts: tuple, d: mpmath.mpf) -> list:
+    """The intervals on which the density and its shift by d are both constant (once per
+    shift and working precision)."""
+    return _elementary(cuts, d, mpmath.mp.prec)
+
+
+@functools.cache
+def _elementary(cuts: tuple, d: mpmath.mpf, prec: int) -> list:
     points = sorted(set(cuts) | {c - d for c in cuts})
     return list(itertools.pairwise(points))
 
 
 def staircase_hockey(g, bb, e, d):
     f, cuts = two_level(g, bb)
-    return mpmath.fsum((q - p) * max(f((p + q) / 2) - mpmath.exp(e) * f((p + q) / 2 + d), 0)
+    scale = mpmath.exp(e)
+    return mpmath.fsum((q - p) * max(f((p + q) / 2) - scale * f((p + q) / 2 + d), 0)
                        for p, q in elementary(cuts, d))
 
 
