@@ -94,7 +94,7 @@ from dpsym.errors import CertificationError, DomainError, UnsupportedError
 from dpsym.mechanisms.base import Mechanism
 from dpsym.precision import arb_workprec, exclusive, workdps
 from dpsym.privacy.profiles import PrivacyCheck
-from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise
+from dpsym.symbolic.noise import GeometricTail, Piece, SymmetricNoise, integral, lattice_sum
 from dpsym.symbols import NORM, Delta, b, delta, eps, gamma, r, u, x
 
 __all__ = ["Checks", "DeclarationError", "DeclaredNoise", "declare_noise", "load_noise",
@@ -205,9 +205,9 @@ class DeclaredNoise(Mechanism):
             for symbol, j, lo, hi, rhs in cls._mass_conditions:
                 expr = cls.density.head[j].expr
                 if cls.lattice:
-                    mass = sp.summation(expr, (x, lo, hi - 1))
+                    mass = lattice_sum(expr, x, lo, hi - 1)
                 else:
-                    mass = sp.integrate(expr, (x, lo, hi), conds="none")
+                    mass = integral(expr, x, lo, hi)
                 found.append((symbol, mass, rhs))
             cls._defining_conditions = tuple(found)
         return cls._defining_conditions

@@ -5,7 +5,7 @@ from sympy.core.parameters import evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from dpsym.symbolic.sums import LerchSum, LowerGammaStar
 
-FINGERPRINT = 'a4f1340b8b869553f6863ba4d168960c2f57fac049c0b0b6fa7fbbe0df535fef'
+FINGERPRINT = '5de400538e0e70f08a30cf89dd322cb431eac97fe5871bd7bcd40c4f225511c3'
 
 def _e0():
     with evaluate(False):

@@ -17,6 +17,13 @@ derived afresh, so a stale cache costs time, never correctness. The main job
 (``dpsym derive``, run from the source checkout) regenerates it
 (:func:`dpsym.reports.cachegen.write`), and a test checks that the committed module is current
 and that each of its entries equals a fresh derivation.
+
+Below the derivations, :func:`memoised` keeps in memory the results of pure sympy steps
+that several derivations (of several families) meet with the same arguments: an integral
+of a piece of a density, a normalisation solved. Each is a pure function of its exact
+arguments (sympy expressions are immutable and compare structurally, assumptions and the
+precision of a float included) and of sympy's evaluation flags: a later call returns the
+very expression the first one computed.
 """
 
 from __future__ import annotations
@@ -26,9 +33,10 @@ import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 import sympy as sp
+from sympy.core.parameters import global_parameters
 
 from dpsym.precision import exclusive
 
@@ -154,6 +162,32 @@ def derivation(method: Callable[..., Any]) -> Callable[..., Any]:
 
     wrapper.derivation = True  # type: ignore[attr-defined]
     return wrapper
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def memoised(maxsize: int) -> Callable[[F], F]:
+    """Decorate a pure function of hashable (sympy) arguments: its result is kept for the
+    arguments and sympy's evaluation flags (``evaluate``, ``distribute``), the last
+    ``maxsize`` of them (``cache_clear`` drops them). A family declared by its user
+    integrates the same pieces in its validation and its calibration, and one declared
+    twice (a file and Python, the catalogue's noises declared again) solves the same
+    normalisation: each once."""
+
+    def decorate(function: F) -> F:
+        @functools.lru_cache(maxsize=maxsize)
+        def kept(evaluate: bool, distribute: bool, *args: Any) -> Any:
+            return function(*args)
+
+        @functools.wraps(function)
+        def wrapper(*args: Any) -> Any:
+            return kept(global_parameters.evaluate, global_parameters.distribute, *args)
+
+        wrapper.cache_clear = kept.cache_clear  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
 
 
 def reload() -> None:

@@ -38,7 +38,7 @@ from dpsym.core.costs import Cost, parse_cost
 from dpsym.core.params import Derived, FreeParameter, Param
 from dpsym.errors import NoClosedFormError, UnsupportedError
 from dpsym.symbolic.asymptotics import minimiser_series
-from dpsym.symbolic.cache import derivation
+from dpsym.symbolic.cache import derivation, memoised
 from dpsym.symbolic.noise import SymmetricNoise
 from dpsym.symbolic.optimize import AlgebraicRoot, closed_form_minimiser
 from dpsym.symbolic.regimes import ascending, get_regime
@@ -95,11 +95,14 @@ MAX_TERM_POWER = 20
 TEST_B = (sp.Rational(1, 10), sp.Rational(1, 2), sp.Rational(9, 10), sp.Rational(1, 1000))
 
 
+@memoised(256)
 def solve_for(equation: sp.Expr, symbol: sp.Symbol) -> sp.Expr:
     """The unique solution of ``equation = 0`` for ``symbol``, in the generic case.
 
     Sympy returns conditional solutions as ``Piecewise``; the conditions exclude
-    degenerate parameter values (a zero denominator), so the first branch is taken.
+    degenerate parameter values (a zero denominator), so the first branch is taken. Kept
+    per arguments (:func:`dpsym.symbolic.cache.memoised`: each family declared with the
+    same density solves the same normalisation).
 
     Raises
     ------

@@ -27,6 +27,7 @@ import mpmath
 import sympy as sp
 
 from dpsym.errors import NoClosedFormError
+from dpsym.symbolic.cache import memoised
 from dpsym.symbolic.lambdas import mpmath_function
 from dpsym.symbolic.sums import lerch_sum, polynomial_geometric_sum
 from dpsym.symbols import k, u, x
@@ -34,6 +35,30 @@ from dpsym.symbols import k, u, x
 #: Integer moments up to this order are expanded into closed rational forms; higher ones
 #: use Lerch sums (their polynomial expansions grow too large to be useful).
 MAX_POLYNOMIAL_DEGREE = 12
+
+
+def integral(integrand: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+    r""":math:`\int_{lo}^{hi}` ``integrand`` :math:`d\,`\ ``var`` by ``sympy.integrate``
+    (``conds="none"``), kept per arguments (:func:`dpsym.symbolic.cache.memoised`: the same
+    piece is integrated by a noise's validation, its calibration and each family declared
+    with it)."""
+    return _integral(*map(sp.sympify, (integrand, var, lo, hi)))
+
+
+@memoised(1024)
+def _integral(integrand: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+    return sp.integrate(integrand, (var, lo, hi), conds="none")
+
+
+def lattice_sum(summand: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+    r""":math:`\sum_{var = lo}^{hi}` ``summand`` by ``sympy.summation``, kept per
+    arguments (as :func:`integral`)."""
+    return _lattice_sum(*map(sp.sympify, (summand, var, lo, hi)))
+
+
+@memoised(1024)
+def _lattice_sum(summand: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+    return sp.summation(summand, (var, lo, hi))
 
 
 @dataclass(frozen=True)
@@ -229,9 +254,9 @@ class SymmetricNoise:
             first = sp.Max(pc.lo, sp.floor(lo) + 1)
             first = sp.Max(first, 1) if power.is_positive else first
             last = sp.Min(pc.hi - 1, sp.ceiling(hi) - 1)
-            found = sp.summation(weight * pc.expr, (x, first, last))
+            found = lattice_sum(weight * pc.expr, x, first, last)
             return sp.Piecewise((found, first <= last), (0, True))
-        found = sp.integrate(weight * pc.expr, (x, lo, hi), conds="none")
+        found = integral(weight * pc.expr, x, lo, hi)
         return sp.Piecewise((found, lo < hi), (0, True))
 
     def _piece_moment(self, pc: Piece, var: sp.Symbol, power: sp.Expr) -> sp.Expr:
@@ -243,8 +268,8 @@ class SymmetricNoise:
                 # a flat piece: sum_{lo <= x < hi} x^p = zeta(-p, lo) - zeta(-p, hi),
                 # Hurwitz zeta functions (enclosed in ball arithmetic)
                 return pc.expr * (sp.zeta(-power, lo) - sp.zeta(-power, pc.hi))
-            return sp.summation(weight * pc.expr, (var, lo, pc.hi - 1))
-        return sp.integrate(weight * pc.expr, (var, pc.lo, pc.hi), conds="none")
+            return lattice_sum(weight * pc.expr, var, lo, pc.hi - 1)
+        return integral(weight * pc.expr, var, pc.lo, pc.hi)
 
     def _tail_moment(self, tail: GeometricTail, power: sp.Expr) -> sp.Expr:
         s, T, q = tail.start, tail.period, tail.ratio
@@ -253,9 +278,9 @@ class SymmetricNoise:
             if power.is_integer and 0 <= power <= MAX_POLYNOMIAL_DEGREE:
                 weight = sp.expand((s + k * T + u) ** power)
                 if self.lattice:
-                    f_of_k = sp.summation(weight * pc.expr, (u, pc.lo, pc.hi - 1))
+                    f_of_k = lattice_sum(weight * pc.expr, u, pc.lo, pc.hi - 1)
                 else:
-                    f_of_k = sp.integrate(weight * pc.expr, (u, pc.lo, pc.hi), conds="none")
+                    f_of_k = integral(weight * pc.expr, u, pc.lo, pc.hi)
                 total += polynomial_geometric_sum(f_of_k, q)
                 continue
             if u in pc.expr.free_symbols:

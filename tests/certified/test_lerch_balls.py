@@ -2,10 +2,11 @@
 certify.
 
 Every reference is computed here, independently of the code under test: the defining sum
-term by term in mpmath (with more terms than the precision needs), FLINT's own Lerch
-transcendent near z = 1 (``acb.lerch_phi``: direct summation or a rigorous integral, none of
-dpsym's three representations; a proven ball, required narrower than the reference's
-digits), and the mechanisms' costs from their densities.
+term by term in mpmath (with more terms than the precision needs), FLINT's polylogarithms
+at roots of unity (a rational offset's residue class) or FLINT's own Lerch transcendent
+near z = 1 (``acb.lerch_phi``: direct summation or a rigorous integral), none of dpsym's
+three representations, each a proven ball required narrower than the reference's digits,
+and the mechanisms' costs from their densities.
 """
 
 from __future__ import annotations
@@ -41,8 +42,13 @@ def reference(t: object, s: Fraction, a: object, dps: int = DPS) -> mpmath.mpf:
     and the ratio of successive terms is below :math:`(1 + z)/2`), else FLINT's Lerch
     transcendent (:func:`lerch_phi`). The terms are summed in Arb at ``dps + 20`` digits
     (FLINT's elementary functions, none of dpsym's code), the rounding of the whole sum
-    required below :math:`10^{-dps-10}` relative."""
+    required below :math:`10^{-dps-10}` relative. At small :math:`t` a rational offset of
+    denominator at most :data:`MAX_CLASSES` is summed by its residue class
+    (:func:`residue_class_sum`, a few times faster than :func:`lerch_phi`)."""
     if _mp(t) < mpmath.mpf("0.05"):
+        offset = Fraction(a) if isinstance(a, str | int | Fraction) else None
+        if offset is not None and offset.denominator <= MAX_CLASSES:
+            return residue_class_sum(t, s, offset, dps)
         return lerch_phi(t, s, a, dps)
     with arb_workprec(_bits(dps)):
         z, x = (-_arb_exact(t)).exp(), _arb_exact(a)
@@ -91,6 +97,38 @@ def lerch_phi(t: object, s: Fraction, a: object, dps: int) -> mpmath.mpf:
         x = _arb_exact(a)
         found = (z * flint.acb(z).lerch_phi(minus_s, 1) if x.is_zero()
                  else flint.acb(z).lerch_phi(minus_s, x)).real
+        return _mpf_of(found, dps)
+
+
+#: Largest denominator of an offset whose small-:math:`t` reference is summed by its
+#: residue class (:func:`residue_class_sum`: one polylogarithm per root of unity).
+MAX_CLASSES = 40
+
+
+def residue_class_sum(t: object, s: Fraction, a: Fraction, dps: int) -> mpmath.mpf:
+    r""":math:`\sum_{k \ge 0} e^{-kt} (k + a)^s` (:math:`0^s = 0`) for a rational
+    :math:`a = p/q \ge 0` from FLINT's polylogarithms: with :math:`w = e^{-t/q}`,
+    :math:`(k + a)^s = q^{-s} (qk + p)^s` and :math:`e^{-kt} = w^{qk + p} w^{-p}`, so the sum
+    is :math:`q^{-s} w^{-p}` times the sum of :math:`w^n n^s` over the :math:`n \ge p` of
+    the class :math:`n \equiv p \pmod q`; over all :math:`n \ge 1` of the class that sum
+    is :math:`\frac{1}{q} \sum_{j < q} \omega^{-jp} \mathrm{Li}_{-s}(\omega^j w)`,
+    :math:`\omega = e^{2\pi i/q}` (the roots of unity filter the class), and the terms
+    :math:`1 \le n < p` of the class are subtracted. Summed in Acb at the precision of
+    :func:`reference`, its ball required narrower than :math:`10^{-dps-10}` relative."""
+    p, q = a.numerator, a.denominator
+    with arb_workprec(_bits(dps)):
+        w = (-_arb_exact(t) / q).exp()
+        sigma = flint.arb(flint.fmpq(s.numerator, s.denominator))
+        order = flint.acb(-sigma)
+        total = flint.acb(0)
+        for j in range(q):
+            root = flint.acb(flint.arb(flint.fmpq(2 * j, q))).exp_pi_i()
+            weight = flint.acb(flint.arb(flint.fmpq(-2 * j * p, q))).exp_pi_i()
+            total += weight * (root * w).polylog(order)
+        below = flint.arb(0)
+        for n in range(p % q or q, p, q):  # the class's 1 <= n < p
+            below += w**n * flint.arb(n) ** sigma
+        found = (total.real / q - below) / w**p * flint.arb(q) ** (-sigma)
         return _mpf_of(found, dps)
 
 
