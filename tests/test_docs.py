@@ -585,7 +585,9 @@ def test_a_forked_kernel_lives_and_ends_with_its_launcher(tmp_path: Path,
     kernels = []
     try:
         for _ in range(2):
-            manager = KernelManager(kernel_name=forked_kernels.NAME)
+            # a clean exit is waited for however loaded the machine is (by default the
+            # manager sends SIGTERM once 2.5 s have passed after its shutdown request)
+            manager = KernelManager(kernel_name=forked_kernels.NAME, shutdown_wait_time=240)
             manager.start_kernel(cwd=str(tmp_path))
             client = manager.client()
             client.start_channels()

@@ -883,6 +883,7 @@ def _thm6_delta0_ratio(f: dict) -> Verdict:
                    f"{same_upper}; quotient = ratio: {same_ratio}; (ratio - series)/eps -> "
                    f"{rate}; printed eps^eps numerator gives the ratio: {printed}")
 
+
 @functools.cache
 def _joint_rates() -> tuple[sp.Expr, sp.Expr]:
     """At eps = delta -> 0, with a = (delta + (e^eps - 1)/2)/e^eps: the limits of (1 -
