@@ -44,9 +44,12 @@ import random
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
+from typing import TypeVar
 
 from dpsym.errors import DomainError
 
+#: The outcome of a draw tabulated by :func:`_outcome_table`.
+_T = TypeVar("_T")
 #: Words requested from a numpy bit generator at a time.
 _NUMPY_BLOCK = 1024
 #: Bits requested from a ``getrandbits`` source at a time.
@@ -247,15 +250,23 @@ def _coin_table(num: int, den: int) -> list[tuple[bool, int] | None]:
     more bits than the pattern has. Computed by running the coin itself on each pattern
     (its table marked :data:`_BUILDING` meanwhile), so a lookup gives the coin's own
     outcome and consumption."""
-    table: list[tuple[bool, int] | None] = []
-    for pattern in range(1 << _TABLE_BITS):
-        source = _Pattern(pattern)
+    return _outcome_table(lambda source: _bernoulli_exp_neg_unit(source, num, den),
+                          _TABLE_BITS)
+
+
+def _outcome_table(draw: Callable[[RandomBits], _T], width: int
+                   ) -> list[tuple[_T, int] | None]:
+    """For each ``width``-bit pattern, ``draw``'s outcome on a source holding only those
+    bits and the number of bits it read, or ``None`` where it needs more bits."""
+    table: list[tuple[_T, int] | None] = []
+    for pattern in range(1 << width):
+        source = _Pattern(pattern, width)
         try:
-            odd = _bernoulli_exp_neg_unit(source, num, den)
+            outcome = draw(source)
         except LookupError:
             table.append(None)
             continue
-        table.append((odd, _TABLE_BITS - source._nbits))
+        table.append((outcome, width - source._nbits))
     return table
 
 
@@ -357,16 +368,8 @@ def _geometric_table(t: int) -> list[tuple[int, int] | None]:
     :math:`s = 1`) and the number of bits it reads, or ``None`` when it needs more bits.
     Computed by running the draw itself on each pattern (its table marked
     :data:`_GEOMETRIC_BUILDING` meanwhile), as :func:`_coin_table`."""
-    table: list[tuple[int, int] | None] = []
-    for pattern in range(1 << _GEOMETRIC_BITS):
-        source = _Pattern(pattern, _GEOMETRIC_BITS)
-        try:
-            x = geometric_exp_neg_ratio(source, 1, t)
-        except LookupError:
-            table.append(None)
-            continue
-        table.append((x, _GEOMETRIC_BITS - source._nbits))
-    return table
+    return _outcome_table(lambda source: geometric_exp_neg_ratio(source, 1, t),
+                          _GEOMETRIC_BITS)
 
 
 #: Bits of the patterns of :func:`_geometric_table`.
