@@ -222,7 +222,7 @@ def _bernoulli_exp_neg_unit(source: Bits, num: int, den: int) -> bool:
         n += den
 
 
-#: Bits of the patterns of :data:`_EXP_NEG_ONE`.
+#: Bits of the patterns of :func:`_coin_table`.
 _TABLE_BITS = 8
 _TABLE_MASK = (1 << _TABLE_BITS) - 1
 

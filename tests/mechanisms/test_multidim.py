@@ -96,7 +96,7 @@ SLIDES_D2 = ((gamma**3 + 3 * b / (1 - b) * gamma**2 + 3 * (b**2 + b) / (1 - b) *
 
 
 # ---------------------------------------------------------------------- definition
-def vanishes(expr: sp.Expr) -> bool:
+def is_zero_rational(expr: sp.Expr) -> bool:
     """Whether ``expr``, a rational function of its symbols, is identically zero: its
     element of the field of rational functions over the rationals in those symbols
     (sympy's sparse field arithmetic, exact: numerator and denominator as polynomials, the
@@ -112,10 +112,10 @@ def test_normalisation_and_moments_from_the_shells(d):
     law = RadialStaircaseLaw(d)
     assert NORM in law.period_integral(0).free_symbols
     mass = cls.engine.noise().total_mass()
-    assert vanishes(mass - 1)
+    assert is_zero_rational(mass - 1)
     for p in (1, 2):
         derived = cls.engine.noise().moment(p)
-        assert vanishes(derived - radial_moment(d, p))
+        assert is_zero_rational(derived - radial_moment(d, p))
     # a(gamma) = d! / ((2 Delta)^d (1 - b) S_d(gamma)) checked numerically against quadrature
     point = {b: sp.Rational(1, 3), gamma: sp.Rational(2, 7), Delta: sp.Rational(3, 2)}
     with mpmath.workdps(30):
