@@ -305,11 +305,15 @@ def notebook_json(path: Path, fingerprint: str = "") -> str:
     """The jupytext percent script ``path`` as an unexecuted ``.ipynb`` (JSON text) whose
     kernel is :func:`kernelspec`'s. ``fingerprint`` (of :func:`source_fingerprint`) goes
     into the kernelspec, part of what the execution cache matches a notebook by. Cell
-    tags of the script (``# %% tags=["hide-input"]``) are kept."""
+    tags of the script (``# %% tags=["hide-input"]``) are kept. Each cell's id is its
+    number (jupytext draws random ones): the same script gives the same text, and an
+    incremental build does not read the page again."""
     import jupytext
     import nbformat
 
     nb = jupytext.reads(path.read_text(encoding="utf-8"), fmt="py:percent")
+    for number, cell in enumerate(nb.cells):
+        cell.id = f"cell-{number}"
     nb.metadata["kernelspec"] = kernelspec(fingerprint)
     nb.metadata.pop("jupytext", None)
     return nbformat.writes(nb) + "\n"
@@ -327,8 +331,22 @@ def kernelspec(fingerprint: str = "") -> dict[str, str]:
     return spec
 
 
-def write_notebooks(out: Path, notebooks: Path, memo: Path | None = None) -> None:
-    fingerprint = source_fingerprint(notebooks.parent / "dpsym", memo)
+def site_fingerprint(srcdir: Path) -> str:
+    """:func:`source_fingerprint` of the package beside the documentation ``srcdir``, kept
+    in the build's ``_build/.source_fingerprint.json``."""
+    return source_fingerprint(srcdir.parent / "dpsym",
+                              srcdir / "_build" / ".source_fingerprint.json")
+
+
+def write_notebook(out: Path, path: Path, fingerprint: str) -> Path:
+    """Write ``out/notebooks/<name>.ipynb``, the page the build reads and executes for the
+    notebook ``path`` (:func:`notebook_json`), and return its path."""
+    page = out / "notebooks" / f"{path.stem}.ipynb"
+    _write(page, notebook_json(path, fingerprint))
+    return page
+
+
+def write_notebooks(out: Path, notebooks: Path, fingerprint: str) -> None:
     entries, names, titles = [], [], []
     for stale in (out / "notebooks").glob("*.md"):  # pages of an earlier layout
         stale.unlink()
@@ -341,7 +359,7 @@ def write_notebooks(out: Path, notebooks: Path, memo: Path | None = None) -> Non
         entries += [f"## {title}", "",
                     f"`notebooks/{path.name}` — [rendered, with its outputs]"
                     f"(_generated/notebooks/{path.stem}.ipynb)", "", rest.strip(), ""]
-        _write(out / "notebooks" / f"{path.stem}.ipynb", notebook_json(path, fingerprint))
+        write_notebook(out, path, fingerprint)
     _write(out / "include" / "notebooks_table.md", "\n".join(
         ["| notebook | what it checks |", "| --- | --- |",
          *(f"| [`notebooks/{name}.py`](/_generated/notebooks/{name}.ipynb) | {title} |"
@@ -452,8 +470,7 @@ def generate(app) -> None:
     start = time.perf_counter()
     timings = write_mechanisms(out)
     write_claims(out)
-    write_notebooks(out, srcdir.parent / "notebooks",
-                    srcdir / "_build" / ".source_fingerprint.json")
+    write_notebooks(out, srcdir.parent / "notebooks", site_fingerprint(srcdir))
     write_cli(out)
     write_internals(out, srcdir.parent)
     slow = ", ".join(f"{n} {s:.1f} s" for n, s in timings if s > 2)
