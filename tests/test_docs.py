@@ -5,7 +5,9 @@ The build runs ``python -m sphinx -W -b html docs <tmp>`` in a subprocess; the g
 pages (``docs/_generated/``, gitignored) are written by ``docs/_ext/dpsym_pages.py``, and the
 notebooks executed into their pages come from the execution cache the README's build
 shares (``docs/_build/.jupyter_cache``, keyed by each notebook's code and a fingerprint of
-dpsym's code: a cold cache executes every notebook, several minutes). MathJax is a pinned
+dpsym's code). Each notebook runs first in a test of its own, as the build would run it
+(:func:`test_notebook_runs_in_a_kernel`), into that cache: the build then runs none (built
+alone, with a cold cache, it runs them all, a minute or two). MathJax is a pinned
 local copy in the site's ``_static`` (``docs/conf.py``: MathJax 2.7.9 from ``npm ci --prefix
 docs``, which ``.ci/run`` installs, else the ``jupyter-server-mathjax`` package). With
 Chromium on PATH (``.ci/run`` installs it; CI
@@ -141,7 +143,7 @@ def run_notebook() -> Iterator[Callable[[Path], dict]]:
     IPython directory), its page for the notebook (``dpsym_pages.write_notebook``), its
     kernels (``forked_kernels``) and myst-nb's own client. Gives myst-nb's execution
     metadata (``succeeded``, ``traceback``, ...)."""
-    environ, path = os.environ.copy(), sys.path.copy()
+    environ, path, modules = os.environ.copy(), sys.path.copy(), set(sys.modules)
     conf = runpy.run_path(str(DOCS / "conf.py"))  # (puts docs/_ext on sys.path)
     import dpsym_pages
     import forked_kernels
@@ -179,6 +181,8 @@ def run_notebook() -> Iterator[Callable[[Path], dict]]:
     os.environ.clear()
     os.environ.update(environ)
     sys.path[:] = path
+    for name in {name for name, module in sys.modules.items() if module is None} - modules:
+        del sys.modules[name]  # (what conf.py keeps from being imported)
 
 
 @on_the_site

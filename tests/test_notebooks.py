@@ -1,13 +1,13 @@
 """Execute the proof-check notebooks (``notebooks/*.py``, jupytext percent format).
 
-Every notebook runs top to bottom once per suite: in a Jupyter kernel by the documentation
-build (myst-nb, ``tests/test_docs.py``, where a cell that raises fails the build), or here
-when the documentation tools are not installed. Here, notebooks run as plain scripts with
-IPython made unimportable (what ``pip install .`` without the ``notebooks`` extra gives),
-working directory ``notebooks/`` and this checkout's ``dpsym`` first on ``PYTHONPATH``: any
-error (a failed ``assert`` included) fails the test, formulas come out as LaTeX text and
-figures as PNG files (:mod:`dpsym.notebook`). The notebooks are the text source of truth: a
-committed ``.ipynb`` must carry no outputs.
+Every notebook runs top to bottom once per suite: in a Jupyter kernel as the documentation
+build runs it (myst-nb, ``tests/test_docs.py``, a test per notebook, where a cell that
+raises fails the test), or here when the documentation tools are not installed. Here,
+notebooks run as plain scripts with IPython made unimportable (what ``pip install .``
+without the ``notebooks`` extra gives), working directory ``notebooks/`` and this checkout's
+``dpsym`` first on ``PYTHONPATH``: any error (a failed ``assert`` included) fails the test,
+formulas come out as LaTeX text and figures as PNG files (:mod:`dpsym.notebook`). The
+notebooks are the text source of truth: a committed ``.ipynb`` must carry no outputs.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.py"))
 #: Whether this suite builds the documentation (``tests/test_docs.py``), which executes
-#: every notebook in a Jupyter kernel and fails on any cell that raises.
+#: every notebook in a Jupyter kernel (a test each) and fails on any cell that raises.
 DOCS_BUILD = all(importlib.util.find_spec(name) is not None for name in (
     "sphinx", "myst_nb", "jupytext", "sphinx_book_theme", "sphinx_copybutton"))
 #: The notebooks run here as plain scripts: every one when the documentation is not built;
@@ -98,9 +98,9 @@ def test_notebook_runs_as_a_script_without_ipython(path: Path, tmp_path: Path) -
     """``python notebooks/<name>.py`` with IPython unimportable (``pip install .``): every
     cell's assertions pass, formulas print as LaTeX text (never an object's repr), figures
     are saved as PNG files outside the checkout. (In a Jupyter kernel every notebook is
-    executed by the documentation build, ``tests/test_docs.py``, where a cell that raises
-    fails the build.) For the notebooks of :data:`SCRIPT_OUTPUT`, the given lines are
-    printed and exactly the given figures saved."""
+    executed as the documentation build executes it, ``tests/test_docs.py``, where a cell
+    that raises fails that notebook's test.) For the notebooks of :data:`SCRIPT_OUTPUT`,
+    the given lines are printed and exactly the given figures saved."""
     proc = _run_without_ipython(path.name, tmp_path)
     assert proc.returncode == 0, f"{path.name}:\n{proc.stderr[-3000:]}"
     for junk in ("IPython", "object at 0x", "np.float64(", "<Figure size"):
