@@ -154,7 +154,7 @@ def run_notebook() -> Iterator[Callable[[Path], dict]]:
     from myst_nb.core.read import standard_nb_read
 
     config = NbParserConfig(**{name: conf[f"nb_{name}"]
-                               for name, _, field in NbParserConfig().as_triple()
+                               for name, *_ in NbParserConfig().as_triple()
                                if f"nb_{name}" in conf})
     # a cell that raises is reported here, with its traceback, rather than raised
     config = config.copy(execution_raise_on_error=False)
