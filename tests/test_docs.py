@@ -1,7 +1,9 @@
 """The documentation site (Sphinx + myst-nb, ``docs/``) builds with warnings as errors, and
 every page of it reads cleanly in a browser.
 
-The build runs ``python -m sphinx -W -b html docs <tmp>`` in a subprocess; the generated
+The build runs ``python -m sphinx -W -b html docs <tmp>`` in a subprocess, paused between
+its parts so that each is a test of its own (:class:`SiteBuild`): the start and the
+generated pages, the reading of the sources, the writing of the pages. The generated
 pages (``docs/_generated/``, gitignored) are written by ``docs/_ext/dpsym_pages.py``, and the
 notebooks executed into their pages come from the execution cache the README's build
 shares (``docs/_build/.jupyter_cache``, keyed by each notebook's code and a fingerprint of
@@ -25,10 +27,12 @@ import contextlib
 import importlib.util
 import json
 import os
+import queue
 import re
 import runpy
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -69,11 +73,6 @@ def _run(args: list[str]) -> None:
     proc = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=1800)
     assert proc.returncode == 0, f"sphinx-build failed:\n{proc.stdout}\n{proc.stderr}"
-
-
-def _build(source: Path, out: Path, *options: str) -> None:
-    """``sphinx -b html source out``."""
-    _run(["-m", "sphinx", *options, "-q", "-b", "html", str(source), str(out)])
 
 
 def _build_each(builds: list[tuple[Path, Path, str | None]]) -> None:
@@ -198,15 +197,143 @@ def test_notebook_runs_in_a_kernel(notebook: Path, run_notebook: Callable[[Path]
     assert result["cached"], (notebook.name, result["log"])
 
 
+#: ``python -m sphinx`` (the README's docs command) paused before each phase of the build,
+#: reading the sources and writing the pages: it prints the phase's name in brackets, a
+#: line of its own on stdout, and waits for a line on stdin.
+PAUSED_BUILD = """import sys
+from sphinx.builders import Builder
+from sphinx.cmd.build import main
+
+
+def when_asked(phase, run):
+    def paused(self, *args, **kwargs):
+        sys.stderr.flush()
+        print(f"[{phase}]", flush=True)
+        sys.stdin.readline()
+        return run(self, *args, **kwargs)
+    return paused
+
+
+Builder.read = when_asked("read", Builder.read)
+Builder.write = when_asked("write", Builder.write)
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+class SiteBuild:
+    """The site's build, ``python -m sphinx -W --keep-going -q -b html docs <out>``, in a
+    process of its own, run a part at a time: its start (the configuration, the extensions,
+    the pages ``dpsym_pages`` generates) up to the reading of the sources, the reading, and
+    the writing of the pages to the end. One build, the same as the README's; each part
+    gives its own warnings (the build's stderr, ``log``), to a test of its own."""
+
+    PHASES = ("read", "write")
+    #: a part that runs longer than this has hung (however loaded the machine is)
+    TIMEOUT = 1800
+
+    def __init__(self, out: Path, log: Path) -> None:
+        self.out = out
+        self.log = log
+        with log.open("w", encoding="utf-8") as stderr:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-c", PAUSED_BUILD, "-W", "--keep-going", "-q", "-b", "html",
+                 str(DOCS), str(out)],
+                cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                text=True)
+        self._log = log.open(encoding="utf-8")  # read where the build writes (its own offset)
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        self.at = -1  # the index of the phase it waits before; len(PHASES): ended
+        self.output: list[str] = []  # what it printed on stdout beside the phases' names
+
+    def _read_stdout(self) -> None:
+        assert self._proc.stdout is not None
+        for line in self._proc.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def run_to(self, phase: str | None) -> str:
+        """Runs the build on to the start of ``phase`` (None: to its end), from where it
+        waits; the warnings it gave on the way (its stderr)."""
+        start = self._log.tell()
+        stop = len(self.PHASES) if phase is None else self.PHASES.index(phase)
+        while self.at < stop:
+            if self.at >= 0:
+                assert self._proc.stdin is not None
+                self._proc.stdin.write("\n")
+                self._proc.stdin.flush()
+            line = self._next_line(phase)
+            while line is not None and line.rstrip("\n")[1:-1] not in self.PHASES:
+                self.output.append(line)
+                line = self._next_line(phase)
+            if line is None:
+                self._proc.wait()
+                self.at = len(self.PHASES)
+            else:
+                self.at = self.PHASES.index(line.rstrip("\n")[1:-1])
+        self._log.seek(start)
+        return self._log.read()
+
+    def _next_line(self, phase: str | None) -> str | None:
+        try:
+            return self._lines.get(timeout=self.TIMEOUT)
+        except queue.Empty:
+            self.stop()
+            raise AssertionError(f"the build hung before {phase or 'its end'}") from None
+
+    @property
+    def returncode(self) -> int | None:
+        return self._proc.returncode
+
+    def stop(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.wait()
+        self._log.close()
+
+
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("docs") / "html"
-    _build(DOCS, out, "-W", "--keep-going")
-    return out
+def site_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SiteBuild]:
+    work = tmp_path_factory.mktemp("docs")
+    build = SiteBuild(work / "html", work / "warnings.log")
+    yield build
+    build.stop()
+
+
+@pytest.fixture(scope="module")
+def site(site_build: SiteBuild) -> Path:
+    """The built site (the build run to its end)."""
+    site_build.run_to(None)
+    assert site_build.returncode == 0, \
+        f"sphinx-build failed:\n{site_build.log.read_text(encoding='utf-8')}"
+    return site_build.out
+
+
+@on_the_site
+def test_site_starts_building_without_warnings(site_build: SiteBuild) -> None:
+    """The build's start: ``docs/conf.py``, the extensions, and the pages ``dpsym_pages``
+    generates into ``docs/_generated``, one for each mechanism and module."""
+    from dpsym.bounds import BOUNDS
+    from dpsym.mechanisms import MECHANISMS
+
+    warnings = site_build.run_to("read")
+    assert site_build.at == 0 and not warnings, (site_build.output, warnings)
+    for name in (*MECHANISMS, *BOUNDS):
+        assert (DOCS / "_generated" / "mechanisms" / f"{name}.md").is_file(), name
+    assert (DOCS / "_generated" / "api" / "dpsym-mechanisms.md").is_file()
+
+
+@on_the_site
+def test_site_reads_without_warnings(site_build: SiteBuild) -> None:
+    """The reading of every source: the Markdown pages, the notebooks (their outputs from
+    the execution cache), autodoc's docstrings."""
+    warnings = site_build.run_to("write")
+    assert site_build.at == 1 and not warnings, (site_build.output, warnings)
 
 
 @on_the_site
 def test_site_builds_without_warnings(site: Path) -> None:
+    """The writing of every page, to the build's end (the setup: :func:`site`)."""
     for page in ("index.html", "mechanisms.html", "claims.html", "notebooks.html",
                  "cli.html", "api.html", "errata.html"):
         assert (site / page).is_file(), page
