@@ -190,7 +190,7 @@ def test_notebook_runs_in_a_kernel(notebook: Path, run_notebook: Callable[[Path]
                                    ) -> None:
     """Each notebook runs top to bottom in a Jupyter kernel, as the site's build runs it,
     and every cell's assertions pass; its outputs go into the build's execution cache,
-    which the build (:func:`site`, next on this worker) reads instead of running the
+    which the build (:class:`SiteBuild`, next on this worker) reads instead of running the
     notebook again. (Built alone, the site runs each notebook itself.)"""
     result = run_notebook(notebook)
     assert result["succeeded"], f"{notebook.name}:\n{result['traceback']}"
